@@ -1,0 +1,570 @@
+/*
+ * index.c -- pdx_index and pdx_results: argument checking, the keys that
+ * filters match on, the stored record, and the result arena.  Everything
+ * Xapian is behind shim.h; the index layout itself is described at the top
+ * of xapian_shim.cc.
+ *
+ * The same functions derive an author's or a category's keys when a work is
+ * indexed and when a filter is given, so the two sides cannot disagree.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../corpus/record.h"
+#include "arena.h"
+#include "paperdex.h"
+#include "shim.h"
+#include "text.h"
+
+struct pdx_index {
+    shim_db *db;
+    char *path;
+    unsigned flags;
+    int code;
+    strbuf msg;
+};
+
+struct pdx_results {
+    arena a;
+    pdx_hit *hits;
+    size_t n, cap;
+    size_t offset;
+    shim_totals totals;
+};
+
+static int set_error(pdx_index *ix, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int set_error(pdx_index *ix, int code, const char *fmt, ...)
+{
+    char tmp[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    ix->code = code;
+    sb_clear(&ix->msg);
+    sb_puts(&ix->msg, tmp);
+    return code;
+}
+
+static int from_shim(pdx_index *ix, int rc, const shim_err *e)
+{
+    return set_error(ix, rc, "%s", e->msg[0] ? e->msg : pdx_strerror(rc));
+}
+
+static void clear_error(pdx_index *ix)
+{
+    ix->code = 0;
+    sb_clear(&ix->msg);
+}
+
+int pdx_open(pdx_index **out, const char *path, unsigned flags)
+{
+    pdx_index *ix = calloc(1, sizeof *ix);
+    *out = ix;
+    if (!ix)
+        return PDX_ENOMEM;
+    ix->msg = (strbuf)STRBUF_INIT;
+    if (!path || !*path)
+        return set_error(ix, PDX_EINVAL, "no index path given");
+    if (flags & ~(PDX_OPEN_WRITE | PDX_OPEN_CREATE))
+        return set_error(ix, PDX_EINVAL, "unknown open flags 0x%x", flags);
+    ix->path = strdup(path);
+    ix->flags = flags;
+    if (!ix->path)
+        return set_error(ix, PDX_ENOMEM, "out of memory");
+    shim_err e = {0, ""};
+    unsigned mode = ((flags & PDX_OPEN_WRITE) ? SHIM_WRITE : 0) |
+                    ((flags & PDX_OPEN_CREATE) ? SHIM_CREATE : 0);
+    int rc = shim_open(&ix->db, path, mode, &e);
+    if (rc)
+        return from_shim(ix, rc, &e);
+    return 0;
+}
+
+void pdx_close(pdx_index *ix)
+{
+    if (!ix)
+        return;
+    shim_close(ix->db);
+    sb_release(&ix->msg);
+    free(ix->path);
+    free(ix);
+}
+
+const char *pdx_errmsg(const pdx_index *ix)
+{
+    if (!ix)
+        return "out of memory (no index handle)";
+    return ix->msg.s ? ix->msg.s : "";
+}
+
+int pdx_errcode(const pdx_index *ix) { return ix ? ix->code : PDX_ENOMEM; }
+
+static int need_db(pdx_index *ix)
+{
+    if (!ix->db)
+        return set_error(ix, PDX_EINVAL, "the index is not open (pdx_open "
+                                         "failed earlier)");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- keys */
+
+/* arXiv's computer-science subject codes, as profile pages show them bare
+ * ("CV" for cs.CV). */
+static int is_cs_code(const char *c)
+{
+    static const char codes[] =
+        " AI AR CC CE CG CL CR CV CY DB DC DL DM DS ET FL GL GR GT HC IR IT "
+        "LG LO MA MM MS NA NE NI OH OS PF PL RO SC SD SE SI SY ";
+    char probe[5];
+    if (strlen(c) != 2 || !isupper((unsigned char)c[0]) ||
+        !isupper((unsigned char)c[1]))
+        return 0;
+    snprintf(probe, sizeof probe, " %s ", c);
+    return strstr(codes, probe) != NULL;
+}
+
+/* Lower-case ASCII copy with surrounding blanks trimmed. */
+static char *lower_trim(arena *a, const char *s)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        n--;
+    char *k = arena_strndup(a, s, n);
+    if (k)
+        for (char *p = k; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+    return k;
+}
+
+/* Keys of one category: itself and its archive ("cs.cv" and "cs").  With
+ * `query`, a bare cs code "CV" means cs.CV and only the given key is
+ * produced.  Returns the number of keys written to k[0..2), -1 on OOM. */
+static int category_keys(arena *a, const char *cat, int query, char *k[2])
+{
+    char tmp[8];
+    if (query && is_cs_code(cat)) {
+        snprintf(tmp, sizeof tmp, "cs.%s", cat);
+        cat = tmp;
+    }
+    k[0] = lower_trim(a, cat);
+    if (!k[0])
+        return -1;
+    if (!*k[0])
+        return 0;
+    if (query)
+        return 1;
+    const char *dot = strchr(k[0], '.');
+    if (!dot || dot == k[0])
+        return 1;
+    k[1] = arena_strndup(a, k[0], (size_t)(dot - k[0]));
+    return k[1] ? 2 : -1;
+}
+
+static char *join2(arena *a, const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+    char *s = arena_alloc(a, nx + ny + 2);
+    if (s) {
+        memcpy(s, x, nx);
+        s[nx] = ' ';
+        memcpy(s + nx + 1, y, ny + 1);
+    }
+    return s;
+}
+
+/* ------------------------------------------------------------- writing */
+
+int pdx_put(pdx_index *ix, const pdx_work *w)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    strbuf why = STRBUF_INIT;
+    if (record_check(w, &why)) {
+        set_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",
+                  w && w->id ? w->id : "", why.s ? why.s : "out of memory");
+        sb_release(&why);
+        return PDX_EINVAL;
+    }
+    sb_release(&why);
+
+    arena a = {0};
+    int rc = PDX_ENOMEM;
+    char *json = record_to_json(w);
+    shim_author *authors =
+        w->n_authors ? arena_alloc(&a, w->n_authors * sizeof *authors) : NULL;
+    const char **cats =
+        w->n_categories ? arena_alloc(&a, 2 * w->n_categories * sizeof *cats)
+                        : NULL;
+    if (!json || (w->n_authors && !authors) || (w->n_categories && !cats))
+        goto oom;
+    for (size_t i = 0; i < w->n_authors; i++) {
+        name_keys nk;
+        if (text_name_keys(&a, w->authors[i], &nk))
+            goto oom;
+        shim_author *sa = &authors[i];
+        sa->name = w->authors[i];
+        sa->family = nk.family;
+        sa->initial = "";
+        sa->full = "";
+        if (*nk.family && *nk.initial) {
+            sa->initial = join2(&a, nk.family, nk.initial);
+            sa->full = join2(&a, nk.family,
+                             nk.given_is_initial ? nk.initial : nk.given);
+            if (!sa->initial || !sa->full)
+                goto oom;
+        }
+    }
+    size_t n_cats = 0;
+    for (size_t i = 0; i < w->n_categories; i++) {
+        char *k[2];
+        int nk = category_keys(&a, w->categories[i], 0, k);
+        if (nk < 0)
+            goto oom;
+        for (int j = 0; j < nk; j++)
+            cats[n_cats++] = k[j];
+    }
+    char date_key[9];
+    record_date_key(w->date, date_key);
+    shim_doc d = {
+        .id = w->id,
+        .title = w->title_derived ? NULL : w->title,
+        .abstract = w->abstract,
+        .authors = authors,
+        .n_authors = w->n_authors,
+        .cat_keys = cats,
+        .n_cat_keys = n_cats,
+        .year = w->year ? w->year : (w->date ? atoi(w->date) : 0),
+        .date_key = date_key,
+        .data = json,
+        .data_len = strlen(json),
+    };
+    shim_err e = {0, ""};
+    rc = shim_put(ix->db, &d, &e);
+    if (rc)
+        from_shim(ix, rc, &e);
+    free(json);
+    arena_free(&a);
+    return rc;
+oom:
+    free(json);
+    arena_free(&a);
+    return set_error(ix, PDX_ENOMEM, "out of memory");
+}
+
+int pdx_delete(pdx_index *ix, const char *id)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!id || !*id || strlen(id) > PDX_ID_MAX)
+        return set_error(ix, PDX_EINVAL, "pdx_delete: invalid id");
+    shim_err e = {0, ""};
+    int rc = shim_delete(ix->db, id, &e);
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_commit(pdx_index *ix)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    shim_err e = {0, ""};
+    int rc = shim_commit(ix->db, &e);
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+/* ----------------------------------------------------------- searching */
+
+static int on_hit(void *ctx, double score, const char *data, size_t len)
+{
+    pdx_results *r = ctx;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        pdx_hit *h = realloc(r->hits, cap * sizeof *h);
+        if (!h)
+            return -1;
+        r->hits = h;
+        r->cap = cap;
+    }
+    pdx_hit *h = &r->hits[r->n];
+    memset(h, 0, sizeof *h);
+    h->json = arena_strndup(&r->a, data, len);
+    if (!h->json)
+        return -1;
+    if (record_from_json(&r->a, &h->work, data, len)) {
+        /* Not a record we wrote: show what there is rather than fail. */
+        const pdx_work init = PDX_WORK_INIT;
+        h->work = init;
+        h->work.id = "";
+    }
+    h->score = score;
+    h->rank = r->offset + r->n;
+    r->n++;
+    return 0;
+}
+
+static int check_query(pdx_index *ix, const pdx_query *q)
+{
+    if (!q)
+        return set_error(ix, PDX_EINVAL, "no query given");
+    if (q->version != PDX_QUERY_VERSION)
+        return set_error(ix, PDX_EVERSION,
+                         "pdx_query version %u is not %d (initialise it "
+                         "with PDX_QUERY_INIT)",
+                         q->version, PDX_QUERY_VERSION);
+    const char *t = q->text ? q->text : "";
+    size_t n = strlen(t), bad;
+    if (n > PDX_MAX_QUERY_BYTES)
+        return set_error(ix, PDX_EINVAL,
+                         "query is %zu bytes long; the limit is %d", n,
+                         PDX_MAX_QUERY_BYTES);
+    if (!text_utf8_valid(t, n, &bad))
+        return set_error(ix, PDX_EQUERY,
+                         "query is not valid UTF-8 at byte %zu", bad + 1);
+    if (q->limit > PDX_MAX_LIMIT)
+        return set_error(ix, PDX_EINVAL, "limit %zu is above %d", q->limit,
+                         PDX_MAX_LIMIT);
+    if (q->offset > 100000000)
+        return set_error(ix, PDX_EINVAL, "offset %zu is too large", q->offset);
+    if (q->b > 1.0)
+        return set_error(ix, PDX_EINVAL, "BM25 b must be in [0,1], not %g",
+                         q->b);
+    if (q->k1 > 1000.0)
+        return set_error(ix, PDX_EINVAL, "BM25 k1 %g is unreasonably large",
+                         q->k1);
+    if (q->year_min < 0 || q->year_max < 0 || q->year_min > 9999 ||
+        q->year_max > 9999)
+        return set_error(ix, PDX_EINVAL, "years must be between 1 and 9999");
+    if (q->year_min && q->year_max && q->year_min > q->year_max)
+        return set_error(ix, PDX_EINVAL, "year range %d..%d is empty",
+                         q->year_min, q->year_max);
+    if ((q->n_categories && !q->categories) || (q->n_authors && !q->authors))
+        return set_error(ix, PDX_EINVAL, "a filter has a count but no items");
+    if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
+        return set_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
+    int has_text = 0;
+    for (const char *p = t; *p; p++)
+        if (!isspace((unsigned char)*p))
+            has_text = 1;
+    if (!has_text && !q->n_categories && !q->n_authors && !q->year_min &&
+        !q->year_max)
+        return set_error(ix, PDX_EINVAL,
+                         "empty query: give search words or at least one "
+                         "filter (year, category, author)");
+    return 0;
+}
+
+/* Author filter keys for one name as a user wrote it; see pdx_query. */
+static int author_query_keys(pdx_index *ix, arena *a, const char *name,
+                             shim_author_key *out, size_t *n)
+{
+    name_keys nk;
+    size_t bad;
+    if (!name || !text_utf8_valid(name, strlen(name), &bad))
+        return set_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
+    char *clean = text_clean(a, name);
+    if (!clean || text_name_keys(a, clean, &nk))
+        return set_error(ix, PDX_ENOMEM, "out of memory");
+    if (!*nk.family)
+        return set_error(ix, PDX_EINVAL,
+                         "author filter \"%s\" has no family name", name);
+    if (!*nk.initial) {
+        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, nk.family};
+        return 0;
+    }
+    char *initial = join2(a, nk.family, nk.initial);
+    if (!initial)
+        return set_error(ix, PDX_ENOMEM, "out of memory");
+    if (nk.given_is_initial) {
+        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_INITIAL, initial};
+        return 0;
+    }
+    char *full = join2(a, nk.family, nk.given);
+    if (!full)
+        return set_error(ix, PDX_ENOMEM, "out of memory");
+    /* The full name, or a work that only knows the initial. */
+    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full};
+    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, initial};
+    return 0;
+}
+
+int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
+{
+    *out = NULL;
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix) || check_query(ix, q))
+        return ix->code;
+
+    arena a = {0};
+    int rc = PDX_ENOMEM;
+    pdx_results *r = calloc(1, sizeof *r);
+    const char **cats =
+        q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
+                        : NULL;
+    shim_author_key *aks =
+        q->n_authors ? arena_alloc(&a, 2 * q->n_authors * sizeof *aks) : NULL;
+    if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
+        set_error(ix, PDX_ENOMEM, "out of memory");
+        goto fail;
+    }
+    size_t n_cats = 0, n_aks = 0;
+    for (size_t i = 0; i < q->n_categories; i++) {
+        char *k[2];
+        size_t bad;
+        if (!q->categories[i] ||
+            !text_utf8_valid(q->categories[i], strlen(q->categories[i]), &bad)) {
+            rc = set_error(ix, PDX_EINVAL, "category filter is not valid UTF-8");
+            goto fail;
+        }
+        int nk = category_keys(&a, q->categories[i], 1, k);
+        if (nk < 0) {
+            set_error(ix, PDX_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (nk == 0) {
+            rc = set_error(ix, PDX_EINVAL, "empty category filter");
+            goto fail;
+        }
+        cats[n_cats++] = k[0];
+    }
+    for (size_t i = 0; i < q->n_authors; i++)
+        if ((rc = author_query_keys(ix, &a, q->authors[i], aks, &n_aks)))
+            goto fail;
+
+    const char *text = q->text ? q->text : "";
+    int has_text = 0;
+    for (const char *p = text; *p; p++)
+        if (!isspace((unsigned char)*p))
+            has_text = 1;
+    pdx_sort sort = q->sort;
+    if (sort == PDX_SORT_AUTO)
+        sort = has_text ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
+    shim_query sq = {
+        .text = has_text ? text : "",
+        .year_min = q->year_min,
+        .year_max = q->year_max,
+        .cat_keys = cats,
+        .n_cat_keys = n_cats,
+        .author_keys = aks,
+        .n_author_keys = n_aks,
+        .k1 = q->k1 < 0 ? PDX_DEFAULT_K1 : q->k1,
+        .b = q->b < 0 ? PDX_DEFAULT_B : q->b,
+        .offset = q->offset,
+        .limit = q->limit,
+        .sort = sort == PDX_SORT_NEWEST   ? SHIM_SORT_NEWEST
+                : sort == PDX_SORT_OLDEST ? SHIM_SORT_OLDEST
+                                          : SHIM_SORT_RELEVANCE,
+        .exact_total = q->exact_total,
+    };
+    r->offset = q->offset;
+    shim_err e = {0, ""};
+    rc = shim_search(&r->totals, ix->db, &sq, on_hit, r, &e);
+    if (rc) {
+        from_shim(ix, rc, &e);
+        goto fail;
+    }
+    arena_free(&a);
+    *out = r;
+    return 0;
+fail:
+    arena_free(&a);
+    pdx_results_free(r);
+    return ix->code ? ix->code : rc;
+}
+
+size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }
+
+const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i)
+{
+    return r && i < r->n ? &r->hits[i] : NULL;
+}
+
+size_t pdx_results_total(const pdx_results *r)
+{
+    return r ? r->totals.estimated : 0;
+}
+
+size_t pdx_results_total_lower(const pdx_results *r)
+{
+    return r ? r->totals.lower : 0;
+}
+
+size_t pdx_results_total_upper(const pdx_results *r)
+{
+    return r ? r->totals.upper : 0;
+}
+
+void pdx_results_free(pdx_results *r)
+{
+    if (!r)
+        return;
+    arena_free(&r->a);
+    free(r->hits);
+    free(r);
+}
+
+/* ---------------------------------------------------------- statistics */
+
+static uint64_t dir_bytes(const char *path)
+{
+    uint64_t total = 0;
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char p[4096];
+        struct stat st;
+        if (snprintf(p, sizeof p, "%s/%s", path, de->d_name) >= (int)sizeof p)
+            continue;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+int pdx_stats_get(pdx_stats *out, pdx_index *ix)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!out || out->version != PDX_STATS_VERSION)
+        return set_error(ix, PDX_EVERSION,
+                         "pdx_stats must be initialised with PDX_STATS_INIT");
+    shim_stats s;
+    shim_err e = {0, ""};
+    int rc = shim_stats_get(&s, ix->db, &e);
+    if (rc)
+        return from_shim(ix, rc, &e);
+    out->works = s.docs;
+    out->terms = s.terms;
+    out->postings = s.postings;
+    out->avg_length = s.avg_length;
+    out->bytes = dir_bytes(ix->path);
+    out->last_updated = s.last_updated;
+    out->layout = s.layout;
+    return 0;
+}

@@ -1,0 +1,393 @@
+/*
+ * paperdex.h -- the only public header of libpaperdex, and its manual.
+ *
+ * paperdex is a full-text search engine for scientific papers.  It reads
+ * paper records (arXiv metadata snapshots, paperdex's own JSON lines), keeps
+ * them in a Xapian index, and ranks them with BM25 under filters on year,
+ * category and author.  The `paperdex` command-line tool is a thin user of
+ * exactly this interface.
+ *
+ * Conventions (after libgit2):
+ *
+ *  - Every name starts with `pdx_` (types, functions) or `PDX_` (macros).
+ *  - Handles are opaque.  An object handed back through a `**out` parameter
+ *    belongs to the caller, who releases it with the matching `_free` or
+ *    `_close` function (all of which accept NULL).  Anything returned by
+ *    value (a `const char *`, a `const pdx_hit *`) is borrowed from the
+ *    object it came from and stays valid for as long as the function's
+ *    documentation says, at most until that object is freed.
+ *  - Out-parameters come first.
+ *  - Functions return 0 on success or one of the negative `pdx_error`
+ *    codes.  The human-readable message of the last failure is kept on the
+ *    handle and read with pdx_errmsg() / pdx_reader_errmsg().
+ *  - Public option structs carry a `version` field first; initialise them
+ *    with their `_INIT` macro, then set what you need.  A struct whose
+ *    version the library does not know is refused with PDX_EVERSION.
+ *
+ * Threads: the library keeps no global state and needs no init call.  A
+ * handle (pdx_index, pdx_results, pdx_reader) must be used by one thread at a
+ * time; use one handle per thread.  Any number of read handles, in any
+ * number of threads or processes, may be open on one index while a single
+ * writer commits to it: Xapian gives each reader a consistent snapshot, and
+ * pdx_search() reopens and retries when a commit overtakes it.
+ *
+ * Errors never cross this interface as C++ exceptions: every entry point
+ * catches and turns them into codes.
+ */
+#ifndef PAPERDEX_H
+#define PAPERDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PDX_BUILDING_LIBRARY) && defined(__GNUC__)
+#define PDX_EXTERN __attribute__((visibility("default")))
+#else
+#define PDX_EXTERN
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define PDX_VERSION "0.1.0"
+/** 0xMMmmpp: major, minor, patch.  Compare numerically. */
+#define PDX_VERNUM 0x000100
+
+/** The version string of the library actually linked, e.g. "0.1.0".
+ *  Compare it with PDX_VERSION to detect a header/library mismatch. */
+PDX_EXTERN const char *pdx_version(void);
+
+/** PDX_VERNUM of the library actually linked. */
+PDX_EXTERN unsigned pdx_vernum(void);
+
+/* ------------------------------------------------------------------------ */
+/* Error codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pdx_error {
+    PDX_OK = 0,
+    PDX_ERROR = -1,     /**< anything not listed below; see the message    */
+    PDX_ENOTFOUND = -2, /**< index (or file, or work) does not exist        */
+    PDX_ELOCKED = -3,   /**< another writer holds the index lock            */
+    PDX_ECORRUPT = -4,  /**< the index is damaged                           */
+    PDX_EQUERY = -5,    /**< the query string could not be parsed           */
+    PDX_EINVAL = -6,    /**< an argument or a record is invalid             */
+    PDX_ENOMEM = -7,    /**< out of memory                                  */
+    PDX_EVERSION = -8,  /**< options struct / index layout version unknown  */
+    PDX_EIO = -9,       /**< read or write failure (disk full, truncated)   */
+    PDX_ENOTINDEX = -10,/**< the path exists but is not a paperdex index    */
+    PDX_ITEROVER = -31  /**< iteration finished; not a failure              */
+} pdx_error;
+
+/** A constant English name for a code ("locked", "not found", ...). */
+PDX_EXTERN const char *pdx_strerror(int code);
+
+/* ------------------------------------------------------------------------ */
+/* Works                                                                    */
+/* ------------------------------------------------------------------------ */
+
+#define PDX_WORK_VERSION 1
+
+/** Longest id, in bytes.  Ids are the unique key of a work; adding a work
+ *  whose id is already indexed replaces it. */
+#define PDX_ID_MAX 200
+
+/**
+ * One paper.  Used both to add a work (every pointer borrowed from the
+ * caller for the duration of the call) and to read one back (every pointer
+ * borrowed from the object that returned it).
+ *
+ * All strings are UTF-8.  NULL and "" both mean "absent".
+ */
+typedef struct pdx_work {
+    unsigned int version;     /**< PDX_WORK_VERSION                          */
+    const char *id;           /**< required; 1..PDX_ID_MAX bytes, no control */
+    const char *title;        /**< title; may be absent if abstract is not   */
+    int title_derived;        /**< nonzero: title is the abstract's first
+                                   sentence, shown but not indexed as title  */
+    const char *abstract;     /**< abstract                                  */
+    const char *const *authors; /**< display names, "Given Family"         */
+    size_t n_authors;
+    int authors_truncated;    /**< nonzero: list ended in "et al."           */
+    const char *const *categories; /**< e.g. "cs.CV", "hep-th"             */
+    size_t n_categories;
+    int year;                 /**< 0 = unknown, else 1000..9999              */
+    const char *date;         /**< "YYYY", "YYYY-MM" or "YYYY-MM-DD"         */
+    const char *doi;
+    const char *arxiv_id;     /**< e.g. "2103.00823"                         */
+    const char *venue;        /**< journal reference or venue                */
+    const char *comments;     /**< e.g. "12 pages, 3 figures"                */
+} pdx_work;
+
+#define PDX_WORK_INIT {PDX_WORK_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, \
+                       NULL, 0, 0, NULL, NULL, NULL, NULL, NULL}
+
+/* ------------------------------------------------------------------------ */
+/* Index handles                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct pdx_index pdx_index;
+
+/** Open for searching only.  The index must exist. */
+#define PDX_OPEN_READ 0u
+/** Open for writing; takes the index's single-writer lock. */
+#define PDX_OPEN_WRITE 1u
+/** With PDX_OPEN_WRITE: create the index if the path does not exist. */
+#define PDX_OPEN_CREATE 2u
+
+/**
+ * Open the index at `path`.
+ *
+ * On success *out is a new handle owned by the caller (pdx_close()).  On
+ * failure *out is still set to a handle, unless memory ran out, so that
+ * pdx_errmsg(*out) can say why; the caller closes it either way.
+ *
+ * Returns 0, or:
+ *  PDX_ENOTFOUND  path does not exist (and PDX_OPEN_CREATE not given);
+ *  PDX_ELOCKED    PDX_OPEN_WRITE and another writer holds the lock;
+ *  PDX_ENOTINDEX  path exists but is not a paperdex index (a non-empty
+ *                 directory of other files, or a Xapian database that
+ *                 paperdex did not create) -- it is never written to;
+ *  PDX_EVERSION   a paperdex index of an unknown layout version;
+ *  PDX_ECORRUPT   a damaged index.
+ */
+PDX_EXTERN int pdx_open(pdx_index **out, const char *path, unsigned flags);
+
+/** Close the handle.  A writer's uncommitted changes are committed first;
+ *  call pdx_commit() yourself to see whether that succeeded.  NULL is fine. */
+PDX_EXTERN void pdx_close(pdx_index *ix);
+
+/** The message of the last failure on `ix`, or "" if none.  Borrowed: valid
+ *  until the next call on `ix`.  pdx_errmsg(NULL) returns a fixed text. */
+PDX_EXTERN const char *pdx_errmsg(const pdx_index *ix);
+
+/** The code of the last failure on `ix` (0 if none). */
+PDX_EXTERN int pdx_errcode(const pdx_index *ix);
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Add `w`, or replace the indexed work with the same id.  The work is
+ * copied; the caller keeps ownership of `w`.  The change becomes visible to
+ * searchers at the next pdx_commit().
+ *
+ * The record is validated first (UTF-8, id length and characters, a title or
+ * an abstract, year and date syntax); a bad record gives PDX_EINVAL and
+ * leaves the uncommitted batch intact.  Words longer than 64 bytes are not
+ * indexed, and no term longer than Xapian's limit is ever generated, so one
+ * odd record can never discard the batch.
+ */
+PDX_EXTERN int pdx_put(pdx_index *ix, const pdx_work *w);
+
+/** Delete the work with this id.  Deleting an id that is not indexed is not
+ *  an error (returns 0). */
+PDX_EXTERN int pdx_delete(pdx_index *ix, const char *id);
+
+/** Make every change since the last commit durable and visible, atomically.
+ *  On failure (PDX_EIO for a full disk) the index keeps its last commit. */
+PDX_EXTERN int pdx_commit(pdx_index *ix);
+
+/* ------------------------------------------------------------------------ */
+/* Searching                                                                */
+/* ------------------------------------------------------------------------ */
+
+#define PDX_QUERY_VERSION 1
+
+/** Default BM25 parameters.  k1=1.2, b=0.75 are Robertson's standard values
+ *  (also Lucene's): term frequency saturates after a few occurrences, and
+ *  long abstracts are normalised firmly but not fully.  Xapian's own
+ *  defaults (k1=1, b=0.5) under-normalise abstracts of very uneven length. */
+#define PDX_DEFAULT_K1 1.2
+#define PDX_DEFAULT_B 0.75
+/** Default page size, and the largest page one call returns. */
+#define PDX_DEFAULT_LIMIT 10
+#define PDX_MAX_LIMIT 10000
+/** Longest query string accepted, in bytes. */
+#define PDX_MAX_QUERY_BYTES 4096
+
+typedef enum pdx_sort {
+    PDX_SORT_AUTO = 0,   /**< relevance, or newest when the text is empty */
+    PDX_SORT_RELEVANCE,  /**< BM25 score, ties by id ascending            */
+    PDX_SORT_NEWEST,     /**< date descending, ties by id ascending       */
+    PDX_SORT_OLDEST      /**< date ascending, ties by id ascending        */
+} pdx_sort;
+
+/**
+ * A search.  Initialise with PDX_QUERY_INIT.  Pointers are borrowed for the
+ * duration of pdx_search() only.
+ *
+ * Filters: every non-empty filter must hold (AND).  Within one filter the
+ * values are alternatives (OR).
+ *
+ *  - year_min / year_max: inclusive; 0 leaves that end open.  Works with an
+ *    unknown year never pass a year filter.
+ *  - categories: "cs.CV" matches that category; a bare archive "cs" matches
+ *    all of cs.*; a bare cs subject code as on profile pages ("CV", "LG")
+ *    means "cs.CV".  Matching ignores case.
+ *  - authors: "Zhihua Wu", "Wu, Zhihua", "Z. Wu", "wu, z" all name the same
+ *    person; case and accents are ignored.  A full given name matches that
+ *    given name or a bare initial; an initial matches every given name with
+ *    that initial; a family name alone matches the family name.
+ *
+ * An empty `text` with at least one filter lists the filtered works
+ * (newest first by default).  An empty text and no filter is PDX_EINVAL.
+ */
+typedef struct pdx_query {
+    unsigned int version;   /**< PDX_QUERY_VERSION                         */
+    const char *text;       /**< query string; NULL or "" for filters only */
+    int year_min, year_max; /**< inclusive; 0 = open                       */
+    const char *const *categories;
+    size_t n_categories;
+    const char *const *authors;
+    size_t n_authors;
+    double k1;              /**< BM25 k1 >= 0; negative = PDX_DEFAULT_K1   */
+    double b;               /**< BM25 b in [0,1]; negative = PDX_DEFAULT_B */
+    size_t offset;          /**< hits to skip                              */
+    size_t limit;           /**< hits to return, 0..PDX_MAX_LIMIT          */
+    pdx_sort sort;
+    int exact_total;        /**< nonzero: count every match, so that
+                                 pdx_results_total() is exact (one full
+                                 pass over the matches; slower)         */
+} pdx_query;
+
+#define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
+                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0}
+
+/** One hit.  Every pointer is borrowed from the pdx_results it came from. */
+typedef struct pdx_hit {
+    pdx_work work;     /**< the stored record                           */
+    double score;      /**< BM25 score (0 when sorted by date only)     */
+    size_t rank;       /**< 0-based position in the whole ranking       */
+    const char *json;  /**< the stored record as one JSON object        */
+} pdx_hit;
+
+typedef struct pdx_results pdx_results;
+
+/**
+ * Run `q` on `ix`.  All the work that can fail (parsing, matching, reading
+ * stored records) happens here; the accessors below cannot fail.
+ *
+ * On success *out is a new, immutable result set owned by the caller
+ * (pdx_results_free()); it does not depend on `ix` staying open.
+ *
+ * Returns 0, or PDX_EQUERY (the message names the position), PDX_EINVAL
+ * (bad options, empty query without filters, query too long),
+ * PDX_EVERSION, PDX_ECORRUPT, PDX_ENOMEM.
+ */
+PDX_EXTERN int pdx_search(pdx_results **out, pdx_index *ix,
+                          const pdx_query *q);
+
+/** Number of hits on this page. */
+PDX_EXTERN size_t pdx_results_count(const pdx_results *r);
+/** Hit i (0 <= i < count), or NULL past the end. */
+PDX_EXTERN const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i);
+/** Xapian's estimate of the total number of matching works, and its exact
+ *  bounds (lower == upper when the count is exact). */
+PDX_EXTERN size_t pdx_results_total(const pdx_results *r);
+PDX_EXTERN size_t pdx_results_total_lower(const pdx_results *r);
+PDX_EXTERN size_t pdx_results_total_upper(const pdx_results *r);
+/** NULL is fine. */
+PDX_EXTERN void pdx_results_free(pdx_results *r);
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                               */
+/* ------------------------------------------------------------------------ */
+
+#define PDX_STATS_VERSION 1
+
+typedef struct pdx_stats {
+    unsigned int version;   /**< PDX_STATS_VERSION                         */
+    uint64_t works;         /**< documents in the index                    */
+    uint64_t terms;         /**< distinct terms of every kind              */
+    uint64_t postings;      /**< total term occurrences (sum of lengths)   */
+    double avg_length;      /**< mean document length, in term occurrences */
+    uint64_t bytes;         /**< size of the index files on disk           */
+    int64_t last_updated;   /**< unix time of the last pdx_commit, or 0    */
+    int layout;             /**< index layout version                      */
+} pdx_stats;
+
+#define PDX_STATS_INIT {PDX_STATS_VERSION, 0, 0, 0, 0.0, 0, 0, 0}
+
+/** Fill *out (whose version field the caller set, via PDX_STATS_INIT).
+ *  Counting distinct terms walks the term list: linear in the vocabulary. */
+PDX_EXTERN int pdx_stats_get(pdx_stats *out, pdx_index *ix);
+
+/* ------------------------------------------------------------------------ */
+/* Record readers                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pdx_format {
+    PDX_FORMAT_AUTO = 0, /**< decided per record from its keys            */
+    PDX_FORMAT_ARXIV,    /**< arXiv metadata snapshot, JSON lines         */
+    PDX_FORMAT_JSONL     /**< paperdex's own JSON lines (docs/jsonl.md)   */
+} pdx_format;
+
+/** Why pdx_reader_next() skipped a record. */
+typedef enum pdx_skip {
+    PDX_SKIP_NONE = 0,
+    PDX_SKIP_UTF8,      /**< the line is not valid UTF-8                  */
+    PDX_SKIP_JSON,      /**< the line is not a JSON object                */
+    PDX_SKIP_FIELD,     /**< a field has the wrong type or syntax         */
+    PDX_SKIP_EMPTY,     /**< neither title nor abstract                   */
+    PDX_SKIP_ID,        /**< no usable id                                 */
+    PDX_SKIP_TOOLONG,   /**< the line is longer than PDX_MAX_LINE         */
+    PDX_SKIP__COUNT
+} pdx_skip;
+
+/** Longest input line read as a record; longer lines are skipped. */
+#define PDX_MAX_LINE (16u * 1024u * 1024u)
+
+typedef struct pdx_reader pdx_reader;
+
+/**
+ * Open a record stream on `path` ("-" is standard input).  Plain text and
+ * gzip are told apart by the bytes, not the name.  Memory use is bounded by
+ * the longest line, whatever the file's size.
+ *
+ * *out is a new reader owned by the caller (pdx_reader_free()); on failure
+ * it is still set when possible so that pdx_reader_errmsg() can say why.
+ * Returns 0, PDX_ENOTFOUND, PDX_EIO or PDX_ENOMEM.
+ */
+PDX_EXTERN int pdx_reader_open(pdx_reader **out, const char *path,
+                               pdx_format format);
+
+/**
+ * Read the next record.
+ *
+ * Returns 0 and sets *out to a record borrowed from the reader, valid until
+ * the next call on it; or
+ *  PDX_EINVAL   a bad record was skipped: pdx_reader_errmsg() names
+ *               file:line and the reason, pdx_reader_skip() its kind.
+ *               Call again to go on with the next record;
+ *  PDX_EIO      the stream broke (a truncated .gz, a read error): the
+ *               records before it were delivered; stop;
+ *  PDX_ITEROVER the end.
+ */
+PDX_EXTERN int pdx_reader_next(const pdx_work **out, pdx_reader *r);
+
+/** The kind of the last skip. */
+PDX_EXTERN pdx_skip pdx_reader_skip(const pdx_reader *r);
+/** Constant short name of a skip kind ("invalid UTF-8", ...). */
+PDX_EXTERN const char *pdx_skip_name(pdx_skip s);
+/** Message of the last failure; borrowed until the next call on r. */
+PDX_EXTERN const char *pdx_reader_errmsg(const pdx_reader *r);
+/** 1-based number of the line the last record came from. */
+PDX_EXTERN uint64_t pdx_reader_line(const pdx_reader *r);
+/** Bytes consumed from the underlying file so far (compressed bytes for a
+ *  .gz), for progress reports. */
+PDX_EXTERN uint64_t pdx_reader_offset(const pdx_reader *r);
+/** NULL is fine. */
+PDX_EXTERN void pdx_reader_free(pdx_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAPERDEX_H */

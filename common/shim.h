@@ -1,0 +1,112 @@
+/*
+ * shim.h -- the C-only face of xapian_shim.cc, the one file that includes
+ * <xapian.h>.
+ *
+ * Everything here is plain C: the C side (index.c) prepares folded keys and
+ * the stored JSON, and the shim turns them into Xapian terms, values and
+ * queries following the layout described at the top of xapian_shim.cc.  No
+ * C++ exception leaves the shim: every function catches everything and
+ * reports a pdx_error code plus a message in a shim_err.
+ */
+#ifndef PDX_SHIM_H
+#define PDX_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct shim_err {
+    int code;        /* a pdx_error code, 0 if none */
+    char msg[1024];  /* human-readable, "" if none  */
+} shim_err;
+
+typedef struct shim_db shim_db;
+
+#define SHIM_WRITE 1u
+#define SHIM_CREATE 2u
+
+/* Open the Xapian database at path.  Refuses (PDX_ENOTINDEX) a directory
+ * that holds something other than a paperdex index.  *out is owned by the
+ * caller (shim_close). */
+int shim_open(shim_db **out, const char *path, unsigned mode, shim_err *e);
+/* Close; a writer's pending changes are committed (errors dropped). */
+void shim_close(shim_db *db);
+
+/* One author's matching keys (see text_name_keys).  Empty strings mean
+ * "no such key". */
+typedef struct shim_author {
+    const char *name;    /* display name, indexed as free text */
+    const char *family;  /* folded family name                 */
+    const char *initial; /* "family i"                         */
+    const char *full;    /* "family given"                     */
+} shim_author;
+
+typedef struct shim_doc {
+    const char *id;
+    const char *title;      /* NULL when absent or derived */
+    const char *abstract;   /* may be NULL                 */
+    const shim_author *authors;
+    size_t n_authors;
+    const char *const *cat_keys; /* folded category keys, archives too */
+    size_t n_cat_keys;
+    int year;               /* 0 = unknown                 */
+    const char *date_key;   /* "YYYYMMDD" with 00 for unknown parts, or "" */
+    const char *data;       /* stored record (JSON)        */
+    size_t data_len;
+} shim_doc;
+
+int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
+int shim_delete(shim_db *db, const char *id, shim_err *e);
+int shim_commit(shim_db *db, shim_err *e);
+
+/* Kinds of author filter key. */
+enum { SHIM_AUTHOR_FAMILY, SHIM_AUTHOR_INITIAL, SHIM_AUTHOR_FULL };
+typedef struct shim_author_key {
+    int kind;
+    const char *key;
+} shim_author_key;
+
+enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
+
+typedef struct shim_query {
+    const char *text;        /* "" for a filter-only query */
+    int year_min, year_max;  /* 0 = open */
+    const char *const *cat_keys; /* OR */
+    size_t n_cat_keys;
+    const shim_author_key *author_keys; /* OR */
+    size_t n_author_keys;
+    double k1, b;
+    size_t offset, limit;
+    int sort;
+    int exact_total;
+} shim_query;
+
+/* Called once per hit, in rank order, after the match has succeeded.
+ * Returns 0, or nonzero to abort with PDX_ENOMEM. */
+typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
+                           size_t len);
+
+typedef struct shim_totals {
+    size_t estimated, lower, upper;
+} shim_totals;
+
+int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
+                shim_hit_fn fn, void *ctx, shim_err *e);
+
+typedef struct shim_stats {
+    uint64_t docs, terms, postings;
+    double avg_length;
+    int64_t last_updated;
+    int layout;
+} shim_stats;
+
+int shim_stats_get(shim_stats *out, shim_db *db, shim_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,452 @@
+/*
+ * text.c -- shared text rules (see text.h): UTF-8 validity, cleaning of
+ * line-wrapped and TeX-accented fields, folding, and personal-name keys.
+ *
+ * Unicode work (validation, NFC, case folding, accent stripping, character
+ * categories) is utf8proc's; this file only adds what utf8proc cannot know:
+ * TeX accent commands as they appear in arXiv metadata, and how paper
+ * authors' names are written.
+ */
+#include "text.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+int text_utf8_valid(const char *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            if (c == 0)
+                break;
+            i++;
+            continue;
+        }
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k =
+            utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                             (utf8proc_ssize_t)(n - i), &cp);
+        if (k < 0)
+            break;
+        i += (size_t)k;
+    }
+    if (i == n)
+        return 1;
+    if (bad)
+        *bad = i;
+    return 0;
+}
+
+static int is_space_or_ctl(unsigned char c)
+{
+    return c <= 0x20 || c == 0x7f;
+}
+
+static int is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Combining marks for TeX accent commands. */
+static uint32_t accent_mark(char cmd)
+{
+    switch (cmd) {
+    case '\'': return 0x0301; /* acute */
+    case '`': return 0x0300;  /* grave */
+    case '^': return 0x0302;  /* circumflex */
+    case '"': return 0x0308;  /* diaeresis */
+    case '~': return 0x0303;  /* tilde */
+    case '=': return 0x0304;  /* macron */
+    case '.': return 0x0307;  /* dot above */
+    case 'u': return 0x0306;  /* breve */
+    case 'v': return 0x030C;  /* caron */
+    case 'H': return 0x030B;  /* double acute */
+    case 'c': return 0x0327;  /* cedilla */
+    case 'k': return 0x0328;  /* ogonek */
+    case 'r': return 0x030A;  /* ring */
+    case 'd': return 0x0323;  /* dot below */
+    default: return 0;
+    }
+}
+
+static void put_cp(strbuf *b, uint32_t cp)
+{
+    utf8proc_uint8_t tmp[4];
+    utf8proc_ssize_t k = utf8proc_encode_char((utf8proc_int32_t)cp, tmp);
+    sb_append(b, (const char *)tmp, (size_t)k);
+}
+
+/* Special letters written as control words. Longest names first. */
+static const struct {
+    const char *name;
+    uint32_t cp;
+} tex_letters[] = {
+    {"ss", 0x00DF}, {"aa", 0x00E5}, {"AA", 0x00C5}, {"ae", 0x00E6},
+    {"AE", 0x00C6}, {"oe", 0x0153}, {"OE", 0x0152}, {"o", 0x00F8},
+    {"O", 0x00D8},  {"l", 0x0142},  {"L", 0x0141},  {"i", 'i'},
+    {"j", 'j'},
+};
+
+/* Parse an accent argument at s[i..n): "a", "{a}", "{\i}", "\i".  Sets
+ * *base and returns the index after it, or 0 if there is none. */
+static size_t accent_arg(const char *s, size_t i, size_t n, char *base)
+{
+    int braced = 0;
+    if (i < n && s[i] == '{') {
+        braced = 1;
+        i++;
+    }
+    if (i + 1 < n && s[i] == '\\' && (s[i + 1] == 'i' || s[i + 1] == 'j') &&
+        !(i + 2 < n && is_alpha(s[i + 2]))) {
+        *base = s[i + 1];
+        i += 2;
+        if (!braced && i < n && s[i] == ' ')
+            i++;
+    } else if (i < n && is_alpha(s[i])) {
+        *base = s[i];
+        i++;
+    } else {
+        return 0;
+    }
+    if (braced) {
+        if (i >= n || s[i] != '}')
+            return 0;
+        i++;
+    }
+    return i;
+}
+
+/* Try to decode one TeX accent or letter command at s[i] == '\\'.
+ * Appends the result and returns the index after it, or 0 if s[i..] is
+ * not one (the caller then copies it literally). */
+static size_t tex_decode_at(const char *s, size_t i, size_t n, strbuf *b)
+{
+    if (i + 1 >= n)
+        return 0;
+    char cmd = s[i + 1];
+    uint32_t mark = accent_mark(cmd);
+    if (mark && !is_alpha(cmd)) {
+        char base;
+        size_t j = accent_arg(s, i + 2, n, &base);
+        if (!j)
+            return 0;
+        sb_putc(b, base);
+        put_cp(b, mark);
+        return j;
+    }
+    if (mark && i + 2 < n && (s[i + 2] == '{' || s[i + 2] == ' ')) {
+        char base;
+        size_t j = accent_arg(s, i + 2 + (s[i + 2] == ' '), n, &base);
+        if (!j)
+            return 0;
+        sb_putc(b, base);
+        put_cp(b, mark);
+        return j;
+    }
+    for (size_t k = 0; k < sizeof tex_letters / sizeof tex_letters[0]; k++) {
+        size_t len = strlen(tex_letters[k].name);
+        if (i + 1 + len > n || memcmp(s + i + 1, tex_letters[k].name, len))
+            continue;
+        size_t j = i + 1 + len;
+        if (j < n && is_alpha(s[j]))
+            continue; /* a longer control word, e.g. \omega */
+        put_cp(b, tex_letters[k].cp);
+        if (j + 1 < n && s[j] == '{' && s[j + 1] == '}')
+            j += 2;
+        else if (j < n && s[j] == ' ')
+            j++;
+        return j;
+    }
+    return 0;
+}
+
+static char *finish_nfc(arena *a, strbuf *b)
+{
+    char *out = NULL;
+    if (!b->ok) {
+        sb_release(b);
+        return NULL;
+    }
+    size_t len = b->len;
+    while (len && b->s[len - 1] == ' ')
+        len--;
+    utf8proc_uint8_t *nfc =
+        b->s ? utf8proc_NFC((const utf8proc_uint8_t *)b->s) : NULL;
+    if (nfc) {
+        size_t m = strlen((const char *)nfc);
+        while (m && nfc[m - 1] == ' ')
+            m--;
+        out = arena_strndup(a, (const char *)nfc, m);
+        free(nfc);
+    } else {
+        out = arena_strndup(a, b->s ? b->s : "", len);
+    }
+    sb_release(b);
+    return out;
+}
+
+static char *clean(arena *a, const char *s, int tex)
+{
+    strbuf b = STRBUF_INIT;
+    size_t n = strlen(s);
+    int pending_space = 0;
+    sb_append(&b, "", 0);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_space_or_ctl(c)) {
+            pending_space = b.len > 0;
+            i++;
+            continue;
+        }
+        /* U+00A0 no-break space counts as white space too. */
+        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0) {
+            pending_space = b.len > 0;
+            i += 2;
+            continue;
+        }
+        if (pending_space) {
+            sb_putc(&b, ' ');
+            pending_space = 0;
+        }
+        if (tex && c == '{' && i + 1 < n && s[i + 1] == '\\') {
+            size_t save = b.len;
+            size_t j = tex_decode_at(s, i + 1, n, &b);
+            if (j && j < n && s[j] == '}') {
+                i = j + 1;
+                continue;
+            }
+            b.len = save;
+            if (b.s)
+                b.s[save] = '\0';
+        }
+        if (tex && c == '\\') {
+            size_t j = tex_decode_at(s, i, n, &b);
+            if (j) {
+                i = j;
+                continue;
+            }
+        }
+        sb_putc(&b, (char)c);
+        i++;
+    }
+    return finish_nfc(a, &b);
+}
+
+char *text_clean(arena *a, const char *s) { return clean(a, s, 1); }
+
+char *text_collapse(arena *a, const char *s) { return clean(a, s, 0); }
+
+/* Letters that carry no combining mark in Unicode but are matched as
+ * their base letter by every bibliographic search users know. */
+static utf8proc_int32_t fold_special(utf8proc_int32_t cp)
+{
+    switch (cp) {
+    case 0x0142: return 'l'; /* ł */
+    case 0x00F8: return 'o'; /* ø */
+    case 0x0111: return 'd'; /* đ */
+    case 0x0127: return 'h'; /* ħ */
+    case 0x0131: return 'i'; /* dotless ı */
+    case 0x00F0: return 'd'; /* ð */
+    case 0x00FE: return 't'; /* þ (as "th" would need two) */
+    default: return cp;
+    }
+}
+
+char *text_fold(arena *a, const char *s, size_t n)
+{
+    utf8proc_uint8_t *m = NULL;
+    utf8proc_ssize_t len = utf8proc_map(
+        (const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &m,
+        UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
+            UTF8PROC_CASEFOLD | UTF8PROC_STRIPMARK);
+    if (len < 0)
+        return arena_strdup(a, ""); /* invalid UTF-8 folds to nothing */
+    strbuf b = STRBUF_INIT;
+    sb_append(&b, "", 0);
+    for (utf8proc_ssize_t i = 0; i < len;) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate(m + i, len - i, &cp);
+        if (k <= 0)
+            break;
+        i += k;
+        utf8proc_category_t cat = utf8proc_category(cp);
+        if (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) {
+            cp = fold_special(cp);
+            if (cp == 0x00E6) { /* æ */
+                sb_puts(&b, "ae");
+                continue;
+            }
+            if (cp == 0x0153) { /* œ */
+                sb_puts(&b, "oe");
+                continue;
+            }
+            put_cp(&b, (uint32_t)cp);
+        } else if (cat >= UTF8PROC_CATEGORY_ND &&
+                   cat <= UTF8PROC_CATEGORY_NO) {
+            put_cp(&b, (uint32_t)cp);
+        }
+    }
+    free(m);
+    char *out = b.ok ? arena_strndup(a, b.s, b.len) : NULL;
+    sb_release(&b);
+    return out;
+}
+
+/* Words that belong to a family name when they precede it. */
+static int is_particle(const char *w, size_t n)
+{
+    static const char *const particles[] = {
+        "van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
+        "dos", "das", "la", "le", "ten", "ter", "zu", "af", "av", "bin",
+        "al", "el", "st.", "y"};
+    for (size_t i = 0; i < sizeof particles / sizeof particles[0]; i++)
+        if (strlen(particles[i]) == n && !memcmp(particles[i], w, n))
+            return 1;
+    return 0;
+}
+
+static int is_suffix(const char *w, size_t n)
+{
+    static const char *const suffixes[] = {"Jr", "Jr.", "Sr", "Sr.", "II",
+                                           "III", "IV", "jr", "jr."};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (strlen(suffixes[i]) == n && !memcmp(suffixes[i], w, n))
+            return 1;
+    return 0;
+}
+
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+/* Split on white space; at most `max` words. */
+static size_t split_words(const char *s, size_t n, span *w, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < max;) {
+        while (i < n && is_space_or_ctl((unsigned char)s[i]))
+            i++;
+        size_t j = i;
+        while (j < n && !is_space_or_ctl((unsigned char)s[j]))
+            j++;
+        if (j > i) {
+            w[k].p = s + i;
+            w[k].n = j - i;
+            k++;
+        }
+        i = j;
+    }
+    return k;
+}
+
+/* First letter (one code point) of a folded key, as a string. */
+static char *first_char(arena *a, const char *key)
+{
+    size_t k = 0;
+    if (*key) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t r =
+            utf8proc_iterate((const utf8proc_uint8_t *)key, -1, &cp);
+        k = r > 0 ? (size_t)r : 1;
+    }
+    return arena_strndup(a, key, k);
+}
+
+/* Given-name parts are separated by spaces, dots and hyphens: "J.-P." is
+ * two initials, "Jean-Pierre" two names. */
+static int given_keys(arena *a, const char *g, size_t n, name_keys *out)
+{
+    int all_initial = 1, any = 0;
+    char *first = NULL;
+    for (size_t i = 0; i < n;) {
+        while (i < n && (g[i] == ' ' || g[i] == '.' || g[i] == '-'))
+            i++;
+        size_t j = i;
+        while (j < n && g[j] != ' ' && g[j] != '.' && g[j] != '-')
+            j++;
+        if (j > i) {
+            char *f = text_fold(a, g + i, j - i);
+            if (!f)
+                return -1;
+            if (*f) {
+                if (!first)
+                    first = f;
+                any = 1;
+                size_t cps = 0;
+                for (const char *p = f; *p; p++)
+                    cps += ((unsigned char)*p & 0xC0) != 0x80;
+                if (cps > 1)
+                    all_initial = 0;
+            }
+        }
+        i = j;
+    }
+    out->given = first ? first : arena_strdup(a, "");
+    out->initial = first_char(a, out->given);
+    out->given_is_initial = any && all_initial;
+    return (out->given && out->initial) ? 0 : -1;
+}
+
+int text_name_keys(arena *a, const char *name, name_keys *out)
+{
+    size_t n = strlen(name);
+    const char *comma = memchr(name, ',', n);
+    memset(out, 0, sizeof *out);
+    if (comma) {
+        /* "Family, Given" or "Family, Given, Jr." */
+        const char *g = comma + 1;
+        const char *g_end = memchr(g, ',', (size_t)(name + n - g));
+        if (!g_end)
+            g_end = name + n;
+        out->family = text_fold(a, name, (size_t)(comma - name));
+        if (!out->family)
+            return -1;
+        return given_keys(a, g, (size_t)(g_end - g), out);
+    }
+    span w[64];
+    size_t k = split_words(name, n, w, 64);
+    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+        k--;
+    if (k == 0) {
+        out->family = arena_strdup(a, "");
+        out->given = arena_strdup(a, "");
+        out->initial = arena_strdup(a, "");
+        return (out->family && out->given && out->initial) ? 0 : -1;
+    }
+    size_t f = k - 1;
+    while (f > 1 && is_particle(w[f - 1].p, w[f - 1].n))
+        f--;
+    out->family = text_fold(a, w[f].p, (size_t)(w[k - 1].p + w[k - 1].n -
+                                                w[f].p));
+    if (!out->family)
+        return -1;
+    if (f == 0)
+        return given_keys(a, "", 0, out);
+    return given_keys(a, w[0].p, (size_t)(w[f - 1].p + w[f - 1].n - w[0].p),
+                      out);
+}
+
+unsigned long long text_hash64(const char *s, size_t n)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+size_t text_truncate_utf8(char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max)
+        return n;
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    s[max] = '\0';
+    return max;
+}

@@ -1,0 +1,59 @@
+/*
+ * text.h -- the text rules every layer shares: UTF-8 validity, field
+ * cleaning (line-wrap collapse, TeX accents), folding for matching, and the
+ * keys a personal name is matched by.
+ *
+ * These live in one place because an author filter only works if the
+ * indexer and the query side fold a name identically.
+ */
+#ifndef PDX_TEXT_H
+#define PDX_TEXT_H
+
+#include <stddef.h>
+
+#include "arena.h"
+
+/* 1 if s[0..n) is valid UTF-8 (no overlongs, no surrogates, no NUL);
+ * otherwise 0 and *bad (if given) is the offset of the first bad byte. */
+int text_utf8_valid(const char *s, size_t n, size_t *bad);
+
+/* A display form of a field: TeX accent commands decoded (Bal\'azs,
+ * {\"o}, \c{c}, \ss, ...), every run of white space or control characters
+ * (line wraps included) collapsed to one space, ends trimmed, NFC.
+ * Input must be valid UTF-8.  Allocated in `a`; NULL on out-of-memory.
+ * The result may be "" (all blank). */
+char *text_clean(arena *a, const char *s);
+
+/* A matching form: compatibility-decomposed, case-folded, accents and
+ * every character that is not a letter or digit removed ("Balázs" ->
+ * "balazs", "O'Brien" -> "obrien").  Allocated in `a`. */
+char *text_fold(arena *a, const char *s, size_t n);
+
+/* The keys of a personal name.  `name` is "Given Family", "Family, Given"
+ * or a bare family name; family particles (van, de, ...) stay with the
+ * family name and suffixes (Jr., III) are dropped.
+ *   family   folded family name ("wu"); "" if none could be found
+ *   given    folded first given name ("zhihua"), or "" if none
+ *   initial  the first letter of the given name, folded ("z"), or ""
+ *   given_is_initial  nonzero when every given-name part was one letter
+ * Strings allocated in `a`.  Returns 0, or -1 on out-of-memory. */
+typedef struct name_keys {
+    char *family;
+    char *given;
+    char *initial;
+    int given_is_initial;
+} name_keys;
+int text_name_keys(arena *a, const char *name, name_keys *out);
+
+/* Collapse white space only (no TeX), for free text that must otherwise
+ * stay as it is.  Same contract as text_clean. */
+char *text_collapse(arena *a, const char *s);
+
+/* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
+unsigned long long text_hash64(const char *s, size_t n);
+
+/* Truncate s (valid UTF-8) to at most max bytes at a character boundary,
+ * in place.  Returns the new length. */
+size_t text_truncate_utf8(char *s, size_t max);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * record.c -- checks, derived fields and the JSON codec shared by every
+ * source format; see record.h.  paperdex's own JSON-lines schema is
+ * documented in docs/jsonl.md and decoded here (jsonl_decode), because the
+ * stored form of a work is that same schema.
+ *
+ * JSON is cJSON's job throughout: this file only maps fields.
+ */
+#include "record.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/text.h"
+
+/* ---------------------------------------------------------------- dates */
+
+static int digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+int record_date_valid(const char *d)
+{
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    size_t n = strlen(d);
+    if (!(n == 4 || n == 7 || n == 10) || !digits(d, 4))
+        return 0;
+    int y = atoi(d);
+    if (y < 1000)
+        return 0;
+    if (n == 4)
+        return 1;
+    if (d[4] != '-' || !digits(d + 5, 2))
+        return 0;
+    int m = (d[5] - '0') * 10 + (d[6] - '0');
+    if (m < 1 || m > 12)
+        return 0;
+    if (n == 7)
+        return 1;
+    if (d[7] != '-' || !digits(d + 8, 2))
+        return 0;
+    int day = (d[8] - '0') * 10 + (d[9] - '0');
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (day < 1 || day > mdays[m - 1] || (m == 2 && day == 29 && !leap))
+        return 0;
+    return 1;
+}
+
+void record_date_key(const char *d, char out[9])
+{
+    out[0] = '\0';
+    if (!d || !*d)
+        return;
+    size_t n = strlen(d);
+    memcpy(out, d, 4);
+    memcpy(out + 4, n >= 7 ? d + 5 : "00", 2);
+    memcpy(out + 6, n >= 10 ? d + 8 : "00", 2);
+    out[8] = '\0';
+}
+
+/* ------------------------------------------------------ field decoding */
+
+static int present(const cJSON *v) { return v && !cJSON_IsNull(v); }
+
+static char *clean_as(arena *a, const char *s, int mode)
+{
+    return mode == REC_TEX        ? text_clean(a, s)
+           : mode == REC_COLLAPSE ? text_collapse(a, s)
+                              : arena_strdup(a, s);
+}
+
+int rec_string(arena *a, const cJSON *obj, const char *key, int tex,
+                      const char **out, strbuf *why)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!present(v))
+        return 0;
+    if (!cJSON_IsString(v)) {
+        sb_printf(why, "field \"%s\" must be a string", key);
+        return -1;
+    }
+    char *s = clean_as(a, v->valuestring, tex);
+    if (!s) {
+        sb_puts(why, "out of memory");
+        return -1;
+    }
+    *out = *s ? s : NULL;
+    return 0;
+}
+
+static int add_item(arena *a, const char ***items, size_t *n, size_t *cap,
+                    const char *s, size_t len, int tex)
+{
+    char *raw = arena_strndup(a, s, len);
+    char *c = raw ? clean_as(a, raw, tex) : NULL;
+    if (!c)
+        return -1;
+    if (!*c)
+        return 0;
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        const char **ni = arena_alloc(a, ncap * sizeof *ni);
+        if (!ni)
+            return -1;
+        if (*n)
+            memcpy(ni, *items, *n * sizeof *ni);
+        *items = ni;
+        *cap = ncap;
+    }
+    (*items)[(*n)++] = c;
+    return 0;
+}
+
+/* Split an author string: "A, B and C", "A and B", "A; B".  Parenthesised
+ * affiliations ("A (MIT)", "((1) MIT)") are dropped. */
+static int split_authors(arena *a, const char *s, const char ***items,
+                         size_t *n, size_t *cap)
+{
+    strbuf flat = STRBUF_INIT;
+    int depth = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')' && depth > 0)
+            depth--;
+        else if (!depth)
+            sb_putc(&flat, *p);
+    }
+    if (!flat.ok) {
+        sb_release(&flat);
+        return -1;
+    }
+    const char *p = flat.s ? flat.s : "";
+    int rc = 0;
+    while (*p && !rc) {
+        const char *end = p + strcspn(p, ",;&");
+        const char *and = strstr(p, " and ");
+        if (and && and < end)
+            end = and;
+        rc = add_item(a, items, n, cap, p, (size_t)(end - p), REC_TEX);
+        if (!*end)
+            break;
+        p = end + (*end == ' ' ? 5 : 1);
+    }
+    sb_release(&flat);
+    return rc;
+}
+
+int rec_list(arena *a, const cJSON *obj, const char *key, int authors,
+                    int mode, const char *const **out, size_t *count,
+                    strbuf *why)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const char **items = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    *out = NULL;
+    *count = 0;
+    if (!present(v))
+        return 0;
+    if (cJSON_IsArray(v)) {
+        const cJSON *it;
+        cJSON_ArrayForEach(it, v)
+        {
+            if (!cJSON_IsString(it)) {
+                sb_printf(why, "field \"%s\" must hold only strings", key);
+                return -1;
+            }
+            if (add_item(a, &items, &n, &cap, it->valuestring,
+                         strlen(it->valuestring), mode))
+                goto oom;
+        }
+    } else if (cJSON_IsString(v)) {
+        if (authors) {
+            rc = split_authors(a, v->valuestring, &items, &n, &cap);
+        } else {
+            const char *p = v->valuestring;
+            while (*p && !rc) {
+                p += strspn(p, " \t\r\n,");
+                size_t len = strcspn(p, " \t\r\n,");
+                if (len)
+                    rc = add_item(a, &items, &n, &cap, p, len, mode);
+                p += len;
+            }
+        }
+        if (rc)
+            goto oom;
+    } else {
+        sb_printf(why, "field \"%s\" must be a string or an array of strings",
+                  key);
+        return -1;
+    }
+    *out = items;
+    *count = n;
+    return 0;
+oom:
+    sb_puts(why, "out of memory");
+    return -1;
+}
+
+static int get_bool(const cJSON *obj, const char *key, int *out, strbuf *why)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = 0;
+    if (!present(v))
+        return 0;
+    if (!cJSON_IsBool(v)) {
+        sb_printf(why, "field \"%s\" must be true or false", key);
+        return -1;
+    }
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+/* Decode our own schema; `stored` skips the cleaning that records coming
+ * from outside need (stored records were cleaned when indexed). */
+static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
+                           int stored, strbuf *why)
+{
+    const pdx_work init = PDX_WORK_INIT;
+    const int text = stored ? REC_AS_IS : REC_TEX, plain = stored ? REC_AS_IS : REC_COLLAPSE;
+    *w = init;
+    if (rec_string(a, obj, "id", plain, &w->id, why) ||
+        rec_string(a, obj, "title", text, &w->title, why) ||
+        get_bool(obj, "title_derived", &w->title_derived, why) ||
+        rec_string(a, obj, "abstract", text, &w->abstract, why) ||
+        rec_list(a, obj, "authors", 1, text, &w->authors, &w->n_authors,
+                 why) ||
+        get_bool(obj, "authors_truncated", &w->authors_truncated, why) ||
+        rec_list(a, obj, "categories", 0, plain, &w->categories,
+                 &w->n_categories, why) ||
+        rec_string(a, obj, "date", plain, &w->date, why) ||
+        rec_string(a, obj, "doi", plain, &w->doi, why) ||
+        rec_string(a, obj, "arxiv_id", plain, &w->arxiv_id, why) ||
+        rec_string(a, obj, "venue", text, &w->venue, why) ||
+        rec_string(a, obj, "comments", text, &w->comments, why))
+        return PDX_SKIP_FIELD;
+    const cJSON *y = cJSON_GetObjectItemCaseSensitive(obj, "year");
+    if (present(y)) {
+        if (cJSON_IsNumber(y) && y->valuedouble == (double)(int)y->valuedouble)
+            w->year = (int)y->valuedouble;
+        else if (cJSON_IsString(y) && strlen(y->valuestring) == 4 &&
+                 digits(y->valuestring, 4))
+            w->year = atoi(y->valuestring);
+        else {
+            sb_puts(why, "field \"year\" must be a whole number");
+            return PDX_SKIP_FIELD;
+        }
+        if (w->year < 1000 || w->year > 9999) {
+            sb_printf(why, "field \"year\" out of range: %d", w->year);
+            return PDX_SKIP_FIELD;
+        }
+    }
+    if (w->date && !record_date_valid(w->date)) {
+        sb_printf(why, "field \"date\" is not YYYY, YYYY-MM or YYYY-MM-DD: "
+                       "\"%s\"",
+                  w->date);
+        return PDX_SKIP_FIELD;
+    }
+    return PDX_SKIP_NONE;
+}
+
+pdx_skip jsonl_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why)
+{
+    return decode_own(a, w, obj, 0, why);
+}
+
+/* ------------------------------------------------------ derived fields */
+
+/* The abstract's first sentence, cut at a word boundary if long. */
+static const char *derive_title(arena *a, const char *abs)
+{
+    size_t n = strlen(abs), end = n;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if ((abs[i] == '.' || abs[i] == '?' || abs[i] == '!') &&
+            abs[i + 1] == ' ' && i > 0 && !isupper((unsigned char)abs[i - 1])) {
+            end = i + (abs[i] != '.');
+            break;
+        }
+    }
+    if (end > RECORD_DERIVED_TITLE_MAX) {
+        end = RECORD_DERIVED_TITLE_MAX;
+        while (end > 0 && abs[end] != ' ')
+            end--;
+        if (end == 0)
+            end = RECORD_DERIVED_TITLE_MAX;
+        while (end > 0 && ((unsigned char)abs[end] & 0xC0) == 0x80)
+            end--;
+        char *t = arena_alloc(a, end + 4);
+        if (!t)
+            return NULL;
+        memcpy(t, abs, end);
+        memcpy(t + end, "\xE2\x80\xA6", 4); /* … */
+        return t;
+    }
+    if (end == n && n > 0 && abs[n - 1] == '.')
+        end--;
+    return arena_strndup(a, abs, end);
+}
+
+pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
+{
+    if (!w->title && !w->abstract) {
+        sb_puts(why, "record has neither a title nor an abstract");
+        return PDX_SKIP_EMPTY;
+    }
+    if (!w->title) {
+        w->title = derive_title(a, w->abstract);
+        w->title_derived = 1;
+        if (!w->title) {
+            sb_puts(why, "out of memory");
+            return PDX_SKIP_FIELD;
+        }
+    } else if (w->title_derived && !w->abstract) {
+        w->title_derived = 0; /* nothing else to index it as */
+    }
+    if (!w->id) {
+        /* A stable id from the text, so re-reading the same record
+         * replaces it instead of adding a twin. */
+        const char *src = (w->title && !w->title_derived) ? w->title
+                                                           : w->abstract;
+        char *f = text_fold(a, src, strlen(src));
+        char *id = arena_alloc(a, 24);
+        if (!f || !id) {
+            sb_puts(why, "out of memory");
+            return PDX_SKIP_FIELD;
+        }
+        snprintf(id, 24, "pdx:%016llx", text_hash64(f, strlen(f)));
+        w->id = id;
+    }
+    if (!w->year && w->date)
+        w->year = atoi(w->date);
+    if (w->year && w->date && atoi(w->date) != w->year) {
+        sb_printf(why, "year %d disagrees with date %s", w->year, w->date);
+        return PDX_SKIP_FIELD;
+    }
+    if (record_check(w, why))
+        return strstr(why->s ? why->s : "", "id") ? PDX_SKIP_ID
+                                                  : PDX_SKIP_FIELD;
+    return PDX_SKIP_NONE;
+}
+
+static int check_str(const char *s, const char *name, strbuf *why)
+{
+    size_t bad;
+    if (s && !text_utf8_valid(s, strlen(s), &bad)) {
+        sb_printf(why, "%s is not valid UTF-8 (byte %zu)", name, bad);
+        return -1;
+    }
+    return 0;
+}
+
+int record_check(const pdx_work *w, strbuf *why)
+{
+    if (!w) {
+        sb_puts(why, "no work given");
+        return -1;
+    }
+    if (w->version != PDX_WORK_VERSION) {
+        sb_printf(why, "pdx_work version %u is not %d", w->version,
+                  PDX_WORK_VERSION);
+        return -1;
+    }
+    if (!w->id || !*w->id) {
+        sb_puts(why, "the id is missing");
+        return -1;
+    }
+    size_t idlen = strlen(w->id);
+    if (idlen > PDX_ID_MAX) {
+        sb_printf(why, "the id is %zu bytes long, the limit is %d", idlen,
+                  PDX_ID_MAX);
+        return -1;
+    }
+    for (const char *p = w->id; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            sb_puts(why, "the id contains a control character");
+            return -1;
+        }
+    if (check_str(w->id, "the id", why) || check_str(w->title, "title", why) ||
+        check_str(w->abstract, "abstract", why) ||
+        check_str(w->date, "date", why) || check_str(w->doi, "doi", why) ||
+        check_str(w->arxiv_id, "arxiv_id", why) ||
+        check_str(w->venue, "venue", why) ||
+        check_str(w->comments, "comments", why))
+        return -1;
+    if ((w->n_authors && !w->authors) || (w->n_categories && !w->categories)) {
+        sb_puts(why, "a list has a count but no items");
+        return -1;
+    }
+    for (size_t i = 0; i < w->n_authors; i++)
+        if (!w->authors[i] || check_str(w->authors[i], "an author", why)) {
+            if (!w->authors[i])
+                sb_puts(why, "an author is NULL");
+            return -1;
+        }
+    for (size_t i = 0; i < w->n_categories; i++)
+        if (!w->categories[i] ||
+            check_str(w->categories[i], "a category", why)) {
+            if (!w->categories[i])
+                sb_puts(why, "a category is NULL");
+            return -1;
+        }
+    if ((!w->title || !*w->title) && (!w->abstract || !*w->abstract)) {
+        sb_puts(why, "the work has neither a title nor an abstract");
+        return -1;
+    }
+    if (w->year && (w->year < 1000 || w->year > 9999)) {
+        sb_printf(why, "year %d is out of range", w->year);
+        return -1;
+    }
+    if (w->date && *w->date && !record_date_valid(w->date)) {
+        sb_printf(why, "date \"%s\" is not YYYY, YYYY-MM or YYYY-MM-DD",
+                  w->date);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- encoding */
+
+static int put_str(cJSON *o, const char *key, const char *v)
+{
+    return !v || !*v || cJSON_AddStringToObject(o, key, v) ? 0 : -1;
+}
+
+static int put_list(cJSON *o, const char *key, const char *const *v, size_t n)
+{
+    if (!n)
+        return 0;
+    cJSON *arr = cJSON_AddArrayToObject(o, key);
+    if (!arr)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *s = cJSON_CreateString(v[i]);
+        if (!s || !cJSON_AddItemToArray(arr, s)) {
+            cJSON_Delete(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+char *record_to_json(const pdx_work *w)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *out = NULL;
+    if (!o)
+        return NULL;
+    if (put_str(o, "id", w->id) || put_str(o, "title", w->title) ||
+        (w->title_derived && !cJSON_AddTrueToObject(o, "title_derived")) ||
+        put_str(o, "abstract", w->abstract) ||
+        put_list(o, "authors", w->authors, w->n_authors) ||
+        (w->authors_truncated &&
+         !cJSON_AddTrueToObject(o, "authors_truncated")) ||
+        put_list(o, "categories", w->categories, w->n_categories) ||
+        (w->year && !cJSON_AddNumberToObject(o, "year", w->year)) ||
+        put_str(o, "date", w->date) || put_str(o, "doi", w->doi) ||
+        put_str(o, "arxiv_id", w->arxiv_id) ||
+        put_str(o, "venue", w->venue) || put_str(o, "comments", w->comments))
+        goto done;
+    out = cJSON_PrintUnformatted(o);
+done:
+    cJSON_Delete(o);
+    return out;
+}
+
+int record_from_json(arena *a, pdx_work *w, const char *json, size_t len)
+{
+    strbuf why = STRBUF_INIT;
+    cJSON *o = cJSON_ParseWithLength(json, len);
+    int rc = -1;
+    if (o && cJSON_IsObject(o) &&
+        decode_own(a, w, o, 1, &why) == PDX_SKIP_NONE)
+        rc = 0;
+    cJSON_Delete(o);
+    sb_release(&why);
+    return rc;
+}

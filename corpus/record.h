@@ -1,0 +1,67 @@
+/*
+ * record.h -- what every source format shares once a record is decoded:
+ * checking a pdx_work, deriving what a record lacks (a title from the
+ * abstract, an id from the text, a year from the date), and the JSON codec
+ * of paperdex's own schema, which is also the stored form of a work.
+ *
+ * Internal to libpaperdex.
+ */
+#ifndef PDX_RECORD_H
+#define PDX_RECORD_H
+
+#include <cjson/cJSON.h>
+
+#include "../common/arena.h"
+#include "../common/paperdex.h"
+
+/* Longest derived title, in bytes (cut at a word boundary). */
+#define RECORD_DERIVED_TITLE_MAX 160
+
+/* A decoder's result: PDX_SKIP_NONE, or why the record is refused, with
+ * the reason written to `why`. */
+
+/* Map an object of paperdex's own schema onto w (strings in a). */
+pdx_skip jsonl_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why);
+/* Map an arXiv metadata snapshot object onto w. */
+pdx_skip arxiv_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why);
+/* 1 if obj has keys only the arXiv snapshot schema uses. */
+int arxiv_looks_like(const cJSON *obj);
+
+/* How a decoded string is cleaned (text_clean, text_collapse, or not at
+ * all for stored records, which were cleaned when indexed). */
+enum { REC_AS_IS, REC_COLLAPSE, REC_TEX };
+
+/* A string field, cleaned per `mode`.  Returns 0 and sets *out (NULL if
+ * absent, null or blank), or -1 with the reason in why. */
+int rec_string(arena *a, const cJSON *obj, const char *key, int mode,
+               const char **out, strbuf *why);
+
+/* A list given as a JSON array of strings, or as one string split on white
+ * space and commas -- or, when `authors`, on commas, semicolons and
+ * " and ", with parenthesised affiliations dropped. */
+int rec_list(arena *a, const cJSON *obj, const char *key, int authors,
+             int mode, const char *const **out, size_t *count, strbuf *why);
+
+/* Complete a decoded record: derive a missing title from the abstract
+ * (marked title_derived), a missing id from the title or abstract, a
+ * missing year from the date; then check it.  Refuses a record with
+ * neither title nor abstract (PDX_SKIP_EMPTY). */
+pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why);
+
+/* Check a work handed to pdx_put(): version, UTF-8 everywhere, id length
+ * and characters, a title or abstract, year and date syntax.  0 if fine,
+ * else nonzero with the reason in why. */
+int record_check(const pdx_work *w, strbuf *why);
+
+/* "YYYY", "YYYY-MM" or "YYYY-MM-DD" with a real month and day? */
+int record_date_valid(const char *d);
+/* Write the "YYYYMMDD" sort key of a valid date ("" if d is NULL). */
+void record_date_key(const char *d, char out[9]);
+
+/* The stored JSON of w (compact, one line), malloc'd; NULL on OOM. */
+char *record_to_json(const pdx_work *w);
+
+/* Read a stored JSON record back into w (strings in a); 0 or -1. */
+int record_from_json(arena *a, pdx_work *w, const char *json, size_t len);
+
+#endif

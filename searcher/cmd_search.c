@@ -1,0 +1,179 @@
+/*
+ * cmd_search.c -- `paperdex search`: one query, BM25-ranked, with filters.
+ * Every option maps onto a field of pdx_query; the library does the work.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/arena.h"
+#include "../common/cli.h"
+#include "output.h"
+
+#define MAX_FILTERS 64
+
+static const char help[] =
+    "usage: paperdex search --db DIR [options] [QUERY...]\n"
+    "\n"
+    "Rank the works in DIR against QUERY with BM25.  Words are OR-ed and\n"
+    "ranked; \"quoted phrases\", +must, -not, AND, OR, NOT and the field\n"
+    "prefixes title:, abstract: and author: are understood.  With no QUERY,\n"
+    "the works passing the filters are listed, newest first.\n"
+    "\n"
+    "filters (different filters must all hold; values of one repeated\n"
+    "filter are alternatives):\n"
+    "  --year Y           one year, or a range 2019..2021, 2019.., ..2019\n"
+    "  --category C       cs.CV; a bare archive (cs) matches all of it;\n"
+    "                     a bare cs code (CV, LG) means cs.CV (repeatable)\n"
+    "  --author NAME      \"Zhihua Wu\", \"Wu, Zhihua\", \"Z. Wu\": case,\n"
+    "                     accents, order and initials do not matter\n"
+    "                     (repeatable)\n"
+    "options:\n"
+    "  --db DIR           the index directory (required)\n"
+    "  --limit N          hits to show (default 10, at most 10000)\n"
+    "  --offset N         hits to skip (default 0)\n"
+    "  --sort S           relevance (default with a query), newest\n"
+    "                     (default without), oldest; ties by id\n"
+    "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
+    "  --exact            count every match, so the total is exact\n"
+    "  --format F         text (default), json or jsonl\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "exit status: 0 ok (also when nothing matched); 1 the index is missing,\n"
+    "locked against reading, damaged or not a paperdex index; 2 usage,\n"
+    "including a query that cannot be parsed or an empty query without\n"
+    "filters.\n";
+
+int cmd_search(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"year", required_argument, NULL, 'y'},
+        {"category", required_argument, NULL, 'c'},
+        {"author", required_argument, NULL, 'a'},
+        {"limit", required_argument, NULL, 'l'},
+        {"offset", required_argument, NULL, 'o'},
+        {"sort", required_argument, NULL, 's'},
+        {"k1", required_argument, NULL, 'K'},
+        {"b", required_argument, NULL, 'B'},
+        {"exact", no_argument, NULL, 'e'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = NULL, *cats[MAX_FILTERS], *authors[MAX_FILTERS];
+    pdx_query q = PDX_QUERY_INIT;
+    out_format fmt = OUT_TEXT;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'y':
+            if (cli_year_range(optarg, &q.year_min, &q.year_max)) {
+                cli_error("--year takes YEAR, A..B, A.. or ..B with "
+                          "4-digit years and A <= B, not '%s'",
+                          optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'c':
+        case 'a': {
+            size_t *n = c == 'c' ? &q.n_categories : &q.n_authors;
+            const char **v = c == 'c' ? cats : authors;
+            if (*n == MAX_FILTERS) {
+                cli_error("at most %d --%s filters", MAX_FILTERS,
+                          c == 'c' ? "category" : "author");
+                return EXIT_USAGE;
+            }
+            v[(*n)++] = optarg;
+            break;
+        }
+        case 'l':
+            if (cli_size(optarg, PDX_MAX_LIMIT, &q.limit)) {
+                cli_error("--limit takes a number from 0 to %d",
+                          PDX_MAX_LIMIT);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'o':
+            if (cli_size(optarg, 100000000, &q.offset)) {
+                cli_error("--offset takes a non-negative number");
+                return EXIT_USAGE;
+            }
+            break;
+        case 's':
+            if (!strcmp(optarg, "relevance"))
+                q.sort = PDX_SORT_RELEVANCE;
+            else if (!strcmp(optarg, "newest"))
+                q.sort = PDX_SORT_NEWEST;
+            else if (!strcmp(optarg, "oldest"))
+                q.sort = PDX_SORT_OLDEST;
+            else {
+                cli_error("--sort takes relevance, newest or oldest");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'K':
+            if (cli_double(optarg, &q.k1) || q.k1 < 0) {
+                cli_error("--k1 takes a number >= 0");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'B':
+            if (cli_double(optarg, &q.b) || q.b < 0 || q.b > 1) {
+                cli_error("--b takes a number from 0 to 1");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'e': q.exact_total = 1; break;
+        case 'f':
+            if (out_parse_format(optarg, &fmt)) {
+                cli_error("--format takes text, json or jsonl");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': fputs(help, stdout); return EXIT_OK_;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (!db) {
+        cli_error("search: --db DIR is required");
+        fputs(help, stderr);
+        return EXIT_USAGE;
+    }
+    q.categories = cats;
+    q.authors = authors;
+
+    strbuf text = STRBUF_INIT;
+    sb_puts(&text, "");
+    for (int i = optind; i < argc; i++) {
+        if (i > optind)
+            sb_putc(&text, ' ');
+        sb_puts(&text, argv[i]);
+    }
+    if (!text.ok) {
+        cli_error("out of memory");
+        return EXIT_ERROR;
+    }
+    q.text = text.s;
+
+    int status = EXIT_OK_;
+    pdx_index *ix = cli_open_read(db, &status);
+    if (!ix) {
+        sb_release(&text);
+        return status;
+    }
+    pdx_results *r = NULL;
+    int rc = pdx_search(&r, ix, &q);
+    if (rc) {
+        cli_error("%s", pdx_errmsg(ix));
+        status = cli_exit_for(rc);
+    } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit)) {
+        cli_error("cannot write the results");
+        status = EXIT_ERROR;
+    }
+    pdx_results_free(r);
+    pdx_close(ix);
+    sb_release(&text);
+    return status;
+}

@@ -1,0 +1,113 @@
+/*
+ * cmd_stats.c -- `paperdex stats`: what an index holds, in text or JSON.
+ */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/cli.h"
+
+static const char help[] =
+    "usage: paperdex stats --db DIR [--format text|json]\n"
+    "\n"
+    "Show the number of works, distinct terms and term occurrences, the\n"
+    "mean work length, the size on disk, and when the index was last\n"
+    "committed.\n"
+    "\n"
+    "exit status: 0 ok; 1 the index is missing, damaged or not a paperdex\n"
+    "index; 2 usage.\n";
+
+static void iso_time(int64_t t, char out[32])
+{
+    if (!t) {
+        strcpy(out, "never");
+        return;
+    }
+    time_t tt = (time_t)t;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+                cli_error("--format takes text or json");
+                return EXIT_USAGE;
+            }
+            json = !strcmp(optarg, "json");
+            break;
+        case 'h': fputs(help, stdout); return EXIT_OK_;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (!db || optind != argc) {
+        cli_error(!db ? "stats: --db DIR is required"
+                      : "stats: unexpected argument '%s'",
+                  argv[optind]);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK_;
+    pdx_index *ix = cli_open_read(db, &status);
+    if (!ix)
+        return status;
+    pdx_stats s = PDX_STATS_INIT;
+    int rc = pdx_stats_get(&s, ix);
+    if (rc) {
+        cli_error("%s", pdx_errmsg(ix));
+        pdx_close(ix);
+        return cli_exit_for(rc);
+    }
+    pdx_close(ix);
+    char when[32];
+    iso_time(s.last_updated, when);
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        char *txt = NULL;
+        if (o && cJSON_AddStringToObject(o, "db", db) &&
+            cJSON_AddNumberToObject(o, "works", (double)s.works) &&
+            cJSON_AddNumberToObject(o, "terms", (double)s.terms) &&
+            cJSON_AddNumberToObject(o, "postings", (double)s.postings) &&
+            cJSON_AddNumberToObject(o, "avg_length", s.avg_length) &&
+            cJSON_AddNumberToObject(o, "bytes", (double)s.bytes) &&
+            cJSON_AddStringToObject(o, "last_updated", when) &&
+            cJSON_AddNumberToObject(o, "last_updated_unix",
+                                    (double)s.last_updated) &&
+            cJSON_AddNumberToObject(o, "layout", s.layout))
+            txt = cJSON_Print(o);
+        cJSON_Delete(o);
+        if (!txt) {
+            cli_error("out of memory");
+            return EXIT_ERROR;
+        }
+        printf("%s\n", txt);
+        cJSON_free(txt);
+        return EXIT_OK_;
+    }
+    printf("index        %s\n"
+           "works        %llu\n"
+           "terms        %llu distinct\n"
+           "postings     %llu term occurrences\n"
+           "avg length   %.1f terms per work\n"
+           "size         %.1f MiB (%llu bytes)\n"
+           "updated      %s\n"
+           "layout       %d\n",
+           db, (unsigned long long)s.works, (unsigned long long)s.terms,
+           (unsigned long long)s.postings, s.avg_length,
+           (double)s.bytes / (1024.0 * 1024.0), (unsigned long long)s.bytes,
+           when, s.layout);
+    return EXIT_OK_;
+}

@@ -1,0 +1,144 @@
+/*
+ * output.c -- printing search results; see output.h.  JSON is built with
+ * cJSON from each hit's stored record, so the fields a program sees are
+ * exactly the fields that were indexed.
+ */
+#include "output.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#define TEXT_MAX_AUTHORS 6
+
+int out_parse_format(const char *s, out_format *f)
+{
+    if (!strcmp(s, "text"))
+        *f = OUT_TEXT;
+    else if (!strcmp(s, "json"))
+        *f = OUT_JSON;
+    else if (!strcmp(s, "jsonl"))
+        *f = OUT_JSONL;
+    else
+        return -1;
+    return 0;
+}
+
+/* Scores are rounded to 6 decimals so that outputs compare stably. */
+static double round6(double x) { return round(x * 1e6) / 1e6; }
+
+/* {"rank": R, "score": S, ...the stored record's fields...} */
+static cJSON *hit_json(const pdx_hit *h)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *rec = cJSON_Parse(h->json);
+    if (!o || !cJSON_AddNumberToObject(o, "rank", (double)h->rank + 1) ||
+        !cJSON_AddNumberToObject(o, "score", round6(h->score)))
+        goto fail;
+    while (rec && rec->child) {
+        cJSON *item = cJSON_DetachItemViaPointer(rec, rec->child);
+        if (!cJSON_AddItemToObject(o, item->string, item)) {
+            cJSON_Delete(item);
+            goto fail;
+        }
+    }
+    cJSON_Delete(rec);
+    return o;
+fail:
+    cJSON_Delete(rec);
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static int print_json(FILE *f, cJSON *o, int pretty)
+{
+    char *s = pretty ? cJSON_Print(o) : cJSON_PrintUnformatted(o);
+    if (!s)
+        return -1;
+    int rc = fprintf(f, "%s\n", s) < 0 ? -1 : 0;
+    cJSON_free(s);
+    return rc;
+}
+
+static int out_json(FILE *f, const char *query, const pdx_results *r,
+                    size_t offset, size_t limit)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *hits = NULL;
+    int rc = -1;
+    if (!o || !cJSON_AddStringToObject(o, "query", query ? query : "") ||
+        !cJSON_AddNumberToObject(o, "total", (double)pdx_results_total(r)) ||
+        !cJSON_AddNumberToObject(o, "total_lower",
+                                 (double)pdx_results_total_lower(r)) ||
+        !cJSON_AddNumberToObject(o, "total_upper",
+                                 (double)pdx_results_total_upper(r)) ||
+        !cJSON_AddNumberToObject(o, "offset", (double)offset) ||
+        !cJSON_AddNumberToObject(o, "limit", (double)limit) ||
+        !(hits = cJSON_AddArrayToObject(o, "hits")))
+        goto done;
+    for (size_t i = 0; i < pdx_results_count(r); i++) {
+        cJSON *h = hit_json(pdx_results_hit(r, i));
+        if (!h || !cJSON_AddItemToArray(hits, h)) {
+            cJSON_Delete(h);
+            goto done;
+        }
+    }
+    rc = print_json(f, o, 1);
+done:
+    cJSON_Delete(o);
+    return rc;
+}
+
+static void text_hit(FILE *f, const pdx_hit *h)
+{
+    const pdx_work *w = &h->work;
+    fprintf(f, "%3zu. %s%s\n", h->rank + 1, w->title_derived ? "[untitled] " : "",
+            w->title ? w->title : "(no title)");
+    fputs("     ", f);
+    size_t shown = w->n_authors < TEXT_MAX_AUTHORS ? w->n_authors
+                                                   : TEXT_MAX_AUTHORS;
+    for (size_t i = 0; i < shown; i++)
+        fprintf(f, "%s%s", i ? ", " : "", w->authors[i]);
+    if (w->n_authors > shown || w->authors_truncated)
+        fputs(shown ? " et al." : "et al.", f);
+    if (!w->n_authors)
+        fputs("(no authors)", f);
+    if (w->year)
+        fprintf(f, " · %d", w->year);
+    for (size_t i = 0; i < w->n_categories; i++)
+        fprintf(f, "%s%s", i ? " " : " · ", w->categories[i]);
+    fprintf(f, "\n     id %s · score %.4f\n", w->id, h->score);
+}
+
+int out_results(FILE *f, out_format fmt, const char *query,
+                const pdx_results *r, size_t offset, size_t limit)
+{
+    size_t n = pdx_results_count(r);
+    if (fmt == OUT_JSON)
+        return out_json(f, query, r, offset, limit);
+    if (fmt == OUT_JSONL) {
+        for (size_t i = 0; i < n; i++) {
+            cJSON *h = hit_json(pdx_results_hit(r, i));
+            int rc = h ? print_json(f, h, 0) : -1;
+            cJSON_Delete(h);
+            if (rc)
+                return -1;
+        }
+        return 0;
+    }
+    size_t lo = pdx_results_total_lower(r), hi = pdx_results_total_upper(r);
+    if (lo == hi)
+        fprintf(f, "%zu match%s", lo, lo == 1 ? "" : "es");
+    else
+        fprintf(f, "about %zu matches", pdx_results_total(r));
+    if (n)
+        fprintf(f, "; showing %zu-%zu\n\n", offset + 1, offset + n);
+    else
+        fprintf(f, "%s\n", offset && lo ? "; none on this page" : "");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc('\n', f);
+        text_hit(f, pdx_results_hit(r, i));
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,22 @@
+/*
+ * output.h -- how search results are printed: text for people, JSON for
+ * programs.  The JSON hit is the stored record (docs/jsonl.md) plus "rank"
+ * and "score", one schema for every output that shows works.
+ */
+#ifndef PDX_OUTPUT_H
+#define PDX_OUTPUT_H
+
+#include <stdio.h>
+
+#include "../common/paperdex.h"
+
+typedef enum { OUT_TEXT, OUT_JSON, OUT_JSONL } out_format;
+
+/* Parse "text", "json" or "jsonl".  0 or -1. */
+int out_parse_format(const char *s, out_format *f);
+
+/* Print a page of results.  0, or -1 on out-of-memory / write error. */
+int out_results(FILE *f, out_format fmt, const char *query,
+                const pdx_results *r, size_t offset, size_t limit);
+
+#endif
