@@ -321,6 +321,41 @@ static int on_hit(void *ctx, double score, const char *data, size_t len)
     return 0;
 }
 
+/* Parentheses outside "phrases" must balance.  Xapian's QueryParser
+ * reports only that a query failed to parse; this says where.  Positions
+ * are 1-based byte offsets. */
+static int check_parens(pdx_index *ix, const char *t)
+{
+    size_t open_at[64], depth = 0;
+    int quoted = 0;
+    for (size_t i = 0; t[i]; i++) {
+        if (t[i] == '"')
+            quoted = !quoted;
+        else if (quoted)
+            continue;
+        else if (t[i] == '(') {
+            if (depth == sizeof open_at / sizeof open_at[0])
+                return set_error(ix, PDX_EQUERY,
+                                 "query: parentheses nested deeper than "
+                                 "%zu at position %zu",
+                                 depth, i + 1);
+            open_at[depth++] = i;
+        } else if (t[i] == ')') {
+            if (!depth)
+                return set_error(ix, PDX_EQUERY,
+                                 "query: ')' at position %zu has no "
+                                 "matching '('",
+                                 i + 1);
+            depth--;
+        }
+    }
+    if (depth)
+        return set_error(ix, PDX_EQUERY,
+                         "query: '(' at position %zu is never closed",
+                         open_at[depth - 1] + 1);
+    return 0;
+}
+
 static int check_query(pdx_index *ix, const pdx_query *q)
 {
     if (!q)
@@ -360,6 +395,8 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return set_error(ix, PDX_EINVAL, "a filter has a count but no items");
     if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
         return set_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
+    if (check_parens(ix, t))
+        return ix->code;
     int has_text = 0;
     for (const char *p = t; *p; p++)
         if (!isspace((unsigned char)*p))

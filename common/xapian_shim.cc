@@ -369,7 +369,9 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         } else if (!looks_like_xapian(p) && !dir_is_empty(p)) {
             set_msg(e, PDX_ENOTINDEX,
                     "'" + p + "' is not a paperdex index (the directory "
-                    "holds other files); refusing to write there");
+                    "holds other files)" +
+                        ((mode & SHIM_WRITE) ? "; refusing to write there"
+                                             : ""));
             delete h;
             return PDX_ENOTINDEX;
         } else if (!looks_like_xapian(p) && !(mode & SHIM_WRITE)) {
@@ -539,7 +541,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::Query query;
     if (has_text) {
         unsigned flags = Xapian::QueryParser::FLAG_DEFAULT;
-        query = h->qp.parse_query(q->text, flags);
+        try {
+            query = h->qp.parse_query(q->text, flags);
+        } catch (const Xapian::QueryParserError &x) {
+            throw Xapian::QueryParserError(x.get_msg() + " in \"" +
+                                           q->text + "\"");
+        }
     } else {
         query = Xapian::Query::MatchAll;
     }

@@ -111,10 +111,16 @@ static int refill(pdx_reader *r)
     int zerr;
     const char *zmsg = gzerror(r->gz, &zerr);
     if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        set_err(r, "%s:%llu: input ends early or is damaged (%s)%s", r->name,
-                (unsigned long long)r->lineno + 1,
-                zerr == Z_ERRNO ? strerror(errno) : zmsg,
-                zerr == Z_BUF_ERROR ? "; the .gz file is truncated" : "");
+        /* zlib's own message names "<fd:N>", not the file: say it
+         * ourselves. */
+        const char *what = zerr == Z_ERRNO       ? strerror(errno)
+                           : zerr == Z_BUF_ERROR ? "the compressed stream "
+                                                   "ends early: the .gz file "
+                                                   "is truncated"
+                           : zerr == Z_DATA_ERROR ? "the .gz data is corrupt"
+                                                  : zmsg;
+        set_err(r, "%s:%llu: cannot read on: %s", r->name,
+                (unsigned long long)r->lineno + 1, what);
         return -1;
     }
     return 0;

@@ -19,7 +19,7 @@
 
 #include "../common/cli.h"
 
-#define DEFAULT_BATCH 10000
+#define DEFAULT_BATCH 1000
 #define MAX_WARNINGS_PER_FILE 20
 
 static const char help[] =
@@ -32,7 +32,7 @@ static const char help[] =
     "options:\n"
     "  --db DIR           the index directory (required)\n"
     "  --format FMT       auto (default: per record), arxiv or jsonl\n"
-    "  --batch N          commit every N works (default 10000)\n"
+    "  --batch N          commit every N works (default 1000)\n"
     "  --quiet            print nothing but errors\n"
     "  --verbose          print every skipped record (default: the first\n"
     "                     20 per file)\n"
@@ -242,7 +242,7 @@ int cmd_index(int argc, char **argv)
 
     int rc = pdx_open(&r.ix, db, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
     if (rc) {
-        cli_error("%s: %s", db, pdx_errmsg(r.ix));
+        cli_error("%s", pdx_errmsg(r.ix));
         pdx_close(r.ix);
         return cli_exit_for(rc);
     }

@@ -89,7 +89,7 @@ done:
     return rc;
 }
 
-static void text_hit(FILE *f, const pdx_hit *h)
+static void text_hit(FILE *f, const pdx_hit *h, int scored)
 {
     const pdx_work *w = &h->work;
     fprintf(f, "%3zu. %s%s\n", h->rank + 1, w->title_derived ? "[untitled] " : "",
@@ -107,7 +107,10 @@ static void text_hit(FILE *f, const pdx_hit *h)
         fprintf(f, " · %d", w->year);
     for (size_t i = 0; i < w->n_categories; i++)
         fprintf(f, "%s%s", i ? " " : " · ", w->categories[i]);
-    fprintf(f, "\n     id %s · score %.4f\n", w->id, h->score);
+    fprintf(f, "\n     id %s", w->id);
+    if (scored)
+        fprintf(f, " · score %.4f", h->score);
+    fputc('\n', f);
 }
 
 int out_results(FILE *f, out_format fmt, const char *query,
@@ -138,7 +141,7 @@ int out_results(FILE *f, out_format fmt, const char *query,
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', f);
-        text_hit(f, pdx_results_hit(r, i));
+        text_hit(f, pdx_results_hit(r, i), query && query[strspn(query, " \t")]);
     }
     return ferror(f) ? -1 : 0;
 }
