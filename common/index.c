@@ -239,6 +239,9 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     }
     char date_key[9];
     record_date_key(w->date, date_key);
+    if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
+        snprintf(date_key, sizeof date_key, "%04u0000",
+                 (unsigned)w->year % 10000u);
     shim_doc d = {
         .id = w->id,
         .title = w->title_derived ? NULL : w->title,

@@ -86,8 +86,9 @@ static const struct {
 } tex_letters[] = {
     {"ss", 0x00DF}, {"aa", 0x00E5}, {"AA", 0x00C5}, {"ae", 0x00E6},
     {"AE", 0x00C6}, {"oe", 0x0153}, {"OE", 0x0152}, {"o", 0x00F8},
-    {"O", 0x00D8},  {"l", 0x0142},  {"L", 0x0141},  {"i", 'i'},
-    {"j", 'j'},
+    {"O", 0x00D8},  {"l", 0x0142},  {"L", 0x0141},  {"i", 0x0131},
+    {"j", 0x0237}, /* standalone \i, \j are dotless; as an accent's base
+                      (\'{\i}) they are plain i, j: see accent_arg */
 };
 
 /* Parse an accent argument at s[i..n): "a", "{a}", "{\i}", "\i".  Sets

@@ -118,7 +118,7 @@ static int add_item(arena *a, const char ***items, size_t *n, size_t *cap,
     return 0;
 }
 
-/* Split an author string: "A, B and C", "A and B", "A; B".  Parenthesised
+/* Split an author string: "A, B and C", "A and B", "Fam, Given; Fam2, G".  Parenthesised
  * affiliations ("A (MIT)", "((1) MIT)") are dropped. */
 static int split_authors(arena *a, const char *s, const char ***items,
                          size_t *n, size_t *cap)
@@ -138,9 +138,12 @@ static int split_authors(arena *a, const char *s, const char ***items,
         return -1;
     }
     const char *p = flat.s ? flat.s : "";
+    /* With a semicolon anywhere, names are "Family, Given" and only
+     * semicolons separate them. */
+    const char *seps = strchr(p, ';') ? ";" : ",;&";
     int rc = 0;
     while (*p && !rc) {
-        const char *end = p + strcspn(p, ",;&");
+        const char *end = p + strcspn(p, seps);
         const char *and = strstr(p, " and ");
         if (and && and < end)
             end = and;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# bad_input.sh PAPERDEX SRCDIR -- every kind of bad input the foundation
+# names gets its message (file:line, or the argument) and its documented
+# exit status; the good records around it are still indexed, and the index
+# passes xapian-check afterwards.
+set -u
+PDX=$1
+SRC=$2
+T=$(mktemp -d /tmp/pdx-bad-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# expect LABEL STATUS PATTERN -- CMD...: run CMD, check status and that
+# stderr+stdout matches PATTERN (grep -E).
+expect() {
+    local label=$1 want=$2 pat=$3
+    shift 4
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "$label: exit $rc, want $want; output: $out"
+    elif ! grep -Eq -- "$pat" <<<"$out"; then
+        bad "$label: output lacks /$pat/: $out"
+    else
+        ok "$label"
+    fi
+}
+
+count() { # count DB QUERY...: exact number of matches
+    "$PDX" search --db "$1" --exact --format json --limit 0 "${@:2}" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])'
+}
+
+consistent() {
+    if xapian-check "$1" >/dev/null 2>&1; then ok "$2: xapian-check passes"
+    else bad "$2: xapian-check fails on $1"; fi
+}
+
+DB=$T/ix
+printf '%s\n' '{"id":"g1","title":"good first record"}' \
+    '{"id":"u1","title":"bad byte '$'\xff''"}' \
+    '{"id":"j1","title": }' \
+    '{"id":"e1","year":2020}' \
+    '{"id":"g2","title":"good second record"}' >"$T/mixed.jsonl"
+
+expect "invalid UTF-8 names file:line" 3 'mixed\.jsonl:2: invalid UTF-8 at byte' -- \
+    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+expect "malformed JSON names file:line" 3 'mixed\.jsonl:3: malformed JSON' -- \
+    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+expect "no title or abstract names file:line" 3 'mixed\.jsonl:4: record has neither a title nor an abstract' -- \
+    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+expect "summary counts each reason" 3 'read 5 records, skipped 3 \(invalid UTF-8: 1, malformed JSON: 1, no title or abstract: 1\)' -- \
+    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+[ "$(count "$DB" record)" = 2 ] && ok "good records around bad ones are indexed" ||
+    bad "good records: $(count "$DB" record), want 2"
+consistent "$DB" "after bad records"
+
+# A truncated .gz: the works before the break stay, exit 1, file:line.
+for i in $(seq 1 3000); do
+    printf '{"id":"t%d","title":"truncated stream record %d","abstract":"words %d %x"}\n' "$i" "$i" "$((i * 7))" "$((i * 2654435761 % 4294967296))"
+done | gzip -c >"$T/whole.gz"
+head -c $(($(stat -c %s "$T/whole.gz") / 2)) "$T/whole.gz" >"$T/cut.jsonl.gz"
+expect "truncated .gz names file:line" 1 'cut\.jsonl\.gz:[0-9]+: cannot read on: .*truncated' -- \
+    "$PDX" index --db "$DB" "$T/cut.jsonl.gz"
+n=$(count "$DB" truncated)
+if [ "$n" -gt 0 ] && [ "$n" -lt 3000 ]; then ok "works before the break are indexed ($n)"
+else bad "works before the break: $n"; fi
+consistent "$DB" "after a truncated .gz"
+
+# gzip detected by content, not by name.
+cp "$T/whole.gz" "$T/not-compressed-honest.txt"
+expect "gzip read whatever the name" 0 'indexed 3000 works' -- \
+    "$PDX" index --db "$T/ix2" "$T/not-compressed-honest.txt"
+
+# A missing file: reported, the other files still indexed.
+printf '%s\n' '{"id":"m1","title":"after the missing file"}' >"$T/after.jsonl"
+expect "missing file named" 1 'nope\.jsonl: cannot open: No such file' -- \
+    "$PDX" index --db "$DB" "$T/nope.jsonl" "$T/after.jsonl"
+[ "$(count "$DB" missing)" = 1 ] && ok "files after a missing one are indexed" ||
+    bad "file after the missing one was not indexed"
+
+# Indexes: missing, locked, not paperdex's.
+expect "missing index" 1 "no index at '$T/none'" -- "$PDX" search --db "$T/none" x
+expect "missing index (stats)" 1 "no index at" -- "$PDX" stats --db "$T/none"
+mkdir "$T/notes"; echo mine >"$T/notes/todo.txt"
+expect "not a paperdex index (search)" 1 'is not a paperdex index' -- "$PDX" search --db "$T/notes" x
+expect "not a paperdex index (index) is left alone" 1 'not a paperdex index .*refusing to write' -- \
+    "$PDX" index --db "$T/notes" "$T/after.jsonl"
+[ "$(ls "$T/notes")" = todo.txt ] && ok "foreign directory untouched" || bad "foreign directory was written"
+expect "a file is not an index" 1 'is a file, not a paperdex index' -- "$PDX" search --db "$T/notes/todo.txt" x
+
+mkfifo "$T/fifo"
+"$PDX" index --db "$DB" - <"$T/fifo" >/dev/null 2>&1 &
+holder=$!
+exec 9>"$T/fifo" # the holder now waits on standard input, holding the lock
+for _ in $(seq 50); do
+    "$PDX" index --db "$DB" "$T/after.jsonl" >/dev/null 2>&1
+    [ $? -eq 75 ] && break
+    sleep 0.1
+done
+expect "locked index exits 75" 75 'locked by another writer' -- "$PDX" index --db "$DB" "$T/after.jsonl"
+expect "readers are not blocked by the writer" 0 'match' -- "$PDX" search --db "$DB" record
+exec 9>&-
+wait "$holder"
+consistent "$DB" "after the lock"
+
+# Queries.
+expect "empty query without filters" 2 'empty query' -- "$PDX" search --db "$DB"
+expect "blank query without filters" 2 'empty query' -- "$PDX" search --db "$DB" "  "
+expect "empty query with a filter lists" 0 'match' -- "$PDX" search --db "$DB" --year 1000..
+expect "unbalanced parenthesis shows position" 2 "'\\(' at position 7 is never closed" -- \
+    "$PDX" search --db "$DB" 'title:(good AND'
+expect "stray parenthesis shows position" 2 "'\\)' at position 6 has no matching" -- \
+    "$PDX" search --db "$DB" 'good ) record'
+expect "dangling operator" 2 'query syntax' -- "$PDX" search --db "$DB" 'good AND'
+expect "unbalanced quote is read leniently" 0 'match' -- "$PDX" search --db "$DB" '"good record'
+expect "bad --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 20x1 x
+expect "reversed --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 2021..2019 x
+expect "bad --limit" 2 '--limit takes' -- "$PDX" search --db "$DB" --limit -3 x
+expect "bad --b" 2 '--b takes' -- "$PDX" search --db "$DB" --b 2 x
+
+# Usage and help.
+expect "no command" 2 'usage: paperdex' -- "$PDX"
+expect "unknown command" 2 "'frob' is not a paperdex command" -- "$PDX" frob
+expect "index without --db" 2 '--db DIR is required' -- "$PDX" index x
+expect "index without files" 2 'no input files' -- "$PDX" index --db "$DB"
+for c in index search stats; do
+    expect "$c --help" 0 "usage: paperdex $c" -- "$PDX" "$c" --help
+    expect "$c --help names exit statuses" 0 'exit status' -- "$PDX" "$c" --help
+done
+expect "--version" 0 '^paperdex [0-9]+\.[0-9]+\.[0-9]+$' -- "$PDX" --version
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

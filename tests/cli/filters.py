@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""filters.py PAPERDEX SRCDIR [ARXIV_GZ N]
+
+Every search filter, alone and combined, checked against results computed
+independently from the input files: this script parses the records with
+Python's json module and applies the filter rules as documented in
+paperdex.h (years inclusive, category archives and bare cs codes, author
+names matched by family name and given name or initial, ignoring case,
+accents and order).  The set of ids paperdex returns must equal the set
+computed here, for the sample corpus and, when given, the first N records
+records of the shared arXiv file, taken evenly through it (every k-th
+line) so that every archive and year is represented.
+"""
+import gzip, json, os, re, subprocess, sys, tempfile, unicodedata
+
+PDX, SRC = sys.argv[1], sys.argv[2]
+ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
+N_ARXIV = int(sys.argv[4]) if len(sys.argv) > 4 else 10000
+passed = failed = 0
+
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+SPECIAL = {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ð": "d", "þ": "t", "æ": "ae", "œ": "oe"}
+TEX = {"\\'": "\u0301", "\\`": "\u0300", "\\^": "\u0302", '\\"': "\u0308", "\\~": "\u0303",
+       "\\v": "\u030c", "\\c": "\u0327", "\\u": "\u0306", "\\H": "\u030b", "\\=": "\u0304", "\\.": "\u0307"}
+PARTICLES = set("van von der den de del della di da du dos das la le ten ter zu af av bin al el st. y".split())
+SUFFIXES = set("Jr Jr. Sr Sr. II III IV jr jr.".split())
+
+
+def detex(s):
+    s = re.sub(r"\{\\(o|O|l|L|aa|AA|ss|i|ae|oe)\}", lambda m: "\\" + m.group(1) + " ", s)
+    for cmd, ch in [("\\ss", "ß"), ("\\aa", "å"), ("\\AA", "Å"), ("\\ae", "æ"), ("\\oe", "œ"),
+                    ("\\o", "ø"), ("\\O", "Ø"), ("\\l", "ł"), ("\\L", "Ł"), ("\\i", "ı")]:
+        s = re.sub(re.escape(cmd) + r"(?![A-Za-z])( |\{\})?", ch, s)
+    def acc(m):
+        return m.group(2) + TEX[m.group(1)]
+    s = re.sub(r"\{(\\['`^\"~=.])\{?([A-Za-z])\}?\}", acc, s)
+    s = re.sub(r"(\\['`^\"~=.])\{?([A-Za-z])\}?", acc, s)
+    s = re.sub(r"(\\[vcuH])(?:\{([A-Za-z])\}| ([A-Za-z]))", lambda m: (m.group(2) or m.group(3)) + TEX[m.group(1)], s)
+    return unicodedata.normalize("NFC", s)
+
+
+def fold(s):
+    out = []
+    for ch in unicodedata.normalize("NFKD", s).casefold():
+        if unicodedata.combining(ch):
+            continue
+        ch = SPECIAL.get(ch, ch)
+        out.append("".join(c for c in ch if c.isalnum()))
+    return "".join(out)
+
+
+def name_parts(display):
+    """(family, first given part, given is only initials) of a display name."""
+    display = " ".join(display.split())
+    if "," in display:
+        fam, given = display.split(",", 1)
+        given = given.split(",")[0]
+    else:
+        words = display.split()
+        while len(words) > 1 and words[-1] in SUFFIXES:
+            words.pop()
+        f = len(words) - 1
+        while f > 1 and words[f - 1] in PARTICLES:
+            f -= 1
+        fam, given = " ".join(words[f:]), " ".join(words[:f])
+    parts = [fold(p) for p in re.split(r"[ .\-]+", given)]
+    parts = [p for p in parts if p]
+    return fold(fam), (parts[0] if parts else ""), bool(parts) and all(len(p) == 1 for p in parts)
+
+
+def author_matches(query, display):
+    qf, qg, qinit = name_parts(query)
+    wf, wg, _ = name_parts(display)
+    if qf != wf:
+        return False
+    if not qg:
+        return True
+    if qinit:
+        return wg[:1] == qg[:1]
+    return wg == qg or (wg == qg[:1] and len(wg) == 1)
+
+
+def arxiv_record(d):
+    date = None
+    v = d.get("versions") or []
+    if v and isinstance(v[0], dict) and "created" in v[0]:
+        m = re.match(r"\w+, (\d+) (\w+) (\d{4})", v[0]["created"])
+        if m and m.group(2) in MONTHS:
+            date = "%s-%02d-%02d" % (m.group(3), MONTHS.index(m.group(2)) + 1, int(m.group(1)))
+    if not date:
+        m = re.fullmatch(r"(\d\d)(\d\d)\.\d{4,5}(v\d+)?", d["id"]) or \
+            re.fullmatch(r"[a-z\-]+(?:\.[A-Z]{2})?/(\d\d)(\d\d)\d{3}(v\d+)?", d["id"])
+        if m and 1 <= int(m.group(2)) <= 12:
+            yy = int(m.group(1))
+            year = 2000 + yy if "/" not in d["id"] or yy < 91 else 1900 + yy
+            date = "%d-%s" % (year, m.group(2))
+    if not date:
+        date = d.get("update_date")
+    ap = d.get("authors_parsed") or []
+    authors = [detex(" ".join(x for x in [a[1], a[0]] + a[2:3] if x)) for a in ap]
+    return {"id": d["id"], "year": int(date[:4]) if date else 0,
+            "cats": (d.get("categories") or "").split(), "authors": authors}
+
+
+def own_record(d):
+    year = d.get("year") or (int(d["date"][:4]) if d.get("date") else 0)
+    a = d.get("authors") or []
+    if isinstance(a, str):
+        a = [x.strip() for x in (a.split(";") if ";" in a else re.split(r",| and ", a)) if x.strip()]
+    return {"id": d["id"], "year": int(year), "cats": d.get("categories") or [], "authors": a}
+
+
+def load(path, n=None):
+    recs = []
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            if n is not None and i >= n:
+                break
+            d = json.loads(line)
+            recs.append(arxiv_record(d) if "authors_parsed" in d else own_record(d))
+    return recs
+
+
+def cat_matches(q, cats):
+    if re.fullmatch(r"[A-Z]{2}", q):
+        q = "cs." + q
+    q = q.lower()
+    return any(c.lower() == q or c.lower().split(".")[0] == q for c in cats)
+
+
+def expected(recs, year=None, cats=(), authors=(), may_be_empty=False):
+    out = set()
+    for r in recs:
+        if year:
+            lo, hi = year
+            if not r["year"] or (lo and r["year"] < lo) or (hi and r["year"] > hi):
+                continue
+        if cats and not any(cat_matches(c, r["cats"]) for c in cats):
+            continue
+        if authors and not any(author_matches(q, a) for q in authors for a in r["authors"]):
+            continue
+        out.add(r["id"])
+    return out
+
+
+def search(db, year=None, cats=(), authors=(), may_be_empty=False):
+    args = [PDX, "search", "--db", db, "--format", "jsonl", "--limit", "10000", "--exact"]
+    if year:
+        args += ["--year", "%s..%s" % (year[0] or "", year[1] or "")]
+    for c in cats:
+        args += ["--category", c]
+    for a in authors:
+        args += ["--author", a]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
+    return {json.loads(l)["id"] for l in p.stdout.splitlines()}
+
+
+def check(db, recs, label, **kw):
+    global passed, failed
+    want, got = expected(recs, **kw), search(db, **kw)
+    if want == got and (want or kw.get("may_be_empty")):
+        passed += 1
+        print("ok   %-55s %6d works" % (label, len(got)))
+    else:
+        failed += 1
+        print("FAIL %-55s want %d got %d; missing %s; extra %s" % (
+            label, len(want), len(got), sorted(want - got)[:5], sorted(got - want)[:5]))
+
+
+def suite(db, recs, cases):
+    for label, kw in cases:
+        check(db, recs, label, **kw)
+
+
+tmp = tempfile.mkdtemp(prefix="pdx-filters-")
+samples = [os.path.join(SRC, "corpus/samples", f) for f in ("arxiv-sample.jsonl", "papers.jsonl")]
+db = os.path.join(tmp, "samples")
+subprocess.run([PDX, "index", "--db", db] + samples, check=True, capture_output=True)
+recs = [r for p in samples for r in load(p)]
+suite(db, recs, [
+    ("samples: --year 2010..2015", dict(year=(2010, 2015))),
+    ("samples: --year 2020..", dict(year=(2020, None))),
+    ("samples: --year ..2005", dict(year=(None, 2005))),
+    ("samples: --category cs.CV", dict(cats=["cs.CV"])),
+    ("samples: --category CV (bare cs code)", dict(cats=["CV"])),
+    ("samples: --category cs (archive)", dict(cats=["cs"])),
+    ("samples: --category eess --category q-bio", dict(cats=["eess", "q-bio"])),
+    ("samples: --author 'Ingrid Løvås'", dict(authors=["Ingrid Løvås"])),
+    ("samples: --author 'lovas, i.'", dict(authors=["lovas, i."])),
+    ("samples: --author 'INGRID LOVAS'", dict(authors=["INGRID LOVAS"])),
+    ("samples: --author 'Wróbel, Tomasz'", dict(authors=["Wróbel, Tomasz"])),
+    ("samples: --author 'T. Wrobel'", dict(authors=["T. Wrobel"])),
+    ("samples: --author 'Jan van der Berg'", dict(authors=["Jan van der Berg"])),
+    ("samples: --author 'Chiara De Santis' --author Ibanez", dict(authors=["Chiara De Santis", "Ibanez"])),
+    ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe", "Mehta"])),
+])
+
+if ARXIV and os.path.exists(ARXIV):
+    sub = os.path.join(tmp, "arxiv-sub.jsonl")
+    with gzip.open(ARXIV, "rt", encoding="utf-8") as f, open(sub, "w", encoding="utf-8") as o:
+        lines = f.readlines()
+        step = max(1, len(lines) // N_ARXIV)
+        o.writelines(lines[::step][:N_ARXIV])
+        del lines
+    db = os.path.join(tmp, "arxiv")
+    subprocess.run([PDX, "index", "--db", db, "--quiet", sub], check=True)
+    recs = load(sub)
+    years = sorted(r["year"] for r in recs if r["year"])
+    mid = years[len(years) // 2]
+    suite(db, recs, [
+        ("arxiv: --year %d" % mid, dict(year=(mid, mid))),
+        ("arxiv: --year ..%d" % (mid - 1), dict(year=(None, mid - 1))),
+        ("arxiv: --year %d.." % (mid + 1), dict(year=(mid + 1, None), may_be_empty=True)),
+        ("arxiv: --category cs.CV", dict(cats=["cs.CV"])),
+        ("arxiv: --category LG", dict(cats=["LG"])),
+        ("arxiv: --category math", dict(cats=["math"])),
+        ("arxiv: --category hep-th --category gr-qc", dict(cats=["hep-th", "gr-qc"])),
+        ("arxiv: --category cond-mat", dict(cats=["cond-mat"])),
+        ("arxiv: --category physics --category eess.IV", dict(cats=["physics", "eess.IV"])),
+        ("arxiv: --author Wang", dict(authors=["Wang"])),
+        ("arxiv: --author 'Y. Wang'", dict(authors=["Y. Wang"])),
+        ("arxiv: --author 'Wang, Yue'", dict(authors=["Wang, Yue"])),
+        ("arxiv: --author 'yue wang' --author 'Li, X.'", dict(authors=["yue wang", "Li, X."])),
+        ("arxiv: cs.CV + year + author Zhang", dict(cats=["cs.CV"], year=(mid, None), authors=["Zhang"])),
+    ])
+subprocess.run(["rm", "-rf", tmp])
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed or not passed else 0)

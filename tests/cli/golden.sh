@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# golden.sh PAPERDEX SRCDIR -- golden tests of `paperdex search` output.
+#
+# Each tests/golden/NAME.args holds the arguments of one search over an
+# index of corpus/samples, one argument per line; NAME.out holds its
+# expected standard output followed by a line "exit N".  With
+# PDX_GOLDEN_UPDATE=1 the .out files are rewritten from what the binary
+# prints now (review the diff before committing it).
+set -u
+PDX=$1
+SRC=$2
+T=$(mktemp -d /tmp/pdx-golden-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+"$PDX" index --db "$T/ix" "$SRC"/corpus/samples/*.jsonl >/dev/null || exit 1
+pass=0 fail=0
+for args in "$SRC"/tests/golden/*.args; do
+    name=$(basename "$args" .args)
+    mapfile -t argv <"$args"
+    got=$("$PDX" search --db "$T/ix" "${argv[@]}" 2>&1; echo "exit $?")
+    want_file="$SRC/tests/golden/$name.out"
+    if [ "${PDX_GOLDEN_UPDATE:-}" = 1 ]; then
+        printf '%s\n' "$got" >"$want_file"
+        echo "updated $name"
+        pass=$((pass + 1))
+    elif [ -f "$want_file" ] && diff -u "$want_file" <(printf '%s\n' "$got") >"$T/diff"; then
+        echo "ok   $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name"
+        cat "$T/diff" 2>/dev/null | head -40
+        fail=$((fail + 1))
+    fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

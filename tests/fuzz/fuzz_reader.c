@@ -1,0 +1,69 @@
+/*
+ * fuzz_reader.c -- libFuzzer target for the record readers: the input is a
+ * file of JSON lines (plain or gzip) read to the end with every format.
+ * Everything the reader returns is checked for the reader's own promises:
+ * valid UTF-8, an id within PDX_ID_MAX, a title or an abstract.
+ *
+ * Built with clang -fsanitize=fuzzer when PDX_FUZZ=ON; otherwise linked
+ * with replay.c, a main() that runs the target over files, so gcc builds
+ * replay the seed corpus as a CTest test.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../common/paperdex.h"
+#include "../../common/text.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_work(const pdx_work *w)
+{
+    size_t bad;
+    if (!w->id || !*w->id || strlen(w->id) > PDX_ID_MAX)
+        abort();
+    if ((!w->title || !*w->title) && (!w->abstract || !*w->abstract))
+        abort();
+    const char *fields[] = {w->id, w->title, w->abstract, w->date, w->venue};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (fields[i] && !text_utf8_valid(fields[i], strlen(fields[i]), &bad))
+            abort();
+    for (size_t i = 0; i < w->n_authors; i++)
+        if (!text_utf8_valid(w->authors[i], strlen(w->authors[i]), &bad))
+            abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int fd = memfd_create("fuzz", 0);
+    if (fd < 0)
+        return 0;
+    if (write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return 0;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    const pdx_format fmts[] = {PDX_FORMAT_AUTO, PDX_FORMAT_ARXIV,
+                               PDX_FORMAT_JSONL};
+    for (size_t f = 0; f < 3; f++) {
+        pdx_reader *r = NULL;
+        if (pdx_reader_open(&r, path, fmts[f]) == 0) {
+            for (;;) {
+                const pdx_work *w;
+                int rc = pdx_reader_next(&w, r);
+                if (rc == 0)
+                    check_work(w);
+                else if (rc != PDX_EINVAL)
+                    break;
+            }
+        }
+        pdx_reader_free(r);
+    }
+    close(fd);
+    return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * check.h -- the smallest test harness that can fail: CHECK() records a
+ * failure with file:line and goes on, and check_done() prints the closing
+ * line "N passed, N failed" and gives the exit status.
+ */
+#ifndef PDX_CHECK_H
+#define PDX_CHECK_H
+
+#include <stdio.h>
+#include <string.h>
+
+static int check_pass, check_fail;
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (cond)                                                          \
+            check_pass++;                                                  \
+        else {                                                             \
+            check_fail++;                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__,         \
+                    __LINE__, #cond);                                      \
+        }                                                                  \
+    } while (0)
+
+#define CHECK_STR(got, want)                                               \
+    do {                                                                   \
+        const char *g_ = (got), *w_ = (want);                              \
+        if (g_ && w_ && !strcmp(g_, w_))                                   \
+            check_pass++;                                                  \
+        else {                                                             \
+            check_fail++;                                                  \
+            fprintf(stderr, "%s:%d: %s is \"%s\", want \"%s\"\n",          \
+                    __FILE__, __LINE__, #got, g_ ? g_ : "(null)",          \
+                    w_ ? w_ : "(null)");                                   \
+        }                                                                  \
+    } while (0)
+
+#define CHECK_INT(got, want)                                               \
+    do {                                                                   \
+        long long g_ = (long long)(got), w_ = (long long)(want);           \
+        if (g_ == w_)                                                      \
+            check_pass++;                                                  \
+        else {                                                             \
+            check_fail++;                                                  \
+            fprintf(stderr, "%s:%d: %s is %lld, want %lld\n", __FILE__,    \
+                    __LINE__, #got, g_, w_);                               \
+        }                                                                  \
+    } while (0)
+
+static inline int check_done(void)
+{
+    printf("%d passed, %d failed\n", check_pass, check_fail);
+    return check_fail ? 1 : (check_pass ? 0 : 1);
+}
+
+#endif

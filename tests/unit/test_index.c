@@ -1,0 +1,471 @@
+/*
+ * test_index.c -- the public library: open modes and their errors, put /
+ * replace / delete / commit, filters, BM25 parameters, stable paging, the
+ * term-length guard, a locked and a damaged index, and a reader that
+ * outlives a writer's commits.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../common/paperdex.h"
+#include "check.h"
+
+static char tmpdir[] = "/tmp/pdx-test-index-XXXXXX";
+
+static const char *path_of(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", tmpdir, name);
+    return p[k];
+}
+
+static int put(pdx_index *ix, const char *id, const char *title,
+               const char *abstract, const char *authors_csv,
+               const char *cats_csv, int year)
+{
+    const char *authors[8], *cats[8];
+    char abuf[512], cbuf[256];
+    size_t na = 0, nc = 0;
+    snprintf(abuf, sizeof abuf, "%s", authors_csv ? authors_csv : "");
+    snprintf(cbuf, sizeof cbuf, "%s", cats_csv ? cats_csv : "");
+    for (char *s = strtok(abuf, "|"); s && na < 8; s = strtok(NULL, "|"))
+        authors[na++] = s;
+    for (char *s = strtok(cbuf, " "); s && nc < 8; s = strtok(NULL, " "))
+        cats[nc++] = s;
+    pdx_work w = PDX_WORK_INIT;
+    w.id = id;
+    w.title = title;
+    w.abstract = abstract;
+    w.authors = authors;
+    w.n_authors = na;
+    w.categories = cats;
+    w.n_categories = nc;
+    w.year = year;
+    return pdx_put(ix, &w);
+}
+
+typedef struct filt {
+    const char *text;
+    int ymin, ymax;
+    const char *cat, *author, *author2;
+} filt;
+
+/* Run a search; return the exact number of matches, and the ids of the
+ * first hits joined with spaces in `ids`. */
+static long count(pdx_index *ix, filt f, char *ids, size_t idlen)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    const char *cats[1] = {f.cat}, *au[2] = {f.author, f.author2};
+    q.text = f.text;
+    q.year_min = f.ymin;
+    q.year_max = f.ymax;
+    q.categories = cats;
+    q.n_categories = f.cat ? 1 : 0;
+    q.authors = au;
+    q.n_authors = f.author2 ? 2 : f.author ? 1 : 0;
+    q.exact_total = 1;
+    q.limit = 50;
+    pdx_results *r = NULL;
+    int rc = pdx_search(&r, ix, &q);
+    if (rc) {
+        fprintf(stderr, "search failed: %s\n", pdx_errmsg(ix));
+        return -1;
+    }
+    if (ids) {
+        ids[0] = '\0';
+        for (size_t i = 0; i < pdx_results_count(r); i++) {
+            size_t n = strlen(ids);
+            snprintf(ids + n, idlen - n, "%s%s", i ? " " : "",
+                     pdx_results_hit(r, i)->work.id);
+        }
+    }
+    long total = (long)pdx_results_total_lower(r);
+    CHECK_INT(pdx_results_total_lower(r), pdx_results_total_upper(r));
+    pdx_results_free(r);
+    return total;
+}
+
+static void build_fixture(pdx_index *ix)
+{
+    CHECK_INT(put(ix, "w1", "Graph neural networks for molecules",
+                  "We predict molecular properties with message passing.",
+                  "Zhihua Wu|Ming Li", "cs.LG q-bio.BM", 2019), 0);
+    CHECK_INT(put(ix, "w2", "Glacier mapping from satellite images",
+                  "Segmentation of glaciers with convolutional networks.",
+                  "Wu, Zhihua|Anna Berg", "cs.CV physics.geo-ph", 2020), 0);
+    CHECK_INT(put(ix, "w3", "A survey of protein folding",
+                  "Protein structure prediction reviewed.", "Z. Wu",
+                  "q-bio.BM", 2021), 0);
+    CHECK_INT(put(ix, "w4", "Bal\xc3\xa1zs and the network",
+                  "Networks of networks.", "Bal\xc3\xa1zs Szegedy|Zoe Wu",
+                  "math.CO", 2005), 0);
+    CHECK_INT(put(ix, "w5", "Untitled years", "An abstract about networks.",
+                  "Zhang Wu", "hep-th", 0), 0);
+}
+
+static void test_lifecycle(void)
+{
+    pdx_index *ix = NULL;
+    char ids[512];
+    /* Reading a missing index. */
+    CHECK_INT(pdx_open(&ix, path_of("missing"), PDX_OPEN_READ), PDX_ENOTFOUND);
+    CHECK(strstr(pdx_errmsg(ix), "missing") != NULL);
+    CHECK_INT(pdx_errcode(ix), PDX_ENOTFOUND);
+    pdx_close(ix);
+    /* Bad flags. */
+    CHECK_INT(pdx_open(&ix, path_of("x"), 0x80), PDX_EINVAL);
+    pdx_close(ix);
+
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    build_fixture(ix);
+    CHECK_INT(pdx_commit(ix), 0);
+    CHECK_INT(count(ix, (filt){"networks", 0, 0, 0, 0, 0}, ids, sizeof ids), 4);
+    /* The title is weighted over the abstract: w4 has "network" in its
+     * title, w2 and w5 only in the abstract. */
+    CHECK_INT(count(ix, (filt){"network", 0, 0, 0, 0, 0}, ids, sizeof ids), 4);
+    CHECK(!strncmp(ids, "w4 ", 3) || !strncmp(ids, "w1 ", 3));
+    /* Stemming agrees between index and query: "molecule" finds
+     * "molecules", "fold" finds "folding". */
+    CHECK_INT(count(ix, (filt){"molecule", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
+    CHECK_STR(ids, "w1");
+    CHECK_INT(count(ix, (filt){"fold", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
+    /* Phrases use positions and do not cross fields. */
+    CHECK_INT(count(ix, (filt){"\"satellite images\"", 0, 0, 0, 0, 0}, ids,
+                    sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"\"images segmentation\"", 0, 0, 0, 0, 0},
+                    ids, sizeof ids), 0);
+    /* Field prefixes. */
+    CHECK_INT(count(ix, (filt){"title:protein", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"abstract:survey", 0, 0, 0, 0, 0}, ids, sizeof ids), 0);
+    CHECK_INT(count(ix, (filt){"author:szegedy", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
+
+    /* Replace by id: still 5 works, new title searchable, old one gone. */
+    CHECK_INT(put(ix, "w3", "Protein design revisited", "A new abstract.",
+                  "Z. Wu", "q-bio.BM", 2021), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 5);
+    CHECK(st.terms > 20);
+    CHECK(st.bytes > 0);
+    CHECK(st.last_updated > 1600000000);
+    CHECK_INT(st.layout, 1);
+    CHECK_INT(count(ix, (filt){"survey", 0, 0, 0, 0, 0}, ids, sizeof ids), 0);
+    CHECK_INT(count(ix, (filt){"design", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
+    /* Delete; deleting an unknown id is fine. */
+    CHECK_INT(pdx_delete(ix, "w5"), 0);
+    CHECK_INT(pdx_delete(ix, "no-such-id"), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    st = (pdx_stats)PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 4);
+    CHECK_INT(put(ix, "w5", "Untitled years", "An abstract about networks.",
+                  "Zhang Wu", "hep-th", 0), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+
+    /* A bad work is refused and the rest of the batch survives. */
+    pdx_work bad = PDX_WORK_INIT;
+    bad.id = "bad";
+    CHECK_INT(pdx_put(ix, &bad), PDX_EINVAL); /* no title or abstract */
+    bad.title = "ok \xff";
+    CHECK_INT(pdx_put(ix, &bad), PDX_EINVAL); /* invalid UTF-8 */
+    CHECK(strstr(pdx_errmsg(ix), "UTF-8") != NULL);
+    bad.version = 99;
+    CHECK_INT(pdx_put(ix, &bad), PDX_EINVAL);
+    pdx_close(ix);
+}
+
+static void test_filters(void)
+{
+    pdx_index *ix = NULL;
+    char ids[512];
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    /* Years: inclusive ranges, open ends; unknown years never pass. */
+    CHECK_INT(count(ix, (filt){"", 2019, 2020, 0, 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 2020, 0, 0, 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 2019, 0, 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 2021, 2021, 0, 0, 0}, ids, sizeof ids), 1);
+    /* An empty text lists the filtered works newest first, ties by id. */
+    CHECK_INT(count(ix, (filt){"", 1000, 0, 0, 0, 0}, ids, sizeof ids), 4);
+    CHECK_STR(ids, "w3 w2 w1 w4");
+    /* Categories: exact, archive, bare cs code, case-insensitive. */
+    CHECK_INT(count(ix, (filt){"", 0, 0, "cs.CV", 0, 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "cs", 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "CV", 0, 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "q-bio", 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "Q-BIO.bm", 0, 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "hep-th", 0, 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"", 0, 0, "c", 0, 0}, ids, sizeof ids), 0);
+    /* Authors: order, case, accents and initials do not matter. */
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Zhihua Wu", 0}, ids, sizeof ids), 3);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "wu, zhihua", 0}, ids, sizeof ids), 3);
+    /* An initial matches every given name with it: Zhihua, Zoe, Zhang. */
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Z. Wu", 0}, ids, sizeof ids), 5);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Wu, Z.", 0}, ids, sizeof ids), 5);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Zoe Wu", 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Wu", 0}, ids, sizeof ids), 5);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "balazs szegedy", 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "BAL\xc3\x81ZS SZEGEDY", 0}, ids, sizeof ids), 1);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, "Ming Li", "Anna Berg"}, ids, sizeof ids), 2);
+    /* Different filters AND together, with text too. */
+    CHECK_INT(count(ix, (filt){"", 2020, 0, "cs", "Z. Wu", 0}, ids, sizeof ids), 1);
+    CHECK_STR(ids, "w2");
+    CHECK_INT(count(ix, (filt){"networks", 0, 2019, 0, "Wu", 0}, ids, sizeof ids), 2);
+    CHECK_INT(count(ix, (filt){"networks", 0, 0, "math", 0, 0}, ids, sizeof ids), 1);
+    pdx_close(ix);
+}
+
+static void test_query_errors_and_paging(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    pdx_results *r = NULL;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "   ";
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL); /* empty, no filter */
+    CHECK(strstr(pdx_errmsg(ix), "empty query") != NULL);
+    q.text = "(networks";
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EQUERY);
+    CHECK(strstr(pdx_errmsg(ix), "position 1") != NULL);
+    q.text = "networks AND";
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EQUERY);
+    q.text = "bad \xc3";
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EQUERY);
+    q.text = "x";
+    q.b = 1.5;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+    q.b = -1;
+    q.limit = PDX_MAX_LIMIT + 1;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+    q.limit = 10;
+    q.version = 42;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EVERSION);
+    CHECK(r == NULL);
+    char longq[PDX_MAX_QUERY_BYTES + 2];
+    memset(longq, 'a', sizeof longq - 1);
+    longq[sizeof longq - 1] = '\0';
+    q = (pdx_query)PDX_QUERY_INIT;
+    q.text = longq;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+
+    /* Paging is stable: pages of one hit concatenate to the full list,
+     * also among equal scores (ties by id). */
+    q = (pdx_query)PDX_QUERY_INIT;
+    q.text = "wu";
+    q.limit = 10;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    size_t n = pdx_results_count(r);
+    CHECK_INT(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        pdx_results *p = NULL;
+        pdx_query q1 = q;
+        q1.offset = i;
+        q1.limit = 1;
+        CHECK_INT(pdx_search(&p, ix, &q1), 0);
+        CHECK_INT(pdx_results_count(p), 1);
+        if (pdx_results_count(p) == 1) {
+            CHECK_STR(pdx_results_hit(p, 0)->work.id,
+                      pdx_results_hit(r, i)->work.id);
+            CHECK_INT(pdx_results_hit(p, 0)->rank, i);
+        }
+        pdx_results_free(p);
+    }
+    for (size_t i = 1; i < n; i++) {
+        const pdx_hit *a = pdx_results_hit(r, i - 1), *b = pdx_results_hit(r, i);
+        CHECK(a->score > b->score ||
+              (a->score == b->score && strcmp(a->work.id, b->work.id) < 0));
+    }
+    CHECK(pdx_results_hit(r, n) == NULL);
+    /* Results outlive the index handle. */
+    pdx_close(ix);
+    CHECK(pdx_results_hit(r, 0)->json[0] == '{');
+    pdx_results_free(r);
+
+    /* k1 and b change scores: b=0 ignores length. */
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    double s[2];
+    for (int k = 0; k < 2; k++) {
+        q = (pdx_query)PDX_QUERY_INIT;
+        q.text = "networks";
+        q.b = k ? 0.0 : 1.0;
+        CHECK_INT(pdx_search(&r, ix, &q), 0);
+        s[k] = pdx_results_count(r) ? pdx_results_hit(r, 0)->score : -1;
+        pdx_results_free(r);
+    }
+    CHECK(s[0] > 0 && s[1] > 0 && s[0] != s[1]);
+    pdx_close(ix);
+}
+
+/* Words and keys longer than Xapian's 245-byte term limit must never
+ * reach add_document (which would drop the whole uncommitted batch). */
+static void test_long_terms(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("long"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    char word[600], name[700], cat[400], id[PDX_ID_MAX + 1];
+    memset(word, 'q', sizeof word - 1);
+    word[sizeof word - 1] = '\0';
+    snprintf(name, sizeof name, "Given %s", word);
+    memcpy(cat, word, sizeof cat - 1);
+    cat[sizeof cat - 1] = '\0';
+    memset(id, 'i', PDX_ID_MAX);
+    id[PDX_ID_MAX] = '\0';
+    CHECK_INT(put(ix, "before", "first work", NULL, NULL, NULL, 2000), 0);
+    CHECK_INT(put(ix, id, word, word, name, cat, 2001), 0);
+    char multibyte[800] = "";
+    for (int i = 0; i < 120; i++)
+        strcat(multibyte, "\xc3\xa9"); /* é: 240 bytes without a break */
+    CHECK_INT(put(ix, "mb", multibyte, "text", multibyte, multibyte, 2002), 0);
+    CHECK_INT(put(ix, "after", "last work", NULL, NULL, NULL, 2003), 0);
+    char toolong[PDX_ID_MAX + 2];
+    memset(toolong, 'x', sizeof toolong - 1);
+    toolong[sizeof toolong - 1] = '\0';
+    CHECK_INT(put(ix, toolong, "t", NULL, NULL, NULL, 0), PDX_EINVAL);
+    CHECK_INT(pdx_commit(ix), 0);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 4);
+    CHECK_INT(count(ix, (filt){"first OR last", 0, 0, 0, 0, 0}, NULL, 0), 2);
+    CHECK_INT(count(ix, (filt){"", 0, 0, 0, name, 0}, NULL, 0), 1);
+    pdx_close(ix);
+}
+
+static void test_lock_and_damage(void)
+{
+    pdx_index *w = NULL, *w2 = NULL, *r = NULL;
+    CHECK_INT(pdx_open(&w, path_of("main"), PDX_OPEN_WRITE), 0);
+    CHECK_INT(pdx_open(&w2, path_of("main"), PDX_OPEN_WRITE), PDX_ELOCKED);
+    CHECK(strstr(pdx_errmsg(w2), "locked") != NULL);
+    CHECK_INT(pdx_open(&r, path_of("main"), PDX_OPEN_READ), 0); /* readers are fine */
+    pdx_close(w2);
+    pdx_close(r);
+    pdx_close(w);
+
+    /* A directory of other files is never taken over; an empty one is not
+     * an index to read, but may become one. */
+    mkdir(path_of("other"), 0700);
+    FILE *f = fopen(path_of("other/notes.txt"), "w");
+    if (f) {
+        fputs("mine\n", f);
+        fclose(f);
+    }
+    CHECK_INT(pdx_open(&w, path_of("other"), PDX_OPEN_WRITE | PDX_OPEN_CREATE),
+              PDX_ENOTINDEX);
+    pdx_close(w);
+    CHECK_INT(pdx_open(&r, path_of("other"), PDX_OPEN_READ), PDX_ENOTINDEX);
+    pdx_close(r);
+    CHECK_INT(pdx_open(&r, path_of("other/notes.txt"), PDX_OPEN_READ), PDX_ENOTINDEX);
+    pdx_close(r);
+    mkdir(path_of("empty"), 0700);
+    CHECK_INT(pdx_open(&r, path_of("empty"), PDX_OPEN_READ), PDX_ENOTINDEX);
+    pdx_close(r);
+
+    /* Damage: overwrite every block of the postlist table with garbage. */
+    CHECK_INT(pdx_open(&w, path_of("damaged"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    build_fixture(w);
+    CHECK_INT(pdx_commit(w), 0);
+    pdx_close(w);
+    int fd = open(path_of("damaged/postlist.glass"), O_WRONLY);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        char junk[8192];
+        struct stat st;
+        memset(junk, 0x5a, sizeof junk);
+        CHECK_INT(fstat(fd, &st), 0);
+        CHECK(st.st_size >= (off_t)sizeof junk);
+        for (off_t off = 0; off + (off_t)sizeof junk <= st.st_size;
+             off += (off_t)sizeof junk)
+            CHECK_INT(pwrite(fd, junk, sizeof junk, off), (long long)sizeof junk);
+        close(fd);
+    }
+    int rc = pdx_open(&r, path_of("damaged"), PDX_OPEN_READ);
+    if (rc == 0) {
+        pdx_results *res = NULL;
+        pdx_query q = PDX_QUERY_INIT;
+        q.text = "networks";
+        rc = pdx_search(&res, r, &q);
+        pdx_results_free(res);
+    }
+    CHECK_INT(rc, PDX_ECORRUPT);
+    pdx_close(r);
+}
+
+/* A reader opened before several commits still searches: on
+ * DatabaseModifiedError it reopens and retries. */
+static void test_reader_survives_commits(void)
+{
+    pdx_index *w = NULL, *r = NULL;
+    CHECK_INT(pdx_open(&w, path_of("busy"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    char id[32], title[64];
+    for (int i = 0; i < 300; i++) {
+        snprintf(id, sizeof id, "b%d", i);
+        snprintf(title, sizeof title, "round zero work %d", i);
+        put(w, id, title, "networks everywhere", "A B", "cs.LG", 2000);
+    }
+    CHECK_INT(pdx_commit(w), 0);
+    CHECK_INT(pdx_open(&r, path_of("busy"), PDX_OPEN_READ), 0);
+    for (int round = 1; round <= 4; round++) {
+        for (int i = 0; i < 300; i++) {
+            snprintf(id, sizeof id, "b%d", i);
+            snprintf(title, sizeof title, "round %d work %d", round, i);
+            put(w, id, title, "networks everywhere", "A B", "cs.LG", 2000 + round);
+        }
+        CHECK_INT(pdx_commit(w), 0);
+    }
+    pdx_results *res = NULL;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "networks";
+    q.limit = 300;
+    int rc = pdx_search(&res, r, &q);
+    CHECK_INT(rc, 0);
+    if (rc)
+        fprintf(stderr, "  %s\n", pdx_errmsg(r));
+    CHECK_INT(pdx_results_count(res), 300);
+    /* Every hit comes from one revision: all the same year. */
+    int year = pdx_results_count(res) ? pdx_results_hit(res, 0)->work.year : 0;
+    int same = 1;
+    for (size_t i = 0; i < pdx_results_count(res); i++)
+        same &= pdx_results_hit(res, i)->work.year == year;
+    CHECK(same);
+    pdx_results_free(res);
+    pdx_close(r);
+    pdx_close(w);
+}
+
+static void test_misc(void)
+{
+    CHECK_STR(pdx_version(), PDX_VERSION);
+    CHECK_INT(pdx_vernum(), PDX_VERNUM);
+    CHECK_STR(pdx_strerror(PDX_ELOCKED), "locked");
+    CHECK(pdx_errmsg(NULL) != NULL);
+    pdx_close(NULL);
+    pdx_results_free(NULL);
+    pdx_reader_free(NULL);
+    CHECK_INT(pdx_results_count(NULL), 0);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_misc();
+    test_lifecycle();
+    test_filters();
+    test_query_errors_and_paging();
+    test_long_terms();
+    test_lock_and_damage();
+    test_reader_survives_commits();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return check_done();
+}

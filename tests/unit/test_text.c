@@ -1,0 +1,98 @@
+/*
+ * test_text.c -- the shared text rules: UTF-8 validity, TeX accents and
+ * line-wrap cleaning, folding, and the keys personal names match on.
+ */
+#include "../../common/text.h"
+#include "check.h"
+
+static void test_utf8(void)
+{
+    size_t bad = 99;
+    CHECK(text_utf8_valid("plain", 5, NULL));
+    CHECK(text_utf8_valid("Bal\xc3\xa1zs", 7, NULL));
+    CHECK(!text_utf8_valid("ab\xff", 3, &bad));
+    CHECK_INT(bad, 2);
+    CHECK(!text_utf8_valid("\xc0\x80", 2, &bad)); /* overlong NUL */
+    CHECK_INT(bad, 0);
+    CHECK(!text_utf8_valid("a\xed\xa0\x80", 4, &bad)); /* surrogate */
+    CHECK_INT(bad, 1);
+    CHECK(!text_utf8_valid("abc\xe2\x82", 5, &bad)); /* cut short */
+    CHECK_INT(bad, 3);
+    CHECK(!text_utf8_valid("a\0b", 3, &bad)); /* embedded NUL */
+    CHECK_INT(bad, 1);
+}
+
+static void test_clean(void)
+{
+    arena a = {0};
+    CHECK_STR(text_clean(&a, "Bal\\'azs"), "Bal\xc3\xa1zs");
+    CHECK_STR(text_clean(&a, "M\\\"uller"), "M\xc3\xbcller");
+    CHECK_STR(text_clean(&a, "Schr{\\\"o}dinger"), "Schr\xc3\xb6" "dinger");
+    CHECK_STR(text_clean(&a, "Fran\\c{c}ois"), "Fran\xc3\xa7ois");
+    CHECK_STR(text_clean(&a, "Kova\\v{c}"), "Kova\xc4\x8d");
+    CHECK_STR(text_clean(&a, "L{\\o}v{\\aa}s"), "L\xc3\xb8v\xc3\xa5s");
+    CHECK_STR(text_clean(&a, "Y{\\i}ld{\\i}z"), "Y\xc4\xb1ld\xc4\xb1z");
+    CHECK_STR(text_clean(&a, "Stra\\ss e"), "Stra\xc3\x9f" "e");
+    CHECK_STR(text_clean(&a, "Joaqu\\'{\\i}n"), "Joaqu\xc3\xadn");
+    /* Line wraps and runs of blanks collapse; ends are trimmed. */
+    CHECK_STR(text_clean(&a, "  Sparse Models for\n  Legal\tTriage \n"),
+              "Sparse Models for Legal Triage");
+    /* Math and unknown commands stay as they are. */
+    CHECK_STR(text_clean(&a, "$\\alpha$-stable \\emph{x}"),
+              "$\\alpha$-stable \\emph{x}");
+    CHECK_STR(text_clean(&a, "   "), "");
+    /* Decomposed input comes out NFC. */
+    CHECK_STR(text_clean(&a, "Bala\xcc\x81zs"), "Bal\xc3\xa1zs");
+    CHECK_STR(text_collapse(&a, "a\\'b\n c"), "a\\'b c");
+    arena_free(&a);
+}
+
+static void test_fold(void)
+{
+    arena a = {0};
+    CHECK_STR(text_fold(&a, "Bal\xc3\xa1zs", 7), "balazs");
+    CHECK_STR(text_fold(&a, "O'Brien", 7), "obrien");
+    CHECK_STR(text_fold(&a, "\xc5\x81ukasz", 7), "lukasz");
+    CHECK_STR(text_fold(&a, "L\xc3\xb8v\xc3\xa5s", 7), "lovas");
+    CHECK_STR(text_fold(&a, "STRASSE-2", 9), "strasse2");
+    CHECK_STR(text_fold(&a, "\xc3\x86sir", 5), "aesir");
+    arena_free(&a);
+}
+
+static void keys(const char *name, const char *family, const char *given,
+                 const char *initial, int is_initial)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys(&a, name, &k), 0);
+    CHECK_STR(k.family, family);
+    CHECK_STR(k.given, given);
+    CHECK_STR(k.initial, initial);
+    CHECK_INT(k.given_is_initial, is_initial);
+    arena_free(&a);
+}
+
+static void test_names(void)
+{
+    keys("Zhihua Wu", "wu", "zhihua", "z", 0);
+    keys("Wu, Zhihua", "wu", "zhihua", "z", 0);
+    keys("Z. Wu", "wu", "z", "z", 1);
+    keys("Wu, Z.", "wu", "z", "z", 1);
+    keys("wu, z", "wu", "z", "z", 1);
+    keys("Bal\xc3\xa1zs Szegedy", "szegedy", "balazs", "b", 0);
+    keys("Jan van der Berg", "vanderberg", "jan", "j", 0);
+    keys("J.-P. Serre", "serre", "j", "j", 1);
+    keys("Jean-Pierre Serre", "serre", "jean", "j", 0);
+    keys("Martin Luther King Jr.", "king", "martin", "m", 0);
+    keys("Euclid", "euclid", "", "", 0);
+    keys("", "", "", "", 0);
+}
+
+int main(void)
+{
+    test_utf8();
+    test_clean();
+    test_fold();
+    test_names();
+    return check_done();
+}
