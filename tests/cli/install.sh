@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# install.sh BUILDDIR SRCDIR [EXTRA_CFLAGS] -- `cmake --install` into a
+# scratch prefix, then build docs/example.c against the installed header
+# and library with pkg-config, twice (shared, and static with
+# --static), and run both against an index made by the installed CLI.
+set -u
+B=$1 SRC=$2 EXTRA=${3:-}
+T=$(mktemp -d /tmp/pdx-install-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+step() { if "${@:2}"; then pass=$((pass + 1)); echo "ok   $1"; else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+
+step "cmake --install" cmake --install "$B" --prefix "$T/prefix"
+pc=$(dirname "$(find "$T/prefix" -name paperdex.pc | head -1)")
+export PKG_CONFIG_PATH=$pc
+step "header installed" test -f "$T/prefix/include/paperdex.h"
+step "pkg-config knows paperdex" pkg-config --exists paperdex
+step "installed CLI indexes" "$T/prefix/bin/paperdex" index --quiet --db "$T/ix" "$SRC"/corpus/samples/papers.jsonl
+# shellcheck disable=SC2046,SC2086
+step "example builds against the shared library" cc $EXTRA "$SRC/docs/example.c" \
+    $(pkg-config --cflags --libs paperdex) -Wl,-rpath,"$(pkg-config --variable=libdir paperdex)" -o "$T/ex"
+# shellcheck disable=SC2046,SC2086
+step "example builds against the static library" cc $EXTRA "$SRC/docs/example.c" \
+    $(pkg-config --cflags paperdex) "$(pkg-config --variable=libdir paperdex)/libpaperdex.a" \
+    $(pkg-config --static --libs paperdex | sed 's/-lpaperdex//') -o "$T/ex-static"
+for e in ex ex-static; do
+    out=$("$T/$e" "$T/ix" "bird song" 2>&1)
+    step "$e finds works" grep -q 'Bird Song' <<<"$out"
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
