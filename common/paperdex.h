@@ -98,9 +98,11 @@ PDX_EXTERN const char *pdx_strerror(int code);
 #define PDX_ID_MAX 200
 
 /**
- * One paper.  Used both to add a work (every pointer borrowed from the
- * caller for the duration of the call) and to read one back (every pointer
- * borrowed from the object that returned it).
+ * One paper, or one source's record of it.  Used both to add a record
+ * (every pointer borrowed from the caller for the duration of the call) and
+ * to read a work back (every pointer borrowed from the object that returned
+ * it).  A work read back is the merge of every record of it that was added
+ * (see pdx_put); its `source` is that of its first record.
  *
  * All strings are UTF-8.  NULL and "" both mean "absent".
  */
@@ -122,10 +124,17 @@ typedef struct pdx_work {
     const char *arxiv_id;     /**< e.g. "2103.00823"                         */
     const char *venue;        /**< journal reference or venue                */
     const char *comments;     /**< e.g. "12 pages, 3 figures"                */
+    const char *affiliation;  /**< e.g. "baidu", as a profile page gives it  */
+    int code_available;       /**< nonzero: the source flags released code   */
+    const char *source;       /**< where the record was read: a file name,
+                                   "<stdin>", or NULL for a work built by
+                                   the caller                              */
+    uint64_t source_line;     /**< 1-based line of the record in `source`   */
 } pdx_work;
 
 #define PDX_WORK_INIT {PDX_WORK_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, \
-                       NULL, 0, 0, NULL, NULL, NULL, NULL, NULL}
+                       NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0,  \
+                       NULL, 0}
 
 /* ------------------------------------------------------------------------ */
 /* Index handles                                                            */
@@ -324,10 +333,44 @@ PDX_EXTERN int pdx_stats_get(pdx_stats *out, pdx_index *ix);
 /* ------------------------------------------------------------------------ */
 
 typedef enum pdx_format {
-    PDX_FORMAT_AUTO = 0, /**< decided per record from its keys            */
+    PDX_FORMAT_AUTO = 0, /**< JSON lines when the first non-blank byte is
+                              '{' (arXiv or own schema, decided per line
+                              from its keys), else a profile page whose
+                              style is detected from its content        */
     PDX_FORMAT_ARXIV,    /**< arXiv metadata snapshot, JSON lines         */
-    PDX_FORMAT_JSONL     /**< paperdex's own JSON lines (docs/jsonl.md)   */
+    PDX_FORMAT_JSONL,    /**< paperdex's own JSON lines (docs/jsonl.md)   */
+    PDX_FORMAT_PROFILE,  /**< page: a researcher's "Published work"       */
+    PDX_FORMAT_LIST,     /**< page: blocks of header, title, authors,
+                              abstract                                  */
+    PDX_FORMAT_ABSTRACTS,/**< page: bare "Abstract:" paragraphs           */
+    PDX_FORMAT_LISTING,  /**< page: arXiv-style listing entries           */
+    PDX_FORMAT_COMPACT,  /**< page: header, title glued to authors,
+                              abstract                                  */
+    PDX_FORMAT__COUNT
 } pdx_format;
+
+/** Name of a format ("auto", "arxiv", "jsonl", "profile", "list",
+ *  "abstracts", "listing", "compact"); pdx_format_parse() is its inverse
+ *  and returns -1 for an unknown name. */
+PDX_EXTERN const char *pdx_format_name(pdx_format f);
+PDX_EXTERN int pdx_format_parse(const char *name, pdx_format *out);
+
+#define PDX_READER_OPTIONS_VERSION 1
+
+/** How a file is read.  Initialise with PDX_READER_OPTIONS_INIT. */
+typedef struct pdx_reader_options {
+    unsigned int version;  /**< PDX_READER_OPTIONS_VERSION                  */
+    pdx_format format;     /**< PDX_FORMAT_AUTO, or force one               */
+    /** "YYYY-MM-DD": the day a page was saved.  A page date without a year
+     *  ("Jun 2") is the latest such day that is not after it.  NULL: the
+     *  file's modification time (today, for standard input). */
+    const char *page_date;
+} pdx_reader_options;
+
+#define PDX_READER_OPTIONS_INIT {PDX_READER_OPTIONS_VERSION, PDX_FORMAT_AUTO, NULL}
+
+/** Largest profile page read (pages are read whole; JSON lines stream). */
+#define PDX_MAX_PAGE (16u * 1024u * 1024u)
 
 /** Why pdx_reader_next() skipped a record. */
 typedef enum pdx_skip {
@@ -338,6 +381,8 @@ typedef enum pdx_skip {
     PDX_SKIP_EMPTY,     /**< neither title nor abstract                   */
     PDX_SKIP_ID,        /**< no usable id                                 */
     PDX_SKIP_TOOLONG,   /**< the line is longer than PDX_MAX_LINE         */
+    PDX_SKIP_PAGE,      /**< a page, or a block of one, that matches no
+                             style or breaks off                        */
     PDX_SKIP__COUNT
 } pdx_skip;
 
@@ -348,15 +393,23 @@ typedef struct pdx_reader pdx_reader;
 
 /**
  * Open a record stream on `path` ("-" is standard input).  Plain text and
- * gzip are told apart by the bytes, not the name.  Memory use is bounded by
- * the longest line, whatever the file's size.
+ * gzip are told apart by the bytes, not the name.  JSON lines stream with
+ * memory bounded by the longest line, whatever the file's size; a profile
+ * page is read whole (at most PDX_MAX_PAGE bytes).  `opts` may be NULL for
+ * the defaults.
  *
  * *out is a new reader owned by the caller (pdx_reader_free()); on failure
  * it is still set when possible so that pdx_reader_errmsg() can say why.
- * Returns 0, PDX_ENOTFOUND, PDX_EIO or PDX_ENOMEM.
+ * Returns 0, PDX_ENOTFOUND, PDX_EIO, PDX_EINVAL (bad options) or
+ * PDX_ENOMEM.
  */
 PDX_EXTERN int pdx_reader_open(pdx_reader **out, const char *path,
-                               pdx_format format);
+                               const pdx_reader_options *opts);
+
+/** The format actually being read (after detection: a page style, or
+ *  PDX_FORMAT_AUTO for JSON lines decided per line).  Valid after the
+ *  first pdx_reader_next(). */
+PDX_EXTERN pdx_format pdx_reader_format(const pdx_reader *r);
 
 /**
  * Read the next record.

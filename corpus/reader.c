@@ -1,6 +1,9 @@
 /*
- * reader.c -- pdx_reader: a stream of records from one file of JSON lines,
- * plain or gzip-compressed.
+ * reader.c -- pdx_reader: a stream of records from one file, plain or
+ * gzip-compressed: JSON lines (arXiv snapshot or paperdex's own schema,
+ * streamed), or a profile page (read whole, parsed by page.c).  With
+ * PDX_FORMAT_AUTO the first non-blank byte decides: '{' is JSON lines,
+ * anything else a page whose style page.c detects.
  *
  * zlib's gzread reads both: it looks at the first bytes and inflates only a
  * real gzip stream, so the file name never matters.  One line is in memory
@@ -13,6 +16,7 @@
  * (a truncated or corrupt .gz, a read error) ends the file: the records
  * before it have been delivered, and the error says at which line it broke.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -20,18 +24,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "../common/text.h"
+#include "page.h"
 #include "record.h"
 
 #define CHUNK 65536
 
+enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE };
+
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
     gzFile gz;
-    pdx_format format;
+    pdx_format format;   /* as asked */
+    pdx_format detected; /* as read */
+    int mode;
+    page_date ref;       /* for page dates without a year */
+    arena page_arena;    /* a page's text and items */
+    page_item *items;
+    size_t n_items, next_item;
+    int page_eio;        /* the page's stream broke: EIO after its items */
     char buf[CHUNK];
     size_t pos, len;
     strbuf line;
@@ -58,23 +73,61 @@ static void set_err(pdx_reader *r, const char *fmt, ...)
     sb_puts(&r->err, tmp);
 }
 
-int pdx_reader_open(pdx_reader **out, const char *path, pdx_format format)
+static const char *const format_names[PDX_FORMAT__COUNT] = {
+    "auto", "arxiv", "jsonl", "profile", "list", "abstracts", "listing",
+    "compact"};
+
+const char *pdx_format_name(pdx_format f)
 {
+    return (unsigned)f < PDX_FORMAT__COUNT ? format_names[f] : "unknown";
+}
+
+int pdx_format_parse(const char *name, pdx_format *out)
+{
+    for (int i = 0; i < PDX_FORMAT__COUNT; i++)
+        if (name && !strcmp(name, format_names[i])) {
+            *out = (pdx_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+int pdx_reader_open(pdx_reader **out, const char *path,
+                    const pdx_reader_options *opts)
+{
+    const pdx_reader_options defaults = PDX_READER_OPTIONS_INIT;
     pdx_reader *r = calloc(1, sizeof *r);
     *out = r;
     if (!r)
         return PDX_ENOMEM;
     r->line = (strbuf)STRBUF_INIT;
     r->err = (strbuf)STRBUF_INIT;
-    r->format = format;
     int is_stdin = !path || !strcmp(path, "-");
     r->name = strdup(is_stdin ? "<stdin>" : path);
     if (!r->name)
         return PDX_ENOMEM;
-    if (format != PDX_FORMAT_AUTO && format != PDX_FORMAT_ARXIV &&
-        format != PDX_FORMAT_JSONL) {
-        set_err(r, "%s: unknown format %d", r->name, (int)format);
+    if (!opts)
+        opts = &defaults;
+    if (opts->version != PDX_READER_OPTIONS_VERSION) {
+        set_err(r, "%s: pdx_reader_options version %u is not %d", r->name,
+                opts->version, PDX_READER_OPTIONS_VERSION);
         return PDX_EINVAL;
+    }
+    r->format = opts->format;
+    if ((unsigned)r->format >= PDX_FORMAT__COUNT) {
+        set_err(r, "%s: unknown format %d", r->name, (int)r->format);
+        return PDX_EINVAL;
+    }
+    if (opts->page_date) {
+        if (strlen(opts->page_date) != 10 ||
+            !record_date_valid(opts->page_date)) {
+            set_err(r, "page date must be YYYY-MM-DD, not \"%s\"",
+                    opts->page_date);
+            return PDX_EINVAL;
+        }
+        r->ref.y = atoi(opts->page_date);
+        r->ref.m = atoi(opts->page_date + 5);
+        r->ref.d = atoi(opts->page_date + 8);
     }
     int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -83,10 +136,17 @@ int pdx_reader_open(pdx_reader **out, const char *path, pdx_format format)
         return e == ENOENT ? PDX_ENOTFOUND : PDX_EIO;
     }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int have_st = fstat(fd, &st) == 0;
+    if (have_st && S_ISDIR(st.st_mode)) {
         close(fd);
         set_err(r, "%s: is a directory, not a file of records", r->name);
         return PDX_EINVAL;
+    }
+    if (!r->ref.y) { /* the page was saved when the file was last written */
+        time_t t = have_st && S_ISREG(st.st_mode) ? st.st_mtime : time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        r->ref = (page_date){tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
     }
     r->gz = gzdopen(fd, "rb");
     if (!r->gz) {
@@ -228,6 +288,107 @@ static int decode_line(pdx_reader *r)
     return 0;
 }
 
+/* Choose JSON lines or a page from the first non-blank byte. */
+static int decide_mode(pdx_reader *r)
+{
+    if (r->format == PDX_FORMAT_ARXIV || r->format == PDX_FORMAT_JSONL) {
+        r->mode = MODE_JSON;
+        r->detected = r->format;
+        return 0;
+    }
+    if (r->format != PDX_FORMAT_AUTO) {
+        r->mode = MODE_PAGE;
+        return 0;
+    }
+    for (;;) {
+        /* Look without consuming, so that line numbers stay right. */
+        size_t k = r->pos;
+        while (k < r->len && isspace((unsigned char)r->buf[k]))
+            k++;
+        if (k < r->len) {
+            r->mode = r->buf[k] == '{' ? MODE_JSON : MODE_PAGE;
+            return 0;
+        }
+        for (k = r->pos; k < r->len; k++) /* blank lines, all of them */
+            r->lineno += r->buf[k] == '\n';
+        r->pos = r->len;
+        int rc = refill(r);
+        if (rc <= 0) { /* empty, or broken before any text */
+            r->mode = MODE_JSON;
+            return rc;
+        }
+    }
+}
+
+/* Read the whole page and parse it into r->items. */
+static int load_page(pdx_reader *r)
+{
+    strbuf page = STRBUF_INIT;
+    sb_append(&page, "", 0);
+    for (;;) {
+        sb_append(&page, r->buf + r->pos, r->len - r->pos);
+        r->pos = r->len;
+        if (page.len > PDX_MAX_PAGE) {
+            set_err(r, "%s: a page larger than %u bytes is not read",
+                    r->name, PDX_MAX_PAGE);
+            sb_release(&page);
+            return PDX_EIO;
+        }
+        int rc = refill(r);
+        if (rc < 0) { /* parse what arrived, then report the break */
+            r->page_eio = 1;
+            break;
+        }
+        if (rc == 0)
+            break;
+    }
+    if (!page.ok) {
+        sb_release(&page);
+        set_err(r, "%s: out of memory reading the page", r->name);
+        return PDX_ENOMEM;
+    }
+    char *text = arena_strndup(&r->page_arena, page.s, page.len);
+    size_t len = page.len;
+    sb_release(&page);
+    if (!text || page_parse(&r->page_arena, r->name, text, len, r->format,
+                            r->ref, &r->items, &r->n_items,
+                            &r->detected)) {
+        set_err(r, "%s: out of memory parsing the page", r->name);
+        return PDX_ENOMEM;
+    }
+    return 0;
+}
+
+/* The next item of a parsed page. */
+static int next_page_item(const pdx_work **out, pdx_reader *r)
+{
+    if (r->next_item == r->n_items) {
+        if (r->page_eio) {
+            r->page_eio = 0;
+            r->done = -1;
+            return PDX_EIO; /* message set by refill() */
+        }
+        r->done = 1;
+        return PDX_ITEROVER;
+    }
+    page_item *it = &r->items[r->next_item++];
+    r->rec_line = it->w.source_line;
+    if (it->warning)
+        return skip(r, PDX_SKIP_PAGE, it->warning);
+    r->rec = it->w;
+    strbuf why = STRBUF_INIT;
+    pdx_skip k = record_finish(&r->rec_arena, &r->rec, &why);
+    if (k != PDX_SKIP_NONE) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "%s", why.s ? why.s : "bad record");
+        sb_release(&why);
+        return skip(r, k, detail);
+    }
+    sb_release(&why);
+    *out = &r->rec;
+    return 0;
+}
+
 int pdx_reader_next(const pdx_work **out, pdx_reader *r)
 {
     *out = NULL;
@@ -237,6 +398,19 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
     arena_reset(&r->rec_arena);
     if (r->done || !r->gz)
         return r->done < 0 ? PDX_EIO : PDX_ITEROVER;
+    if (r->mode == MODE_UNDECIDED) {
+        int rc = decide_mode(r);
+        if (rc < 0) {
+            r->done = -1;
+            return PDX_EIO;
+        }
+        if (r->mode == MODE_PAGE && (rc = load_page(r)) != 0) {
+            r->done = -1;
+            return rc;
+        }
+    }
+    if (r->mode == MODE_PAGE)
+        return next_page_item(out, r);
     for (;;) {
         int rc = read_line(r);
         if (rc == 0) {
@@ -260,12 +434,19 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
         rc = decode_line(r);
         if (rc)
             return rc;
+        r->rec.source = r->name;
+        r->rec.source_line = r->rec_line;
         *out = &r->rec;
         return 0;
     }
 }
 
 pdx_skip pdx_reader_skip(const pdx_reader *r) { return r ? r->skip : 0; }
+
+pdx_format pdx_reader_format(const pdx_reader *r)
+{
+    return r ? r->detected : PDX_FORMAT_AUTO;
+}
 
 const char *pdx_skip_name(pdx_skip s)
 {
@@ -277,6 +458,7 @@ const char *pdx_skip_name(pdx_skip s)
     case PDX_SKIP_EMPTY: return "no title or abstract";
     case PDX_SKIP_ID: return "no usable id";
     case PDX_SKIP_TOOLONG: return "line too long";
+    case PDX_SKIP_PAGE: return "page block";
     default: return "unknown";
     }
 }
@@ -305,6 +487,7 @@ void pdx_reader_free(pdx_reader *r)
     if (r->gz)
         gzclose(r->gz);
     arena_free(&r->rec_arena);
+    arena_free(&r->page_arena);
     sb_release(&r->line);
     sb_release(&r->err);
     free(r->name);

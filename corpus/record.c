@@ -243,7 +243,9 @@ static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
         rec_string(a, obj, "doi", plain, &w->doi, why) ||
         rec_string(a, obj, "arxiv_id", plain, &w->arxiv_id, why) ||
         rec_string(a, obj, "venue", text, &w->venue, why) ||
-        rec_string(a, obj, "comments", text, &w->comments, why))
+        rec_string(a, obj, "comments", text, &w->comments, why) ||
+        rec_string(a, obj, "affiliation", text, &w->affiliation, why) ||
+        get_bool(obj, "code_available", &w->code_available, why))
         return PDX_SKIP_FIELD;
     const cJSON *y = cJSON_GetObjectItemCaseSensitive(obj, "year");
     if (present(y)) {
@@ -391,7 +393,9 @@ int record_check(const pdx_work *w, strbuf *why)
         check_str(w->date, "date", why) || check_str(w->doi, "doi", why) ||
         check_str(w->arxiv_id, "arxiv_id", why) ||
         check_str(w->venue, "venue", why) ||
-        check_str(w->comments, "comments", why))
+        check_str(w->comments, "comments", why) ||
+        check_str(w->affiliation, "affiliation", why) ||
+        check_str(w->source, "source", why))
         return -1;
     if ((w->n_authors && !w->authors) || (w->n_categories && !w->categories)) {
         sb_puts(why, "a list has a count but no items");
@@ -466,7 +470,9 @@ char *record_to_json(const pdx_work *w)
         (w->year && !cJSON_AddNumberToObject(o, "year", w->year)) ||
         put_str(o, "date", w->date) || put_str(o, "doi", w->doi) ||
         put_str(o, "arxiv_id", w->arxiv_id) ||
-        put_str(o, "venue", w->venue) || put_str(o, "comments", w->comments))
+        put_str(o, "venue", w->venue) || put_str(o, "comments", w->comments) ||
+        put_str(o, "affiliation", w->affiliation) ||
+        (w->code_available && !cJSON_AddTrueToObject(o, "code_available")))
         goto done;
     out = cJSON_PrintUnformatted(o);
 done:

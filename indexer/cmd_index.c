@@ -25,13 +25,20 @@
 static const char help[] =
     "usage: paperdex index --db DIR [options] FILE...\n"
     "\n"
-    "Add the works in FILEs (JSON lines, plain or gzip; '-' is standard\n"
-    "input) to the index in DIR, creating it if needed.  A work whose id\n"
-    "is already indexed is replaced.\n"
+    "Add the works in FILEs (JSON lines or profile pages, plain or gzip;\n"
+    "'-' is standard input) to the index in DIR, creating it if needed.\n"
+    "Records of the same work, from one file or several, are merged into\n"
+    "one work; reading the same record again replaces it.\n"
     "\n"
     "options:\n"
     "  --db DIR           the index directory (required)\n"
-    "  --format FMT       auto (default: per record), arxiv or jsonl\n"
+    "  --format FMT       auto (default): JSON lines (arxiv or jsonl,\n"
+    "                     decided per line) or a profile page whose style\n"
+    "                     is detected; or force one of arxiv, jsonl,\n"
+    "                     profile, list, abstracts, listing, compact\n"
+    "  --page-date DATE   YYYY-MM-DD the pages were saved on: a page date\n"
+    "                     without a year (\"Jun 2\") is the latest such day\n"
+    "                     not after it (default: each file's mtime)\n"
     "  --batch N          commit every N works (default 1000)\n"
     "  --quiet            print nothing but errors\n"
     "  --verbose          print every skipped record (default: the first\n"
@@ -102,10 +109,11 @@ static int commit(run *r)
     return rc;
 }
 
-static void index_file(run *r, const char *path, pdx_format fmt)
+static void index_file(run *r, const char *path,
+                       const pdx_reader_options *ro)
 {
     pdx_reader *rd = NULL;
-    int rc = pdx_reader_open(&rd, path, fmt);
+    int rc = pdx_reader_open(&rd, path, ro);
     if (rc) {
         cli_error("%s", pdx_reader_errmsg(rd));
         pdx_reader_free(rd);
@@ -175,24 +183,12 @@ static void index_file(run *r, const char *path, pdx_format fmt)
     pdx_reader_free(rd);
 }
 
-static int parse_format(const char *s, pdx_format *f)
-{
-    if (!strcmp(s, "auto"))
-        *f = PDX_FORMAT_AUTO;
-    else if (!strcmp(s, "arxiv"))
-        *f = PDX_FORMAT_ARXIV;
-    else if (!strcmp(s, "jsonl"))
-        *f = PDX_FORMAT_JSONL;
-    else
-        return -1;
-    return 0;
-}
-
 int cmd_index(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
+        {"page-date", required_argument, NULL, 'D'},
         {"batch", required_argument, NULL, 'b'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -200,7 +196,7 @@ int cmd_index(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL;
-    pdx_format fmt = PDX_FORMAT_AUTO;
+    pdx_reader_options ro = PDX_READER_OPTIONS_INIT;
     run r;
     memset(&r, 0, sizeof r);
     r.batch = DEFAULT_BATCH;
@@ -210,11 +206,19 @@ int cmd_index(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
-            if (parse_format(optarg, &fmt)) {
-                cli_error("--format takes auto, arxiv or jsonl, not '%s'",
+            if (pdx_format_parse(optarg, &ro.format)) {
+                cli_error("--format takes auto, arxiv, jsonl, profile, list, "
+                          "abstracts, listing or compact, not '%s'",
                           optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case 'D':
+            if (strlen(optarg) != 10 || optarg[4] != '-' || optarg[7] != '-') {
+                cli_error("--page-date takes YYYY-MM-DD, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            ro.page_date = optarg;
             break;
         case 'b':
             if (cli_size(optarg, 10000000, &r.batch) || r.batch == 0) {
@@ -248,7 +252,7 @@ int cmd_index(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     for (int i = optind; i < argc && !r.fatal; i++)
-        index_file(&r, argv[i], fmt);
+        index_file(&r, argv[i], &ro);
     if (!r.fatal)
         commit(&r);
     pdx_close(r.ix);

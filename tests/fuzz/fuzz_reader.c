@@ -1,6 +1,7 @@
 /*
- * fuzz_reader.c -- libFuzzer target for the record readers: the input is a
- * file of JSON lines (plain or gzip) read to the end with every format.
+ * fuzz_reader.c -- libFuzzer target for every record reader: the input is
+ * a file (JSON lines or a profile page, plain or gzip) read to the end
+ * with every format, forced and detected.
  * Everything the reader returns is checked for the reader's own promises:
  * valid UTF-8, an id within PDX_ID_MAX, a title or an abstract.
  *
@@ -48,11 +49,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    const pdx_format fmts[] = {PDX_FORMAT_AUTO, PDX_FORMAT_ARXIV,
-                               PDX_FORMAT_JSONL};
-    for (size_t f = 0; f < 3; f++) {
+    for (int f = 0; f < PDX_FORMAT__COUNT; f++) {
         pdx_reader *r = NULL;
-        if (pdx_reader_open(&r, path, fmts[f]) == 0) {
+        pdx_reader_options ro = PDX_READER_OPTIONS_INIT;
+        ro.format = (pdx_format)f;
+        ro.page_date = "2024-02-29";
+        if (pdx_reader_open(&r, path, &ro) == 0) {
             for (;;) {
                 const pdx_work *w;
                 int rc = pdx_reader_next(&w, r);

@@ -196,7 +196,7 @@ static int drain(const char *name, int *records, int *skips, char *last_err,
                  size_t errlen)
 {
     pdx_reader *r = NULL;
-    int rc = pdx_reader_open(&r, tmp_path(name), PDX_FORMAT_AUTO);
+    int rc = pdx_reader_open(&r, tmp_path(name), NULL);
     *records = *skips = 0;
     last_err[0] = '\0';
     while (rc == 0 || rc == PDX_EINVAL) {
@@ -237,7 +237,7 @@ static void test_reader(void)
     /* Each skip names file:line and its reason. */
     pdx_reader *r = NULL;
     const pdx_work *w;
-    CHECK_INT(pdx_reader_open(&r, tmp_path("mixed.jsonl"), PDX_FORMAT_AUTO), 0);
+    CHECK_INT(pdx_reader_open(&r, tmp_path("mixed.jsonl"), NULL), 0);
     CHECK_INT(pdx_reader_next(&w, r), 0);
     CHECK_STR(w->id, "a");
     CHECK_INT(pdx_reader_next(&w, r), PDX_EINVAL);
@@ -279,12 +279,12 @@ static void test_reader(void)
 
     /* Missing file, directory. */
     r = NULL;
-    CHECK_INT(pdx_reader_open(&r, tmp_path("nope.jsonl"), PDX_FORMAT_AUTO),
+    CHECK_INT(pdx_reader_open(&r, tmp_path("nope.jsonl"), NULL),
               PDX_ENOTFOUND);
     CHECK(strstr(pdx_reader_errmsg(r), "nope.jsonl") != NULL);
     pdx_reader_free(r);
     r = NULL;
-    CHECK_INT(pdx_reader_open(&r, tmpdir, PDX_FORMAT_AUTO), PDX_EINVAL);
+    CHECK_INT(pdx_reader_open(&r, tmpdir, NULL), PDX_EINVAL);
     pdx_reader_free(r);
 
     /* A line over PDX_MAX_LINE is skipped on its own; the next is read. */
