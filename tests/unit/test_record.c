@@ -293,6 +293,7 @@ static void test_reader(void)
     CHECK(h != NULL);
     if (h) {
         memset(h, 'x', huge);
+        h[0] = '{'; /* JSON lines, as the first byte tells */
         h[huge] = '\n';
         strcpy(h + huge + 1, "{\"id\":\"after\",\"title\":\"t\"}\n");
         write_file("long.jsonl", h, strlen(h));
