@@ -17,8 +17,9 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"index", cmd_index, "Add records from arXiv or JSON-lines files"},
+    {"index", cmd_index, "Add records from JSON lines and profile pages"},
     {"search", cmd_search, "Rank works by BM25, with filters"},
+    {"show", cmd_show, "Print works with all their fields and sources"},
     {"stats", cmd_stats, "Show what an index holds"},
 };
 

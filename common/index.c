@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../corpus/merge.h"
 #include "../corpus/record.h"
 #include "arena.h"
 #include "paperdex.h"
@@ -185,35 +186,26 @@ static char *join2(arena *a, const char *x, const char *y)
 
 /* ------------------------------------------------------------- writing */
 
-int pdx_put(pdx_index *ix, const pdx_work *w)
+/* Write work m (its view computed) as one document, deleting the works
+ * whose ids are in del (those it absorbed). */
+static int put_work(pdx_index *ix, arena *a, const merge_work *m,
+                    const char *const *del, size_t n_del)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
-    strbuf why = STRBUF_INIT;
-    if (record_check(w, &why)) {
-        set_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",
-                  w && w->id ? w->id : "", why.s ? why.s : "out of memory");
-        sb_release(&why);
-        return PDX_EINVAL;
-    }
-    sb_release(&why);
-
-    arena a = {0};
-    int rc = PDX_ENOMEM;
-    char *json = record_to_json(w);
+    const pdx_work *w = &m->view;
+    char *json = merge_to_json(m);
     shim_author *authors =
-        w->n_authors ? arena_alloc(&a, w->n_authors * sizeof *authors) : NULL;
+        w->n_authors ? arena_alloc(a, w->n_authors * sizeof *authors) : NULL;
     const char **cats =
-        w->n_categories ? arena_alloc(&a, 2 * w->n_categories * sizeof *cats)
+        w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
                         : NULL;
-    if (!json || (w->n_authors && !authors) || (w->n_categories && !cats))
+    const char **terms = arena_alloc(a, (m->n_src * MERGE_MAX_KEYS + 1) *
+                                            sizeof *terms);
+    if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
+        !terms)
         goto oom;
     for (size_t i = 0; i < w->n_authors; i++) {
         name_keys nk;
-        if (text_name_keys(&a, w->authors[i], &nk))
+        if (text_name_keys(a, w->authors[i], &nk))
             goto oom;
         shim_author *sa = &authors[i];
         sa->name = w->authors[i];
@@ -221,8 +213,8 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
         sa->initial = "";
         sa->full = "";
         if (*nk.family && *nk.initial) {
-            sa->initial = join2(&a, nk.family, nk.initial);
-            sa->full = join2(&a, nk.family,
+            sa->initial = join2(a, nk.family, nk.initial);
+            sa->full = join2(a, nk.family,
                              nk.given_is_initial ? nk.initial : nk.given);
             if (!sa->initial || !sa->full)
                 goto oom;
@@ -231,12 +223,15 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     size_t n_cats = 0;
     for (size_t i = 0; i < w->n_categories; i++) {
         char *k[2];
-        int nk = category_keys(&a, w->categories[i], 0, k);
+        int nk = category_keys(a, w->categories[i], 0, k);
         if (nk < 0)
             goto oom;
         for (int j = 0; j < nk; j++)
             cats[n_cats++] = k[j];
     }
+    size_t n_terms = 0;
+    for (size_t i = 0; i < m->n_src; i++)
+        n_terms += merge_keys(a, &m->src[i].rec, terms + n_terms);
     char date_key[9];
     record_date_key(w->date, date_key);
     if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
@@ -254,18 +249,142 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
         .date_key = date_key,
         .data = json,
         .data_len = strlen(json),
+        .terms = terms,
+        .n_terms = n_terms,
+        .delete_ids = del,
+        .n_delete_ids = n_del,
     };
     shim_err e = {0, ""};
-    rc = shim_put(ix->db, &d, &e);
+    int rc = shim_put(ix->db, &d, &e);
     if (rc)
         from_shim(ix, rc, &e);
     free(json);
-    arena_free(&a);
     return rc;
 oom:
     free(json);
-    arena_free(&a);
     return set_error(ix, PDX_ENOMEM, "out of memory");
+}
+
+typedef struct candidates {
+    arena *a;
+    merge_work *v;
+    size_t n, cap;
+} candidates;
+
+static int on_candidate(void *ctx, const char *data, size_t len)
+{
+    candidates *c = ctx;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4;
+        merge_work *nv = arena_alloc(c->a, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        if (c->n)
+            memcpy(nv, c->v, c->n * sizeof *nv);
+        c->v = nv;
+        c->cap = cap;
+    }
+    if (merge_from_json(c->a, &c->v[c->n], data, len) == 0)
+        c->n++; /* a document that is not ours is left alone */
+    return 0;
+}
+
+/* Is stored source s the same record as w (an earlier version of it)? */
+static int same_record(const pdx_work *s, const pdx_work *w)
+{
+    if (!s->source && !w->source) /* the caller's own record of that id */
+        return s->id && w->id && !strcmp(s->id, w->id);
+    return merge_same_source(s, w);
+}
+
+int pdx_put(pdx_index *ix, const pdx_work *w)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    strbuf why = STRBUF_INIT;
+    if (record_check(w, &why)) {
+        set_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",
+                  w && w->id ? w->id : "", why.s ? why.s : "out of memory");
+        sb_release(&why);
+        return PDX_EINVAL;
+    }
+
+    arena a = {0};
+    int rc = PDX_ENOMEM;
+    const char *keys[MERGE_MAX_KEYS + 1];
+    size_t nk = merge_keys(&a, w, keys);
+    char *q = arena_alloc(&a, strlen(w->id) + 2);
+    if (!q)
+        goto oom;
+    q[0] = 'Q';
+    strcpy(q + 1, w->id);
+    keys[nk++] = q;
+    candidates c = {.a = &a};
+    shim_err e = {0, ""};
+    if ((rc = shim_lookup(ix->db, keys, nk, on_candidate, &c, &e))) {
+        from_shim(ix, rc, &e);
+        goto done;
+    }
+    /* The new work: this record plus every source of each work it
+     * matches (their old versions of this record dropped). */
+    merge_work m = {0};
+    const char **del = arena_alloc(&a, (c.n + 1) * sizeof *del);
+    size_t n_src = 1, n_del = 0;
+    for (size_t i = 0; i < c.n; i++)
+        n_src += c.v[i].n_src;
+    m.src = arena_alloc(&a, n_src * sizeof *m.src);
+    if (!del || !m.src)
+        goto oom;
+    m.src[m.n_src++].rec = *w;
+    for (size_t i = 0; i < c.n; i++) {
+        merge_work *cw = &c.v[i];
+        int joins = merge_matches(&a, w, &cw->view);
+        size_t kept = 0;
+        for (size_t j = 0; j < cw->n_src; j++) {
+            if (same_record(&cw->src[j].rec, w))
+                continue;
+            if (joins)
+                m.src[m.n_src++] = cw->src[j];
+            else
+                cw->src[kept++] = cw->src[j];
+        }
+        if (joins) {
+            del[n_del++] = cw->view.id;
+        } else if (kept < cw->n_src) {
+            /* An old version of this record, now of another work:
+             * take it out of the work it was in. */
+            cw->n_src = kept;
+            const char *gone[1] = {cw->view.id};
+            if (kept == 0) {
+                if ((rc = shim_delete(ix->db, cw->view.id, &e))) {
+                    from_shim(ix, rc, &e);
+                    goto done;
+                }
+            } else if (merge_view(&a, cw, &why) ||
+                       (rc = put_work(ix, &a, cw, gone, 1))) {
+                if (!ix->code)
+                    rc = set_error(ix, PDX_EINVAL, "%s",
+                                   why.s ? why.s : "cannot re-merge");
+                goto done;
+            }
+        }
+    }
+    if (merge_view(&a, &m, &why)) {
+        rc = set_error(ix, PDX_EINVAL, "invalid work %s: %s", w->id,
+                       why.s ? why.s : "cannot merge");
+        goto done;
+    }
+    rc = put_work(ix, &a, &m, del, n_del);
+    goto done;
+oom:
+    rc = set_error(ix, PDX_ENOMEM, "out of memory");
+done:
+    sb_release(&why);
+    arena_free(&a);
+    return rc;
 }
 
 int pdx_delete(pdx_index *ix, const char *id)
@@ -404,8 +523,8 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     for (const char *p = t; *p; p++)
         if (!isspace((unsigned char)*p))
             has_text = 1;
-    if (!has_text && !q->n_categories && !q->n_authors && !q->year_min &&
-        !q->year_max)
+    if (!has_text && !q->all && !q->n_categories && !q->n_authors &&
+        !q->year_min && !q->year_max)
         return set_error(ix, PDX_EINVAL,
                          "empty query: give search words or at least one "
                          "filter (year, category, author)");
@@ -530,6 +649,53 @@ fail:
     arena_free(&a);
     pdx_results_free(r);
     return ix->code ? ix->code : rc;
+}
+
+static int on_got(void *ctx, const char *data, size_t len)
+{
+    pdx_results *r = ctx;
+    r->totals.estimated = r->totals.lower = r->totals.upper = r->n + 1;
+    return on_hit(ctx, 0.0, data, len);
+}
+
+int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
+{
+    *out = NULL;
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!id || !*id || strlen(id) > PDX_ID_MAX)
+        return set_error(ix, PDX_EINVAL, "pdx_get: invalid id");
+    pdx_work probe = PDX_WORK_INIT;
+    probe.id = id;
+    probe.arxiv_id = id;
+    arena a = {0};
+    const char *keys[MERGE_MAX_KEYS + 1];
+    size_t nk = merge_keys(&a, &probe, keys); /* XMA<id>, XI<id> */
+    char *q = arena_alloc(&a, strlen(id) + 2);
+    pdx_results *r = calloc(1, sizeof *r);
+    int rc = PDX_ENOMEM;
+    if (!q || !r) {
+        set_error(ix, PDX_ENOMEM, "out of memory");
+        goto done;
+    }
+    q[0] = 'Q';
+    strcpy(q + 1, id);
+    keys[nk++] = q;
+    shim_err e = {0, ""};
+    rc = shim_lookup(ix->db, keys, nk, on_got, r, &e);
+    if (rc)
+        from_shim(ix, rc, &e);
+done:
+    arena_free(&a);
+    if (rc) {
+        pdx_results_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
 }
 
 size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }

@@ -264,10 +264,12 @@ typedef struct pdx_query {
     int exact_total;        /**< nonzero: count every match, so that
                                  pdx_results_total() is exact (one full
                                  pass over the matches; slower)         */
+    int all;                /**< nonzero: an empty text with no filter
+                                 lists every work instead of failing     */
 } pdx_query;
 
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
-                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0}
+                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -292,6 +294,15 @@ typedef struct pdx_results pdx_results;
  */
 PDX_EXTERN int pdx_search(pdx_results **out, pdx_index *ix,
                           const pdx_query *q);
+
+/**
+ * The work known by `id`: its own id, an id any of its sources gave, or
+ * an arXiv id (with or without version).  On success *out is a new result
+ * set owned by the caller, with one hit, or none when no work has that id
+ * (not an error).  The hit's `json` holds the work with all its sources,
+ * each source's own record included when there are several.
+ */
+PDX_EXTERN int pdx_get(pdx_results **out, pdx_index *ix, const char *id);
 
 /** Number of hits on this page. */
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);

@@ -56,7 +56,21 @@ typedef struct shim_doc {
     const char *date_key;   /* "YYYYMMDD" with 00 for unknown parts, or "" */
     const char *data;       /* stored record (JSON)        */
     size_t data_len;
+    const char *const *terms; /* more boolean terms, prefix included
+                                 (merge keys); over-long ones are left out */
+    size_t n_terms;
+    const char *const *delete_ids; /* works this one absorbs: deleted first */
+    size_t n_delete_ids;
 } shim_doc;
+
+/* Called once per stored work found; 0 to go on, nonzero to stop with
+ * PDX_ENOMEM. */
+typedef int (*shim_data_fn)(void *ctx, const char *data, size_t len);
+
+/* Every work holding at least one of the terms, each once, in docid
+ * order.  A writer sees its own uncommitted changes. */
+int shim_lookup(shim_db *db, const char *const *terms, size_t n,
+                shim_data_fn fn, void *ctx, shim_err *e);
 
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
 int shim_delete(shim_db *db, const char *id, shim_err *e);

@@ -57,6 +57,20 @@
  *   XAF<family> <g>    family name and first given name  ("wu zhihua"),
  *                      or the initial when only initials are known.
  *
+ * Merge keys (corpus/merge.c): how a new record finds the work it belongs
+ * to.  Each source's record of a work contributes its own:
+ *
+ *   XMA<arxiv id>      arXiv id, lower case, without its version suffix
+ *   XMD<doi>           DOI, lower case
+ *   XMT<16 hex>        FNV-1a hash of the folded real title
+ *   XMF<16 hex>        FNV-1a hash of the folded abstract (its fingerprint)
+ *   XI<id>             an id the source gave (Q<id> is the work's own)
+ *   XS<16 hex>         hash of the source position (file, line): reading
+ *                      the same record again replaces its old version
+ *
+ * A key over the term limit is left out (the work is then not found by
+ * it), never cut: a cut key could join two works that differ.
+ *
  * "Folded" is text_fold() in text.c: compatibility decomposition, case
  * folding, accents removed, only letters and digits kept.  An author
  * filter is matched on these keys, so it ignores case, accents and name
@@ -76,9 +90,12 @@
  *
  * Document data
  * -------------
- * The whole record as one JSON object in paperdex's own JSON-lines schema
- * (docs/jsonl.md), written with cJSON by index.c.  Hits are read back from
- * it; nothing else is stored.
+ * The merged work as one JSON object in paperdex's own JSON-lines schema
+ * (docs/jsonl.md), plus "sources": [{"file", "line", "record"}], one entry
+ * per source in (file, line) order, each holding that source's own record
+ * when there are several (a single source's record is the work itself).
+ * Written with cJSON by corpus/merge.c.  Hits are read back from it, and a
+ * work is re-merged from its sources when one of them changes.
  *
  * Metadata
  * --------
@@ -101,6 +118,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
@@ -458,6 +476,14 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             return PDX_EINVAL;
         }
         doc.add_boolean_term(idterm);
+        for (size_t i = 0; i < d->n_terms; i++) {
+            std::string t(d->terms[i]);
+            if (!t.empty() && t.size() <= MAX_TERM_BYTES)
+                doc.add_boolean_term(t);
+        }
+        for (size_t i = 0; i < d->n_delete_ids; i++)
+            if (strcmp(d->delete_ids[i], d->id) != 0)
+                h->wdb.delete_document(std::string("Q") + d->delete_ids[i]);
         if (d->year > 0)
             doc.add_value(SLOT_YEAR, Xapian::sortable_serialise(d->year));
         if (d->date_key && *d->date_key)
@@ -465,6 +491,34 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         doc.add_value(SLOT_ID, d->id);
         doc.set_data(std::string(d->data, d->data_len));
         h->wdb.replace_document(idterm, doc);
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
+                           shim_data_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        std::vector<Xapian::docid> ids;
+        for (size_t i = 0; i < n; i++) {
+            std::string t(terms[i]);
+            if (t.empty() || t.size() > MAX_TERM_BYTES)
+                continue;
+            for (Xapian::PostingIterator p = h->db.postlist_begin(t);
+                 p != h->db.postlist_end(t); ++p)
+                ids.push_back(*p);
+        }
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+        for (Xapian::docid id : ids) {
+            std::string data = h->db.get_document(id).get_data();
+            if (fn(ctx, data.data(), data.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        }
         return 0;
     } catch (...) {
         return fail(e);

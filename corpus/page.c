@@ -416,7 +416,9 @@ static void parse_profile(parser *p)
         if (vn)
             w->venue = dup_span(p, venue, vn);
         if (owner) {
-            author_list al = {.n = 1, .names = {owner}};
+            /* The owner is one author of the work, not all of them: the
+             * list is marked truncated, so a fuller list leads a merge. */
+            author_list al = {.n = 1, .names = {owner}, .truncated = 1};
             set_authors(p, w, &al);
         }
         if (!have_abs)

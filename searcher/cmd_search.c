@@ -36,6 +36,7 @@ static const char help[] =
     "                     (default without), oldest; ties by id\n"
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
     "  --exact            count every match, so the total is exact\n"
+    "  --all              with no QUERY and no filter, list every work\n"
     "  --format F         text (default), json or jsonl\n"
     "  -h, --help         this text\n"
     "\n"
@@ -57,6 +58,7 @@ int cmd_search(int argc, char **argv)
         {"k1", required_argument, NULL, 'K'},
         {"b", required_argument, NULL, 'B'},
         {"exact", no_argument, NULL, 'e'},
+        {"all", no_argument, NULL, 'A'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -126,6 +128,7 @@ int cmd_search(int argc, char **argv)
             }
             break;
         case 'e': q.exact_total = 1; break;
+        case 'A': q.all = 1; break;
         case 'f':
             if (out_parse_format(optarg, &fmt)) {
                 cli_error("--format takes text, json or jsonl");

@@ -35,6 +35,11 @@ static cJSON *hit_json(const pdx_hit *h)
     if (!o || !cJSON_AddNumberToObject(o, "rank", (double)h->rank + 1) ||
         !cJSON_AddNumberToObject(o, "score", round6(h->score)))
         goto fail;
+    /* Sources show where the work was read (file, line); the records
+     * they hold are for `paperdex show`. */
+    cJSON *src, *sources = cJSON_GetObjectItemCaseSensitive(rec, "sources");
+    cJSON_ArrayForEach(src, sources)
+        cJSON_DeleteItemFromObjectCaseSensitive(src, "record");
     while (rec && rec->child) {
         cJSON *item = cJSON_DetachItemViaPointer(rec, rec->child);
         if (!cJSON_AddItemToObject(o, item->string, item)) {

@@ -11,7 +11,9 @@ PDX=$1
 SRC=$2
 T=$(mktemp -d /tmp/pdx-golden-XXXXXX)
 trap 'rm -rf "$T"' EXIT
-"$PDX" index --db "$T/ix" "$SRC"/corpus/samples/*.jsonl >/dev/null || exit 1
+# Relative paths, so that the sources the output names are the same in
+# every checkout.
+(cd "$SRC" && "$PDX" index --db "$T/ix" corpus/samples/*.jsonl >/dev/null) || exit 1
 pass=0 fail=0
 for args in "$SRC"/tests/golden/*.args; do
     name=$(basename "$args" .args)

@@ -1,0 +1,344 @@
+/*
+ * merge.c -- records of one work become one work; see merge.h.
+ *
+ * Matching.  Two records are of the same work when, in this order of
+ * precedence (the first rule both records can answer decides):
+ *   1. both have an arXiv id (version suffix ignored): the ids are equal;
+ *   2. both have a DOI: the DOIs are equal, ignoring case;
+ *   3. both have an id their source gave (not one paperdex derived): the
+ *      ids are equal -- so two JSONL records with different ids never merge;
+ *   4. both have a real title (not one derived from the abstract): the
+ *      folded titles are equal (case, accents, punctuation, spacing);
+ *   5. both have an abstract: the folded abstracts are equal, which
+ *      tolerates white space, line wraps, case and punctuation but not a
+ *      different sentence, so works that share only boilerplate stay apart.
+ * The index finds candidates through the terms of merge_keys(); this
+ * function makes the decision.
+ *
+ * The merged view takes the fullest value of each field: a real title over
+ * a derived one (the longest real title), the longest abstract, the full
+ * author list over a truncated one plus, in source order, every author the
+ * other sources name that it lacks (matched by family name and initial),
+ * the most precise date (day over month over year), the union of
+ * categories, and the first value any source has of the rest.  Sources are
+ * taken in (file, line) order, so the view does not depend on the order
+ * records arrived in.
+ */
+#include "merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/text.h"
+
+static int explicit_id(const pdx_work *w)
+{
+    return w->id && strncmp(w->id, "pdx:", 4) != 0;
+}
+
+/* arXiv id without its version: "2103.00823v2" -> "2103.00823". */
+static char *arxiv_key(arena *a, const char *id)
+{
+    size_t n = strlen(id);
+    size_t k = n;
+    while (k > 0 && id[k - 1] >= '0' && id[k - 1] <= '9')
+        k--;
+    if (k > 0 && k < n && id[k - 1] == 'v')
+        n = k - 1;
+    char *s = arena_strndup(a, id, n);
+    for (char *p = s; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return s;
+}
+
+static char *hash_key(arena *a, const char *prefix, const char *text)
+{
+    char *f = text_fold(a, text, strlen(text));
+    char *k = arena_alloc(a, 32);
+    if (!f || !k || !*f)
+        return NULL;
+    snprintf(k, 32, "%s%016llx", prefix, text_hash64(f, strlen(f)));
+    return k;
+}
+
+static char *cat(arena *a, const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+    char *s = arena_alloc(a, nx + ny + 1);
+    if (s) {
+        memcpy(s, x, nx);
+        memcpy(s + nx, y, ny + 1);
+    }
+    return s;
+}
+
+static char *source_key(arena *a, const pdx_work *w)
+{
+    char tmp[64];
+    unsigned long long h = text_hash64(w->source, strlen(w->source));
+    h ^= w->source_line * 0x9E3779B97F4A7C15ULL;
+    snprintf(tmp, sizeof tmp, "XS%016llx", h);
+    return arena_strdup(a, tmp);
+}
+
+size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
+{
+    size_t n = 0;
+    char *k;
+    if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = cat(a, "XMA", k)))
+        keys[n++] = k;
+    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = cat(a, "XMD", k)))
+        keys[n++] = k;
+    if (w->title && !w->title_derived && (k = hash_key(a, "XMT", w->title)))
+        keys[n++] = k;
+    if (w->abstract && (k = hash_key(a, "XMF", w->abstract)))
+        keys[n++] = k;
+    if (explicit_id(w) && (k = cat(a, "XI", w->id)))
+        keys[n++] = k;
+    if (w->source && (k = source_key(a, w)))
+        keys[n++] = k;
+    return n;
+}
+
+static int folded_equal(arena *a, const char *x, const char *y)
+{
+    char *fx = text_fold(a, x, strlen(x)), *fy = text_fold(a, y, strlen(y));
+    return fx && fy && *fx && !strcmp(fx, fy);
+}
+
+int merge_matches(arena *a, const pdx_work *r, const pdx_work *v)
+{
+    if (r->arxiv_id && v->arxiv_id) {
+        char *x = arxiv_key(a, r->arxiv_id), *y = arxiv_key(a, v->arxiv_id);
+        return x && y && !strcmp(x, y);
+    }
+    if (r->doi && v->doi)
+        return !strcasecmp(r->doi, v->doi);
+    if (explicit_id(r) && explicit_id(v))
+        return !strcmp(r->id, v->id);
+    if (r->title && !r->title_derived && v->title && !v->title_derived)
+        return folded_equal(a, r->title, v->title);
+    if (r->abstract && v->abstract)
+        return folded_equal(a, r->abstract, v->abstract);
+    return 0;
+}
+
+int merge_same_source(const pdx_work *x, const pdx_work *y)
+{
+    return x->source && y->source && x->source_line == y->source_line &&
+           !strcmp(x->source, y->source);
+}
+
+/* ------------------------------------------------------------- view */
+
+static int src_cmp(const void *pa, const void *pb)
+{
+    const pdx_work *a = &((const merge_src *)pa)->rec;
+    const pdx_work *b = &((const merge_src *)pb)->rec;
+    if (!a->source || !b->source)
+        return !a->source - !b->source;
+    int c = strcmp(a->source, b->source);
+    if (c)
+        return c;
+    return (a->source_line > b->source_line) - (a->source_line < b->source_line);
+}
+
+static const char *longest(const char *cur, const char *s)
+{
+    return s && (!cur || strlen(s) > strlen(cur)) ? s : cur;
+}
+
+static const char *first(const char *cur, const char *s)
+{
+    return cur ? cur : s;
+}
+
+static int precision(const pdx_work *w)
+{
+    return w->date ? (int)strlen(w->date) : w->year ? 4 : 0;
+}
+
+/* Family name and initial: how two spellings of one author are known. */
+static char *author_key(arena *a, const char *name)
+{
+    name_keys k;
+    if (text_name_keys(a, name, &k))
+        return NULL;
+    return cat(a, k.family, k.initial);
+}
+
+static int add_author(arena *a, const char ***v, size_t *n, size_t cap,
+                      const char **keys, const char *name)
+{
+    char *k = author_key(a, name);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(keys[i], k))
+            return 0;
+    if (*n == cap)
+        return 0;
+    keys[*n] = k;
+    (*v)[(*n)++] = name;
+    return 0;
+}
+
+int merge_view(arena *a, merge_work *m, strbuf *why)
+{
+    const pdx_work init = PDX_WORK_INIT;
+    pdx_work v = init;
+    qsort(m->src, m->n_src, sizeof *m->src, src_cmp);
+    const pdx_work *base = NULL; /* whose author list leads */
+    size_t n_auth = 0, n_cat = 0;
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        if (r->title && !r->title_derived)
+            v.title = longest(v.title, r->title);
+        v.abstract = longest(v.abstract, r->abstract);
+        if (!v.id && explicit_id(r))
+            v.id = r->id;
+        v.arxiv_id = first(v.arxiv_id, r->arxiv_id);
+        v.doi = first(v.doi, r->doi);
+        v.venue = first(v.venue, r->venue);
+        v.comments = first(v.comments, r->comments);
+        v.affiliation = first(v.affiliation, r->affiliation);
+        v.code_available |= r->code_available;
+        v.source = first(v.source, r->source);
+        if (v.source == r->source)
+            v.source_line = v.source_line ? v.source_line : r->source_line;
+        if (precision(r) > precision(&v)) {
+            v.date = r->date;
+            v.year = r->year ? r->year : (r->date ? atoi(r->date) : 0);
+        }
+        n_auth += r->n_authors;
+        n_cat += r->n_categories;
+        if (r->n_authors &&
+            (!base || (base->authors_truncated && !r->authors_truncated) ||
+             (base->authors_truncated == r->authors_truncated &&
+              r->n_authors > base->n_authors)))
+            base = r;
+    }
+    if (v.arxiv_id)
+        v.id = v.arxiv_id;
+    /* Authors: the leading list, then the others' missing names. */
+    const char **authors = arena_alloc(a, (n_auth + 1) * sizeof *authors);
+    const char **keys = arena_alloc(a, (n_auth + 1) * sizeof *keys);
+    const char **cats = arena_alloc(a, (n_cat + 1) * sizeof *cats);
+    if (!authors || !keys || !cats)
+        goto oom;
+    size_t na = 0;
+    if (base)
+        for (size_t j = 0; j < base->n_authors; j++)
+            if (add_author(a, &authors, &na, n_auth, keys, base->authors[j]))
+                goto oom;
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        for (size_t j = 0; j < r->n_authors; j++)
+            if (add_author(a, &authors, &na, n_auth, keys, r->authors[j]))
+                goto oom;
+        for (size_t j = 0; j < r->n_categories; j++) {
+            size_t k = 0;
+            while (k < v.n_categories && strcasecmp(cats[k], r->categories[j]))
+                k++;
+            if (k == v.n_categories)
+                cats[v.n_categories++] = r->categories[j];
+        }
+    }
+    v.authors = authors;
+    v.n_authors = na;
+    v.authors_truncated = base && base->authors_truncated;
+    v.categories = cats;
+    if (v.date)
+        v.year = atoi(v.date);
+    m->view = v;
+    /* A title derived from the abstract, and an id when no source gave
+     * one, exactly as for a single record. */
+    return record_finish(a, &m->view, why) == PDX_SKIP_NONE ? 0 : -1;
+oom:
+    sb_puts(why, "out of memory");
+    return -1;
+}
+
+/* ------------------------------------------------------------- JSON */
+
+char *merge_to_json(const merge_work *m)
+{
+    char *view = record_to_json(&m->view);
+    cJSON *o = view ? cJSON_Parse(view) : NULL;
+    char *out = NULL;
+    free(view);
+    cJSON *arr = o ? cJSON_AddArrayToObject(o, "sources") : NULL;
+    if (!arr)
+        goto done;
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        cJSON *s = cJSON_CreateObject();
+        if (!s || !cJSON_AddItemToArray(arr, s))
+            goto done;
+        if (r->source && (!cJSON_AddStringToObject(s, "file", r->source) ||
+                          !cJSON_AddNumberToObject(s, "line",
+                                                   (double)r->source_line)))
+            goto done;
+        if (m->n_src > 1) {
+            char *rj = record_to_json(r);
+            cJSON *rec = rj ? cJSON_Parse(rj) : NULL;
+            free(rj);
+            if (!rec || !cJSON_AddItemToObject(s, "record", rec)) {
+                cJSON_Delete(rec);
+                goto done;
+            }
+        }
+    }
+    out = cJSON_PrintUnformatted(o);
+done:
+    cJSON_Delete(o);
+    return out;
+}
+
+int merge_from_json(arena *a, merge_work *m, const char *json, size_t len)
+{
+    memset(m, 0, sizeof *m);
+    if (record_from_json(a, &m->view, json, len))
+        return -1;
+    cJSON *o = cJSON_ParseWithLength(json, len);
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "sources");
+    int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+    m->src = arena_alloc(a, (size_t)(n > 0 ? n : 1) * sizeof *m->src);
+    if (!m->src) {
+        cJSON_Delete(o);
+        return -1;
+    }
+    const cJSON *s;
+    int rc = 0;
+    cJSON_ArrayForEach(s, arr)
+    {
+        merge_src *e = &m->src[m->n_src];
+        const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
+        if (rec) {
+            char *rj = cJSON_PrintUnformatted(rec);
+            rc = !rj || record_from_json(a, &e->rec, rj, strlen(rj));
+            free(rj);
+            if (rc)
+                break;
+        } else {
+            e->rec = m->view; /* a single source: its record is the view */
+        }
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(s, "file");
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(s, "line");
+        e->rec.source = cJSON_IsString(f) ? arena_strdup(a, f->valuestring) : NULL;
+        e->rec.source_line = cJSON_IsNumber(l) ? (uint64_t)l->valuedouble : 0;
+        m->n_src++;
+    }
+    if (!rc && m->n_src) {
+        m->view.source = m->src[0].rec.source;
+        m->view.source_line = m->src[0].rec.source_line;
+    }
+    if (!rc && m->n_src == 0) { /* written before sources were kept */
+        m->src[0].rec = m->view;
+        m->n_src = 1;
+    }
+    cJSON_Delete(o);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * merge.h -- one work from many records (merge.c).  The same paper reaches
+ * paperdex from several sources (an arXiv snapshot, a JSONL file, profile
+ * pages), each with part of its metadata; the index keeps one document per
+ * work, holding every source's record, and shows their merge.
+ *
+ * Internal to libpaperdex.
+ */
+#ifndef PDX_MERGE_H
+#define PDX_MERGE_H
+
+#include "record.h"
+
+/* One source's record of a work.  `file` is NULL for a record the caller
+ * built (pdx_put without a source). */
+typedef struct merge_src {
+    pdx_work rec;
+} merge_src;
+
+/* A stored work: its merged view and its sources, in (file, line) order. */
+typedef struct merge_work {
+    pdx_work view;
+    merge_src *src;
+    size_t n_src;
+} merge_work;
+
+/* The terms a record is found by when a later record of the same work
+ * arrives (prefix XM, see xapian_shim.cc), plus XI<id> for an id the
+ * source gave and XS<source position>.  Up to 6, allocated in a. */
+#define MERGE_MAX_KEYS 6
+size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
+
+/* 1 if record r is a record of work v (a merged view): the arXiv ids
+ * decide when both have one, else the DOIs, else ids the sources gave,
+ * else the folded titles (real titles only), else the folded abstracts. */
+int merge_matches(arena *a, const pdx_work *r, const pdx_work *v);
+
+/* 1 if two records come from the same place (file and line); records
+ * without a source never do. */
+int merge_same_source(const pdx_work *x, const pdx_work *y);
+
+/* Compute m->view from m->src (sorted here): the fullest value of each
+ * field; see merge.c.  0, or -1 with the reason in why. */
+int merge_view(arena *a, merge_work *m, strbuf *why);
+
+/* The stored JSON of m: the view's fields, plus "sources": [{"file",
+ * "line"[, "record"]}] (the record is kept only when there are several
+ * sources; a single source's record is the view).  malloc'd. */
+char *merge_to_json(const merge_work *m);
+
+/* Read a stored work back (strings in a).  0 or -1. */
+int merge_from_json(arena *a, merge_work *m, const char *json, size_t len);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * cmd_show.c -- `paperdex show`: one work with every field and every
+ * source it was merged from (file, line, and what that source said).
+ */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "../common/cli.h"
+
+static const char help[] =
+    "usage: paperdex show --db DIR [--format text|json] ID...\n"
+    "\n"
+    "Print each work with all its fields and its sources: the file and\n"
+    "line of every record merged into it, and, when there are several,\n"
+    "what each of them gave.  ID is the work's id, an id any of its\n"
+    "sources gave, or an arXiv id.\n"
+    "\n"
+    "exit status: 0 every ID found; 1 an ID has no work, or the index is\n"
+    "missing, damaged or not a paperdex index; 2 usage.\n";
+
+static void text_field(const char *key, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        printf("  %-18s %s\n", key, v->valuestring);
+    else if (cJSON_IsNumber(v))
+        printf("  %-18s %g\n", key, v->valuedouble);
+    else if (cJSON_IsBool(v))
+        printf("  %-18s %s\n", key, cJSON_IsTrue(v) ? "yes" : "no");
+    else if (cJSON_IsArray(v)) {
+        printf("  %-18s ", key);
+        const cJSON *it;
+        int i = 0;
+        cJSON_ArrayForEach(it, v)
+            printf("%s%s", i++ ? "; " : "",
+                   cJSON_IsString(it) ? it->valuestring : "?");
+        putchar('\n');
+    }
+}
+
+static void show_text(const char *json)
+{
+    cJSON *o = cJSON_Parse(json);
+    const cJSON *f;
+    cJSON_ArrayForEach(f, o)
+        if (strcmp(f->string, "sources"))
+            text_field(f->string, f);
+    const cJSON *srcs = cJSON_GetObjectItemCaseSensitive(o, "sources");
+    int n = cJSON_GetArraySize(srcs), i = 0;
+    printf("  sources            %d\n", n);
+    const cJSON *s;
+    cJSON_ArrayForEach(s, srcs)
+    {
+        const cJSON *file = cJSON_GetObjectItemCaseSensitive(s, "file");
+        const cJSON *line = cJSON_GetObjectItemCaseSensitive(s, "line");
+        printf("  [%d] %s:%g\n", ++i,
+               cJSON_IsString(file) ? file->valuestring : "(added by a program)",
+               cJSON_IsNumber(line) ? line->valuedouble : 0.0);
+        const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
+        cJSON_ArrayForEach(f, rec)
+            if (strcmp(f->string, "abstract") && strcmp(f->string, "id")) {
+                printf("    ");
+                text_field(f->string, f);
+            }
+    }
+    cJSON_Delete(o);
+}
+
+int cmd_show(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+                cli_error("--format takes text or json");
+                return EXIT_USAGE;
+            }
+            json = !strcmp(optarg, "json");
+            break;
+        case 'h': fputs(help, stdout); return EXIT_OK_;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (!db || optind >= argc) {
+        cli_error("show: --db DIR and at least one ID are required");
+        fputs(help, stderr);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK_;
+    pdx_index *ix = cli_open_read(db, &status);
+    if (!ix)
+        return status;
+    for (int i = optind; i < argc; i++) {
+        pdx_results *r = NULL;
+        int rc = pdx_get(&r, ix, argv[i]);
+        if (rc) {
+            cli_error("%s", pdx_errmsg(ix));
+            status = cli_exit_for(rc);
+        } else if (pdx_results_count(r) == 0) {
+            cli_error("no work with id '%s'", argv[i]);
+            status = EXIT_ERROR;
+        } else {
+            for (size_t k = 0; k < pdx_results_count(r); k++) {
+                const pdx_hit *h = pdx_results_hit(r, k);
+                if (json) {
+                    cJSON *o = cJSON_Parse(h->json);
+                    char *s = o ? cJSON_Print(o) : NULL;
+                    printf("%s\n", s ? s : h->json);
+                    cJSON_free(s);
+                    cJSON_Delete(o);
+                } else {
+                    printf("%s\n", h->work.id);
+                    show_text(h->json);
+                }
+            }
+        }
+        pdx_results_free(r);
+    }
+    pdx_close(ix);
+    return status;
+}
