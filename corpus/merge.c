@@ -17,8 +17,9 @@
  *
  * The merged view takes the fullest value of each field: a real title over
  * a derived one (the longest real title), the longest abstract, the full
- * author list over a truncated one plus, in source order, every author the
- * other sources name that it lacks (matched by family name and initial),
+ * author list over a truncated one (the longest when all are truncated)
+ * plus, in source order, every author the other sources name that it
+ * lacks (the same person: family name, and given name or its initial),
  * the most precise date (day over month over year), the union of
  * categories, and the first value any source has of the rest.  Sources are
  * taken in (file, line) order, so the view does not depend on the order
@@ -160,28 +161,34 @@ static int precision(const pdx_work *w)
     return w->date ? (int)strlen(w->date) : w->year ? 4 : 0;
 }
 
-/* Family name and initial: how two spellings of one author are known. */
-static char *author_key(arena *a, const char *name)
+/* Two spellings of one author: the same family name, and the same first
+ * given name or one the initial of the other ("Zhihua Wu", "Z. Wu").
+ * "Yida Wang" and "Yue Wang" stay two people. */
+static int same_author(const name_keys *x, const name_keys *y)
+{
+    if (strcmp(x->family, y->family))
+        return 0;
+    if (!*x->given || !*y->given)
+        return 1;
+    if (x->given_is_initial || y->given_is_initial)
+        return !strcmp(x->initial, y->initial);
+    return !strcmp(x->given, y->given);
+}
+
+/* Append `name` unless an author already there is the same person.  The
+ * leading list is appended whole (check == 0): within one list, two
+ * similar names are two people. */
+static int add_author(arena *a, const char **v, name_keys *keys, size_t *n,
+                      const char *name, int check)
 {
     name_keys k;
     if (text_name_keys(a, name, &k))
-        return NULL;
-    return cat(a, k.family, k.initial);
-}
-
-static int add_author(arena *a, const char ***v, size_t *n, size_t cap,
-                      const char **keys, const char *name)
-{
-    char *k = author_key(a, name);
-    if (!k)
         return -1;
-    for (size_t i = 0; i < *n; i++)
-        if (!strcmp(keys[i], k))
+    for (size_t i = 0; check && i < *n; i++)
+        if (same_author(&keys[i], &k))
             return 0;
-    if (*n == cap)
-        return 0;
     keys[*n] = k;
-    (*v)[(*n)++] = name;
+    v[(*n)++] = name;
     return 0;
 }
 
@@ -224,19 +231,19 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
         v.id = v.arxiv_id;
     /* Authors: the leading list, then the others' missing names. */
     const char **authors = arena_alloc(a, (n_auth + 1) * sizeof *authors);
-    const char **keys = arena_alloc(a, (n_auth + 1) * sizeof *keys);
+    name_keys *keys = arena_alloc(a, (n_auth + 1) * sizeof *keys);
     const char **cats = arena_alloc(a, (n_cat + 1) * sizeof *cats);
     if (!authors || !keys || !cats)
         goto oom;
     size_t na = 0;
     if (base)
         for (size_t j = 0; j < base->n_authors; j++)
-            if (add_author(a, &authors, &na, n_auth, keys, base->authors[j]))
+            if (add_author(a, authors, keys, &na, base->authors[j], 0))
                 goto oom;
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
-        for (size_t j = 0; j < r->n_authors; j++)
-            if (add_author(a, &authors, &na, n_auth, keys, r->authors[j]))
+        for (size_t j = 0; r != base && j < r->n_authors; j++)
+            if (add_author(a, authors, keys, &na, r->authors[j], 1))
                 goto oom;
         for (size_t j = 0; j < r->n_categories; j++) {
             size_t k = 0;
