@@ -49,11 +49,12 @@ demo)
     build build
     rm -rf build/demo-index
     set -x
-    build/paperdex index --db build/demo-index corpus/samples/*.jsonl
+    build/paperdex index --db build/demo-index corpus/samples/*
     build/paperdex stats --db build/demo-index
     build/paperdex search --db build/demo-index --limit 3 glacier mapping
     build/paperdex search --db build/demo-index --limit 3 --author "Løvås" --year 2015..
     build/paperdex search --db build/demo-index --limit 2 --category cs --format json '"protein folding"'
+    build/paperdex show --db build/demo-index sample:047
     ;;
 test)
     need_pkgs "${PKGS[@]}"

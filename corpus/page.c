@@ -243,7 +243,7 @@ static int name_word(const char *w, size_t n)
         while (i < n && ((unsigned char)w[i] & 0xC0) == 0x80)
             i++;
     if (i >= n)
-        return 0;
+        return 1; /* one capital letter: "Ó Conaill", "J Smith" */
     for (; i < n; i++) {
         unsigned char c = (unsigned char)w[i];
         if (islower(c) || c >= 0x80 || c == '\'')
@@ -448,6 +448,14 @@ static void parse_blocks(parser *p, int compact)
             i += got;
             continue;
         }
+        const line *tl = &p->ln[i + 1];
+        size_t at = compact ? compact_split(p, tl) : 0;
+        if (compact && !at) {
+            warn(p, tl->no, "cannot tell the title from the authors in this "
+                            "block");
+            i += need;
+            continue;
+        }
         page_item *it = new_item(p, p->ln[i].no);
         if (!it)
             return;
@@ -463,19 +471,11 @@ static void parse_blocks(parser *p, int compact)
         w->n_categories = 1;
         w->date = d;
         w->code_available = code;
-        const line *tl = &p->ln[i + 1];
         author_list al;
         if (compact) {
-            size_t at = compact_split(p, tl);
-            if (at) {
-                w->title = dup_span(p, tl->s, at);
-                if (parse_authors(p, tl->s + at, tl->n - at, 0, &al))
-                    set_authors(p, w, &al);
-            } else {
-                w->title = dup_span(p, tl->s, tl->n);
-                warn(p, tl->no, "cannot tell the title from the authors; "
-                                "the whole line is taken as the title");
-            }
+            w->title = dup_span(p, tl->s, at);
+            if (parse_authors(p, tl->s + at, tl->n - at, 0, &al))
+                set_authors(p, w, &al);
             w->abstract = dup_span(p, p->ln[i + 2].s, p->ln[i + 2].n);
         } else {
             w->title = dup_span(p, tl->s, tl->n);
@@ -567,15 +567,16 @@ static pdx_format page_detect(parser *p)
             n_profile++;
         else if (list_header(l, p->ref, cat, date, &code, &has_year)) {
             if (i + 2 < p->nl && parse_authors(p, p->ln[i + 2].s,
-                                               p->ln[i + 2].n, 0, &al))
-                n_list++;
+                                               p->ln[i + 2].n, 1, &al))
+                n_list++; /* the line after the title is all names */
             if (i + 1 < p->nl && compact_split(p, &p->ln[i + 1]))
                 n_compact++;
         }
     }
-    /* An author line is a comma list; the line after a compact block's
-     * title is an abstract, which reads as one only rarely: prefer
-     * compact when its glued lines split. */
+    /* Each header counts for the style its next lines fit: a list block
+     * has a line of names after its title, a compact block a glued line
+     * that splits into title and names.  The style with most blocks wins;
+     * on a tie the order below decides. */
     size_t best = 0;
     pdx_format f = PDX_FORMAT_AUTO;
     const struct {
