@@ -396,9 +396,16 @@ int pdx_delete(pdx_index *ix, const char *id)
         return ix->code;
     if (!id || !*id || strlen(id) > PDX_ID_MAX)
         return set_error(ix, PDX_EINVAL, "pdx_delete: invalid id");
+    /* The work may go by another id than the one given (an arXiv id, or
+     * another source's): find it as pdx_get does. */
+    pdx_results *r = NULL;
+    int rc = pdx_get(&r, ix, id);
     shim_err e = {0, ""};
-    int rc = shim_delete(ix->db, id, &e);
-    return rc ? from_shim(ix, rc, &e) : 0;
+    for (size_t i = 0; rc == 0 && i < pdx_results_count(r); i++)
+        if ((rc = shim_delete(ix->db, pdx_results_hit(r, i)->work.id, &e)))
+            from_shim(ix, rc, &e);
+    pdx_results_free(r);
+    return rc;
 }
 
 int pdx_commit(pdx_index *ix)

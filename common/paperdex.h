@@ -183,9 +183,17 @@ PDX_EXTERN int pdx_errcode(const pdx_index *ix);
 /* ------------------------------------------------------------------------ */
 
 /**
- * Add `w`, or replace the indexed work with the same id.  The work is
- * copied; the caller keeps ownership of `w`.  The change becomes visible to
- * searchers at the next pdx_commit().
+ * Add the record `w` to the work it belongs to, or as a new work.  The
+ * record is copied; the caller keeps ownership of `w`.  The change becomes
+ * visible to searchers at the next pdx_commit().
+ *
+ * Merging: `w` joins every indexed work it matches -- by arXiv id, else
+ * DOI, else the ids the sources gave, else the folded title, else the
+ * folded abstract (the first rule both sides can answer decides) -- and
+ * the work shows the fullest value of each field across its records.  A
+ * record from the same place (w->source and w->source_line), or, for
+ * records without a source, with the same id, replaces its earlier
+ * version.  So putting a work with an id already indexed replaces it.
  *
  * The record is validated first (UTF-8, id length and characters, a title or
  * an abstract, year and date syntax); a bad record gives PDX_EINVAL and
@@ -195,8 +203,9 @@ PDX_EXTERN int pdx_errcode(const pdx_index *ix);
  */
 PDX_EXTERN int pdx_put(pdx_index *ix, const pdx_work *w);
 
-/** Delete the work with this id.  Deleting an id that is not indexed is not
- *  an error (returns 0). */
+/** Delete the work known by this id (as pdx_get() finds it: its own id,
+ *  an id any of its sources gave, or its arXiv id), with all its sources.
+ *  Deleting an id that is not indexed is not an error (returns 0). */
 PDX_EXTERN int pdx_delete(pdx_index *ix, const char *id);
 
 /** Make every change since the last commit durable and visible, atomically.

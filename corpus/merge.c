@@ -138,8 +138,11 @@ static int src_cmp(const void *pa, const void *pb)
 {
     const pdx_work *a = &((const merge_src *)pa)->rec;
     const pdx_work *b = &((const merge_src *)pb)->rec;
-    if (!a->source || !b->source)
-        return !a->source - !b->source;
+    if (!a->source || !b->source) {
+        if (a->source || b->source)
+            return !a->source - !b->source;
+        return strcmp(a->id ? a->id : "", b->id ? b->id : "");
+    }
     int c = strcmp(a->source, b->source);
     if (c)
         return c;
@@ -227,8 +230,10 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
               r->n_authors > base->n_authors)))
             base = r;
     }
-    if (v.arxiv_id)
-        v.id = v.arxiv_id;
+    if (v.arxiv_id) /* the work's id: its arXiv id without a version */
+        v.id = arxiv_key(a, v.arxiv_id);
+    if (v.arxiv_id && !v.id)
+        goto oom;
     /* Authors: the leading list, then the others' missing names. */
     const char **authors = arena_alloc(a, (n_auth + 1) * sizeof *authors);
     name_keys *keys = arena_alloc(a, (n_auth + 1) * sizeof *keys);
@@ -288,6 +293,10 @@ char *merge_to_json(const merge_work *m)
                           !cJSON_AddNumberToObject(s, "line",
                                                    (double)r->source_line)))
             goto done;
+        /* The id the source gave, when the work goes by another. */
+        if (m->n_src == 1 && r->id && strcmp(r->id, m->view.id) &&
+            !cJSON_AddStringToObject(s, "id", r->id))
+            goto done;
         if (m->n_src > 1) {
             char *rj = record_to_json(r);
             cJSON *rec = rj ? cJSON_Parse(rj) : NULL;
@@ -331,6 +340,9 @@ int merge_from_json(arena *a, merge_work *m, const char *json, size_t len)
                 break;
         } else {
             e->rec = m->view; /* a single source: its record is the view */
+            const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id");
+            if (cJSON_IsString(id))
+                e->rec.id = arena_strdup(a, id->valuestring);
         }
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(s, "file");
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(s, "line");

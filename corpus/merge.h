@@ -44,8 +44,9 @@ int merge_same_source(const pdx_work *x, const pdx_work *y);
 int merge_view(arena *a, merge_work *m, strbuf *why);
 
 /* The stored JSON of m: the view's fields, plus "sources": [{"file",
- * "line"[, "record"]}] (the record is kept only when there are several
- * sources; a single source's record is the view).  malloc'd. */
+ * "line"[, "id"][, "record"]}] (the record is kept only when there are
+ * several sources; a single source's record is the view, under the id in
+ * "id" when the source gave another).  malloc'd. */
 char *merge_to_json(const merge_work *m);
 
 /* Read a stored work back (strings in a).  0 or -1. */

@@ -441,6 +441,77 @@ static void test_reader_survives_commits(void)
     pdx_close(w);
 }
 
+/* Merging through the API: the arXiv id decides over the ids the callers
+ * gave; different ids with the same title stay two works; pdx_get finds a
+ * work by any of its ids. */
+static void test_merge_api(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("merge"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    pdx_work w = PDX_WORK_INIT;
+    const char *a1[] = {"Ana Ruiz"}, *a2[] = {"Ana Ruiz", "Bo Li"};
+    w.id = "mine:1";
+    w.arxiv_id = "2101.00001";
+    w.title = "Shared Title";
+    w.authors = a1;
+    w.n_authors = 1;
+    w.authors_truncated = 1;
+    w.year = 2021;
+    CHECK_INT(pdx_put(ix, &w), 0);
+    w.id = "theirs:9";
+    w.arxiv_id = "2101.00001v2";
+    w.abstract = "An abstract only the second record has.";
+    w.authors = a2;
+    w.n_authors = 2;
+    w.authors_truncated = 0;
+    w.date = "2021-01-05";
+    CHECK_INT(pdx_put(ix, &w), 0);
+    pdx_work other = PDX_WORK_INIT;
+    other.id = "mine:2";
+    other.title = "Shared Title";
+    CHECK_INT(pdx_put(ix, &other), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 2);
+    const char *ids[] = {"mine:1", "theirs:9", "2101.00001", "2101.00001v3"};
+    for (size_t i = 0; i < 4; i++) {
+        pdx_results *r = NULL;
+        CHECK_INT(pdx_get(&r, ix, ids[i]), 0);
+        CHECK_INT(pdx_results_count(r), 1);
+        const pdx_hit *h = pdx_results_hit(r, 0);
+        if (h) {
+            CHECK_STR(h->work.id, "2101.00001");
+            CHECK_INT(h->work.n_authors, 2);
+            CHECK(!h->work.authors_truncated);
+            CHECK_STR(h->work.date, "2021-01-05");
+            CHECK(h->work.abstract != NULL);
+        }
+        pdx_results_free(r);
+    }
+    pdx_results *r = NULL;
+    CHECK_INT(pdx_get(&r, ix, "nobody"), 0);
+    CHECK_INT(pdx_results_count(r), 0);
+    pdx_results_free(r);
+    /* Deleting by a source's id deletes the merged work. */
+    CHECK_INT(pdx_delete(ix, "theirs:9"), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    st = (pdx_stats)PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 1);
+    CHECK_INT(pdx_get(&r, ix, "mine:1"), 0);
+    CHECK_INT(pdx_results_count(r), 0);
+    pdx_results_free(r);
+    CHECK_INT(pdx_put(ix, &w), 0);
+    /* Putting the caller's record again replaces it: still two works. */
+    CHECK_INT(pdx_put(ix, &other), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    st = (pdx_stats)PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK_INT(st.works, 2);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     CHECK_STR(pdx_version(), PDX_VERSION);
@@ -466,6 +537,7 @@ int main(void)
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
+    test_merge_api();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
