@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "../corpus/merge.h"
 #include "../corpus/record.h"
@@ -24,6 +27,7 @@
 
 struct pdx_index {
     shim_db *db;
+    arena scratch; /* what pdx_source_get lends until the next call */
     char *path;
     unsigned flags;
     int code;
@@ -94,6 +98,7 @@ void pdx_close(pdx_index *ix)
     if (!ix)
         return;
     shim_close(ix->db);
+    arena_free(&ix->scratch);
     sb_release(&ix->msg);
     free(ix->path);
     free(ix);
@@ -198,7 +203,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     const char **cats =
         w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
                         : NULL;
-    const char **terms = arena_alloc(a, (m->n_src * MERGE_MAX_KEYS + 1) *
+    const char **terms = arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 1) + 1) *
                                             sizeof *terms);
     if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
         !terms)
@@ -230,8 +235,12 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
             cats[n_cats++] = k[j];
     }
     size_t n_terms = 0;
-    for (size_t i = 0; i < m->n_src; i++)
-        n_terms += merge_keys(a, &m->src[i].rec, terms + n_terms);
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        n_terms += merge_keys(a, r, terms + n_terms);
+        if (r->source && !(terms[n_terms++] = merge_file_key(a, r->source)))
+            goto oom;
+    }
     char date_key[9];
     record_date_key(w->date, date_key);
     if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
@@ -417,6 +426,241 @@ int pdx_commit(pdx_index *ix)
         return ix->code;
     shim_err e = {0, ""};
     int rc = shim_commit(ix->db, &e);
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+/* ------------------------------------------------------------- sources */
+
+#define SRC_META "paperdex.src:"
+
+static void source_meta_key(const char *path, char key[64])
+{
+    snprintf(key, 64, SRC_META "%016llx", text_hash64(path, strlen(path)));
+}
+
+struct src_ctx {
+    pdx_index *ix;
+    pdx_source_fn fn;
+    void *ctx;
+    int rc;
+};
+
+/* Decode one stored fingerprint into *out (path in arena a). */
+static int source_decode(arena *a, pdx_source *out, const char *data,
+                         size_t len)
+{
+    cJSON *o = cJSON_ParseWithLength(data, len);
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hash");
+    int rc = -1;
+    if (cJSON_IsString(p) && cJSON_IsString(h)) {
+        const pdx_source init = PDX_SOURCE_INIT;
+        *out = init;
+        out->path = arena_strdup(a, p->valuestring);
+        const char *nums[] = {"size", "mtime_ns", "records"};
+        for (int i = 0; i < 3; i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, nums[i]);
+            /* 64-bit values are stored as strings: JSON numbers are doubles */
+            unsigned long long x = cJSON_IsString(v)
+                                       ? strtoull(v->valuestring, NULL, 10)
+                                       : 0;
+            if (i == 0)
+                out->size = x;
+            else if (i == 1)
+                out->mtime_ns = (int64_t)x;
+            else
+                out->records = x;
+        }
+        out->hash = strtoull(h->valuestring, NULL, 16);
+        rc = out->path ? 0 : -1;
+    }
+    cJSON_Delete(o);
+    return rc;
+}
+
+typedef struct one_value {
+    arena *a;
+    char *s;
+    size_t n;
+} one_value;
+
+static int keep_value(void *ctx, const char *data, size_t len)
+{
+    one_value *v = ctx;
+    v->s = arena_strndup(v->a, data, len);
+    v->n = len;
+    return v->s ? 0 : -1;
+}
+
+int pdx_source_get(pdx_source *out, pdx_index *ix, const char *path)
+{
+    if (!ix || !out || !path)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    char key[64];
+    source_meta_key(path, key);
+    arena_reset(&ix->scratch);
+    one_value v = {&ix->scratch, NULL, 0};
+    shim_err e = {0, ""};
+    int rc = shim_meta_get(ix->db, key, keep_value, &v, &e);
+    if (rc == PDX_ENOTFOUND)
+        return rc;
+    if (rc)
+        return from_shim(ix, rc, &e);
+    if (source_decode(&ix->scratch, out, v.s, v.n) || strcmp(out->path, path))
+        return PDX_ENOTFOUND; /* unreadable, or a hash collision */
+    return 0;
+}
+
+int pdx_source_set(pdx_index *ix, const pdx_source *s)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!s || s->version != PDX_SOURCE_VERSION || !s->path || !*s->path)
+        return set_error(ix, PDX_EINVAL, "pdx_source_set: bad source");
+    cJSON *o = cJSON_CreateObject();
+    char num[3][32], hash[32];
+    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)s->size);
+    snprintf(num[1], sizeof num[1], "%lld", (long long)s->mtime_ns);
+    snprintf(num[2], sizeof num[2], "%llu", (unsigned long long)s->records);
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)s->hash);
+    char *json = NULL;
+    if (o && cJSON_AddStringToObject(o, "path", s->path) &&
+        cJSON_AddStringToObject(o, "size", num[0]) &&
+        cJSON_AddStringToObject(o, "mtime_ns", num[1]) &&
+        cJSON_AddStringToObject(o, "hash", hash) &&
+        cJSON_AddStringToObject(o, "records", num[2]))
+        json = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!json)
+        return set_error(ix, PDX_ENOMEM, "out of memory");
+    char key[64];
+    source_meta_key(s->path, key);
+    shim_err e = {0, ""};
+    int rc = shim_meta_set(ix->db, key, json, &e);
+    free(json);
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+/* One work fed by the source being removed: drop that source's records;
+ * delete the work, or merge it again from the rest.  Done work by work in
+ * the lookup's callback, so memory stays bounded by one work. */
+typedef struct remove_ctx {
+    pdx_index *ix;
+    const char *path;
+    int rc;
+} remove_ctx;
+
+static int remove_from_work(void *ctx, const char *data, size_t len)
+{
+    remove_ctx *rc = ctx;
+    arena a = {0};
+    strbuf why = STRBUF_INIT;
+    merge_work cw;
+    shim_err e = {0, ""};
+    if (merge_from_json(&a, &cw, data, len) == 0) {
+        const char *old[1] = {cw.view.id};
+        size_t kept = 0;
+        for (size_t j = 0; j < cw.n_src; j++)
+            if (!cw.src[j].rec.source || strcmp(cw.src[j].rec.source, rc->path))
+                cw.src[kept++] = cw.src[j];
+        cw.n_src = kept;
+        if (kept == 0) {
+            if ((rc->rc = shim_delete(rc->ix->db, cw.view.id, &e)))
+                from_shim(rc->ix, rc->rc, &e);
+        } else if (merge_view(&a, &cw, &why)) {
+            rc->rc = set_error(rc->ix, PDX_ERROR, "cannot merge %s again: %s",
+                               cw.view.id, why.s ? why.s : "?");
+        } else {
+            rc->rc = put_work(rc->ix, &a, &cw, old, 1);
+        }
+    }
+    sb_release(&why);
+    arena_free(&a);
+    return rc->rc ? 1 : 0;
+}
+
+int pdx_source_remove(pdx_index *ix, const char *path)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!path || !*path)
+        return set_error(ix, PDX_EINVAL, "pdx_source_remove: no path");
+    arena a = {0};
+    const char *keys[1] = {merge_file_key(&a, path)};
+    remove_ctx rc = {ix, path, 0};
+    shim_err e = {0, ""};
+    int r = keys[0] ? shim_lookup(ix->db, keys, 1, remove_from_work, &rc, &e)
+                    : PDX_ENOMEM;
+    arena_free(&a);
+    if (rc.rc)
+        return rc.rc;
+    if (r)
+        return from_shim(ix, r, &e);
+    char key[64];
+    source_meta_key(path, key);
+    if ((r = shim_meta_set(ix->db, key, "", &e)))
+        return from_shim(ix, r, &e);
+    return 0;
+}
+
+static int on_source(void *ctx, const char *data, size_t len)
+{
+    struct src_ctx *c = ctx;
+    arena a = {0};
+    pdx_source s;
+    if (source_decode(&a, &s, data, len) == 0)
+        c->rc = c->fn(c->ctx, &s);
+    arena_free(&a);
+    return c->rc ? 1 : 0;
+}
+
+int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn, void *ctx)
+{
+    if (!ix || !fn)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    struct src_ctx c = {ix, fn, ctx, 0};
+    shim_err e = {0, ""};
+    int rc = shim_meta_list(ix->db, SRC_META, on_source, &c, &e);
+    if (c.rc)
+        return c.rc;
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_clear(pdx_index *ix)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    shim_err e = {0, ""};
+    int rc = shim_clear(ix->db, SRC_META, &e);
+    return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_mark_reindexed(pdx_index *ix)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    char now[32];
+    snprintf(now, sizeof now, "%lld", (long long)time(NULL));
+    shim_err e = {0, ""};
+    int rc = shim_meta_set(ix->db, "paperdex.reindexed", now, &e);
     return rc ? from_shim(ix, rc, &e) : 0;
 }
 
@@ -779,5 +1023,7 @@ int pdx_stats_get(pdx_stats *out, pdx_index *ix)
     out->bytes = dir_bytes(ix->path);
     out->last_updated = s.last_updated;
     out->layout = s.layout;
+    out->last_reindex = s.last_reindex;
+    out->sources = s.sources;
     return 0;
 }

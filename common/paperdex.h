@@ -213,6 +213,54 @@ PDX_EXTERN int pdx_delete(pdx_index *ix, const char *id);
 PDX_EXTERN int pdx_commit(pdx_index *ix);
 
 /* ------------------------------------------------------------------------ */
+/* Sources: what a re-run needs to update only what changed                 */
+/* ------------------------------------------------------------------------ */
+
+#define PDX_SOURCE_VERSION 1
+
+/** The fingerprint of one source file, kept in the index. */
+typedef struct pdx_source {
+    unsigned int version; /**< PDX_SOURCE_VERSION                          */
+    const char *path;     /**< as the records name it (pdx_work.source)    */
+    uint64_t size;        /**< bytes                                       */
+    int64_t mtime_ns;     /**< modification time, ns since the epoch       */
+    uint64_t hash;        /**< a hash of the content, the caller's choice  */
+    uint64_t records;     /**< records read from it (bad ones included)    */
+} pdx_source;
+
+#define PDX_SOURCE_INIT {PDX_SOURCE_VERSION, NULL, 0, 0, 0, 0}
+
+/** The fingerprint stored for `path`: 0, or PDX_ENOTFOUND (no message)
+ *  when none is.  out->path is borrowed from ix until the next call. */
+PDX_EXTERN int pdx_source_get(pdx_source *out, pdx_index *ix,
+                              const char *path);
+
+/** Store (replace) the fingerprint of s->path.  It becomes durable with the
+ *  next pdx_commit(), together with the records put before it. */
+PDX_EXTERN int pdx_source_set(pdx_index *ix, const pdx_source *s);
+
+/** Take every record read from `path` out of the works it fed -- a work
+ *  fed by other sources too keeps them and is merged again from them; a
+ *  work fed only by `path` is deleted -- and forget its fingerprint.  A
+ *  path never read is not an error. */
+PDX_EXTERN int pdx_source_remove(pdx_index *ix, const char *path);
+
+/** Call fn for every stored fingerprint, in no particular order; `s` and
+ *  its path are borrowed for the call.  A nonzero return from fn stops the
+ *  walk and is returned. */
+typedef int (*pdx_source_fn)(void *ctx, const pdx_source *s);
+PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
+                                  void *ctx);
+
+/** Delete every work and every fingerprint (a full rebuild starts here).
+ *  Readers keep seeing the last commit until the next one. */
+PDX_EXTERN int pdx_clear(pdx_index *ix);
+
+/** Record that a reindex finished now (pdx_stats.last_reindex); durable
+ *  with the next pdx_commit(). */
+PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
+
+/* ------------------------------------------------------------------------ */
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
@@ -340,9 +388,11 @@ typedef struct pdx_stats {
     uint64_t bytes;         /**< size of the index files on disk           */
     int64_t last_updated;   /**< unix time of the last pdx_commit, or 0    */
     int layout;             /**< index layout version                      */
+    int64_t last_reindex;   /**< unix time of pdx_mark_reindexed, or 0     */
+    uint64_t sources;       /**< stored source fingerprints                */
 } pdx_stats;
 
-#define PDX_STATS_INIT {PDX_STATS_VERSION, 0, 0, 0, 0.0, 0, 0, 0}
+#define PDX_STATS_INIT {PDX_STATS_VERSION, 0, 0, 0, 0.0, 0, 0, 0, 0, 0}
 
 /** Fill *out (whose version field the caller set, via PDX_STATS_INIT).
  *  Counting distinct terms walks the term list: linear in the vocabulary. */

@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* Called once per stored value found; 0 to go on, nonzero to stop with
+ * PDX_ENOMEM. */
+typedef int (*shim_data_fn)(void *ctx, const char *data, size_t len);
+
 typedef struct shim_err {
     int code;        /* a pdx_error code, 0 if none */
     char msg[1024];  /* human-readable, "" if none  */
@@ -63,9 +67,6 @@ typedef struct shim_doc {
     size_t n_delete_ids;
 } shim_doc;
 
-/* Called once per stored work found; 0 to go on, nonzero to stop with
- * PDX_ENOMEM. */
-typedef int (*shim_data_fn)(void *ctx, const char *data, size_t len);
 
 /* Every work holding at least one of the terms, each once, in docid
  * order.  A writer sees its own uncommitted changes. */
@@ -74,6 +75,18 @@ int shim_lookup(shim_db *db, const char *const *terms, size_t n,
 
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
 int shim_delete(shim_db *db, const char *id, shim_err *e);
+
+/* Metadata (paperdex.* keys; see the layout).  get: PDX_ENOTFOUND when
+ * absent (no message).  list: every non-empty value whose key starts with
+ * prefix, in key order.  set "" deletes. */
+int shim_meta_set(shim_db *db, const char *key, const char *value,
+                  shim_err *e);
+int shim_meta_get(shim_db *db, const char *key, shim_data_fn fn, void *ctx,
+                  shim_err *e);
+int shim_meta_list(shim_db *db, const char *prefix, shim_data_fn fn,
+                   void *ctx, shim_err *e);
+/* Delete every work, and every metadata key starting with meta_prefix. */
+int shim_clear(shim_db *db, const char *meta_prefix, shim_err *e);
 int shim_commit(shim_db *db, shim_err *e);
 
 /* Kinds of author filter key. */
@@ -115,6 +128,8 @@ typedef struct shim_stats {
     double avg_length;
     int64_t last_updated;
     int layout;
+    int64_t last_reindex;
+    uint64_t sources;
 } shim_stats;
 
 int shim_stats_get(shim_stats *out, shim_db *db, shim_err *e);

@@ -67,6 +67,8 @@
  *   XI<id>             an id the source gave (Q<id> is the work's own)
  *   XS<16 hex>         hash of the source position (file, line): reading
  *                      the same record again replaces its old version
+ *   XP<16 hex>         hash of the source file: the works a file feeds,
+ *                      found when it changes or vanishes
  *
  * A key over the term limit is left out (the work is then not found by
  * it), never cut: a cut key could join two works that differ.
@@ -103,6 +105,18 @@
  *                     is refused with PDX_EVERSION, a Xapian database
  *                     without it (and not empty) with PDX_ENOTINDEX.
  *   paperdex.updated  unix time of the last commit, in decimal.
+ *   paperdex.reindexed  unix time the last `paperdex index` run finished.
+ *   paperdex.src:<16 hex>  one per source file read, keyed by the hash of
+ *                     its path: JSON {"path", "size", "mtime_ns", "hash",
+ *                     "records"}, the fingerprint that tells a re-run
+ *                     whether the file changed.  Written in the same
+ *                     commit as the file's last records, so a crash never
+ *                     leaves a fingerprint for records that are not there.
+ *
+ * Besides Xapian's own files the directory holds `paperdex-writer`: the
+ * pid, host and start time of the writer holding the lock, written when a
+ * writer opens and removed when it closes, so that a second writer can say
+ * who holds the lock.
  *
  * Weighting
  * ---------
@@ -115,6 +129,7 @@
 
 #include <libstemmer.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -143,6 +158,7 @@ const char *const LAYOUT_KEY = "paperdex.layout";
 const char *const LAYOUT_VERSION = "1";
 const char *const UPDATED_KEY = "paperdex.updated";
 const int MODIFIED_RETRIES = 5;
+const char *const HOLDER_FILE = "paperdex-writer";
 
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
  * sb_stemmer is not thread-safe; neither is a shim_db, one per thread. */
@@ -334,6 +350,40 @@ struct shim_db {
     }
 };
 
+/* Who holds the write lock: written by a writer that got it, read by one
+ * that did not.  Best effort: the lock itself is Xapian's. */
+static void write_holder(const std::string &dir)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    char when[64] = "";
+    time_t now = time(nullptr);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::string tmp = dir + "/" + HOLDER_FILE + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f)
+        return;
+    fprintf(f, "pid %ld on %s, since %s", static_cast<long>(getpid()), host,
+            when);
+    if (fclose(f) == 0)
+        rename(tmp.c_str(), (dir + "/" + HOLDER_FILE).c_str());
+}
+
+static std::string read_holder(const std::string &dir)
+{
+    std::string who;
+    FILE *f = fopen((dir + "/" + HOLDER_FILE).c_str(), "r");
+    if (!f)
+        return who;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    who.assign(buf, n);
+    return "held by " + who;
+}
+
 /* Check (and for a new writer, stamp) the layout metadata. */
 static int check_layout(shim_db *h, shim_err *e)
 {
@@ -412,8 +462,18 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             delete h;
             return rc;
         }
+        if (h->writable)
+            write_holder(p);
         *out = h;
         return 0;
+    } catch (const Xapian::DatabaseLockError &) {
+        std::string who = read_holder(path);
+        set_msg(e, PDX_ELOCKED,
+                "index '" + std::string(path) +
+                    "' is locked by another writer" +
+                    (who.empty() ? std::string() : " (" + who + ")"));
+        delete h;
+        return PDX_ELOCKED;
     } catch (...) {
         int rc = fail(e);
         delete h;
@@ -426,8 +486,10 @@ extern "C" void shim_close(shim_db *h)
     if (!h)
         return;
     try {
-        if (h->writable)
+        if (h->writable) {
+            unlink((h->path + "/" + HOLDER_FILE).c_str());
             h->wdb.close(); /* commits pending changes */
+        }
     } catch (...) {
         /* Nothing to report to: the caller chose not to commit. */
     }
@@ -519,6 +581,77 @@ extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
                 return PDX_ENOMEM;
             }
         }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_meta_set(shim_db *h, const char *key, const char *value,
+                             shim_err *e)
+{
+    try {
+        if (!h->writable) {
+            set_msg(e, PDX_EINVAL, "index was opened read-only");
+            return PDX_EINVAL;
+        }
+        h->wdb.set_metadata(key, value ? value : "");
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_meta_get(shim_db *h, const char *key, shim_data_fn fn,
+                             void *ctx, shim_err *e)
+{
+    try {
+        std::string v = h->db.get_metadata(key);
+        if (v.empty())
+            return PDX_ENOTFOUND;
+        return fn(ctx, v.data(), v.size()) ? PDX_ENOMEM : 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
+                              void *ctx, shim_err *e)
+{
+    try {
+        for (Xapian::TermIterator k = h->db.metadata_keys_begin(prefix);
+             k != h->db.metadata_keys_end(prefix); ++k) {
+            std::string v = h->db.get_metadata(*k);
+            if (!v.empty() && fn(ctx, v.data(), v.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_clear(shim_db *h, const char *meta_prefix, shim_err *e)
+{
+    try {
+        if (!h->writable) {
+            set_msg(e, PDX_EINVAL, "index was opened read-only");
+            return PDX_EINVAL;
+        }
+        std::vector<Xapian::docid> ids;
+        for (Xapian::PostingIterator p = h->wdb.postlist_begin("");
+             p != h->wdb.postlist_end(""); ++p)
+            ids.push_back(*p);
+        for (Xapian::docid id : ids)
+            h->wdb.delete_document(id);
+        std::vector<std::string> keys;
+        for (Xapian::TermIterator k = h->wdb.metadata_keys_begin(meta_prefix);
+             k != h->wdb.metadata_keys_end(meta_prefix); ++k)
+            keys.push_back(*k);
+        for (const std::string &k : keys)
+            h->wdb.set_metadata(k, "");
         return 0;
     } catch (...) {
         return fail(e);
@@ -688,6 +821,14 @@ extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
                 std::string up = h->db.get_metadata(UPDATED_KEY);
                 out->last_updated = up.empty() ? 0 : std::stoll(up);
                 out->layout = std::stoi(h->db.get_metadata(LAYOUT_KEY));
+                std::string re = h->db.get_metadata("paperdex.reindexed");
+                out->last_reindex = re.empty() ? 0 : std::stoll(re);
+                uint64_t ns = 0;
+                for (Xapian::TermIterator k =
+                         h->db.metadata_keys_begin("paperdex.src:");
+                     k != h->db.metadata_keys_end("paperdex.src:"); ++k)
+                    ns++;
+                out->sources = ns;
                 return 0;
             } catch (const Xapian::DatabaseModifiedError &) {
                 if (attempt >= MODIFIED_RETRIES)

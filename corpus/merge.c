@@ -84,6 +84,13 @@ static char *source_key(arena *a, const pdx_work *w)
     return arena_strdup(a, tmp);
 }
 
+char *merge_file_key(arena *a, const char *file)
+{
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "XP%016llx", text_hash64(file, strlen(file)));
+    return arena_strdup(a, tmp);
+}
+
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
 {
     size_t n = 0;

@@ -26,9 +26,14 @@ typedef struct merge_work {
 
 /* The terms a record is found by when a later record of the same work
  * arrives (prefix XM, see xapian_shim.cc), plus XI<id> for an id the
- * source gave and XS<source position>.  Up to 6, allocated in a. */
+ * source gave and XS<source position>.  Up to 6, allocated in a.  (Not
+ * XP<file>: every record of a file shares it, so looking it up for each
+ * record would be quadratic.) */
 #define MERGE_MAX_KEYS 6
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
+
+/* XP<16 hex>: the term of every work with a record from `file`. */
+char *merge_file_key(arena *a, const char *file);
 
 /* 1 if record r is a record of work v (a merged view): the arXiv ids
  * decide when both have one, else the DOIs, else ids the sources gave,

@@ -1,15 +1,34 @@
 /*
- * cmd_index.c -- `paperdex index`: read record files and add their works
- * to an index.
+ * cmd_index.c -- `paperdex index`: bring an index up to date with its
+ * sources, doing only the work that changed.
  *
- * Each file is streamed through a pdx_reader and each record goes to
- * pdx_put(); a commit every --batch works bounds the writer's memory (Xapian
- * buffers uncommitted changes in RAM) and makes progress durable.  A bad
- * record is reported as file:line and counted; a file that cannot be read,
- * or breaks off (a truncated .gz), is reported and the next file is read;
- * the works already read stay indexed.  Only a failure of the index itself
- * (locked, full disk, damaged) stops the run.
+ * The sources are the files named, and every file below the directories
+ * named (include/exclude globs apply to names found in directories).  The
+ * index keeps each source's fingerprint (path, size, modification time,
+ * content hash; pdx_source_*).  A run:
+ *
+ *   1. lists the sources now present, in sorted order;
+ *   2. forgets every source it remembers under a named location that is no
+ *      longer there (pdx_source_remove: its records leave the works they
+ *      fed; a work fed only by it goes);
+ *   3. skips a source whose size and mtime are unchanged without opening
+ *      it, and one whose content hash is unchanged after reading it;
+ *   4. re-reads a new or changed source: its old records are removed, its
+ *      current records put (merging with other sources' records), and its
+ *      fingerprint stored -- in the same commit as its last records, so a
+ *      crash never leaves a fingerprint without its records.
+ *
+ * Commits happen after each changed source and every --batch records
+ * within one (Xapian holds uncommitted changes in memory), so a reader
+ * always sees a whole commit, a crash loses at most the current batch,
+ * and the next run finishes the work.  The result is the same as a fresh
+ * build from the same sources (`--full`), which the equivalence test
+ * checks step by step.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +40,28 @@
 
 #define DEFAULT_BATCH 1000
 #define MAX_WARNINGS_PER_FILE 20
+#define MAX_GLOBS 32
 
 static const char help[] =
-    "usage: paperdex index --db DIR [options] FILE...\n"
+    "usage: paperdex index --db DIR [options] SOURCE...\n"
     "\n"
-    "Add the works in FILEs (JSON lines or profile pages, plain or gzip;\n"
-    "'-' is standard input) to the index in DIR, creating it if needed.\n"
-    "Records of the same work, from one file or several, are merged into\n"
-    "one work; reading the same record again replaces it.\n"
+    "Bring the index in DIR (created if needed) up to date with the\n"
+    "SOURCEs: files, and directories read recursively.  Files are JSON\n"
+    "lines or profile pages, plain or gzip; '-' is standard input, read\n"
+    "every time.  Records of one work, from one file or several, are merged\n"
+    "into one work.  A re-run reads only new and changed files, and takes\n"
+    "out the records of files that are gone from the named locations.\n"
     "\n"
     "options:\n"
     "  --db DIR           the index directory (required)\n"
+    "  --include GLOB     in directories, read only names matching GLOB\n"
+    "                     (repeatable; default: every file)\n"
+    "  --exclude GLOB     in directories, skip names matching GLOB\n"
+    "                     (repeatable; hidden names are always skipped)\n"
+    "  --full             rebuild from scratch: forget every work first\n"
+    "  --dry-run          say what would change; change nothing\n"
+    "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
+    "                     this long instead of exiting with 75\n"
     "  --format FMT       auto (default): JSON lines (arxiv or jsonl,\n"
     "                     decided per line) or a profile page whose style\n"
     "                     is detected; or force one of arxiv, jsonl,\n"
@@ -39,29 +69,43 @@ static const char help[] =
     "  --page-date DATE   YYYY-MM-DD the pages were saved on: a page date\n"
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
-    "  --batch N          commit every N works (default 1000)\n"
+    "  --batch N          commit every N records (default 1000)\n"
     "  --quiet            print nothing but errors\n"
-    "  --verbose          print every skipped record (default: the first\n"
-    "                     20 per file)\n"
+    "  --verbose          print every file and every skipped record\n"
     "  --no-progress      no progress bar, even on a terminal\n"
     "  -h, --help         this text\n"
     "\n"
-    "exit status: 0 all records indexed; 3 done, but some records were\n"
-    "skipped as bad; 1 a file could not be read or the index failed (the\n"
-    "works read before that stay indexed); 2 usage; 75 another writer\n"
-    "holds the index lock.\n";
+    "Output: on a terminal, a progress bar and the first 20 skipped records\n"
+    "of each file; elsewhere (cron) only errors and one summary line:\n"
+    "  sources: A added, U updated, R removed, N unchanged; records: ...\n"
+    "\n"
+    "exit status: 0 done; 3 done, but some records were skipped as bad\n"
+    "(counted in the summary); 1 a source could not be read or broke off\n"
+    "(the rest was indexed), or the index failed; 2 usage; 75 another\n"
+    "indexer holds the index lock (see --wait).\n";
 
 typedef struct run {
     pdx_index *ix;
     size_t batch;
-    int quiet, verbose, progress;
+    int quiet, verbose, progress, tty, dry_run, full;
+    pdx_reader_options ro;
+    const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
+    size_t n_include, n_exclude;
+    /* sources found now */
+    char **files;
+    size_t n_files, cap_files;
+    /* named locations */
+    char **roots;
+    int *root_is_dir;
+    size_t n_roots;
+    /* counts */
+    uint64_t added, updated, removed, unchanged;
     uint64_t read, indexed, since_commit;
     uint64_t skipped[PDX_SKIP__COUNT];
-    uint64_t invalid; /* refused by pdx_put */
+    uint64_t invalid;
     int files_failed;
-    int fatal;        /* pdx error code that stopped the run */
-    struct timespec start;
-    double last_draw;
+    int fatal;
+    double start, last_draw;
 } run;
 
 static double now(void)
@@ -78,7 +122,7 @@ static void draw_progress(run *r, const char *name, uint64_t off,
     if (!final && t - r->last_draw < 0.2)
         return;
     r->last_draw = t;
-    double el = t - ((double)r->start.tv_sec + (double)r->start.tv_nsec / 1e9);
+    double el = t - r->start;
     double rate = el > 0 ? (double)r->indexed / el : 0;
     char bar[31];
     int pct = size ? (int)(100.0 * (double)off / (double)size) : -1;
@@ -89,10 +133,10 @@ static void draw_progress(run *r, const char *name, uint64_t off,
         bar[i] = i < fill ? '#' : '-';
     bar[30] = '\0';
     if (pct >= 0)
-        fprintf(stderr, "\r[%s] %3d%% %10llu works %8.0f/s  %.30s\033[K", bar,
-                pct, (unsigned long long)r->indexed, rate, name);
+        fprintf(stderr, "\r[%s] %3d%% %10llu records %8.0f/s  %.30s\033[K",
+                bar, pct, (unsigned long long)r->indexed, rate, name);
     else
-        fprintf(stderr, "\r%10llu works %8.0f/s  %.30s\033[K",
+        fprintf(stderr, "\r%10llu records %8.0f/s  %.30s\033[K",
                 (unsigned long long)r->indexed, rate, name);
     if (final)
         fputc('\n', stderr);
@@ -109,21 +153,161 @@ static int commit(run *r)
     return rc;
 }
 
-static void index_file(run *r, const char *path,
-                       const pdx_reader_options *ro)
+/* "a//b/./c/" -> "a/b/c": one spelling per path, so that a source is
+ * known by the same name on every run. */
+static char *normalize(const char *p)
+{
+    size_t n = strlen(p);
+    char *s = malloc(n + 1), *o = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        if (p[i] == '/' && o > s && o[-1] == '/') {
+            i++;
+            continue;
+        }
+        if (p[i] == '.' && (i == 0 || p[i - 1] == '/') &&
+            (i + 1 == n || p[i + 1] == '/') && n > 1) {
+            i += 2; /* a "./" component */
+            continue;
+        }
+        *o++ = p[i++];
+    }
+    while (o > s + 1 && o[-1] == '/')
+        o--;
+    *o = '\0';
+    if (!*s) {
+        s[0] = '.';
+        s[1] = '\0';
+    }
+    return s;
+}
+
+static int add_file(run *r, const char *path)
+{
+    if (r->n_files == r->cap_files) {
+        size_t cap = r->cap_files ? r->cap_files * 2 : 64;
+        char **nf = realloc(r->files, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        r->files = nf;
+        r->cap_files = cap;
+    }
+    r->files[r->n_files] = strdup(path);
+    return r->files[r->n_files++] ? 0 : -1;
+}
+
+static int name_wanted(const run *r, const char *name)
+{
+    if (name[0] == '.')
+        return 0;
+    for (size_t i = 0; i < r->n_exclude; i++)
+        if (!fnmatch(r->exclude[i], name, 0))
+            return 0;
+    if (!r->n_include)
+        return 1;
+    for (size_t i = 0; i < r->n_include; i++)
+        if (!fnmatch(r->include[i], name, 0))
+            return 1;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every wanted regular file below dir.  Symbolic links to directories are
+ * not followed (no loops); links to files are read. */
+static void walk(run *r, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_error("%s: cannot read the directory: %s", dir, strerror(errno));
+        r->files_failed++;
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        size_t n = strlen(dir) + strlen(de->d_name) + 2;
+        char *p = malloc(n);
+        if (!p)
+            break;
+        snprintf(p, n, "%s/%s", dir, de->d_name);
+        struct stat lst, st;
+        if (lstat(p, &lst) == 0 && S_ISDIR(lst.st_mode)) {
+            if (de->d_name[0] != '.')
+                walk(r, p);
+        } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+                   name_wanted(r, de->d_name)) {
+            add_file(r, p);
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+/* Is `path` at or below one of the named locations? */
+static int under_roots(const run *r, const char *path)
+{
+    for (size_t i = 0; i < r->n_roots; i++) {
+        size_t n = strlen(r->roots[i]);
+        if (!strcmp(path, r->roots[i]))
+            return 1;
+        if (r->root_is_dir[i] &&
+            (!strcmp(r->roots[i], ".") ||
+             (!strncmp(path, r->roots[i], n) && path[n] == '/')))
+            return 1;
+    }
+    return 0;
+}
+
+static int is_listed(const run *r, const char *path)
+{
+    return bsearch(&path, r->files, r->n_files, sizeof *r->files, cmp_str) !=
+           NULL;
+}
+
+/* FNV-1a 64 of the file's bytes: the content part of a fingerprint. */
+static int hash_file(const char *path, uint64_t *out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    uint64_t h = 1469598103934665603ULL;
+    unsigned char buf[1 << 16];
+    ssize_t k;
+    while ((k = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < k; i++) {
+            h ^= buf[i];
+            h *= 1099511628211ULL;
+        }
+    close(fd);
+    if (k < 0)
+        return -1;
+    *out = h;
+    return 0;
+}
+
+/* Read one source and put its records.  Returns the number of records. */
+static uint64_t read_source(run *r, const char *path)
 {
     pdx_reader *rd = NULL;
-    int rc = pdx_reader_open(&rd, path, ro);
+    uint64_t records = 0;
+    int rc = pdx_reader_open(&rd, path, &r->ro);
     if (rc) {
         cli_error("%s", pdx_reader_errmsg(rd));
         pdx_reader_free(rd);
         r->files_failed++;
-        return;
+        return 0;
     }
     uint64_t size = 0;
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0)
         size = (uint64_t)st.st_size;
+    int show = !r->quiet && (r->tty || r->verbose);
     unsigned warned = 0;
     uint64_t file_skips = 0;
     for (;;) {
@@ -131,16 +315,17 @@ static void index_file(run *r, const char *path,
         rc = pdx_reader_next(&w, rd);
         if (rc == PDX_ITEROVER)
             break;
-        if (rc == PDX_EIO) {
+        if (rc == PDX_EIO || rc == PDX_ENOMEM) {
             cli_error("%s", pdx_reader_errmsg(rd));
             r->files_failed++;
             break;
         }
+        records++;
+        r->read++;
         if (rc == PDX_EINVAL) {
-            r->read++;
             r->skipped[pdx_reader_skip(rd)]++;
             file_skips++;
-            if (!r->quiet && (r->verbose || warned < MAX_WARNINGS_PER_FILE)) {
+            if (show && (r->verbose || warned < MAX_WARNINGS_PER_FILE)) {
                 if (r->progress)
                     fputc('\n', stderr);
                 fprintf(stderr, "warning: %s\n", pdx_reader_errmsg(rd));
@@ -148,12 +333,11 @@ static void index_file(run *r, const char *path,
             }
             continue;
         }
-        r->read++;
         rc = pdx_put(r->ix, w);
         if (rc == PDX_EINVAL) {
             r->invalid++;
             file_skips++;
-            if (!r->quiet && (r->verbose || warned < MAX_WARNINGS_PER_FILE)) {
+            if (show && (r->verbose || warned < MAX_WARNINGS_PER_FILE)) {
                 fprintf(stderr, "warning: %s:%llu: %s, skipped\n", path,
                         (unsigned long long)pdx_reader_line(rd),
                         pdx_errmsg(r->ix));
@@ -176,11 +360,181 @@ static void index_file(run *r, const char *path,
     }
     if (r->progress)
         draw_progress(r, path, size, size, 1);
-    if (!r->quiet && file_skips > warned)
+    if (show && file_skips > warned)
         fprintf(stderr, "warning: %s: %llu more records skipped (use "
                         "--verbose to list them)\n",
                 path, (unsigned long long)(file_skips - warned));
     pdx_reader_free(rd);
+    return records;
+}
+
+static void say(const run *r, const char *what, const char *path)
+{
+    if (r->dry_run ? !r->quiet : r->verbose)
+        printf("%s %s\n", what, path);
+}
+
+/* One source found now: skip it, or read it again. */
+static void update_source(run *r, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cli_error("%s: cannot read: %s", path, strerror(errno));
+        r->files_failed++;
+        return;
+    }
+    pdx_source old = PDX_SOURCE_INIT, cur = PDX_SOURCE_INIT;
+    cur.path = path;
+    cur.size = (uint64_t)st.st_size;
+    cur.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    int known = !r->full && pdx_source_get(&old, r->ix, path) == 0;
+    if (known && old.size == cur.size && old.mtime_ns == cur.mtime_ns) {
+        r->unchanged++;
+        return; /* the common case: one stat, no read */
+    }
+    if (hash_file(path, &cur.hash)) {
+        cli_error("%s: cannot read: %s", path, strerror(errno));
+        r->files_failed++;
+        return;
+    }
+    if (known && old.hash == cur.hash && old.size == cur.size) {
+        r->unchanged++; /* touched, not changed: remember the new mtime */
+        cur.records = old.records;
+        if (!r->dry_run && pdx_source_set(r->ix, &cur) == 0)
+            r->since_commit++;
+        return;
+    }
+    say(r, known ? "update" : "add", path);
+    if (known)
+        r->updated++;
+    else
+        r->added++;
+    if (r->dry_run)
+        return;
+    if (known && pdx_source_remove(r->ix, path)) {
+        cli_error("%s: %s", path, pdx_errmsg(r->ix));
+        r->fatal = pdx_errcode(r->ix);
+        return;
+    }
+    int failed_before = r->files_failed;
+    cur.records = read_source(r, path);
+    if (r->fatal)
+        return;
+    if (r->files_failed == failed_before && pdx_source_set(r->ix, &cur)) {
+        cli_error("%s: %s", path, pdx_errmsg(r->ix));
+        r->fatal = pdx_errcode(r->ix);
+        return;
+    }
+    /* A source that broke off gets no fingerprint: the next run reads it
+     * again.  Either way its records so far are committed now. */
+    commit(r);
+}
+
+typedef struct vanished {
+    run *r;
+    char **paths;
+    size_t n, cap;
+} vanished;
+
+static int on_known(void *ctx, const pdx_source *s)
+{
+    vanished *v = ctx;
+    if (!under_roots(v->r, s->path) || is_listed(v->r, s->path))
+        return 0;
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 16;
+        char **np = realloc(v->paths, cap * sizeof *np);
+        if (!np)
+            return PDX_ENOMEM;
+        v->paths = np;
+        v->cap = cap;
+    }
+    v->paths[v->n] = strdup(s->path);
+    return v->paths[v->n++] ? 0 : PDX_ENOMEM;
+}
+
+static void remove_vanished(run *r)
+{
+    vanished v = {r, NULL, 0, 0};
+    int rc = pdx_source_foreach(r->ix, on_known, &v);
+    if (rc) {
+        cli_error("listing the known sources: %s", pdx_errmsg(r->ix));
+        r->fatal = rc;
+    }
+    if (v.n)
+        qsort(v.paths, v.n, sizeof *v.paths, cmp_str);
+    for (size_t i = 0; i < v.n; i++) {
+        if (!r->fatal) {
+            say(r, "remove", v.paths[i]);
+            r->removed++;
+            if (!r->dry_run) {
+                if (pdx_source_remove(r->ix, v.paths[i])) {
+                    cli_error("%s: %s", v.paths[i], pdx_errmsg(r->ix));
+                    r->fatal = pdx_errcode(r->ix);
+                } else {
+                    commit(r);
+                }
+            }
+        }
+        free(v.paths[i]);
+    }
+    free(v.paths);
+}
+
+static int open_index(run *r, const char *db, double wait)
+{
+    unsigned flags = r->dry_run ? PDX_OPEN_READ
+                                : PDX_OPEN_WRITE | PDX_OPEN_CREATE;
+    double deadline = now() + wait;
+    for (;;) {
+        int rc = pdx_open(&r->ix, db, flags);
+        if (rc == 0)
+            return 0;
+        if (rc == PDX_ENOTFOUND && r->dry_run) {
+            pdx_close(r->ix);
+            r->ix = NULL; /* nothing indexed yet: everything is new */
+            return 0;
+        }
+        if (rc != PDX_ELOCKED || now() >= deadline) {
+            cli_error("%s%s", pdx_errmsg(r->ix),
+                      rc == PDX_ELOCKED && wait > 0 ? " (waited too long)"
+                                                    : "");
+            pdx_close(r->ix);
+            r->ix = NULL;
+            return rc;
+        }
+        pdx_close(r->ix);
+        r->ix = NULL;
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void summary(const run *r, uint64_t skipped)
+{
+    printf("sources: %llu added, %llu updated, %llu removed, %llu "
+           "unchanged; records: %llu read, %llu indexed, %llu skipped-bad",
+           (unsigned long long)r->added, (unsigned long long)r->updated,
+           (unsigned long long)r->removed, (unsigned long long)r->unchanged,
+           (unsigned long long)r->read, (unsigned long long)r->indexed,
+           (unsigned long long)skipped);
+    const char *sep = " (";
+    for (int k = 1; k < PDX_SKIP__COUNT; k++)
+        if (r->skipped[k]) {
+            printf("%s%s: %llu", sep, pdx_skip_name((pdx_skip)k),
+                   (unsigned long long)r->skipped[k]);
+            sep = ", ";
+        }
+    if (r->invalid) {
+        printf("%sinvalid work: %llu", sep, (unsigned long long)r->invalid);
+        sep = ", ";
+    }
+    printf("%s; %.2f s%s", sep[0] == ',' ? ")" : "", now() - r->start,
+           r->dry_run ? " (dry run: nothing changed)" : "");
+    if (r->files_failed)
+        printf("; %d source%s could not be read to the end",
+               r->files_failed, r->files_failed == 1 ? "" : "s");
+    printf("\n");
 }
 
 int cmd_index(int argc, char **argv)
@@ -190,23 +544,29 @@ int cmd_index(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"page-date", required_argument, NULL, 'D'},
         {"batch", required_argument, NULL, 'b'},
+        {"include", required_argument, NULL, 'I'},
+        {"exclude", required_argument, NULL, 'X'},
+        {"full", no_argument, NULL, 'F'},
+        {"dry-run", no_argument, NULL, 'n'},
+        {"wait", required_argument, NULL, 'w'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"no-progress", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL;
-    pdx_reader_options ro = PDX_READER_OPTIONS_INIT;
     run r;
     memset(&r, 0, sizeof r);
+    r.ro = (pdx_reader_options)PDX_READER_OPTIONS_INIT;
     r.batch = DEFAULT_BATCH;
+    double wait = 0;
     int no_progress = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
-            if (pdx_format_parse(optarg, &ro.format)) {
+            if (pdx_format_parse(optarg, &r.ro.format)) {
                 cli_error("--format takes auto, arxiv, jsonl, profile, list, "
                           "abstracts, listing or compact, not '%s'",
                           optarg);
@@ -218,11 +578,29 @@ int cmd_index(int argc, char **argv)
                 cli_error("--page-date takes YYYY-MM-DD, not '%s'", optarg);
                 return EXIT_USAGE;
             }
-            ro.page_date = optarg;
+            r.ro.page_date = optarg;
             break;
         case 'b':
             if (cli_size(optarg, 10000000, &r.batch) || r.batch == 0) {
                 cli_error("--batch takes a number from 1 to 10000000");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'I':
+        case 'X': {
+            size_t *n = c == 'I' ? &r.n_include : &r.n_exclude;
+            if (*n == MAX_GLOBS) {
+                cli_error("at most %d --include and --exclude each", MAX_GLOBS);
+                return EXIT_USAGE;
+            }
+            (c == 'I' ? r.include : r.exclude)[(*n)++] = optarg;
+            break;
+        }
+        case 'F': r.full = 1; break;
+        case 'n': r.dry_run = 1; break;
+        case 'w':
+            if (cli_double(optarg, &wait) || wait < 0 || wait > 86400) {
+                cli_error("--wait takes seconds, from 0 to 86400");
                 return EXIT_USAGE;
             }
             break;
@@ -239,52 +617,98 @@ int cmd_index(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (optind >= argc) {
-        cli_error("index: no input files (use '-' for standard input)");
+        cli_error("index: no sources (files or directories; '-' for "
+                  "standard input)");
         return EXIT_USAGE;
     }
-    r.progress = !no_progress && !r.quiet && isatty(STDERR_FILENO);
+    r.tty = isatty(STDERR_FILENO);
+    r.progress = !no_progress && !r.quiet && r.tty && !r.dry_run;
+    r.start = now();
 
-    int rc = pdx_open(&r.ix, db, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
-    if (rc) {
-        cli_error("%s", pdx_errmsg(r.ix));
-        pdx_close(r.ix);
+    int rc = open_index(&r, db, wait);
+    if (rc)
         return cli_exit_for(rc);
+    if (!r.ix)
+        r.full = 1; /* dry run on an index not created yet */
+
+    /* The sources as they are now, and the named locations. */
+    int use_stdin = 0;
+    r.roots = calloc((size_t)(argc - optind), sizeof *r.roots);
+    r.root_is_dir = calloc((size_t)(argc - optind), sizeof *r.root_is_dir);
+    if (!r.roots || !r.root_is_dir) {
+        cli_error("out of memory");
+        return EXIT_ERROR;
     }
-    clock_gettime(CLOCK_MONOTONIC, &r.start);
-    for (int i = optind; i < argc && !r.fatal; i++)
-        index_file(&r, argv[i], &ro);
-    if (!r.fatal)
+    for (int i = optind; i < argc; i++) {
+        if (!strcmp(argv[i], "-")) {
+            use_stdin = 1;
+            continue;
+        }
+        char *p = normalize(argv[i]);
+        if (!p)
+            continue;
+        struct stat st;
+        size_t k = r.n_roots++;
+        r.roots[k] = p;
+        if (stat(p, &st) != 0) {
+            /* Gone: its records go too, if it was ever read. */
+            pdx_source s = PDX_SOURCE_INIT;
+            if (!r.ix || pdx_source_get(&s, r.ix, p) != 0) {
+                cli_error("%s: cannot read: %s", p, strerror(errno));
+                r.files_failed++;
+            }
+        } else if (S_ISDIR(st.st_mode)) {
+            r.root_is_dir[k] = 1;
+            walk(&r, p);
+        } else {
+            add_file(&r, p);
+        }
+    }
+    if (r.n_files)
+        qsort(r.files, r.n_files, sizeof *r.files, cmp_str);
+    size_t uniq = 0; /* a file named twice is read once */
+    for (size_t i = 0; i < r.n_files; i++) {
+        if (uniq && !strcmp(r.files[uniq - 1], r.files[i]))
+            free(r.files[i]);
+        else
+            r.files[uniq++] = r.files[i];
+    }
+    r.n_files = uniq;
+
+    if (r.full && r.ix && !r.dry_run && (rc = pdx_clear(r.ix))) {
+        cli_error("%s", pdx_errmsg(r.ix));
+        r.fatal = rc;
+    }
+    if (r.ix && !r.full && !r.fatal)
+        remove_vanished(&r);
+    for (size_t i = 0; i < r.n_files && !r.fatal; i++) {
+        if (r.ix)
+            update_source(&r, r.files[i]);
+        else {
+            say(&r, "add", r.files[i]);
+            r.added++;
+        }
+    }
+    if (use_stdin && !r.fatal && !r.dry_run)
+        read_source(&r, "-");
+    if (r.ix && !r.dry_run && !r.fatal) {
+        pdx_mark_reindexed(r.ix);
         commit(&r);
+    }
     pdx_close(r.ix);
 
     uint64_t skipped = r.invalid;
     for (int k = 0; k < PDX_SKIP__COUNT; k++)
         skipped += r.skipped[k];
-    if (!r.quiet) {
-        double el = now() - ((double)r.start.tv_sec +
-                             (double)r.start.tv_nsec / 1e9);
-        printf("indexed %llu works from %d file%s in %.1f s: read %llu "
-               "records, skipped %llu",
-               (unsigned long long)r.indexed, argc - optind,
-               argc - optind == 1 ? "" : "s", el,
-               (unsigned long long)r.read, (unsigned long long)skipped);
-        const char *sep = " (";
-        for (int k = 1; k < PDX_SKIP__COUNT; k++)
-            if (r.skipped[k]) {
-                printf("%s%s: %llu", sep, pdx_skip_name((pdx_skip)k),
-                       (unsigned long long)r.skipped[k]);
-                sep = ", ";
-            }
-        if (r.invalid) {
-            printf("%sinvalid work: %llu", sep, (unsigned long long)r.invalid);
-            sep = ", ";
-        }
-        printf("%s", sep[0] == ',' ? ")" : "");
-        if (r.files_failed)
-            printf("; %d file%s could not be read to the end",
-                   r.files_failed, r.files_failed == 1 ? "" : "s");
-        printf("\n");
-    }
+    if (!r.quiet)
+        summary(&r, skipped);
+    for (size_t i = 0; i < r.n_files; i++)
+        free(r.files[i]);
+    for (size_t i = 0; i < r.n_roots; i++)
+        free(r.roots[i]);
+    free(r.files);
+    free(r.roots);
+    free(r.root_is_dir);
     if (r.fatal)
         return cli_exit_for(r.fatal) == EXIT_LOCKED ? EXIT_LOCKED : EXIT_ERROR;
     if (r.files_failed)

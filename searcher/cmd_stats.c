@@ -12,8 +12,8 @@ static const char help[] =
     "usage: paperdex stats --db DIR [--format text|json]\n"
     "\n"
     "Show the number of works, distinct terms and term occurrences, the\n"
-    "mean work length, the size on disk, and when the index was last\n"
-    "committed.\n"
+    "mean work length, the size on disk, when the index was last committed\n"
+    "and last reindexed, and how many source files it remembers.\n"
     "\n"
     "exit status: 0 ok; 1 the index is missing, damaged or not a paperdex\n"
     "index; 2 usage.\n";
@@ -72,8 +72,9 @@ int cmd_stats(int argc, char **argv)
         return cli_exit_for(rc);
     }
     pdx_close(ix);
-    char when[32];
+    char when[32], reindexed[32];
     iso_time(s.last_updated, when);
+    iso_time(s.last_reindex, reindexed);
     if (json) {
         cJSON *o = cJSON_CreateObject();
         char *txt = NULL;
@@ -86,6 +87,8 @@ int cmd_stats(int argc, char **argv)
             cJSON_AddStringToObject(o, "last_updated", when) &&
             cJSON_AddNumberToObject(o, "last_updated_unix",
                                     (double)s.last_updated) &&
+            cJSON_AddStringToObject(o, "last_reindex", reindexed) &&
+            cJSON_AddNumberToObject(o, "sources", (double)s.sources) &&
             cJSON_AddNumberToObject(o, "layout", s.layout))
             txt = cJSON_Print(o);
         cJSON_Delete(o);
@@ -104,10 +107,12 @@ int cmd_stats(int argc, char **argv)
            "avg length   %.1f terms per work\n"
            "size         %.1f MiB (%llu bytes)\n"
            "updated      %s\n"
+           "reindexed    %s\n"
+           "sources      %llu\n"
            "layout       %d\n",
            db, (unsigned long long)s.works, (unsigned long long)s.terms,
            (unsigned long long)s.postings, s.avg_length,
            (double)s.bytes / (1024.0 * 1024.0), (unsigned long long)s.bytes,
-           when, s.layout);
+           when, reindexed, (unsigned long long)s.sources, s.layout);
     return EXIT_OK_;
 }

@@ -47,14 +47,26 @@ printf '%s\n' '{"id":"g1","title":"good first record"}' \
     '{"id":"e1","year":2020}' \
     '{"id":"g2","title":"good second record"}' >"$T/mixed.jsonl"
 
+# Not on a terminal, a run prints one summary line and no warnings (cron);
+# --verbose names every skipped record.
+cron_out=$("$PDX" index --db "$DB" "$T/mixed.jsonl" 2>&1)
+cron_rc=$?
+if [ "$cron_rc" -eq 3 ] && [ "$(printf '%s\n' "$cron_out" | wc -l)" -eq 1 ] &&
+    grep -q '^sources: 1 added, 0 updated, 0 removed, 0 unchanged; records: 5 read, 2 indexed, 3 skipped-bad' <<<"$cron_out"; then
+    ok "cron: one summary line, no warnings"
+else
+    bad "cron: exit $cron_rc, output: $cron_out"
+fi
+expect "an unchanged file is not read again" 0 'sources: 0 added, 0 updated, 0 removed, 1 unchanged; records: 0 read' -- \
+    "$PDX" index --db "$DB" "$T/mixed.jsonl"
 expect "invalid UTF-8 names file:line" 3 'mixed\.jsonl:2: invalid UTF-8 at byte' -- \
-    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+    "$PDX" index --full --verbose --db "$DB" "$T/mixed.jsonl"
 expect "malformed JSON names file:line" 3 'mixed\.jsonl:3: malformed JSON' -- \
-    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+    "$PDX" index --full --verbose --db "$DB" "$T/mixed.jsonl"
 expect "no title or abstract names file:line" 3 'mixed\.jsonl:4: record has neither a title nor an abstract' -- \
-    "$PDX" index --db "$DB" "$T/mixed.jsonl"
-expect "summary counts each reason" 3 'read 5 records, skipped 3 \(invalid UTF-8: 1, malformed JSON: 1, no title or abstract: 1\)' -- \
-    "$PDX" index --db "$DB" "$T/mixed.jsonl"
+    "$PDX" index --full --verbose --db "$DB" "$T/mixed.jsonl"
+expect "summary counts each reason" 3 'records: 5 read, 2 indexed, 3 skipped-bad \(invalid UTF-8: 1, malformed JSON: 1, no title or abstract: 1\)' -- \
+    "$PDX" index --full --db "$DB" "$T/mixed.jsonl"
 [ "$(count "$DB" record)" = 2 ] && ok "good records around bad ones are indexed" ||
     bad "good records: $(count "$DB" record), want 2"
 consistent "$DB" "after bad records"
@@ -73,12 +85,12 @@ consistent "$DB" "after a truncated .gz"
 
 # gzip detected by content, not by name.
 cp "$T/whole.gz" "$T/not-compressed-honest.txt"
-expect "gzip read whatever the name" 0 'indexed 3000 works' -- \
+expect "gzip read whatever the name" 0 'records: 3000 read, 3000 indexed' -- \
     "$PDX" index --db "$T/ix2" "$T/not-compressed-honest.txt"
 
 # A missing file: reported, the other files still indexed.
 printf '%s\n' '{"id":"m1","title":"after the missing file"}' >"$T/after.jsonl"
-expect "missing file named" 1 'nope\.jsonl: cannot open: No such file' -- \
+expect "missing file named" 1 'nope\.jsonl: cannot read: No such file' -- \
     "$PDX" index --db "$DB" "$T/nope.jsonl" "$T/after.jsonl"
 [ "$(count "$DB" missing)" = 1 ] && ok "files after a missing one are indexed" ||
     bad "file after the missing one was not indexed"
@@ -138,7 +150,7 @@ expect "bad --b" 2 '--b takes' -- "$PDX" search --db "$DB" --b 2 x
 expect "no command" 2 'usage: paperdex' -- "$PDX"
 expect "unknown command" 2 "'frob' is not a paperdex command" -- "$PDX" frob
 expect "index without --db" 2 '--db DIR is required' -- "$PDX" index x
-expect "index without files" 2 'no input files' -- "$PDX" index --db "$DB"
+expect "index without sources" 2 'no sources' -- "$PDX" index --db "$DB"
 for c in index search stats; do
     expect "$c --help" 0 "usage: paperdex $c" -- "$PDX" "$c" --help
     expect "$c --help names exit statuses" 0 'exit status' -- "$PDX" "$c" --help

@@ -174,10 +174,10 @@ with open(path, encoding="utf-8") as f:
 body = [l for l in text if l.strip()]
 with open(bad, "w", encoding="utf-8") as f:
     f.write("\n".join(body[:3] + [body[3], "no authors at all here", body[5]] + body[6:9] + [body[9]]) + "\n")
-p = run("index", "--db", os.path.join(tmp, "cbad"), "--page-date", REF, bad, ok=(3,))
+p = run("index", "--verbose", "--db", os.path.join(tmp, "cbad"), "--page-date", REF, bad, ok=(3,))
 check("compact: unsplittable line warned with file:line", re.search(r"compact-bad\.txt:5: cannot tell the title from the authors", p.stderr), p.stderr)
 check("compact: broken-off last block warned", re.search(r"compact-bad\.txt:10: block breaks off", p.stderr), p.stderr)
-check("compact: the other blocks are indexed", "indexed 2 works" in p.stdout and "skipped 2 (page block: 2)" in p.stdout, p.stdout)
+check("compact: the other blocks are indexed", "records: 4 read, 2 indexed, 2 skipped-bad (page block: 2)" in p.stdout, p.stdout)
 
 # ---- profile page (000) -----------------------------------------------------
 PROFILE = [(2026, "NextFlow: Unified Sequential Modeling Activates Multimodal Understanding and Generation"),
@@ -228,7 +228,7 @@ for e in entries:
 # ---- all five pages together ---------------------------------------------------
 db = os.path.join(tmp, "all")
 p = run("index", "--db", db, "--page-date", REF, *sorted(os.path.join(SEEDS, f) for f in os.listdir(SEEDS)))
-check("all pages: 67 blocks read, none skipped", "read 67 records, skipped 0" in p.stdout, p.stdout)
+check("all pages: 67 blocks read, none skipped", "records: 67 read, 67 indexed, 0 skipped-bad" in p.stdout, p.stdout)
 ws = works(db)
 check("all pages: 58 distinct works", len(ws) == 58, len(ws))
 MERGED = {
@@ -306,7 +306,7 @@ check("re-reading keeps one entry per source", len(hx2["sources"]) == 3, hx2["so
 junk = os.path.join(tmp, "junk.txt")
 with open(junk, "w") as f:
     f.write("Just some notes\nabout nothing in particular\n")
-p = run("index", "--db", os.path.join(tmp, "junk"), junk, ok=(3,))
+p = run("index", "--verbose", "--db", os.path.join(tmp, "junk"), junk, ok=(3,))
 check("a page of no style is named with file:line", "junk.txt:1: the page matches no known style" in p.stderr, p.stderr)
 
 shutil.rmtree(tmp)
