@@ -5,8 +5,9 @@
  * precedence (the first rule both records can answer decides):
  *   1. both have an arXiv id (version suffix ignored): the ids are equal;
  *   2. both have a DOI: the DOIs are equal, ignoring case;
- *   3. both have an id their source gave (not one paperdex derived): the
- *      ids are equal -- so two JSONL records with different ids never merge;
+ *   3. both have an id of their source's own (not one paperdex derived,
+ *      nor an arXiv id standing as the id): the ids are equal -- so two
+ *      JSONL records with different ids never merge;
  *   4. both have a real title (not one derived from the abstract): the
  *      folded titles are equal (case, accents, punctuation, spacing);
  *   5. both have an abstract: the folded abstracts are equal, which
@@ -36,6 +37,12 @@
 static int explicit_id(const pdx_work *w)
 {
     return w->id && strncmp(w->id, "pdx:", 4) != 0;
+}
+
+/* An id of the source's own, not an arXiv id standing as the id. */
+static int own_id(const pdx_work *w)
+{
+    return explicit_id(w) && !(w->arxiv_id && !strcmp(w->id, w->arxiv_id));
 }
 
 /* arXiv id without its version: "2103.00823v2" -> "2103.00823". */
@@ -116,16 +123,26 @@ static int folded_equal(arena *a, const char *x, const char *y)
     return fx && fy && *fx && !strcmp(fx, fy);
 }
 
-int merge_matches(arena *a, const pdx_work *r, const pdx_work *v)
+int merge_matches(arena *a, const pdx_work *r, const merge_work *m)
 {
+    const pdx_work *v = &m->view;
     if (r->arxiv_id && v->arxiv_id) {
         char *x = arxiv_key(a, r->arxiv_id), *y = arxiv_key(a, v->arxiv_id);
         return x && y && !strcmp(x, y);
     }
     if (r->doi && v->doi)
         return !strcasecmp(r->doi, v->doi);
-    if (explicit_id(r) && explicit_id(v))
-        return !strcmp(r->id, v->id);
+    if (own_id(r)) { /* against the own ids of all the work's sources */
+        int any = 0;
+        for (size_t i = 0; i < m->n_src; i++)
+            if (own_id(&m->src[i].rec)) {
+                if (!strcmp(r->id, m->src[i].rec.id))
+                    return 1;
+                any = 1;
+            }
+        if (any)
+            return 0;
+    }
     if (r->title && !r->title_derived && v->title && !v->title_derived)
         return folded_equal(a, r->title, v->title);
     if (r->abstract && v->abstract)

@@ -35,10 +35,11 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 /* XP<16 hex>: the term of every work with a record from `file`. */
 char *merge_file_key(arena *a, const char *file);
 
-/* 1 if record r is a record of work v (a merged view): the arXiv ids
- * decide when both have one, else the DOIs, else ids the sources gave,
- * else the folded titles (real titles only), else the folded abstracts. */
-int merge_matches(arena *a, const pdx_work *r, const pdx_work *v);
+/* 1 if record r is a record of work m: the arXiv ids decide when both
+ * have one, else the DOIs, else the ids of the sources' own (r's against
+ * every source's), else the folded titles (real titles only), else the
+ * folded abstracts. */
+int merge_matches(arena *a, const pdx_work *r, const merge_work *m);
 
 /* 1 if two records come from the same place (file and line); records
  * without a source never do. */
