@@ -230,6 +230,10 @@ typedef struct pdx_source {
 
 #define PDX_SOURCE_INIT {PDX_SOURCE_VERSION, NULL, 0, 0, 0, 0}
 
+/** mtime_ns of a provisional fingerprint: the source is being read, and
+ *  the index may hold only part of its records. */
+#define PDX_SOURCE_INCOMPLETE (-1)
+
 /** The fingerprint stored for `path`: 0, or PDX_ENOTFOUND (no message)
  *  when none is.  out->path is borrowed from ix until the next call. */
 PDX_EXTERN int pdx_source_get(pdx_source *out, pdx_index *ix,

@@ -13,10 +13,12 @@
  *      fed; a work fed only by it goes);
  *   3. skips a source whose size and mtime are unchanged without opening
  *      it, and one whose content hash is unchanged after reading it;
- *   4. re-reads a new or changed source: its old records are removed, its
- *      current records put (merging with other sources' records), and its
- *      fingerprint stored -- in the same commit as its last records, so a
- *      crash never leaves a fingerprint without its records.
+ *   4. re-reads a new or changed source: its old records are removed, a
+ *      provisional fingerprint stored (so that a crash leaves no record
+ *      the next run does not know of), its current records put (merging
+ *      with other sources' records), and its real fingerprint stored -- in
+ *      the same commit as its last records, so a crash never leaves a
+ *      fingerprint for records that are not there.
  *
  * Commits happen after each changed source and every --batch records
  * within one (Xapian holds uncommitted changes in memory), so a reader
@@ -397,7 +399,8 @@ static void update_source(run *r, const char *path)
         r->files_failed++;
         return;
     }
-    if (known && old.hash == cur.hash && old.size == cur.size) {
+    if (known && old.mtime_ns != PDX_SOURCE_INCOMPLETE && old.hash == cur.hash &&
+        old.size == cur.size) {
         r->unchanged++; /* touched, not changed: remember the new mtime */
         cur.records = old.records;
         if (!r->dry_run && pdx_source_set(r->ix, &cur) == 0)
@@ -411,7 +414,21 @@ static void update_source(run *r, const char *path)
         r->added++;
     if (r->dry_run)
         return;
-    if (known && pdx_source_remove(r->ix, path)) {
+    /* Remove even when no fingerprint is stored: a run killed while
+     * reading a new source leaves its committed records without one. */
+    if (pdx_source_remove(r->ix, path)) {
+        cli_error("%s: %s", path, pdx_errmsg(r->ix));
+        r->fatal = pdx_errcode(r->ix);
+        return;
+    }
+    /* A provisional fingerprint goes into the first commit of this
+     * source's records: if the run dies before the end, the next run sees
+     * a source it knows but whose fingerprint matches nothing, and reads
+     * it again -- or, if the file is gone by then, removes its records. */
+    pdx_source partial = cur;
+    partial.mtime_ns = PDX_SOURCE_INCOMPLETE;
+    partial.hash = 0;
+    if (pdx_source_set(r->ix, &partial)) {
         cli_error("%s: %s", path, pdx_errmsg(r->ix));
         r->fatal = pdx_errcode(r->ix);
         return;
@@ -425,8 +442,8 @@ static void update_source(run *r, const char *path)
         r->fatal = pdx_errcode(r->ix);
         return;
     }
-    /* A source that broke off gets no fingerprint: the next run reads it
-     * again.  Either way its records so far are committed now. */
+    /* A source that broke off keeps its provisional fingerprint: the next
+     * run reads it again.  Either way its records so far are committed. */
     commit(r);
 }
 

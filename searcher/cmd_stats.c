@@ -9,11 +9,13 @@
 #include "../common/cli.h"
 
 static const char help[] =
-    "usage: paperdex stats --db DIR [--format text|json]\n"
+    "usage: paperdex stats --db DIR [--format text|json] [--sources]\n"
     "\n"
     "Show the number of works, distinct terms and term occurrences, the\n"
     "mean work length, the size on disk, when the index was last committed\n"
-    "and last reindexed, and how many source files it remembers.\n"
+    "and last reindexed, and how many source files it remembers.  With\n"
+    "--sources, list those files instead: path, size, records read, one\n"
+    "line each (text) or one JSON object a line.\n"
     "\n"
     "exit status: 0 ok; 1 the index is missing, damaged or not a paperdex\n"
     "index; 2 usage.\n";
@@ -30,15 +32,46 @@ static void iso_time(int64_t t, char out[32])
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static int print_source(void *ctx, const pdx_source *s)
+{
+    (void)ctx;
+    if (s->mtime_ns == PDX_SOURCE_INCOMPLETE)
+        printf("%s\t(being read, or a read was cut off)\n", s->path);
+    else
+        printf("%s\t%llu bytes\t%llu records\n", s->path,
+               (unsigned long long)s->size, (unsigned long long)s->records);
+    return 0;
+}
+
+static int print_source_json(void *ctx, const pdx_source *s)
+{
+    (void)ctx;
+    cJSON *o = cJSON_CreateObject();
+    char *txt = NULL;
+    if (o && cJSON_AddStringToObject(o, "path", s->path) &&
+        cJSON_AddNumberToObject(o, "size", (double)s->size) &&
+        cJSON_AddNumberToObject(o, "records", (double)s->records) &&
+        cJSON_AddBoolToObject(o, "complete",
+                              s->mtime_ns != PDX_SOURCE_INCOMPLETE))
+        txt = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!txt)
+        return PDX_ENOMEM;
+    printf("%s\n", txt);
+    cJSON_free(txt);
+    return 0;
+}
+
 int cmd_stats(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
+        {"sources", no_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL;
-    int json = 0, c;
+    int json = 0, list_sources = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -50,6 +83,7 @@ int cmd_stats(int argc, char **argv)
             }
             json = !strcmp(optarg, "json");
             break;
+        case 's': list_sources = 1; break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
         default: fputs(help, stderr); return EXIT_USAGE;
         }
@@ -70,6 +104,14 @@ int cmd_stats(int argc, char **argv)
         cli_error("%s", pdx_errmsg(ix));
         pdx_close(ix);
         return cli_exit_for(rc);
+    }
+    if (list_sources) {
+        rc = pdx_source_foreach(ix, json ? print_source_json : print_source,
+                                NULL);
+        if (rc)
+            cli_error("%s", pdx_errmsg(ix));
+        pdx_close(ix);
+        return rc ? cli_exit_for(rc) : EXIT_OK_;
     }
     pdx_close(ix);
     char when[32], reindexed[32];

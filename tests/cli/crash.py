@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""crash.py PAPERDEX [KILLS] [SEED]
+
+Crash safety.  An indexer is killed with SIGKILL at random moments, KILLS
+times, while it indexes a few thousand records from JSONL, arXiv and page
+sources (some sources edited or deleted between runs, so removals get
+killed too).  After every kill:
+
+  * xapian-check passes on the index;
+  * a search runs and shows a committed state: every source the index has
+    a fingerprint for has all its records in the index (the fingerprint
+    is written in the same commit as the source's last records);
+
+and at the end one more run completes the work and the index equals a
+fresh build of the same sources.  Then a full disk: a run whose files may
+not grow past a few MB (RLIMIT_FSIZE, as a full disk fails a write) must
+fail with a clear message, leave an index that passes xapian-check and
+holds a committed state, and the next run must complete it.
+"""
+import json, os, random, resource, shutil, signal, subprocess, sys, tempfile, time
+
+PDX = sys.argv[1]
+KILLS = int(sys.argv[2]) if len(sys.argv) > 2 else 24
+rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 20261122)
+passed = failed = 0
+
+
+def check(label, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s %s" % (label, str(detail)[:500]))
+
+
+WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "
+         "quantization compiler tensor scheduling federated privacy retrieval ranking").split()
+
+
+def record(k, edition=0):
+    r = random.Random(k * 31 + edition)
+    return {"id": "c%d" % k, "title": "Crash work %d %s" % (k, " ".join(r.sample(WORDS, 4))),
+            "abstract": " ".join(r.choice(WORDS) for _ in range(60)) + " %d." % k,
+            "authors": ["Helena Sørby", "Kwame Mensah"][: 1 + k % 2], "year": 2000 + k % 25}
+
+
+tmp = tempfile.mkdtemp(prefix="pdx-crash-")
+src = os.path.join(tmp, "src")
+os.makedirs(src)
+editions = {}
+
+
+def write_jsonl(i, n=900, edition=0):
+    editions[i] = edition
+    with open(os.path.join(src, "part-%02d.jsonl" % i), "w", encoding="utf-8") as f:
+        for k in range(i * 1000, i * 1000 + n):
+            f.write(json.dumps(record(k, edition), ensure_ascii=False) + "\n")
+
+
+for i in range(6):
+    write_jsonl(i)
+# A profile page repeating some works of part 0 (merges across sources).
+with open(os.path.join(src, "profile.txt"), "w", encoding="utf-8") as f:
+    f.write("Researcher profile\n\nHelena Sørby\n\nPublished work\n\n")
+    for k in range(0, 40):
+        w = record(k)
+        f.write("preprint%darXiv\n%s\n%s\n\n" % (w["year"], w["title"], w["abstract"]))
+
+db = os.path.join(tmp, "ix")
+
+
+def run_index(*extra, **kw):
+    return subprocess.run([PDX, "index", "--db", db, "--batch", "150"] + list(extra) + [src],
+                          capture_output=True, text=True, **kw)
+
+
+def committed_state_ok(label):
+    """xapian-check, and every fingerprinted source fully present."""
+    if not os.path.exists(os.path.join(db, "iamglass")):
+        return  # killed before the first commit
+    x = subprocess.run(["xapian-check", db], capture_output=True, text=True)
+    check(label + ": xapian-check", x.returncode == 0 and "No errors found" in x.stdout, x.stdout[-300:] + x.stderr)
+    s = subprocess.run([PDX, "search", "--db", db, "--all", "--limit", "10000", "--format", "jsonl"],
+                       capture_output=True, text=True)
+    check(label + ": search runs", s.returncode == 0, s.stderr)
+    if s.returncode != 0:
+        return
+    per_file = {}
+    for l in s.stdout.splitlines():
+        for so in json.loads(l)["sources"]:
+            per_file[so["file"]] = per_file.get(so["file"], 0) + 1
+    st = subprocess.run([PDX, "stats", "--db", db, "--sources", "--format", "json"], capture_output=True, text=True)
+    for l in st.stdout.splitlines():
+        fp = json.loads(l)
+        if not fp["complete"]:
+            continue  # a provisional fingerprint: the source was being read
+        check(label + ": %s has all %d records" % (os.path.basename(fp["path"]), fp["records"]),
+              per_file.get(fp["path"], 0) == fp["records"], per_file.get(fp["path"], 0))
+
+
+def snapshot(path):
+    out = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--format", "jsonl"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    works = [json.loads(l) for l in out]
+    for w in works:
+        del w["rank"]  # a listing position: compared as a whole set instead
+    return sorted(json.dumps(w, sort_keys=True, ensure_ascii=False) for w in works)
+
+
+kills = 0
+for n in range(KILLS):
+    if n > 0:  # change the sources between runs: edit, delete, add back
+        for i in rng.sample(range(6), 3):
+            if os.path.exists(os.path.join(src, "part-%02d.jsonl" % i)) and rng.random() < 0.2:
+                os.remove(os.path.join(src, "part-%02d.jsonl" % i))
+            else:
+                write_jsonl(i, n=rng.randint(700, 1000), edition=editions.get(i, 0) + 1)
+    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", src],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(rng.uniform(0.05, 0.8))
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+        kills += 1
+    p.wait()
+    committed_state_ok("after run %d" % n)
+check("at least 20 kills landed mid-run", kills >= 20, kills)
+
+p = run_index()
+check("the next run completes", p.returncode == 0, p.stdout + p.stderr)
+committed_state_ok("completed")
+fresh = os.path.join(tmp, "fresh")
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+a, b = snapshot(db), snapshot(fresh)
+def brief(x):
+    d = json.loads(x)
+    return "%s %s %s" % (d["id"], d["title"][:40], [(os.path.basename(s["file"]), s["line"]) for s in d["sources"]])
+
+
+if a != b and os.environ.get("PDX_DEBUG"):
+    ia = {json.loads(x)["id"]: json.loads(x) for x in set(a) - set(b)}
+    ib = {json.loads(x)["id"]: json.loads(x) for x in set(b) - set(a)}
+    for k in list(ia)[:2]:
+        print("INC ", {f: v for f, v in ia[k].items() if ib.get(k, {}).get(f) != v})
+        print("FRESH", {f: v for f, v in ib.get(k, {}).items() if ia[k].get(f) != v})
+check("after the kills, equal to a fresh build (%d works)" % len(b), a == b,
+      "only incremental %s; only fresh %s" % ([brief(x) for x in sorted(set(a) - set(b))[:4]],
+                                              [brief(x) for x in sorted(set(b) - set(a))[:4]]))
+
+# A full disk: files may not grow past 3 MB while a big new source is read.
+with open(os.path.join(src, "big.jsonl"), "w", encoding="utf-8") as f:
+    for k in range(100000, 106000):
+        f.write(json.dumps(record(k), ensure_ascii=False) + "\n")
+
+
+def small_disk():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (3 << 20, 3 << 20))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+
+
+before = snapshot(db)
+p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True, text=True,
+                   preexec_fn=small_disk)
+check("full disk: exit 1", p.returncode == 1, p.returncode)
+check("full disk: a clear message", "I/O error" in p.stderr and "File too large" in p.stderr, p.stderr)
+committed_state_ok("after the full disk")
+after = snapshot(db)
+check("full disk: the works indexed before it are all still there", set(before) <= set(after) or len(after) >= len(before),
+      (len(before), len(after)))
+p = run_index()
+check("after the full disk, the next run completes", p.returncode == 0, p.stdout + p.stderr)
+shutil.rmtree(fresh)
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+check("and equals a fresh build", snapshot(db) == snapshot(fresh))
+
+shutil.rmtree(tmp)
+print("%d kills; %d passed, %d failed" % (kills, passed, failed))
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed or not passed else 0)
