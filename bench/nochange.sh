@@ -17,7 +17,7 @@ SHARED=${PDX_SHARED:-../shared}
 T=$(mktemp -d /tmp/pdx-bench-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
-secs() { local s e; s=$(date +%s.%N); "$@" >"$T/last.out" 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+secs() { local s e; s=$(date +%s.%N); "$@" >"$T/last.out" 2>&1; e=$(date +%s.%N); awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f\n", e - s }'; }
 
 rerun() { # rerun LABEL ARGS...
     local label=$1; shift
@@ -49,7 +49,6 @@ if [ -f "$SHARED/data/arxiv-101k.jsonl.gz" ]; then
     t=$(secs "$PDX" index --db "$T/ix-arxiv" "$SHARED/data/arxiv-101k.jsonl.gz" "$SHARED/seeds")
     printf '%-42s %8.1f s  (%s)\n' "build: arXiv 101k + 5 seed pages" "$t" "$(cat "$T/last.out")"
     rerun "re-run: arXiv 101k + seeds, no change" --db "$T/ix-arxiv" "$SHARED/data/arxiv-101k.jsonl.gz" "$SHARED/seeds"
-    touch "$SHARED/seeds" 2>/dev/null || true
 else
     echo "(no $SHARED/data/arxiv-101k.jsonl.gz: the arXiv case is skipped)"
 fi
