@@ -102,6 +102,16 @@ int cli_size(const char *s, size_t max, size_t *out)
     return 0;
 }
 
+int cli_text_or_json(const char *s, int *json)
+{
+    if (strcmp(s, "text") && strcmp(s, "json")) {
+        cli_error("--format takes text or json, not '%s'", s);
+        return -1;
+    }
+    *json = !strcmp(s, "json");
+    return 0;
+}
+
 int cli_double(const char *s, double *out)
 {
     char *end;

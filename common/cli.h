@@ -37,6 +37,10 @@ int cli_year_range(const char *s, int *lo, int *hi);
 /* Parse a non-negative integer no larger than max.  0 or -1. */
 int cli_size(const char *s, size_t max, size_t *out);
 
+/* --format text|json: sets *json; prints the error and returns -1 for
+ * anything else. */
+int cli_text_or_json(const char *s, int *json);
+
 /* Parse a double.  0 or -1. */
 int cli_double(const char *s, double *out);
 

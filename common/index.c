@@ -121,6 +121,16 @@ static int need_db(pdx_index *ix)
     return 0;
 }
 
+/* What every entry point on an open handle does first: forget the last
+ * error, and refuse a handle whose pdx_open failed.  0 or the code. */
+static int enter(pdx_index *ix)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    return need_db(ix) ? ix->code : 0;
+}
+
 /* ---------------------------------------------------------------- keys */
 
 /* arXiv's computer-science subject codes, as profile pages show them bare
@@ -308,11 +318,9 @@ static int same_record(const pdx_work *s, const pdx_work *w)
 
 int pdx_put(pdx_index *ix, const pdx_work *w)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     strbuf why = STRBUF_INIT;
     if (record_check(w, &why)) {
         set_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",
@@ -398,11 +406,9 @@ done:
 
 int pdx_delete(pdx_index *ix, const char *id)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     if (!id || !*id || strlen(id) > PDX_ID_MAX)
         return set_error(ix, PDX_EINVAL, "pdx_delete: invalid id");
     /* The work may go by another id than the one given (an arXiv id, or
@@ -419,11 +425,9 @@ int pdx_delete(pdx_index *ix, const char *id)
 
 int pdx_commit(pdx_index *ix)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     shim_err e = {0, ""};
     int rc = shim_commit(ix->db, &e);
     return rc ? from_shim(ix, rc, &e) : 0;
@@ -516,11 +520,9 @@ int pdx_source_get(pdx_source *out, pdx_index *ix, const char *path)
 
 int pdx_source_set(pdx_index *ix, const pdx_source *s)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     if (!s || s->version != PDX_SOURCE_VERSION || !s->path || !*s->path)
         return set_error(ix, PDX_EINVAL, "pdx_source_set: bad source");
     cJSON *o = cJSON_CreateObject();
@@ -587,11 +589,9 @@ static int remove_from_work(void *ctx, const char *data, size_t len)
 
 int pdx_source_remove(pdx_index *ix, const char *path)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     if (!path || !*path)
         return set_error(ix, PDX_EINVAL, "pdx_source_remove: no path");
     arena a = {0};
@@ -640,11 +640,9 @@ int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn, void *ctx)
 
 int pdx_clear(pdx_index *ix)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     shim_err e = {0, ""};
     int rc = shim_clear(ix->db, SRC_META, &e);
     return rc ? from_shim(ix, rc, &e) : 0;
@@ -652,11 +650,9 @@ int pdx_clear(pdx_index *ix)
 
 int pdx_mark_reindexed(pdx_index *ix)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     char now[32];
     snprintf(now, sizeof now, "%lld", (long long)time(NULL));
     shim_err e = {0, ""};
@@ -912,11 +908,9 @@ static int on_got(void *ctx, const char *data, size_t len)
 int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
 {
     *out = NULL;
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     if (!id || !*id || strlen(id) > PDX_ID_MAX)
         return set_error(ix, PDX_EINVAL, "pdx_get: invalid id");
     pdx_work probe = PDX_WORK_INIT;
@@ -1003,11 +997,9 @@ static uint64_t dir_bytes(const char *path)
 
 int pdx_stats_get(pdx_stats *out, pdx_index *ix)
 {
-    if (!ix)
-        return PDX_EINVAL;
-    clear_error(ix);
-    if (need_db(ix))
-        return ix->code;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
     if (!out || out->version != PDX_STATS_VERSION)
         return set_error(ix, PDX_EVERSION,
                          "pdx_stats must be initialised with PDX_STATS_INIT");

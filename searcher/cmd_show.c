@@ -80,11 +80,8 @@ int cmd_show(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
-            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-                cli_error("--format takes text or json");
+            if (cli_text_or_json(optarg, &json))
                 return EXIT_USAGE;
-            }
-            json = !strcmp(optarg, "json");
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
         default: fputs(help, stderr); return EXIT_USAGE;

@@ -77,11 +77,8 @@ int cmd_stats(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
-            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-                cli_error("--format takes text or json");
+            if (cli_text_or_json(optarg, &json))
                 return EXIT_USAGE;
-            }
-            json = !strcmp(optarg, "json");
             break;
         case 's': list_sources = 1; break;
         case 'h': fputs(help, stdout); return EXIT_OK_;

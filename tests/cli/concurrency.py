@@ -12,16 +12,8 @@ for the first to finish and then succeed.
 import json, os, shutil, subprocess, sys, tempfile, time
 
 PDX = sys.argv[1]
-passed = failed = 0
-
-
-def check(label, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s %s" % (label, str(detail)[:400]))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
 
 
 tmp = tempfile.mkdtemp(prefix="pdx-conc-")
@@ -72,5 +64,4 @@ final = json.loads(subprocess.run([PDX, "search", "--db", db, "--format", "json"
 check("all 4000 works are there", final == 4000, final)
 shutil.rmtree(tmp)
 print("%d searches ran during the reindex" % searches)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed or not passed else 0)
+done()

@@ -18,16 +18,8 @@ import json, os, re, shutil, subprocess, sys, tempfile
 
 PDX, SHARED = sys.argv[1], sys.argv[2]
 SEEDS = os.path.join(SHARED, "seeds")
-passed = failed = 0
-
-
-def check(label, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s %s" % (label, detail))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
 
 
 def run(*args, ok=(0,)):
@@ -310,5 +302,4 @@ p = run("index", "--verbose", "--db", os.path.join(tmp, "junk"), junk, ok=(3,))
 check("a page of no style is named with file:line", "junk.txt:1: the page matches no known style" in p.stderr, p.stderr)
 
 shutil.rmtree(tmp)
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed or not passed else 0)
+done()
