@@ -19,9 +19,9 @@ from harness import check, done  # noqa: E402
 tmp = tempfile.mkdtemp(prefix="pdx-conc-")
 src = os.path.join(tmp, "src")
 os.makedirs(src)
-for i in range(8):
+for i in range(10):
     with open(os.path.join(src, "part-%d.jsonl" % i), "w") as f:
-        for k in range(i * 1000, i * 1000 + 500):
+        for k in range(i * 1000, i * 1000 + 600):
             f.write(json.dumps({"id": "k%d" % k, "title": "Concurrent work %d on shared networks" % k,
                                 "abstract": "Networks and readers and writers, record %d of part %d." % (k, i),
                                 "year": 2001 + k % 20}) + "\n")
@@ -30,7 +30,16 @@ subprocess.run([PDX, "index", "--db", db, os.path.join(src, "part-0.jsonl")], ch
 
 writer = subprocess.Popen([PDX, "index", "--db", db, "--batch", "100", src],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-time.sleep(0.3)
+# Wait until the writer holds the lock (it says so in paperdex-writer).
+holder = os.path.join(db, "paperdex-writer")
+for _ in range(600):
+    try:
+        with open(holder) as f:
+            if ("pid %d " % writer.pid) in f.read():
+                break
+    except OSError:
+        pass
+    time.sleep(0.01)
 second = subprocess.run([PDX, "index", "--db", db, src], capture_output=True, text=True)
 check("a second indexer exits 75", second.returncode == 75, second.returncode)
 check("and names the lock holder", ("held by pid %d" % writer.pid) in second.stderr, second.stderr)
@@ -58,10 +67,10 @@ check("every search saw whole batches of 100 (commits), growing",
 check("the writer finished", writer.returncode == 0, writer.stderr)
 out, err = waiter.communicate(timeout=300)
 check("an indexer with --wait waited for the lock and finished", waiter.returncode == 0, err)
-check("and found nothing left to do", "8 unchanged" in out, out)
+check("and found nothing left to do", "10 unchanged" in out, out)
 final = json.loads(subprocess.run([PDX, "search", "--db", db, "--format", "json", "--exact", "--limit", "0",
                                    "networks"], capture_output=True, text=True).stdout)["total"]
-check("all 4000 works are there", final == 4000, final)
+check("all 6000 works are there", final == 6000, final)
 shutil.rmtree(tmp)
 print("%d searches ran during the reindex" % searches)
 done()
