@@ -358,7 +358,9 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     m.src[m.n_src++].rec = *w;
     for (size_t i = 0; i < c.n; i++) {
         merge_work *cw = &c.v[i];
-        int joins = merge_matches(&a, w, cw);
+        /* A work already known by this record's id is this work too:
+         * re-adding under an id replaces, and one id never names two. */
+        int joins = merge_matches(&a, w, cw) || !strcmp(cw->view.id, w->id);
         size_t kept = 0;
         for (size_t j = 0; j < cw->n_src; j++) {
             if (same_record(&cw->src[j].rec, w))
