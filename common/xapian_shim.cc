@@ -350,6 +350,13 @@ struct shim_db {
     }
 };
 
+/* What every writing entry point says on a read-only handle. */
+static int read_only(shim_err *e)
+{
+    set_msg(e, PDX_EINVAL, "index was opened read-only");
+    return PDX_EINVAL;
+}
+
 /* Who holds the write lock: written by a writer that got it, read by one
  * that did not.  Best effort: the lock itself is Xapian's. */
 static void write_holder(const std::string &dir)
@@ -499,10 +506,8 @@ extern "C" void shim_close(shim_db *h)
 extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
 {
     try {
-        if (!h->writable) {
-            set_msg(e, PDX_EINVAL, "index was opened read-only");
-            return PDX_EINVAL;
-        }
+        if (!h->writable)
+            return read_only(e);
         Xapian::Document doc;
         Xapian::TermGenerator &tg = h->tg;
         tg.set_document(doc);
@@ -591,10 +596,8 @@ extern "C" int shim_meta_set(shim_db *h, const char *key, const char *value,
                              shim_err *e)
 {
     try {
-        if (!h->writable) {
-            set_msg(e, PDX_EINVAL, "index was opened read-only");
-            return PDX_EINVAL;
-        }
+        if (!h->writable)
+            return read_only(e);
         h->wdb.set_metadata(key, value ? value : "");
         return 0;
     } catch (...) {
@@ -636,10 +639,8 @@ extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
 extern "C" int shim_clear(shim_db *h, const char *meta_prefix, shim_err *e)
 {
     try {
-        if (!h->writable) {
-            set_msg(e, PDX_EINVAL, "index was opened read-only");
-            return PDX_EINVAL;
-        }
+        if (!h->writable)
+            return read_only(e);
         std::vector<Xapian::docid> ids;
         for (Xapian::PostingIterator p = h->wdb.postlist_begin("");
              p != h->wdb.postlist_end(""); ++p)
@@ -661,10 +662,8 @@ extern "C" int shim_clear(shim_db *h, const char *meta_prefix, shim_err *e)
 extern "C" int shim_delete(shim_db *h, const char *id, shim_err *e)
 {
     try {
-        if (!h->writable) {
-            set_msg(e, PDX_EINVAL, "index was opened read-only");
-            return PDX_EINVAL;
-        }
+        if (!h->writable)
+            return read_only(e);
         h->wdb.delete_document(std::string("Q") + id);
         return 0;
     } catch (...) {
@@ -675,10 +674,8 @@ extern "C" int shim_delete(shim_db *h, const char *id, shim_err *e)
 extern "C" int shim_commit(shim_db *h, shim_err *e)
 {
     try {
-        if (!h->writable) {
-            set_msg(e, PDX_EINVAL, "index was opened read-only");
-            return PDX_EINVAL;
-        }
+        if (!h->writable)
+            return read_only(e);
         h->wdb.set_metadata(UPDATED_KEY,
                             std::to_string(static_cast<long long>(time(nullptr))));
         h->wdb.commit();

@@ -301,10 +301,8 @@ oom:
 
 char *merge_to_json(const merge_work *m)
 {
-    char *view = record_to_json(&m->view);
-    cJSON *o = view ? cJSON_Parse(view) : NULL;
+    cJSON *o = record_to_cjson(&m->view);
     char *out = NULL;
-    free(view);
     cJSON *arr = o ? cJSON_AddArrayToObject(o, "sources") : NULL;
     if (!arr)
         goto done;
@@ -322,9 +320,7 @@ char *merge_to_json(const merge_work *m)
             !cJSON_AddStringToObject(s, "id", r->id))
             goto done;
         if (m->n_src > 1) {
-            char *rj = record_to_json(r);
-            cJSON *rec = rj ? cJSON_Parse(rj) : NULL;
-            free(rj);
+            cJSON *rec = record_to_cjson(r);
             if (!rec || !cJSON_AddItemToObject(s, "record", rec)) {
                 cJSON_Delete(rec);
                 goto done;
@@ -340,9 +336,11 @@ done:
 int merge_from_json(arena *a, merge_work *m, const char *json, size_t len)
 {
     memset(m, 0, sizeof *m);
-    if (record_from_json(a, &m->view, json, len))
-        return -1;
     cJSON *o = cJSON_ParseWithLength(json, len);
+    if (!o || record_from_cjson(a, &m->view, o)) {
+        cJSON_Delete(o);
+        return -1;
+    }
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "sources");
     int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
     m->src = arena_alloc(a, (size_t)(n > 0 ? n : 1) * sizeof *m->src);
@@ -357,10 +355,7 @@ int merge_from_json(arena *a, merge_work *m, const char *json, size_t len)
         merge_src *e = &m->src[m->n_src];
         const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
         if (rec) {
-            char *rj = cJSON_PrintUnformatted(rec);
-            rc = !rj || record_from_json(a, &e->rec, rj, strlen(rj));
-            free(rj);
-            if (rc)
+            if ((rc = record_from_cjson(a, &e->rec, rec)) != 0)
                 break;
         } else {
             e->rec = m->view; /* a single source: its record is the view */

@@ -454,10 +454,9 @@ static int put_list(cJSON *o, const char *key, const char *const *v, size_t n)
     return 0;
 }
 
-char *record_to_json(const pdx_work *w)
+cJSON *record_to_cjson(const pdx_work *w)
 {
     cJSON *o = cJSON_CreateObject();
-    char *out = NULL;
     if (!o)
         return NULL;
     if (put_str(o, "id", w->id) || put_str(o, "title", w->title) ||
@@ -472,23 +471,35 @@ char *record_to_json(const pdx_work *w)
         put_str(o, "arxiv_id", w->arxiv_id) ||
         put_str(o, "venue", w->venue) || put_str(o, "comments", w->comments) ||
         put_str(o, "affiliation", w->affiliation) ||
-        (w->code_available && !cJSON_AddTrueToObject(o, "code_available")))
-        goto done;
-    out = cJSON_PrintUnformatted(o);
-done:
+        (w->code_available && !cJSON_AddTrueToObject(o, "code_available"))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+char *record_to_json(const pdx_work *w)
+{
+    cJSON *o = record_to_cjson(w);
+    char *out = o ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     return out;
 }
 
-int record_from_json(arena *a, pdx_work *w, const char *json, size_t len)
+int record_from_cjson(arena *a, pdx_work *w, const cJSON *o)
 {
     strbuf why = STRBUF_INIT;
-    cJSON *o = cJSON_ParseWithLength(json, len);
-    int rc = -1;
-    if (o && cJSON_IsObject(o) &&
-        decode_own(a, w, o, 1, &why) == PDX_SKIP_NONE)
-        rc = 0;
-    cJSON_Delete(o);
+    int rc = cJSON_IsObject(o) && decode_own(a, w, o, 1, &why) == PDX_SKIP_NONE
+                 ? 0
+                 : -1;
     sb_release(&why);
+    return rc;
+}
+
+int record_from_json(arena *a, pdx_work *w, const char *json, size_t len)
+{
+    cJSON *o = cJSON_ParseWithLength(json, len);
+    int rc = o ? record_from_cjson(a, w, o) : -1;
+    cJSON_Delete(o);
     return rc;
 }

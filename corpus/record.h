@@ -60,8 +60,12 @@ void record_date_key(const char *d, char out[9]);
 
 /* The stored JSON of w (compact, one line), malloc'd; NULL on OOM. */
 char *record_to_json(const pdx_work *w);
+/* The same as a cJSON object, owned by the caller; NULL on OOM. */
+cJSON *record_to_cjson(const pdx_work *w);
 
 /* Read a stored JSON record back into w (strings in a); 0 or -1. */
 int record_from_json(arena *a, pdx_work *w, const char *json, size_t len);
+/* The same from a parsed object (borrowed). */
+int record_from_cjson(arena *a, pdx_work *w, const cJSON *obj);
 
 #endif
