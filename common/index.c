@@ -664,7 +664,36 @@ int pdx_mark_reindexed(pdx_index *ix)
 
 /* ----------------------------------------------------------- searching */
 
-static int on_hit(void *ctx, double score, const char *data, size_t len)
+/* Take the highlight markers out of a snippet, keeping where they were. */
+static int set_snippet(arena *a, pdx_hit *h, const char *marked)
+{
+    size_t n = strlen(marked), marks = 0;
+    for (size_t i = 0; i < n; i++)
+        marks += marked[i] == SHIM_HI_START;
+    char *text = arena_alloc(a, n + 1);
+    size_t *hl = arena_alloc(a, (2 * marks + 1) * sizeof *hl);
+    if (!text || !hl)
+        return -1;
+    size_t o = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (marked[i] == SHIM_HI_START && k % 2 == 0)
+            hl[k++] = o;
+        else if (marked[i] == SHIM_HI_END && k % 2 == 1)
+            hl[k++] = o;
+        else if (marked[i] != SHIM_HI_START && marked[i] != SHIM_HI_END)
+            text[o++] = marked[i];
+    }
+    if (k % 2) /* an unclosed mark ends with the text */
+        hl[k++] = o;
+    text[o] = '\0';
+    h->snippet = text;
+    h->highlights = hl;
+    h->n_highlights = k / 2;
+    return 0;
+}
+
+static int on_hit(void *ctx, double score, const char *data, size_t len,
+                  const char *snippet)
 {
     pdx_results *r = ctx;
     if (r->n == r->cap) {
@@ -686,6 +715,8 @@ static int on_hit(void *ctx, double score, const char *data, size_t len)
         h->work = init;
         h->work.id = "";
     }
+    if (snippet && *snippet && set_snippet(&r->a, h, snippet))
+        return -1;
     h->score = score;
     h->rank = r->offset + r->n;
     r->n++;
@@ -748,6 +779,9 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     if (q->limit > PDX_MAX_LIMIT)
         return set_error(ix, PDX_EINVAL, "limit %zu is above %d", q->limit,
                          PDX_MAX_LIMIT);
+    if (q->snippet_bytes > 100000)
+        return set_error(ix, PDX_EINVAL, "snippet length %zu is above 100000",
+                         q->snippet_bytes);
     if (q->offset > 100000000)
         return set_error(ix, PDX_EINVAL, "offset %zu is too large", q->offset);
     if (q->b > 1.0)
@@ -883,6 +917,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                 : sort == PDX_SORT_OLDEST ? SHIM_SORT_OLDEST
                                           : SHIM_SORT_RELEVANCE,
         .exact_total = q->exact_total,
+        .snippet_bytes = q->snippet_bytes,
     };
     r->offset = q->offset;
     shim_err e = {0, ""};
@@ -904,7 +939,7 @@ static int on_got(void *ctx, const char *data, size_t len)
 {
     pdx_results *r = ctx;
     r->totals.estimated = r->totals.lower = r->totals.upper = r->n + 1;
-    return on_hit(ctx, 0.0, data, len);
+    return on_hit(ctx, 0.0, data, len, NULL);
 }
 
 int pdx_get(pdx_results **out, pdx_index *ix, const char *id)

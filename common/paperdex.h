@@ -327,10 +327,16 @@ typedef struct pdx_query {
                                  pass over the matches; slower)         */
     int all;                /**< nonzero: an empty text with no filter
                                  lists every work instead of failing     */
+    size_t snippet_bytes;   /**< about how long each hit's snippet is;
+                                 0 = no snippets                          */
 } pdx_query;
 
+/** Default snippet length, in bytes: two lines of a terminal. */
+#define PDX_DEFAULT_SNIPPET 200
+
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
-                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0}
+                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
+                        PDX_DEFAULT_SNIPPET}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -338,6 +344,14 @@ typedef struct pdx_hit {
     double score;      /**< BM25 score (0 when sorted by date only)     */
     size_t rank;       /**< 0-based position in the whole ranking       */
     const char *json;  /**< the stored record as one JSON object        */
+    /** The window of the abstract that best matches the query words (a
+     *  "…" marks text left out), or NULL: no query words, no abstract, or
+     *  snippet_bytes 0.  Matched words -- stems included, so a search for
+     *  "networks" marks "network" -- are the byte ranges
+     *  [highlights[2i], highlights[2i+1]) for i < n_highlights. */
+    const char *snippet;
+    const size_t *highlights;
+    size_t n_highlights;
 } pdx_hit;
 
 typedef struct pdx_results pdx_results;

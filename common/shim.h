@@ -109,12 +109,19 @@ typedef struct shim_query {
     size_t offset, limit;
     int sort;
     int exact_total;
+    size_t snippet_bytes;    /* 0: no snippets; else about this long, the
+                                matched words between SHIM_HI_START and
+                                SHIM_HI_END bytes */
 } shim_query;
+
+#define SHIM_HI_START '\x01'
+#define SHIM_HI_END '\x02'
+#define SHIM_OMIT "\xE2\x80\xA6" /* ... */
 
 /* Called once per hit, in rank order, after the match has succeeded.
  * Returns 0, or nonzero to abort with PDX_ENOMEM. */
 typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
-                           size_t len);
+                           size_t len, const char *snippet);
 
 typedef struct shim_totals {
     size_t estimated, lower, upper;

@@ -127,6 +127,7 @@
  */
 #include <xapian.h>
 
+#include <cjson/cJSON.h>
 #include <libstemmer.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -718,8 +719,25 @@ static Xapian::Query build_filter(const shim_query *q)
 
 /* One attempt at the whole search; DatabaseModifiedError escapes to the
  * retry loop in shim_search. */
+struct shim_hit {
+    double score;
+    std::string data, snippet;
+};
+
+/* The abstract of a stored work (the JSON's "abstract"), or "". */
+static std::string stored_abstract(const std::string &data)
+{
+    std::string out;
+    cJSON *o = cJSON_ParseWithLength(data.data(), data.size());
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "abstract");
+    if (cJSON_IsString(a))
+        out = a->valuestring;
+    cJSON_Delete(o);
+    return out;
+}
+
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
-                       std::vector<std::pair<double, std::string>> &hits)
+                       std::vector<shim_hit> &hits)
 {
     const bool has_text = q->text && *q->text;
     Xapian::Query query;
@@ -766,8 +784,21 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                                    check);
     hits.clear();
     hits.reserve(ms.size());
-    for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
-        hits.emplace_back(it.get_weight(), it.get_document().get_data());
+    for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
+        shim_hit hit{it.get_weight(), it.get_document().get_data(), ""};
+        if (q->snippet_bytes && has_text) {
+            /* Xapian's snippet: the window of the abstract that best
+             * matches the query, words highlighted by the same stemmer
+             * that indexed them ("networks" marks "network"). */
+            hit.snippet = ms.snippet(stored_abstract(hit.data), q->snippet_bytes,
+                                     h->stem,
+                                     Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
+                                         Xapian::MSet::SNIPPET_EXHAUSTIVE,
+                                     std::string(1, SHIM_HI_START),
+                                     std::string(1, SHIM_HI_END), SHIM_OMIT);
+        }
+        hits.push_back(std::move(hit));
+    }
     totals->estimated = ms.get_matches_estimated();
     totals->lower = ms.get_matches_lower_bound();
     totals->upper = ms.get_matches_upper_bound();
@@ -778,7 +809,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
                            shim_err *e)
 {
     try {
-        std::vector<std::pair<double, std::string>> hits;
+        std::vector<shim_hit> hits;
         for (int attempt = 0;; attempt++) {
             try {
                 run_search(h, q, totals, hits);
@@ -792,7 +823,9 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
             }
         }
         for (const auto &hit : hits)
-            if (fn(ctx, hit.first, hit.second.data(), hit.second.size())) {
+            if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
+                   q->snippet_bytes && q->text && *q->text ? hit.snippet.c_str()
+                                                           : nullptr)) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/arena.h"
 #include "../common/cli.h"
@@ -37,6 +38,10 @@ static const char help[] =
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
     "  --exact            count every match, so the total is exact\n"
     "  --all              with no QUERY and no filter, list every work\n"
+    "  --snippet N        show about N bytes of each abstract around the\n"
+    "                     matched words (default 200; 0: none); the words\n"
+    "                     are bold on a terminal, and JSON gives their\n"
+    "                     byte offsets in \"highlights\"\n"
     "  --format F         text (default), json or jsonl\n"
     "  -h, --help         this text\n"
     "\n"
@@ -59,6 +64,7 @@ int cmd_search(int argc, char **argv)
         {"b", required_argument, NULL, 'B'},
         {"exact", no_argument, NULL, 'e'},
         {"all", no_argument, NULL, 'A'},
+        {"snippet", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -129,6 +135,12 @@ int cmd_search(int argc, char **argv)
             break;
         case 'e': q.exact_total = 1; break;
         case 'A': q.all = 1; break;
+        case 'S':
+            if (cli_size(optarg, 100000, &q.snippet_bytes)) {
+                cli_error("--snippet takes a length in bytes, 0 to 100000");
+                return EXIT_USAGE;
+            }
+            break;
         case 'f':
             if (out_parse_format(optarg, &fmt)) {
                 cli_error("--format takes text, json or jsonl");
@@ -171,7 +183,8 @@ int cmd_search(int argc, char **argv)
     if (rc) {
         cli_error("%s", pdx_errmsg(ix));
         status = cli_exit_for(rc);
-    } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit)) {
+    } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit,
+                           isatty(STDOUT_FILENO))) {
         cli_error("cannot write the results");
         status = EXIT_ERROR;
     }

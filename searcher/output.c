@@ -47,6 +47,20 @@ static cJSON *hit_json(const pdx_hit *h)
             goto fail;
         }
     }
+    if (h->snippet) {
+        cJSON *hl = NULL;
+        if (!cJSON_AddStringToObject(o, "snippet", h->snippet) ||
+            !(hl = cJSON_AddArrayToObject(o, "highlights")))
+            goto fail;
+        for (size_t i = 0; i < h->n_highlights; i++) {
+            cJSON *pair = cJSON_CreateArray();
+            if (!pair || !cJSON_AddItemToArray(hl, pair) ||
+                !cJSON_AddItemToArray(pair, cJSON_CreateNumber(
+                                                (double)h->highlights[2 * i])) ||
+                !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)h->highlights[2 * i + 1])))
+                goto fail;
+        }
+    }
     cJSON_Delete(rec);
     return o;
 fail:
@@ -94,7 +108,24 @@ done:
     return rc;
 }
 
-static void text_hit(FILE *f, const pdx_hit *h, int scored)
+/* The snippet, indented, matched words in bold on a terminal. */
+static void text_snippet(FILE *f, const pdx_hit *h, int bold)
+{
+    size_t pos = 0, n = strlen(h->snippet);
+    fputs("     ", f);
+    for (size_t i = 0; i < h->n_highlights; i++) {
+        size_t s = h->highlights[2 * i], e = h->highlights[2 * i + 1];
+        fwrite(h->snippet + pos, 1, s - pos, f);
+        fputs(bold ? "\033[1m" : "", f);
+        fwrite(h->snippet + s, 1, e - s, f);
+        fputs(bold ? "\033[0m" : "", f);
+        pos = e;
+    }
+    fwrite(h->snippet + pos, 1, n - pos, f);
+    fputc('\n', f);
+}
+
+static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
 {
     const pdx_work *w = &h->work;
     fprintf(f, "%3zu. %s%s\n", h->rank + 1, w->title_derived ? "[untitled] " : "",
@@ -116,10 +147,12 @@ static void text_hit(FILE *f, const pdx_hit *h, int scored)
     if (scored)
         fprintf(f, " · score %.4f", h->score);
     fputc('\n', f);
+    if (h->snippet)
+        text_snippet(f, h, bold);
 }
 
 int out_results(FILE *f, out_format fmt, const char *query,
-                const pdx_results *r, size_t offset, size_t limit)
+                const pdx_results *r, size_t offset, size_t limit, int bold)
 {
     size_t n = pdx_results_count(r);
     if (fmt == OUT_JSON)
@@ -146,7 +179,8 @@ int out_results(FILE *f, out_format fmt, const char *query,
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', f);
-        text_hit(f, pdx_results_hit(r, i), query && query[strspn(query, " \t")]);
+        text_hit(f, pdx_results_hit(r, i), query && query[strspn(query, " \t")],
+                 bold);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -15,8 +15,10 @@ typedef enum { OUT_TEXT, OUT_JSON, OUT_JSONL } out_format;
 /* Parse "text", "json" or "jsonl".  0 or -1. */
 int out_parse_format(const char *s, out_format *f);
 
-/* Print a page of results.  0, or -1 on out-of-memory / write error. */
+/* Print a page of results.  With `bold`, text output marks matched words
+ * in snippets with the terminal's bold; else they are plain (JSON gives
+ * byte offsets).  0, or -1 on out-of-memory / write error. */
 int out_results(FILE *f, out_format fmt, const char *query,
-                const pdx_results *r, size_t offset, size_t limit);
+                const pdx_results *r, size_t offset, size_t limit, int bold);
 
 #endif

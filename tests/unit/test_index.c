@@ -512,6 +512,47 @@ static void test_merge_api(void)
     pdx_close(ix);
 }
 
+/* Snippets: a window of the abstract, the query's words marked, stems
+ * included; none without query words or with snippet_bytes 0. */
+static void test_snippets(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "glacier segment";
+    pdx_results *r = NULL;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    const pdx_hit *h = pdx_results_hit(r, 0);
+    CHECK(h && h->snippet != NULL);
+    if (h && h->snippet) {
+        CHECK_STR(h->work.id, "w2");
+        CHECK(strstr(h->snippet, "Segmentation of glaciers") != NULL);
+        CHECK_INT(h->n_highlights, 2);
+        char words[2][32] = {"", ""};
+        for (size_t i = 0; i < h->n_highlights && i < 2; i++) {
+            size_t a = h->highlights[2 * i], b = h->highlights[2 * i + 1];
+            CHECK(a < b && b <= strlen(h->snippet) && b - a < sizeof words[i]);
+            if (a < b && b - a < sizeof words[i])
+                memcpy(words[i], h->snippet + a, b - a);
+        }
+        /* Through the stemmer: "segment" marks "Segmentation" (porter2
+         * stems both to "segment") and "glacier" marks "glaciers". */
+        CHECK_STR(words[0], "Segmentation");
+        CHECK_STR(words[1], "glaciers");
+    }
+    pdx_results_free(r);
+    q.snippet_bytes = 0;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_hit(r, 0) && pdx_results_hit(r, 0)->snippet == NULL);
+    pdx_results_free(r);
+    q = (pdx_query)PDX_QUERY_INIT;
+    q.year_min = 2019;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_hit(r, 0) && pdx_results_hit(r, 0)->snippet == NULL);
+    pdx_results_free(r);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     CHECK_STR(pdx_version(), PDX_VERSION);
@@ -534,6 +575,7 @@ int main(void)
     test_lifecycle();
     test_filters();
     test_query_errors_and_paging();
+    test_snippets();
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
