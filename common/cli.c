@@ -20,6 +20,7 @@ static const struct {
     {"index", cmd_index, "Add records from JSON lines and profile pages"},
     {"search", cmd_search, "Rank works by BM25, with filters"},
     {"show", cmd_show, "Print works with all their fields and sources"},
+    {"similar", cmd_similar, "List the works most like one work"},
     {"stats", cmd_stats, "Show what an index holds"},
 };
 

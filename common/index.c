@@ -980,6 +980,44 @@ done:
     return 0;
 }
 
+int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
+                size_t limit)
+{
+    *out = NULL;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
+    if (limit > PDX_MAX_LIMIT)
+        return set_error(ix, PDX_EINVAL, "limit %zu is above %d", limit,
+                         PDX_MAX_LIMIT);
+    /* The work may go by another id than the one given. */
+    pdx_results *found = NULL;
+    int rc = pdx_get(&found, ix, id);
+    if (rc)
+        return rc;
+    if (!pdx_results_count(found)) {
+        pdx_results_free(found);
+        return set_error(ix, PDX_ENOTFOUND, "no work with id '%s'", id);
+    }
+    pdx_results *r = calloc(1, sizeof *r);
+    shim_err e = {0, ""};
+    rc = r ? shim_similar(&r->totals, ix->db,
+                          pdx_results_hit(found, 0)->work.id, PDX_SIMILAR_TERMS,
+                          PDX_DEFAULT_K1, PDX_DEFAULT_B, limit, on_hit, r, &e)
+           : PDX_ENOMEM;
+    pdx_results_free(found);
+    if (rc) {
+        if (r)
+            from_shim(ix, rc, &e);
+        else
+            set_error(ix, rc, "out of memory");
+        pdx_results_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
 size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }
 
 const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i)

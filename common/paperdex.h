@@ -379,6 +379,21 @@ PDX_EXTERN int pdx_search(pdx_results **out, pdx_index *ix,
  */
 PDX_EXTERN int pdx_get(pdx_results **out, pdx_index *ix, const char *id);
 
+/** Terms taken from a work to find works like it (pdx_similar). */
+#define PDX_SIMILAR_TERMS 30
+
+/**
+ * Works like the one known by `id` (as pdx_get() finds it): Xapian's
+ * expand set picks the PDX_SIMILAR_TERMS words and stems of its title and
+ * abstract that best tell it from the rest of the index (relevance
+ * feedback), and a BM25 query of them ranks the other works; the work
+ * itself is left out.  At most `limit` hits (0..PDX_MAX_LIMIT).
+ * *out is a new result set owned by the caller.  Returns 0, PDX_ENOTFOUND
+ * (no work has that id), PDX_EINVAL.
+ */
+PDX_EXTERN int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
+                           size_t limit);
+
 /** Number of hits on this page. */
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);
 /** Hit i (0 <= i < count), or NULL past the end. */

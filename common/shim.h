@@ -130,6 +130,14 @@ typedef struct shim_totals {
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
                 shim_hit_fn fn, void *ctx, shim_err *e);
 
+/* Works like the one with unique term Q<id>: the best `n_terms` terms of
+ * its title and abstract by Xapian's expand set (relevance feedback), run
+ * as a BM25 query; the work itself is left out.  PDX_ENOTFOUND when no
+ * work has that id. */
+int shim_similar(shim_totals *totals, shim_db *db, const char *id,
+                 size_t n_terms, double k1, double b, size_t limit,
+                 shim_hit_fn fn, void *ctx, shim_err *e);
+
 typedef struct shim_stats {
     uint64_t docs, terms, postings;
     double avg_length;

@@ -132,6 +132,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
@@ -826,6 +827,79 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
             if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
                    q->snippet_bytes && q->text && *q->text ? hit.snippet.c_str()
                                                            : nullptr)) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+/* Expand-set terms worth suggesting: the default field's words and
+ * stems (no prefix, or the Z stem prefix alone), never boolean or field
+ * terms, so the feedback query ranks by content. */
+struct ContentTerms : public Xapian::ExpandDecider {
+    bool operator()(const std::string &t) const override
+    {
+        if (t.empty())
+            return false;
+        if (t[0] == 'Z')
+            return t.size() > 1 && !isupper(static_cast<unsigned char>(t[1]));
+        return !isupper(static_cast<unsigned char>(t[0]));
+    }
+};
+
+extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
+                            size_t n_terms, double k1, double b, size_t limit,
+                            shim_hit_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        std::vector<std::pair<double, std::string>> hits;
+        for (int attempt = 0;; attempt++) {
+            try {
+                std::string q = std::string("Q") + id;
+                Xapian::PostingIterator p = h->db.postlist_begin(q);
+                if (p == h->db.postlist_end(q)) {
+                    set_msg(e, PDX_ENOTFOUND,
+                            std::string("no work with id '") + id + "'");
+                    return PDX_ENOTFOUND;
+                }
+                Xapian::docid self = *p;
+                Xapian::Enquire enq(h->db);
+                Xapian::RSet rset;
+                rset.add_document(self);
+                ContentTerms decider;
+                Xapian::ESet eset = enq.get_eset(
+                    static_cast<Xapian::termcount>(n_terms), rset, &decider);
+                std::vector<std::string> terms(eset.begin(), eset.end());
+                Xapian::Query query(Xapian::Query::OP_ELITE_SET, terms.begin(),
+                                    terms.end(),
+                                    static_cast<Xapian::termcount>(n_terms));
+                query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                                      Xapian::Query(q));
+                enq.set_query(query);
+                enq.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+                enq.set_sort_by_relevance_then_value(SLOT_ID, false);
+                Xapian::MSet ms =
+                    enq.get_mset(0, static_cast<Xapian::doccount>(limit));
+                hits.clear();
+                for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
+                    hits.emplace_back(it.get_weight(),
+                                      it.get_document().get_data());
+                totals->estimated = ms.get_matches_estimated();
+                totals->lower = ms.get_matches_lower_bound();
+                totals->upper = ms.get_matches_upper_bound();
+                break;
+            } catch (const Xapian::DatabaseModifiedError &) {
+                if (attempt >= MODIFIED_RETRIES)
+                    throw;
+                h->db.reopen();
+            }
+        }
+        for (const auto &hit : hits)
+            if (fn(ctx, hit.first, hit.second.data(), hit.second.size(),
+                   nullptr)) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }

@@ -2,7 +2,8 @@
 # golden.sh PAPERDEX SRCDIR -- golden tests of `paperdex search` output.
 #
 # Each tests/golden/NAME.args holds the arguments of one search over an
-# index of corpus/samples, one argument per line; NAME.out holds its
+# index of corpus/samples/*.jsonl, one argument per line (a first line
+# "@similar" or "@show" runs that subcommand instead); NAME.out holds its
 # expected standard output followed by a line "exit N".  With
 # PDX_GOLDEN_UPDATE=1 the .out files are rewritten from what the binary
 # prints now (review the diff before committing it).
@@ -18,7 +19,12 @@ pass=0 fail=0
 for args in "$SRC"/tests/golden/*.args; do
     name=$(basename "$args" .args)
     mapfile -t argv <"$args"
-    got=$("$PDX" search --db "$T/ix" "${argv[@]}" 2>&1; echo "exit $?")
+    cmd=search # a first line "@COMMAND" runs another subcommand
+    if [ "${argv[0]:0:1}" = "@" ]; then
+        cmd=${argv[0]:1}
+        argv=("${argv[@]:1}")
+    fi
+    got=$("$PDX" "$cmd" --db "$T/ix" "${argv[@]}" 2>&1; echo "exit $?")
     want_file="$SRC/tests/golden/$name.out"
     if [ "${PDX_GOLDEN_UPDATE:-}" = 1 ]; then
         printf '%s\n' "$got" >"$want_file"

@@ -553,6 +553,47 @@ static void test_snippets(void)
     pdx_close(ix);
 }
 
+/* Similar works: two clusters of works; the works like a penguin paper
+ * are the other penguin papers first, never the paper itself; an unknown
+ * id is PDX_ENOTFOUND. */
+static void test_similar(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("similar"),
+                       PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    CHECK_INT(put(ix, "p1", "Counting penguin colonies from satellite images",
+                  "Penguin colonies are counted in satellite images of ice.",
+                  "Ana Ruiz", "cs.CV", 2020), 0);
+    CHECK_INT(put(ix, "p2", "Satellite surveys of penguin colonies",
+                  "We survey penguin colonies on sea ice with satellite images.",
+                  "Bo Li", "cs.CV", 2021), 0);
+    CHECK_INT(put(ix, "p3", "Penguin colony guano stains seen from orbit",
+                  "Guano stains reveal penguin colonies in images.",
+                  "Cy Dee", "q-bio.PE", 2019), 0);
+    CHECK_INT(put(ix, "t1", "Tidal energy turbine arrays",
+                  "Turbine arrays harvest tidal energy in estuaries.",
+                  "Ana Ruiz", "eess.SY", 2020), 0);
+    CHECK_INT(put(ix, "t2", "Forecasting tidal energy output",
+                  "We forecast the output of tidal energy turbines.",
+                  "Dee Eff", "eess.SY", 2022), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    pdx_results *r = NULL;
+    CHECK_INT(pdx_similar(&r, ix, "p1", 10), 0);
+    CHECK(pdx_results_count(r) >= 2);
+    for (size_t i = 0; i < pdx_results_count(r); i++)
+        CHECK(strcmp(pdx_results_hit(r, i)->work.id, "p1") != 0);
+    if (pdx_results_count(r) >= 2) {
+        const char *a = pdx_results_hit(r, 0)->work.id;
+        const char *b = pdx_results_hit(r, 1)->work.id;
+        CHECK((!strcmp(a, "p2") && !strcmp(b, "p3")) ||
+              (!strcmp(a, "p3") && !strcmp(b, "p2")));
+    }
+    pdx_results_free(r);
+    CHECK_INT(pdx_similar(&r, ix, "no-such-work", 10), PDX_ENOTFOUND);
+    CHECK(r == NULL);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     CHECK_STR(pdx_version(), PDX_VERSION);
@@ -576,6 +617,7 @@ int main(void)
     test_filters();
     test_query_errors_and_paging();
     test_snippets();
+    test_similar();
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
