@@ -57,39 +57,6 @@ int cli_exit_for(int code)
     }
 }
 
-static int parse_year(const char *s, size_t n, int *out)
-{
-    if (n == 0 || n > 4)
-        return -1;
-    int y = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        y = y * 10 + (s[i] - '0');
-    }
-    if (y < 1)
-        return -1;
-    *out = y;
-    return 0;
-}
-
-int cli_year_range(const char *s, int *lo, int *hi)
-{
-    const char *dots = strstr(s, "..");
-    *lo = *hi = 0;
-    if (!dots)
-        return parse_year(s, strlen(s), lo) ? -1 : (*hi = *lo, 0);
-    if (dots == s && !dots[2])
-        return -1; /* ".." alone */
-    if (dots > s && parse_year(s, (size_t)(dots - s), lo))
-        return -1;
-    if (dots[2] && parse_year(dots + 2, strlen(dots + 2), hi))
-        return -1;
-    if (*lo && *hi && *lo > *hi)
-        return -1;
-    return 0;
-}
-
 int cli_size(const char *s, size_t max, size_t *out)
 {
     char *end;

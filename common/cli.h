@@ -32,9 +32,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The exit status for a library error code. */
 int cli_exit_for(int pdx_code);
 
-/* Parse "2019..2021", "2019..", "..2019" or "2019".  0 or -1. */
-int cli_year_range(const char *s, int *lo, int *hi);
-
 /* Parse a non-negative integer no larger than max.  0 or -1. */
 int cli_size(const char *s, size_t max, size_t *out);
 

@@ -199,6 +199,53 @@ static char *join2(arena *a, const char *x, const char *y)
     return s;
 }
 
+static int parse_year(const char *s, size_t n, int *out)
+{
+    if (n == 0 || n > 4)
+        return -1;
+    int y = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        y = y * 10 + (s[i] - '0');
+    }
+    if (y < 1)
+        return -1;
+    *out = y;
+    return 0;
+}
+
+int pdx_parse_year_range(const char *s, int *lo, int *hi)
+{
+    const char *dots = strstr(s, "..");
+    *lo = *hi = 0;
+    if (!dots)
+        return parse_year(s, strlen(s), lo) ? -1 : (*hi = *lo, 0);
+    if (dots == s && !dots[2])
+        return -1; /* ".." alone */
+    if (dots > s && parse_year(s, (size_t)(dots - s), lo))
+        return -1;
+    if (dots[2] && parse_year(dots + 2, strlen(dots + 2), hi))
+        return -1;
+    if (*lo && *hi && *lo > *hi)
+        return -1;
+    return 0;
+}
+
+/* The key a category filter matches (see category_keys), for the shim's
+ * `category:` query field: the one rule for flags and query syntax. */
+int shim_category_key(const char *value, char *out, size_t n)
+{
+    arena a = {0};
+    char *k[2];
+    int nk = category_keys(&a, value, 1, k);
+    int rc = nk > 0 && strlen(k[0]) < n ? 0 : -1;
+    if (!rc)
+        memcpy(out, k[0], strlen(k[0]) + 1);
+    arena_free(&a);
+    return rc;
+}
+
 /* ------------------------------------------------------------- writing */
 
 /* Write work m (its view computed) as one document, deleting the works
@@ -758,6 +805,68 @@ static int check_parens(pdx_index *ix, const char *t)
     return 0;
 }
 
+/* A boolean operator needs a term on each side (NOT: after it; at the
+ * start, NOT x means everything but x).  Xapian only says that a query
+ * failed; this says where.  Quoted text is skipped. */
+static int check_operators(pdx_index *ix, const char *t)
+{
+    size_t prev_end = 0; /* 0: at the start, or just after '(' */
+    int prev_op = 0;     /* the token before was AND, OR or NOT */
+    size_t prev_at = 0;
+    const char *prev_name = "";
+    for (size_t i = 0; t[i];) {
+        if (isspace((unsigned char)t[i])) {
+            i++;
+            continue;
+        }
+        if (t[i] == '(') {
+            prev_end = 0;
+            prev_op = 0;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        if (t[i] == '"') {
+            for (j = i + 1; t[j] && t[j] != '"'; j++)
+                ;
+            j += t[j] == '"';
+        } else if (t[i] == ')') {
+            j = i + 1;
+        } else {
+            while (t[j] && !isspace((unsigned char)t[j]) && t[j] != '(' &&
+                   t[j] != ')')
+                j++;
+        }
+        size_t n = j - i;
+        int op = (n == 3 && !strncmp(t + i, "AND", 3)) ||
+                 (n == 2 && !strncmp(t + i, "OR", 2)) ||
+                 (n == 3 && !strncmp(t + i, "NOT", 3));
+        int binary = op && t[i] != 'N';
+        if (binary && (prev_end == 0 || prev_op))
+            return set_error(ix, PDX_EQUERY,
+                             "query: '%.*s' at position %zu has no term "
+                             "before it",
+                             (int)n, t + i, i + 1);
+        if (t[i] == ')' && prev_op)
+            return set_error(ix, PDX_EQUERY,
+                             "query: '%s' at position %zu has no term after "
+                             "it",
+                             prev_name, prev_at + 1);
+        if (t[i] != ')') {
+            prev_op = op;
+            prev_at = i;
+            prev_name = binary ? (t[i] == 'A' ? "AND" : "OR") : "NOT";
+            prev_end = j;
+        }
+        i = j;
+    }
+    if (prev_op)
+        return set_error(ix, PDX_EQUERY,
+                         "query: '%s' at position %zu has no term after it",
+                         prev_name, prev_at + 1);
+    return 0;
+}
+
 static int check_query(pdx_index *ix, const pdx_query *q)
 {
     if (!q)
@@ -800,7 +909,7 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return set_error(ix, PDX_EINVAL, "a filter has a count but no items");
     if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
         return set_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
-    if (check_parens(ix, t))
+    if (check_parens(ix, t) || check_operators(ix, t))
         return ix->code;
     int has_text = 0;
     for (const char *p = t; *p; p++)

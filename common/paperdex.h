@@ -276,6 +276,17 @@ PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
  *  defaults (k1=1, b=0.5) under-normalise abstracts of very uneven length. */
 #define PDX_DEFAULT_K1 1.2
 #define PDX_DEFAULT_B 0.75
+/** Parse a year filter as the CLI and the query syntax (`year:`) write
+ *  it: "2020", "2019..2021", "2019.." or "..2021" (4-digit years, the
+ *  first not after the second).  Sets *lo and *hi (0 for an open end);
+ *  returns 0, or -1 for anything else. */
+PDX_EXTERN int pdx_parse_year_range(const char *s, int *lo, int *hi);
+
+/** Most distinct terms a parsed query may have, and how many index terms
+ *  one trailing wildcard (`optim*`) may expand to: the most frequent. */
+#define PDX_MAX_QUERY_TERMS 64
+#define PDX_WILDCARD_MAX 100
+
 /** Default page size, and the largest page one call returns. */
 #define PDX_DEFAULT_LIMIT 10
 #define PDX_MAX_LIMIT 10000

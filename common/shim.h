@@ -127,6 +127,10 @@ typedef struct shim_totals {
     size_t estimated, lower, upper;
 } shim_totals;
 
+/* Implemented by index.c, called by the shim's `category:` field: the
+ * filter key of a category as a user writes it.  0, or -1 if none. */
+int shim_category_key(const char *value, char *out, size_t n);
+
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
                 shim_hit_fn fn, void *ctx, shim_err *e);
 

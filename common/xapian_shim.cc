@@ -327,6 +327,40 @@ const char *author_prefix(int kind)
     }
 }
 
+/* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
+ * --category flag (index.c's rule, through shim_category_key). */
+struct CategoryField : public Xapian::FieldProcessor {
+    Xapian::Query operator()(const std::string &value) override
+    {
+        char key[128];
+        if (shim_category_key(value.c_str(), key, sizeof key))
+            throw Xapian::QueryParserError("category: needs a category, "
+                                           "such as cs.CV, cs or CV");
+        return Xapian::Query(std::string("XC") + key);
+    }
+};
+
+/* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
+struct YearField : public Xapian::FieldProcessor {
+    Xapian::Query operator()(const std::string &value) override
+    {
+        int lo, hi;
+        if (pdx_parse_year_range(value.c_str(), &lo, &hi))
+            throw Xapian::QueryParserError(
+                "year:" + value + " is not a year or a range (2020, "
+                "2019..2021, 2019.., ..2021)");
+        if (lo && hi)
+            return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo),
+                                 Xapian::sortable_serialise(hi));
+        if (lo)
+            return Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo));
+        return Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                             Xapian::sortable_serialise(hi));
+    }
+};
+
 } // namespace
 
 struct shim_db {
@@ -349,6 +383,12 @@ struct shim_db {
         qp.add_prefix("title", "S");
         qp.add_prefix("abstract", "XB");
         qp.add_prefix("author", "A");
+        /* Filters, exactly as the flags: several category: OR, and
+         * category: ANDs with year: (different boolean prefixes). */
+        qp.add_boolean_prefix("category", (new CategoryField)->release());
+        qp.add_boolean_prefix("year", (new YearField)->release());
+        qp.set_max_expansion(PDX_WILDCARD_MAX,
+                             Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
     }
 };
 
@@ -720,6 +760,43 @@ static Xapian::Query build_filter(const shim_query *q)
 
 /* One attempt at the whole search; DatabaseModifiedError escapes to the
  * retry loop in shim_search. */
+/* The query language (README: "Query syntax").  A field value that is
+ * not understood (year:junk) is an error that names its position; any
+ * other syntax Xapian refuses is read again leniently, as plain words. */
+static Xapian::Query parse(shim_db *h, const std::string &text)
+{
+    const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
+                          Xapian::QueryParser::FLAG_BOOLEAN |
+                          Xapian::QueryParser::FLAG_LOVEHATE |
+                          Xapian::QueryParser::FLAG_WILDCARD |
+                          Xapian::QueryParser::FLAG_PURE_NOT;
+    Xapian::Query query;
+    try {
+        query = h->qp.parse_query(text, full);
+    } catch (const Xapian::QueryParserError &x) {
+        const std::string &m = x.get_msg();
+        if (m.compare(0, 5, "year:") == 0 || m.compare(0, 9, "category:") == 0) {
+            std::string field = m.substr(0, m.find(':') + 1);
+            size_t at = text.find(field);
+            throw Xapian::QueryParserError(
+                m +
+                (at == std::string::npos
+                     ? std::string()
+                     : ", at position " + std::to_string(at + 1)));
+        }
+        query = h->qp.parse_query(text, 0); /* plain words */
+    }
+    size_t n = 0;
+    for (Xapian::TermIterator t = query.get_unique_terms_begin();
+         t != query.get_unique_terms_end(); ++t)
+        n++;
+    if (n > PDX_MAX_QUERY_TERMS)
+        throw Xapian::InvalidArgumentError(
+            "the query has " + std::to_string(n) + " terms; at most " +
+            std::to_string(PDX_MAX_QUERY_TERMS) + " are searched");
+    return query;
+}
+
 struct shim_hit {
     double score;
     std::string data, snippet;
@@ -743,13 +820,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const bool has_text = q->text && *q->text;
     Xapian::Query query;
     if (has_text) {
-        unsigned flags = Xapian::QueryParser::FLAG_DEFAULT;
-        try {
-            query = h->qp.parse_query(q->text, flags);
-        } catch (const Xapian::QueryParserError &x) {
-            throw Xapian::QueryParserError(x.get_msg() + " in \"" +
-                                           q->text + "\"");
-        }
+        query = parse(h, q->text);
     } else {
         query = Xapian::Query::MatchAll;
     }

@@ -77,7 +77,7 @@ int cmd_search(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'y':
-            if (cli_year_range(optarg, &q.year_min, &q.year_max)) {
+            if (pdx_parse_year_range(optarg, &q.year_min, &q.year_max)) {
                 cli_error("--year takes YEAR, A..B, A.. or ..B with "
                           "4-digit years and A <= B, not '%s'",
                           optarg);

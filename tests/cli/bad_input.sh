@@ -139,7 +139,11 @@ expect "unbalanced parenthesis shows position" 2 "'\\(' at position 7 is never c
     "$PDX" search --db "$DB" 'title:(good AND'
 expect "stray parenthesis shows position" 2 "'\\)' at position 6 has no matching" -- \
     "$PDX" search --db "$DB" 'good ) record'
-expect "dangling operator" 2 'query syntax' -- "$PDX" search --db "$DB" 'good AND'
+expect "dangling operator shows position" 2 "'AND' at position 6 has no term after it" -- "$PDX" search --db "$DB" 'good AND'
+expect "leading operator shows position" 2 "'OR' at position 1 has no term before it" -- "$PDX" search --db "$DB" 'OR good'
+expect "year: with junk shows position" 2 'year:20x1 is not a year or a range .*at position 6' -- "$PDX" search --db "$DB" 'good year:20x1'
+long_query=$(for i in $(seq 70); do printf 'w%d ' "$i"; done)
+expect "too many terms" 2 'the query has 70 terms; at most 64' -- "$PDX" search --db "$DB" "$long_query"
 expect "unbalanced quote is read leniently" 0 'match' -- "$PDX" search --db "$DB" '"good record'
 expect "bad --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 20x1 x
 expect "reversed --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 2021..2019 x

@@ -15,16 +15,28 @@ trap 'rm -rf "$T"' EXIT
 # Relative paths, so that the sources the output names are the same in
 # every checkout.
 (cd "$SRC" && "$PDX" index --db "$T/ix" corpus/samples/*.jsonl >/dev/null) || exit 1
+# The seed pages too, for the cases that start with "@seeds" (skipped when
+# ../shared is not there).
+SHARED="$SRC/../shared"
+have_seeds=0
+if [ -d "$SHARED/seeds" ]; then
+    (cd "$SHARED" && "$PDX" index --db "$T/seeds" --page-date 2026-07-01 seeds >/dev/null) && have_seeds=1
+fi
 pass=0 fail=0
 for args in "$SRC"/tests/golden/*.args; do
     name=$(basename "$args" .args)
     mapfile -t argv <"$args"
-    cmd=search # a first line "@COMMAND" runs another subcommand
+    cmd=search db=$T/ix # "@seeds": the seed pages' index; "@CMD": another subcommand
+    if [ "${argv[0]}" = "@seeds" ]; then
+        [ "$have_seeds" = 1 ] || { echo "skip $name (no ../shared/seeds)"; continue; }
+        db=$T/seeds
+        argv=("${argv[@]:1}")
+    fi
     if [ "${argv[0]:0:1}" = "@" ]; then
         cmd=${argv[0]:1}
         argv=("${argv[@]:1}")
     fi
-    got=$("$PDX" "$cmd" --db "$T/ix" "${argv[@]}" 2>&1; echo "exit $?")
+    got=$("$PDX" "$cmd" --db "$db" "${argv[@]}" 2>&1; echo "exit $?")
     want_file="$SRC/tests/golden/$name.out"
     if [ "${PDX_GOLDEN_UPDATE:-}" = 1 ]; then
         printf '%s\n' "$got" >"$want_file"
