@@ -38,6 +38,8 @@ struct pdx_results {
     arena a;
     pdx_hit *hits;
     size_t n, cap;
+    pdx_facet *facets[3]; /* year, category, author */
+    size_t n_facets[3], cap_facets[3];
     size_t offset;
     shim_totals totals;
 };
@@ -315,6 +317,8 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         .date_key = date_key,
         .data = json,
         .data_len = strlen(json),
+        .categories = w->categories,
+        .n_categories = w->n_categories,
         .terms = terms,
         .n_terms = n_terms,
         .delete_ids = del,
@@ -770,6 +774,52 @@ static int on_hit(void *ctx, double score, const char *data, size_t len,
     return 0;
 }
 
+static int facet_index(unsigned facet)
+{
+    return facet == PDX_FACET_YEAR       ? 0
+           : facet == PDX_FACET_CATEGORY ? 1
+           : facet == PDX_FACET_AUTHOR   ? 2
+                                         : -1;
+}
+
+static int on_facet(void *ctx, unsigned facet, const char *value,
+                    uint64_t count)
+{
+    pdx_results *r = ctx;
+    int k = facet_index(facet);
+    if (k < 0)
+        return 0;
+    if (r->n_facets[k] == r->cap_facets[k]) {
+        size_t cap = r->cap_facets[k] ? 2 * r->cap_facets[k] : 16;
+        pdx_facet *nf = arena_alloc(&r->a, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        if (r->n_facets[k])
+            memcpy(nf, r->facets[k], r->n_facets[k] * sizeof *nf);
+        r->facets[k] = nf;
+        r->cap_facets[k] = cap;
+    }
+    pdx_facet *f = &r->facets[k][r->n_facets[k]];
+    if (!(f->value = arena_strdup(&r->a, value)))
+        return -1;
+    f->count = count;
+    r->n_facets[k]++;
+    return 0;
+}
+
+size_t pdx_results_facet_count(const pdx_results *r, unsigned facet)
+{
+    int k = facet_index(facet);
+    return r && k >= 0 ? r->n_facets[k] : 0;
+}
+
+const pdx_facet *pdx_results_facet(const pdx_results *r, unsigned facet,
+                                   size_t i)
+{
+    int k = facet_index(facet);
+    return r && k >= 0 && i < r->n_facets[k] ? &r->facets[k][i] : NULL;
+}
+
 /* Parentheses outside "phrases" must balance.  Xapian's QueryParser
  * reports only that a query failed to parse; this says where.  Positions
  * are 1-based byte offsets. */
@@ -888,6 +938,11 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     if (q->limit > PDX_MAX_LIMIT)
         return set_error(ix, PDX_EINVAL, "limit %zu is above %d", q->limit,
                          PDX_MAX_LIMIT);
+    if (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY | PDX_FACET_AUTHOR))
+        return set_error(ix, PDX_EINVAL, "unknown facet bits 0x%x", q->facets);
+    if (q->facets && (q->facet_limit == 0 || q->facet_limit > 1000000))
+        return set_error(ix, PDX_EINVAL, "facet limit %zu is not in 1..1000000",
+                         q->facet_limit);
     if (q->snippet_bytes > 100000)
         return set_error(ix, PDX_EINVAL, "snippet length %zu is above 100000",
                          q->snippet_bytes);
@@ -1027,10 +1082,13 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                           : SHIM_SORT_RELEVANCE,
         .exact_total = q->exact_total,
         .snippet_bytes = q->snippet_bytes,
+        .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
+                               PDX_FACET_AUTHOR),
+        .facet_limit = q->facet_limit,
     };
     r->offset = q->offset;
     shim_err e = {0, ""};
-    rc = shim_search(&r->totals, ix->db, &sq, on_hit, r, &e);
+    rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_facet, r, &e);
     if (rc) {
         from_shim(ix, rc, &e);
         goto fail;

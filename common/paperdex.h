@@ -340,14 +340,26 @@ typedef struct pdx_query {
                                  lists every work instead of failing     */
     size_t snippet_bytes;   /**< about how long each hit's snippet is;
                                  0 = no snippets                          */
+    unsigned facets;        /**< PDX_FACET_* bits: count these over every
+                                 match (not just the page)               */
+    size_t facet_limit;     /**< most frequent values kept per facet      */
 } pdx_query;
+
+/** Facets: exact counts of each value over the whole match set.  A work
+ *  counts once for each of its categories and authors.  Authors count by
+ *  the name as shown; the top facet_limit values are kept, most frequent
+ *  first, ties in value order. */
+#define PDX_FACET_YEAR 1u
+#define PDX_FACET_CATEGORY 2u
+#define PDX_FACET_AUTHOR 4u
+#define PDX_DEFAULT_FACET_LIMIT 10
 
 /** Default snippet length, in bytes: two lines of a terminal. */
 #define PDX_DEFAULT_SNIPPET 200
 
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
                         -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
-                        PDX_DEFAULT_SNIPPET}
+                        PDX_DEFAULT_SNIPPET, 0, PDX_DEFAULT_FACET_LIMIT}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -404,6 +416,19 @@ PDX_EXTERN int pdx_get(pdx_results **out, pdx_index *ix, const char *id);
  */
 PDX_EXTERN int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
                            size_t limit);
+
+/** One facet value and how many matching works have it. */
+typedef struct pdx_facet {
+    const char *value; /**< "2021", "cs.CV", "Zhihua Wu"; borrowed from r */
+    uint64_t count;
+} pdx_facet;
+
+/** Number of values kept for one facet (a single PDX_FACET_* bit; 0 if
+ *  it was not asked for), and value i of it (NULL past the end). */
+PDX_EXTERN size_t pdx_results_facet_count(const pdx_results *r,
+                                          unsigned facet);
+PDX_EXTERN const pdx_facet *pdx_results_facet(const pdx_results *r,
+                                              unsigned facet, size_t i);
 
 /** Number of hits on this page. */
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);

@@ -60,6 +60,8 @@ typedef struct shim_doc {
     const char *date_key;   /* "YYYYMMDD" with 00 for unknown parts, or "" */
     const char *data;       /* stored record (JSON)        */
     size_t data_len;
+    const char *const *categories; /* as written, for facets */
+    size_t n_categories;
     const char *const *terms; /* more boolean terms, prefix included
                                  (merge keys); over-long ones are left out */
     size_t n_terms;
@@ -109,6 +111,8 @@ typedef struct shim_query {
     size_t offset, limit;
     int sort;
     int exact_total;
+    unsigned facets;         /* SHIM_FACET_* bits: count over all matches */
+    size_t facet_limit;      /* top values per facet                    */
     size_t snippet_bytes;    /* 0: no snippets; else about this long, the
                                 matched words between SHIM_HI_START and
                                 SHIM_HI_END bytes */
@@ -123,6 +127,13 @@ typedef struct shim_query {
 typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
                            size_t len, const char *snippet);
 
+enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4 };
+
+/* Called for each facet value kept, most frequent first (ties by value),
+ * after the hits.  0 to go on, nonzero for PDX_ENOMEM. */
+typedef int (*shim_facet_fn)(void *ctx, unsigned facet, const char *value,
+                             uint64_t count);
+
 typedef struct shim_totals {
     size_t estimated, lower, upper;
 } shim_totals;
@@ -132,7 +143,8 @@ typedef struct shim_totals {
 int shim_category_key(const char *value, char *out, size_t n);
 
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
-                shim_hit_fn fn, void *ctx, shim_err *e);
+                shim_hit_fn fn, shim_facet_fn facet_fn, void *ctx,
+                shim_err *e);
 
 /* Works like the one with unique term Q<id>: the best `n_terms` terms of
  * its title and abstract by Xapian's expand set (relevance feedback), run

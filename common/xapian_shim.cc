@@ -89,6 +89,10 @@
  *   2  SLOT_ID    the id: the final tie-break of every sort order, so that
  *                 equal scores or dates always come out in the same order
  *                 and paging is stable, whatever the docids are.
+ *   3  SLOT_CATS  the categories as written, separated by 0x1f: facets.
+ *   4  SLOT_AUTHORS  the author names as shown, separated by 0x1f:
+ *                 facets.  (A MatchSpy reads values cheaply for every
+ *                 match; the stored JSON would have to be parsed.)
  *
  * Document data
  * -------------
@@ -139,7 +143,10 @@
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
+#include <map>
+#include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -151,6 +158,9 @@ namespace {
 const Xapian::valueno SLOT_YEAR = 0;
 const Xapian::valueno SLOT_DATE = 1;
 const Xapian::valueno SLOT_ID = 2;
+const Xapian::valueno SLOT_CATS = 3;
+const Xapian::valueno SLOT_AUTHORS = 4;
+const char FACET_SEP = '\x1f';
 const Xapian::termcount TITLE_WDF = 2;
 const Xapian::termpos FIELD_GAP = 100;
 const unsigned MAX_WORD_BYTES = 64;
@@ -327,28 +337,44 @@ const char *author_prefix(int kind)
     }
 }
 
+/* A field value that is not understood is reported by parse() after
+ * Xapian's parser has returned: an exception thrown through the parser
+ * from a FieldProcessor leaks the parser's state (found by fuzzing). */
+struct FieldError {
+    std::string msg;
+};
+
 /* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
  * --category flag (index.c's rule, through shim_category_key). */
 struct CategoryField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit CategoryField(FieldError *e) : err(e) {}
     Xapian::Query operator()(const std::string &value) override
     {
         char key[128];
-        if (shim_category_key(value.c_str(), key, sizeof key))
-            throw Xapian::QueryParserError("category: needs a category, "
-                                           "such as cs.CV, cs or CV");
+        if (shim_category_key(value.c_str(), key, sizeof key)) {
+            if (err->msg.empty())
+                err->msg = "category:" + value +
+                           " is not a category (cs.CV, cs or CV)";
+            return Xapian::Query::MatchNothing;
+        }
         return Xapian::Query(std::string("XC") + key);
     }
 };
 
 /* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
 struct YearField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit YearField(FieldError *e) : err(e) {}
     Xapian::Query operator()(const std::string &value) override
     {
         int lo, hi;
-        if (pdx_parse_year_range(value.c_str(), &lo, &hi))
-            throw Xapian::QueryParserError(
-                "year:" + value + " is not a year or a range (2020, "
-                "2019..2021, 2019.., ..2021)");
+        if (pdx_parse_year_range(value.c_str(), &lo, &hi)) {
+            if (err->msg.empty())
+                err->msg = "year:" + value + " is not a year or a range "
+                           "(2020, 2019..2021, 2019.., ..2021)";
+            return Xapian::Query::MatchNothing;
+        }
         if (lo && hi)
             return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
                                  Xapian::sortable_serialise(lo),
@@ -371,6 +397,7 @@ struct shim_db {
     Xapian::Stem stem;
     Xapian::TermGenerator tg;
     Xapian::QueryParser qp;
+    FieldError field_error; /* set by the field processors during a parse */
 
     shim_db() : stem(new SnowballEnglish)
     {
@@ -385,8 +412,9 @@ struct shim_db {
         qp.add_prefix("author", "A");
         /* Filters, exactly as the flags: several category: OR, and
          * category: ANDs with year: (different boolean prefixes). */
-        qp.add_boolean_prefix("category", (new CategoryField)->release());
-        qp.add_boolean_prefix("year", (new YearField)->release());
+        qp.add_boolean_prefix("category",
+                              (new CategoryField(&field_error))->release());
+        qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
         qp.set_max_expansion(PDX_WILDCARD_MAX,
                              Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
     }
@@ -598,6 +626,15 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (d->date_key && *d->date_key)
             doc.add_value(SLOT_DATE, d->date_key);
         doc.add_value(SLOT_ID, d->id);
+        std::string cats, names;
+        for (size_t i = 0; i < d->n_categories; i++)
+            (cats += (i ? std::string(1, FACET_SEP) : "")) += d->categories[i];
+        for (size_t i = 0; i < d->n_authors; i++)
+            (names += (i ? std::string(1, FACET_SEP) : "")) += d->authors[i].name;
+        if (!cats.empty())
+            doc.add_value(SLOT_CATS, cats);
+        if (!names.empty())
+            doc.add_value(SLOT_AUTHORS, names);
         doc.set_data(std::string(d->data, d->data_len));
         h->wdb.replace_document(idterm, doc);
         return 0;
@@ -771,20 +808,21 @@ static Xapian::Query parse(shim_db *h, const std::string &text)
                           Xapian::QueryParser::FLAG_WILDCARD |
                           Xapian::QueryParser::FLAG_PURE_NOT;
     Xapian::Query query;
+    h->field_error.msg.clear();
     try {
         query = h->qp.parse_query(text, full);
-    } catch (const Xapian::QueryParserError &x) {
-        const std::string &m = x.get_msg();
-        if (m.compare(0, 5, "year:") == 0 || m.compare(0, 9, "category:") == 0) {
-            std::string field = m.substr(0, m.find(':') + 1);
-            size_t at = text.find(field);
-            throw Xapian::QueryParserError(
-                m +
-                (at == std::string::npos
+    } catch (const Xapian::QueryParserError &) {
+        h->field_error.msg.clear();
+        query = h->qp.parse_query(text, 0); /* plain words */
+    }
+    if (!h->field_error.msg.empty()) {
+        const std::string m = h->field_error.msg;
+        h->field_error.msg.clear();
+        size_t at = text.find(m.substr(0, m.find(' ')));
+        throw Xapian::QueryParserError(
+            m + (at == std::string::npos
                      ? std::string()
                      : ", at position " + std::to_string(at + 1)));
-        }
-        query = h->qp.parse_query(text, 0); /* plain words */
     }
     size_t n = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();
@@ -796,6 +834,47 @@ static Xapian::Query parse(shim_db *h, const std::string &text)
             std::to_string(PDX_MAX_QUERY_TERMS) + " are searched");
     return query;
 }
+
+/* Facet counts over every match: each work counts once for each of its
+ * years, categories and authors (multi-valued fields count per value). */
+class FacetSpy : public Xapian::MatchSpy {
+  public:
+    unsigned which;
+    std::map<std::string, uint64_t> counts[3];
+    explicit FacetSpy(unsigned w) : which(w) {}
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        if (which & SHIM_FACET_YEAR) {
+            std::string y = doc.get_value(SLOT_YEAR);
+            if (!y.empty())
+                counts[0][std::to_string(static_cast<int>(
+                    Xapian::sortable_unserialise(y)))]++;
+        }
+        if (which & SHIM_FACET_CATEGORY)
+            split(doc.get_value(SLOT_CATS), counts[1]);
+        if (which & SHIM_FACET_AUTHOR)
+            split(doc.get_value(SLOT_AUTHORS), counts[2]);
+    }
+    Xapian::MatchSpy *clone() const override { return new FacetSpy(which); }
+    std::string name() const override { return "paperdex.FacetSpy"; }
+
+  private:
+    /* Each distinct value of one work counts once, even if the work
+     * names it twice. */
+    static void split(const std::string &v, std::map<std::string, uint64_t> &c)
+    {
+        std::set<std::string> seen;
+        size_t i = 0;
+        while (i < v.size()) {
+            size_t j = v.find(FACET_SEP, i);
+            if (j == std::string::npos)
+                j = v.size();
+            if (j > i && seen.insert(v.substr(i, j - i)).second)
+                c[v.substr(i, j - i)]++;
+            i = j + 1;
+        }
+    }
+};
 
 struct shim_hit {
     double score;
@@ -815,7 +894,7 @@ static std::string stored_abstract(const std::string &data)
 }
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
-                       std::vector<shim_hit> &hits)
+                       std::vector<shim_hit> &hits, FacetSpy *spy)
 {
     const bool has_text = q->text && *q->text;
     Xapian::Query query;
@@ -849,8 +928,13 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
 
     Xapian::doccount check = 0;
-    if (q->exact_total)
-        check = h->db.get_doccount();
+    if (q->exact_total || spy)
+        check = h->db.get_doccount(); /* facets count every match */
+    if (spy) {
+        for (auto &c : spy->counts)
+            c.clear();
+        enq.add_matchspy(spy);
+    }
     Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
                                    static_cast<Xapian::doccount>(q->limit),
                                    check);
@@ -877,14 +961,17 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
 }
 
 extern "C" int shim_search(shim_totals *totals, shim_db *h,
-                           const shim_query *q, shim_hit_fn fn, void *ctx,
-                           shim_err *e)
+                           const shim_query *q, shim_hit_fn fn,
+                           shim_facet_fn facet_fn, void *ctx, shim_err *e)
 {
     try {
         std::vector<shim_hit> hits;
+        std::unique_ptr<FacetSpy> spy;
+        if (q->facets)
+            spy.reset(new FacetSpy(q->facets));
         for (int attempt = 0;; attempt++) {
             try {
-                run_search(h, q, totals, hits);
+                run_search(h, q, totals, hits, spy.get());
                 break;
             } catch (const Xapian::DatabaseModifiedError &) {
                 /* A writer committed twice while we read: move to the
@@ -901,6 +988,24 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }
+        for (unsigned k = 0; spy && k < 3; k++) {
+            if (!(q->facets & (1u << k)))
+                continue;
+            std::vector<std::pair<std::string, uint64_t>> top(
+                spy->counts[k].begin(), spy->counts[k].end());
+            std::stable_sort(top.begin(), top.end(),
+                             [](const std::pair<std::string, uint64_t> &a,
+                                const std::pair<std::string, uint64_t> &b) {
+                                 return a.second > b.second;
+                             }); /* the map gave value order for ties */
+            if (top.size() > q->facet_limit)
+                top.resize(q->facet_limit);
+            for (const auto &v : top)
+                if (facet_fn(ctx, 1u << k, v.first.c_str(), v.second)) {
+                    set_msg(e, PDX_ENOMEM, "out of memory");
+                    return PDX_ENOMEM;
+                }
+        }
         return 0;
     } catch (...) {
         return fail(e);

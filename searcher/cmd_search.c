@@ -38,6 +38,9 @@ static const char help[] =
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
     "  --exact            count every match, so the total is exact\n"
     "  --all              with no QUERY and no filter, list every work\n"
+    "  --facets LIST      count year, category and/or author values over\n"
+    "                     every match (comma-separated)\n"
+    "  --facet-limit N    values kept per facet (default 10)\n"
     "  --snippet N        show about N bytes of each abstract around the\n"
     "                     matched words (default 200; 0: none); the words\n"
     "                     are bold on a terminal, and JSON gives their\n"
@@ -49,6 +52,25 @@ static const char help[] =
     "locked against reading, damaged or not a paperdex index; 2 usage,\n"
     "including a query that cannot be parsed or an empty query without\n"
     "filters.\n";
+
+/* "year,category,author" -> PDX_FACET_* bits. */
+static int parse_facets(const char *s, unsigned *out)
+{
+    *out = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        if (n == 4 && !strncmp(s, "year", 4))
+            *out |= PDX_FACET_YEAR;
+        else if (n == 8 && !strncmp(s, "category", 8))
+            *out |= PDX_FACET_CATEGORY;
+        else if (n == 6 && !strncmp(s, "author", 6))
+            *out |= PDX_FACET_AUTHOR;
+        else
+            return -1;
+        s += n + (s[n] == ',');
+    }
+    return *out ? 0 : -1;
+}
 
 int cmd_search(int argc, char **argv)
 {
@@ -65,6 +87,8 @@ int cmd_search(int argc, char **argv)
         {"exact", no_argument, NULL, 'e'},
         {"all", no_argument, NULL, 'A'},
         {"snippet", required_argument, NULL, 'S'},
+        {"facets", required_argument, NULL, 'T'},
+        {"facet-limit", required_argument, NULL, 'L'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -135,6 +159,18 @@ int cmd_search(int argc, char **argv)
             break;
         case 'e': q.exact_total = 1; break;
         case 'A': q.all = 1; break;
+        case 'T':
+            if (parse_facets(optarg, &q.facets)) {
+                cli_error("--facets takes a list of year, category, author");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'L':
+            if (cli_size(optarg, 1000000, &q.facet_limit) || !q.facet_limit) {
+                cli_error("--facet-limit takes a number from 1 to 1000000");
+                return EXIT_USAGE;
+            }
+            break;
         case 'S':
             if (cli_size(optarg, 100000, &q.snippet_bytes)) {
                 cli_error("--snippet takes a length in bytes, 0 to 100000");
@@ -184,7 +220,7 @@ int cmd_search(int argc, char **argv)
         cli_error("%s", pdx_errmsg(ix));
         status = cli_exit_for(rc);
     } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit,
-                           isatty(STDOUT_FILENO))) {
+                           isatty(STDOUT_FILENO), q.facets)) {
         cli_error("cannot write the results");
         status = EXIT_ERROR;
     }

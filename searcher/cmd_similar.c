@@ -75,7 +75,7 @@ int cmd_similar(int argc, char **argv)
         cli_error("%s", pdx_errmsg(ix));
         status = rc == PDX_ENOTFOUND ? EXIT_ERROR : cli_exit_for(rc);
     } else if (out_results(stdout, fmt, label, r, 0, limit,
-                           isatty(STDOUT_FILENO))) {
+                           isatty(STDOUT_FILENO), 0)) {
         cli_error("cannot write the results");
         status = EXIT_ERROR;
     }

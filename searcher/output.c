@@ -79,8 +79,61 @@ static int print_json(FILE *f, cJSON *o, int pretty)
     return rc;
 }
 
+static const struct {
+    unsigned bit;
+    const char *name;
+} facet_names[] = {{PDX_FACET_YEAR, "year"},
+                   {PDX_FACET_CATEGORY, "category"},
+                   {PDX_FACET_AUTHOR, "author"}};
+
+/* "facets": {"year": [{"value": "2021", "count": 3}, ...], ...}, only
+ * for the facets asked for. */
+static int facets_json(cJSON *o, const pdx_results *r, unsigned asked)
+{
+    if (!asked)
+        return 0;
+    cJSON *fo = cJSON_AddObjectToObject(o, "facets");
+    if (!fo)
+        return -1;
+    for (size_t k = 0; k < 3; k++) {
+        if (!(asked & facet_names[k].bit))
+            continue;
+        cJSON *arr = cJSON_AddArrayToObject(fo, facet_names[k].name);
+        if (!arr)
+            return -1;
+        for (size_t i = 0; i < pdx_results_facet_count(r, facet_names[k].bit); i++) {
+            const pdx_facet *fv = pdx_results_facet(r, facet_names[k].bit, i);
+            cJSON *v = cJSON_CreateObject();
+            if (!v || !cJSON_AddItemToArray(arr, v) ||
+                !cJSON_AddStringToObject(v, "value", fv->value) ||
+                !cJSON_AddNumberToObject(v, "count", (double)fv->count))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void facets_text(FILE *f, const pdx_results *r, unsigned asked)
+{
+    if (!asked)
+        return;
+    fputs("\nfacets (works among all matches):\n", f);
+    for (size_t k = 0; k < 3; k++) {
+        if (!(asked & facet_names[k].bit))
+            continue;
+        fprintf(f, "  %-9s", facet_names[k].name);
+        size_t n = pdx_results_facet_count(r, facet_names[k].bit);
+        for (size_t i = 0; i < n; i++) {
+            const pdx_facet *fv = pdx_results_facet(r, facet_names[k].bit, i);
+            fprintf(f, "%s%s (%llu)", i ? " · " : "", fv->value,
+                    (unsigned long long)fv->count);
+        }
+        fputs(n ? "\n" : "(none)\n", f);
+    }
+}
+
 static int out_json(FILE *f, const char *query, const pdx_results *r,
-                    size_t offset, size_t limit)
+                    size_t offset, size_t limit, unsigned facets)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *hits = NULL;
@@ -93,6 +146,7 @@ static int out_json(FILE *f, const char *query, const pdx_results *r,
                                  (double)pdx_results_total_upper(r)) ||
         !cJSON_AddNumberToObject(o, "offset", (double)offset) ||
         !cJSON_AddNumberToObject(o, "limit", (double)limit) ||
+        facets_json(o, r, facets) ||
         !(hits = cJSON_AddArrayToObject(o, "hits")))
         goto done;
     for (size_t i = 0; i < pdx_results_count(r); i++) {
@@ -152,11 +206,12 @@ static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
 }
 
 int out_results(FILE *f, out_format fmt, const char *query,
-                const pdx_results *r, size_t offset, size_t limit, int bold)
+                const pdx_results *r, size_t offset, size_t limit, int bold,
+                unsigned facets)
 {
     size_t n = pdx_results_count(r);
     if (fmt == OUT_JSON)
-        return out_json(f, query, r, offset, limit);
+        return out_json(f, query, r, offset, limit, facets);
     if (fmt == OUT_JSONL) {
         for (size_t i = 0; i < n; i++) {
             cJSON *h = hit_json(pdx_results_hit(r, i));
@@ -182,5 +237,6 @@ int out_results(FILE *f, out_format fmt, const char *query,
         text_hit(f, pdx_results_hit(r, i), query && query[strspn(query, " \t")],
                  bold);
     }
+    facets_text(f, r, facets);
     return ferror(f) ? -1 : 0;
 }

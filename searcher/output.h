@@ -17,8 +17,11 @@ int out_parse_format(const char *s, out_format *f);
 
 /* Print a page of results.  With `bold`, text output marks matched words
  * in snippets with the terminal's bold; else they are plain (JSON gives
- * byte offsets).  0, or -1 on out-of-memory / write error. */
+ * byte offsets).  `facets`: the PDX_FACET_* bits asked for, printed after
+ * the hits (text) or as "facets" (JSON; jsonl prints hits only).  0, or
+ * -1 on out-of-memory / write error. */
 int out_results(FILE *f, out_format fmt, const char *query,
-                const pdx_results *r, size_t offset, size_t limit, int bold);
+                const pdx_results *r, size_t offset, size_t limit, int bold,
+                unsigned facets);
 
 #endif

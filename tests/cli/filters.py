@@ -175,6 +175,39 @@ def suite(db, recs, cases):
         check(db, recs, label, **kw)
 
 
+def facet_check(db, recs, label, args):
+    """Facet counts over the works a search matches, recounted here from
+    the input records of those works (each work once per value)."""
+    global passed, failed
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "10000",
+                        "--facets", "year,category,author", "--facet-limit", "1000000"] + args,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("facets: exit %d: %s" % (p.returncode, p.stderr))
+    out = json.loads(p.stdout)
+    ids = {h["id"] for h in out["hits"]}
+    by_id = {r["id"]: r for r in recs}
+    want = {"year": {}, "category": {}, "author": {}}
+    for i in ids:
+        r = by_id[i]
+        if r["year"]:
+            want["year"][str(r["year"])] = want["year"].get(str(r["year"]), 0) + 1
+        for c in set(r["cats"]):
+            want["category"][c] = want["category"].get(c, 0) + 1
+        for a in set(" ".join(x.split()) for x in r["authors"]):
+            want["author"][a] = want["author"].get(a, 0) + 1
+    for facet in want:
+        got = {v["value"]: v["count"] for v in out["facets"][facet]}
+        if got == want[facet] and got:
+            passed += 1
+            print("ok   %-55s %6d values" % ("%s: facet %s" % (label, facet), len(got)))
+        else:
+            failed += 1
+            diff = {k: (got.get(k), want[facet].get(k)) for k in set(got) | set(want[facet])
+                    if got.get(k) != want[facet].get(k)}
+            print("FAIL %s: facet %s (got, want): %s" % (label, facet, dict(list(diff.items())[:6])))
+
+
 tmp = tempfile.mkdtemp(prefix="pdx-filters-")
 samples = [os.path.join(SRC, "corpus/samples", f) for f in ("arxiv-sample.jsonl", "papers.jsonl")]
 db = os.path.join(tmp, "samples")
@@ -197,6 +230,10 @@ suite(db, recs, [
     ("samples: --author 'Chiara De Santis' --author Ibanez", dict(authors=["Chiara De Santis", "Ibanez"])),
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe", "Mehta"])),
 ])
+
+facet_check(db, recs, "samples: every work", ["--all"])
+facet_check(db, recs, "samples: networks OR glacier", ["networks OR glacier"])
+facet_check(db, recs, "samples: --category cs --year 2005..", ["--category", "cs", "--year", "2005.."])
 
 if ARXIV and os.path.exists(ARXIV):
     sub = os.path.join(tmp, "arxiv-sub.jsonl")
@@ -226,6 +263,8 @@ if ARXIV and os.path.exists(ARXIV):
         ("arxiv: --author 'yue wang' --author 'Li, X.'", dict(authors=["yue wang", "Li, X."])),
         ("arxiv: cs.CV + year + author Zhang", dict(cats=["cs.CV"], year=(mid, None), authors=["Zhang"])),
     ])
+    facet_check(db, recs, "arxiv: graph neural network", ["graph neural network"])
+    facet_check(db, recs, "arxiv: --category math", ["--category", "math"])
 subprocess.run(["rm", "-rf", tmp])
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed or not passed else 0)
