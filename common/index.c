@@ -744,7 +744,7 @@ static int set_snippet(arena *a, pdx_hit *h, const char *marked)
 }
 
 static int on_hit(void *ctx, double score, const char *data, size_t len,
-                  const char *snippet)
+                  const char *snippet, const char *explain)
 {
     pdx_results *r = ctx;
     if (r->n == r->cap) {
@@ -767,6 +767,8 @@ static int on_hit(void *ctx, double score, const char *data, size_t len,
         h->work.id = "";
     }
     if (snippet && *snippet && set_snippet(&r->a, h, snippet))
+        return -1;
+    if (explain && !(h->explain = arena_strdup(&r->a, explain)))
         return -1;
     h->score = score;
     h->rank = r->offset + r->n;
@@ -1082,6 +1084,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                           : SHIM_SORT_RELEVANCE,
         .exact_total = q->exact_total,
         .snippet_bytes = q->snippet_bytes,
+        .explain = q->explain,
         .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
                                PDX_FACET_AUTHOR),
         .facet_limit = q->facet_limit,
@@ -1106,7 +1109,7 @@ static int on_got(void *ctx, const char *data, size_t len)
 {
     pdx_results *r = ctx;
     r->totals.estimated = r->totals.lower = r->totals.upper = r->n + 1;
-    return on_hit(ctx, 0.0, data, len, NULL);
+    return on_hit(ctx, 0.0, data, len, NULL, NULL);
 }
 
 int pdx_get(pdx_results **out, pdx_index *ix, const char *id)

@@ -340,6 +340,7 @@ typedef struct pdx_query {
                                  lists every work instead of failing     */
     size_t snippet_bytes;   /**< about how long each hit's snippet is;
                                  0 = no snippets                          */
+    int explain;            /**< nonzero: each hit's pdx_hit.explain     */
     unsigned facets;        /**< PDX_FACET_* bits: count these over every
                                  match (not just the page)               */
     size_t facet_limit;     /**< most frequent values kept per facet      */
@@ -359,7 +360,7 @@ typedef struct pdx_query {
 
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
                         -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
-                        PDX_DEFAULT_SNIPPET, 0, PDX_DEFAULT_FACET_LIMIT}
+                        PDX_DEFAULT_SNIPPET, 0, 0, PDX_DEFAULT_FACET_LIMIT}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -375,6 +376,15 @@ typedef struct pdx_hit {
     const char *snippet;
     const size_t *highlights;
     size_t n_highlights;
+    /** With pdx_query.explain and query words: why the work scored what it
+     *  did, as one JSON object: "terms" (each query term it holds: "term",
+     *  "field" title|abstract|author|text, "word", "stem", "wdf",
+     *  "docfreq", "weight"), the length normalisation ("doc_length",
+     *  "avg_length", "norm_length" = max(doc/avg, 0.5), "k1", "b",
+     *  "length_factor" = k1 * (1 - b + b * norm_length)), "sum" of the
+     *  weights, "other" (score - sum: nonzero only for wildcard groups,
+     *  which Xapian weighs as one term) and "score".  Else NULL. */
+    const char *explain;
 } pdx_hit;
 
 typedef struct pdx_results pdx_results;

@@ -113,6 +113,7 @@ typedef struct shim_query {
     int exact_total;
     unsigned facets;         /* SHIM_FACET_* bits: count over all matches */
     size_t facet_limit;      /* top values per facet                    */
+    int explain;             /* nonzero: each hit's score, term by term */
     size_t snippet_bytes;    /* 0: no snippets; else about this long, the
                                 matched words between SHIM_HI_START and
                                 SHIM_HI_END bytes */
@@ -125,7 +126,8 @@ typedef struct shim_query {
 /* Called once per hit, in rank order, after the match has succeeded.
  * Returns 0, or nonzero to abort with PDX_ENOMEM. */
 typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
-                           size_t len, const char *snippet);
+                           size_t len, const char *snippet,
+                           const char *explain);
 
 enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4 };
 

@@ -140,6 +140,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
@@ -878,8 +879,97 @@ class FacetSpy : public Xapian::MatchSpy {
 
 struct shim_hit {
     double score;
-    std::string data, snippet;
+    std::string data, snippet, explain;
 };
+
+/* What a term's prefix says about where it was found. */
+static const char *term_field(const std::string &t, std::string &word)
+{
+    size_t i = (!t.empty() && t[0] == 'Z') ? 1 : 0; /* Z: a stem */
+    if (t.compare(i, 2, "XB") == 0) {
+        word = t.substr(i + 2);
+        return "abstract";
+    }
+    if (t.compare(i, 1, "S") == 0) {
+        word = t.substr(i + 1);
+        return "title";
+    }
+    if (t.compare(i, 1, "A") == 0) {
+        word = t.substr(i + 1);
+        return "author";
+    }
+    word = t.substr(i);
+    return "text";
+}
+
+/* Why a hit scored what it did: each query term the work holds, with its
+ * within-document frequency, document frequency and BM25 weight (the
+ * weight Xapian gives that term alone, with the same wqf, for this work),
+ * and the work's length normalisation.  The weights add up to the score
+ * for words, phrases and boolean operators; a wildcard's OP_SYNONYM group
+ * is weighed as one term by Xapian, so any difference is reported as
+ * "other". */
+static std::string explain_hit(shim_db *h, const Xapian::Query &query,
+                               Xapian::docid did, double score, double k1,
+                               double b)
+{
+    std::map<std::string, Xapian::termcount> wqf;
+    for (Xapian::TermIterator t = query.get_terms_begin();
+         t != query.get_terms_end(); ++t)
+        wqf[*t]++;
+    Xapian::Document doc = h->db.get_document(did);
+    std::string idterm;
+    {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to("Q");
+        if (t != doc.termlist_end() && (*t)[0] == 'Q')
+            idterm = *t;
+    }
+    double doclen = h->db.get_doclength(did), avlen = h->db.get_avlength();
+    double normlen = std::max(avlen > 0 ? doclen / avlen : 0.0, 0.5);
+    cJSON *o = cJSON_CreateObject();
+    cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+    double sum = 0;
+    for (const auto &tw : wqf) {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(tw.first);
+        if (t == doc.termlist_end() || *t != tw.first || t.get_wdf() == 0)
+            continue;
+        Xapian::Enquire one(h->db);
+        one.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
+                                    Xapian::Query(tw.first, tw.second),
+                                    Xapian::Query(idterm)));
+        one.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+        Xapian::MSet ms = one.get_mset(0, 1);
+        double w = ms.empty() ? 0.0 : ms.begin().get_weight();
+        sum += w;
+        std::string word;
+        const char *field = term_field(tw.first, word);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "term", tw.first.c_str());
+        cJSON_AddStringToObject(e, "field", field);
+        cJSON_AddStringToObject(e, "word", word.c_str());
+        cJSON_AddBoolToObject(e, "stem", tw.first[0] == 'Z');
+        cJSON_AddNumberToObject(e, "wdf", t.get_wdf());
+        cJSON_AddNumberToObject(e, "docfreq", h->db.get_termfreq(tw.first));
+        cJSON_AddNumberToObject(e, "weight", w);
+        cJSON_AddItemToArray(terms, e);
+    }
+    cJSON_AddNumberToObject(o, "doc_length", doclen);
+    cJSON_AddNumberToObject(o, "avg_length", avlen);
+    cJSON_AddNumberToObject(o, "norm_length", normlen);
+    cJSON_AddNumberToObject(o, "k1", k1);
+    cJSON_AddNumberToObject(o, "b", b);
+    cJSON_AddNumberToObject(o, "length_factor", k1 * ((1 - b) + b * normlen));
+    cJSON_AddNumberToObject(o, "sum", sum);
+    cJSON_AddNumberToObject(o, "other", score - sum);
+    cJSON_AddNumberToObject(o, "score", score);
+    char *txt = cJSON_PrintUnformatted(o);
+    std::string out = txt ? txt : "";
+    cJSON_free(txt);
+    cJSON_Delete(o);
+    return out;
+}
 
 /* The abstract of a stored work (the JSON's "abstract"), or "". */
 static std::string stored_abstract(const std::string &data)
@@ -941,7 +1031,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     hits.clear();
     hits.reserve(ms.size());
     for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
-        shim_hit hit{it.get_weight(), it.get_document().get_data(), ""};
+        shim_hit hit{it.get_weight(), it.get_document().get_data(), "", ""};
+        if (q->explain && has_text)
+            hit.explain = explain_hit(h, query, *it, it.get_weight(), q->k1,
+                                      q->b);
         if (q->snippet_bytes && has_text) {
             /* Xapian's snippet: the window of the abstract that best
              * matches the query, words highlighted by the same stemmer
@@ -984,7 +1077,8 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         for (const auto &hit : hits)
             if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
                    q->snippet_bytes && q->text && *q->text ? hit.snippet.c_str()
-                                                           : nullptr)) {
+                                                           : nullptr,
+                   hit.explain.empty() ? nullptr : hit.explain.c_str())) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }
@@ -1075,7 +1169,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
         }
         for (const auto &hit : hits)
             if (fn(ctx, hit.first, hit.second.data(), hit.second.size(),
-                   nullptr)) {
+                   nullptr, nullptr)) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }

@@ -38,6 +38,9 @@ static const char help[] =
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
     "  --exact            count every match, so the total is exact\n"
     "  --all              with no QUERY and no filter, list every work\n"
+    "  --explain          show each hit's BM25 weight term by term (field,\n"
+    "                     wdf, document frequency) and its length\n"
+    "                     normalisation; the weights add up to the score\n"
     "  --facets LIST      count year, category and/or author values over\n"
     "                     every match (comma-separated)\n"
     "  --facet-limit N    values kept per facet (default 10)\n"
@@ -88,6 +91,7 @@ int cmd_search(int argc, char **argv)
         {"all", no_argument, NULL, 'A'},
         {"snippet", required_argument, NULL, 'S'},
         {"facets", required_argument, NULL, 'T'},
+        {"explain", no_argument, NULL, 'E'},
         {"facet-limit", required_argument, NULL, 'L'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
@@ -159,6 +163,7 @@ int cmd_search(int argc, char **argv)
             break;
         case 'e': q.exact_total = 1; break;
         case 'A': q.all = 1; break;
+        case 'E': q.explain = 1; break;
         case 'T':
             if (parse_facets(optarg, &q.facets)) {
                 cli_error("--facets takes a list of year, category, author");

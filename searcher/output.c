@@ -47,6 +47,13 @@ static cJSON *hit_json(const pdx_hit *h)
             goto fail;
         }
     }
+    if (h->explain) {
+        cJSON *ex = cJSON_Parse(h->explain);
+        if (!ex || !cJSON_AddItemToObject(o, "explain", ex)) {
+            cJSON_Delete(ex);
+            goto fail;
+        }
+    }
     if (h->snippet) {
         cJSON *hl = NULL;
         if (!cJSON_AddStringToObject(o, "snippet", h->snippet) ||
@@ -179,6 +186,39 @@ static void text_snippet(FILE *f, const pdx_hit *h, int bold)
     fputc('\n', f);
 }
 
+/* The explanation, one line per term, then the length normalisation. */
+static void text_explain(FILE *f, const pdx_hit *h)
+{
+    cJSON *ex = cJSON_Parse(h->explain);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(ex, "terms"))
+    {
+        const cJSON *g[6] = {cJSON_GetObjectItemCaseSensitive(t, "weight"),
+                             cJSON_GetObjectItemCaseSensitive(t, "field"),
+                             cJSON_GetObjectItemCaseSensitive(t, "word"),
+                             cJSON_GetObjectItemCaseSensitive(t, "stem"),
+                             cJSON_GetObjectItemCaseSensitive(t, "wdf"),
+                             cJSON_GetObjectItemCaseSensitive(t, "docfreq")};
+        fprintf(f, "       %8.4f  %-8s %s%s  (wdf %g, in %g works)\n",
+                g[0]->valuedouble, g[1]->valuestring, g[2]->valuestring,
+                cJSON_IsTrue(g[3]) ? " (stem)" : "", g[4]->valuedouble,
+                g[5]->valuedouble);
+    }
+    double other = cJSON_GetObjectItemCaseSensitive(ex, "other")->valuedouble;
+    if (fabs(other) > 1e-9)
+        fprintf(f, "       %8.4f  other (wildcard groups)\n", other);
+    fprintf(f, "       = %.4f; length %g, mean %.1f: norm %.3f, k1 %g, b %g, "
+               "length factor %.4f\n",
+            cJSON_GetObjectItemCaseSensitive(ex, "score")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "doc_length")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "avg_length")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "norm_length")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "k1")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "b")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive(ex, "length_factor")->valuedouble);
+    cJSON_Delete(ex);
+}
+
 static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
 {
     const pdx_work *w = &h->work;
@@ -203,6 +243,8 @@ static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
     fputc('\n', f);
     if (h->snippet)
         text_snippet(f, h, bold);
+    if (h->explain)
+        text_explain(f, h);
 }
 
 int out_results(FILE *f, out_format fmt, const char *query,

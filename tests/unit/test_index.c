@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+#include <math.h>
+
 #include "../../common/paperdex.h"
 #include "check.h"
 
@@ -594,6 +597,47 @@ static void test_similar(void)
     pdx_close(ix);
 }
 
+/* --explain: the per-term weights add up to the score, for words,
+ * phrases, fields and boolean operators. */
+static void test_explain(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    const char *queries[] = {"networks", "graph neural networks molecules",
+                             "\"satellite images\" glacier",
+                             "title:protein abstract:new", "networks AND NOT graph",
+                             "+wu networks"};
+    for (size_t k = 0; k < sizeof queries / sizeof queries[0]; k++) {
+        pdx_query q = PDX_QUERY_INIT;
+        q.text = queries[k];
+        q.explain = 1;
+        q.k1 = 0.9;
+        q.b = 0.4;
+        pdx_results *r = NULL;
+        CHECK_INT(pdx_search(&r, ix, &q), 0);
+        CHECK(pdx_results_count(r) > 0);
+        for (size_t i = 0; i < pdx_results_count(r); i++) {
+            const pdx_hit *h = pdx_results_hit(r, i);
+            CHECK(h->explain != NULL);
+            if (!h->explain)
+                continue;
+            cJSON *ex = cJSON_Parse(h->explain);
+            double sum = 0;
+            const cJSON *t;
+            cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(ex, "terms"))
+                sum += cJSON_GetObjectItemCaseSensitive(t, "weight")->valuedouble;
+            double other =
+                cJSON_GetObjectItemCaseSensitive(ex, "other")->valuedouble;
+            CHECK(fabs(sum - h->score) < 1e-9 * (1 + h->score));
+            CHECK(fabs(other) < 1e-9 * (1 + h->score));
+            CHECK(cJSON_GetObjectItemCaseSensitive(ex, "k1")->valuedouble == 0.9);
+            cJSON_Delete(ex);
+        }
+        pdx_results_free(r);
+    }
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     CHECK_STR(pdx_version(), PDX_VERSION);
@@ -618,6 +662,7 @@ int main(void)
     test_query_errors_and_paging();
     test_snippets();
     test_similar();
+    test_explain();
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
