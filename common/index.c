@@ -1085,6 +1085,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         .exact_total = q->exact_total,
         .snippet_bytes = q->snippet_bytes,
         .explain = q->explain,
+        .suggest = !q->no_suggest,
         .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
                                PDX_FACET_AUTHOR),
         .facet_limit = q->facet_limit,
@@ -1186,6 +1187,11 @@ int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
     }
     *out = r;
     return 0;
+}
+
+const char *pdx_results_suggestion(const pdx_results *r)
+{
+    return r && r->totals.suggestion[0] ? r->totals.suggestion : NULL;
 }
 
 size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }

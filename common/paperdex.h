@@ -341,6 +341,7 @@ typedef struct pdx_query {
     size_t snippet_bytes;   /**< about how long each hit's snippet is;
                                  0 = no snippets                          */
     int explain;            /**< nonzero: each hit's pdx_hit.explain     */
+    int no_suggest;         /**< nonzero: no "did you mean"              */
     unsigned facets;        /**< PDX_FACET_* bits: count these over every
                                  match (not just the page)               */
     size_t facet_limit;     /**< most frequent values kept per facet      */
@@ -360,7 +361,7 @@ typedef struct pdx_query {
 
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
                         -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
-                        PDX_DEFAULT_SNIPPET, 0, 0, PDX_DEFAULT_FACET_LIMIT}
+                        PDX_DEFAULT_SNIPPET, 0, 0, 0, PDX_DEFAULT_FACET_LIMIT}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -439,6 +440,15 @@ PDX_EXTERN size_t pdx_results_facet_count(const pdx_results *r,
                                           unsigned facet);
 PDX_EXTERN const pdx_facet *pdx_results_facet(const pdx_results *r,
                                               unsigned facet, size_t i);
+
+/** "Did you mean": the query with each word that the index has in fewer
+ *  than two works replaced by a word of the index's own vocabulary one or
+ *  two edits away (letters swapped, added, dropped or changed) -- the
+ *  fewest edits, then the most works -- when at least two works, and
+ *  three times as many as hold the word itself, hold it; NULL when
+ *  there is nothing to
+ *  suggest or pdx_query.no_suggest was set.  Borrowed from r. */
+PDX_EXTERN const char *pdx_results_suggestion(const pdx_results *r);
 
 /** Number of hits on this page. */
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);

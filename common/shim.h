@@ -114,6 +114,7 @@ typedef struct shim_query {
     unsigned facets;         /* SHIM_FACET_* bits: count over all matches */
     size_t facet_limit;      /* top values per facet                    */
     int explain;             /* nonzero: each hit's score, term by term */
+    int suggest;             /* nonzero: offer a spelling correction    */
     size_t snippet_bytes;    /* 0: no snippets; else about this long, the
                                 matched words between SHIM_HI_START and
                                 SHIM_HI_END bytes */
@@ -138,6 +139,7 @@ typedef int (*shim_facet_fn)(void *ctx, unsigned facet, const char *value,
 
 typedef struct shim_totals {
     size_t estimated, lower, upper;
+    char suggestion[4200]; /* the query with misspelt words corrected, or "" */
 } shim_totals;
 
 /* Implemented by index.c, called by the shim's `category:` field: the

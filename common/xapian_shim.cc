@@ -836,6 +836,101 @@ static Xapian::Query parse(shim_db *h, const std::string &text)
     return query;
 }
 
+/* Optimal string alignment distance (edits, with adjacent swaps), or
+ * limit + 1 as soon as it must exceed `limit`. */
+static size_t edit_distance(const std::string &a, const std::string &b,
+                            size_t limit)
+{
+    size_t n = a.size(), m = b.size();
+    if ((n > m ? n - m : m - n) > limit)
+        return limit + 1;
+    std::vector<size_t> pp(m + 1), p(m + 1), c(m + 1);
+    for (size_t j = 0; j <= m; j++)
+        p[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        c[0] = i;
+        size_t best = c[0];
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            c[j] = std::min({p[j] + 1, c[j - 1] + 1, p[j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                c[j] = std::min(c[j], pp[j - 2] + 1);
+            best = std::min(best, c[j]);
+        }
+        if (best > limit)
+            return limit + 1;
+        pp.swap(p);
+        p.swap(c);
+    }
+    return p[m];
+}
+
+/* "Did you mean": each plain word of the query (letters only, four or
+ * more) that the index has in fewer than two works is replaced by the
+ * word within one edit (two for words of seven letters or more) that the
+ * most works hold -- if at least two works, and three times as many as
+ * the word itself, hold it.  The
+ * candidates are the index's own words with the same first letter, so
+ * the suggestion follows the index as it changes.  Empty: nothing to
+ * suggest. */
+static std::string suggest(shim_db *h, const std::string &text)
+{
+    std::string out;
+    bool changed = false;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t j = i;
+        while (j < text.size() && isalpha(static_cast<unsigned char>(text[j])))
+            j++;
+        if (j == i) {
+            out += text[i++];
+            continue;
+        }
+        std::string word = text.substr(i, j - i);
+        bool field = j < text.size() && text[j] == ':';
+        bool op = word == "AND" || word == "OR" || word == "NOT";
+        std::string lower = word;
+        for (char &ch : lower)
+            ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+        std::string best;
+        if (!field && !op && lower.size() >= 4) {
+            Xapian::doccount tf = h->db.get_termfreq(lower);
+            if (tf < 2) {
+                size_t limit = lower.size() >= 7 ? 2 : 1;
+                Xapian::doccount best_tf = 0;
+                size_t best_d = limit + 1;
+                std::string pfx = lower.substr(0, 1);
+                for (Xapian::TermIterator t = h->db.allterms_begin(pfx);
+                     t != h->db.allterms_end(pfx); ++t) {
+                    const std::string &cand = *t;
+                    if (cand.size() + limit < lower.size() ||
+                        cand.size() > lower.size() + limit)
+                        continue;
+                    size_t d = edit_distance(lower, cand, limit);
+                    if (d == 0 || d > limit)
+                        continue;
+                    Xapian::doccount ctf = t.get_termfreq();
+                    if (d < best_d || (d == best_d && ctf > best_tf)) {
+                        best = cand;
+                        best_d = d;
+                        best_tf = ctf;
+                    }
+                }
+                if (best_tf < std::max<Xapian::doccount>(2, 3 * tf))
+                    best.clear();
+            }
+        }
+        if (!best.empty()) {
+            out += best;
+            changed = true;
+        } else {
+            out += word;
+        }
+        i = j;
+    }
+    return changed ? out : std::string();
+}
+
 /* Facet counts over every match: each work counts once for each of its
  * years, categories and authors (multi-valued fields count per value). */
 class FacetSpy : public Xapian::MatchSpy {
@@ -1051,6 +1146,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     totals->estimated = ms.get_matches_estimated();
     totals->lower = ms.get_matches_lower_bound();
     totals->upper = ms.get_matches_upper_bound();
+    totals->suggestion[0] = '\0';
+    if (q->suggest && has_text) {
+        std::string sug = suggest(h, q->text);
+        if (!sug.empty() && sug.size() < sizeof totals->suggestion)
+            memcpy(totals->suggestion, sug.c_str(), sug.size() + 1);
+    }
 }
 
 extern "C" int shim_search(shim_totals *totals, shim_db *h,

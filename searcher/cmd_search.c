@@ -41,6 +41,7 @@ static const char help[] =
     "  --explain          show each hit's BM25 weight term by term (field,\n"
     "                     wdf, document frequency) and its length\n"
     "                     normalisation; the weights add up to the score\n"
+    "  --no-suggest       no \"did you mean\" for misspelt words\n"
     "  --facets LIST      count year, category and/or author values over\n"
     "                     every match (comma-separated)\n"
     "  --facet-limit N    values kept per facet (default 10)\n"
@@ -92,6 +93,7 @@ int cmd_search(int argc, char **argv)
         {"snippet", required_argument, NULL, 'S'},
         {"facets", required_argument, NULL, 'T'},
         {"explain", no_argument, NULL, 'E'},
+        {"no-suggest", no_argument, NULL, 'N'},
         {"facet-limit", required_argument, NULL, 'L'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
@@ -164,6 +166,7 @@ int cmd_search(int argc, char **argv)
         case 'e': q.exact_total = 1; break;
         case 'A': q.all = 1; break;
         case 'E': q.explain = 1; break;
+        case 'N': q.no_suggest = 1; break;
         case 'T':
             if (parse_facets(optarg, &q.facets)) {
                 cli_error("--facets takes a list of year, category, author");

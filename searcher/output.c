@@ -153,6 +153,8 @@ static int out_json(FILE *f, const char *query, const pdx_results *r,
                                  (double)pdx_results_total_upper(r)) ||
         !cJSON_AddNumberToObject(o, "offset", (double)offset) ||
         !cJSON_AddNumberToObject(o, "limit", (double)limit) ||
+        (pdx_results_suggestion(r) &&
+         !cJSON_AddStringToObject(o, "suggestion", pdx_results_suggestion(r))) ||
         facets_json(o, r, facets) ||
         !(hits = cJSON_AddArrayToObject(o, "hits")))
         goto done;
@@ -270,9 +272,13 @@ int out_results(FILE *f, out_format fmt, const char *query,
     else
         fprintf(f, "about %zu matches", pdx_results_total(r));
     if (n)
-        fprintf(f, "; showing %zu-%zu\n\n", offset + 1, offset + n);
+        fprintf(f, "; showing %zu-%zu\n", offset + 1, offset + n);
     else
         fprintf(f, "%s\n", offset && lo ? "; none on this page" : "");
+    if (pdx_results_suggestion(r))
+        fprintf(f, "did you mean: %s\n", pdx_results_suggestion(r));
+    if (n)
+        fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', f);

@@ -638,6 +638,30 @@ static void test_explain(void)
     pdx_close(ix);
 }
 
+/* "Did you mean": from the index's own words; none for known words, and
+ * none when asked not to. */
+static void test_suggest(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    pdx_query q = PDX_QUERY_INIT;
+    pdx_results *r = NULL;
+    q.text = "netwroks AND title:glacier";
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK_STR(pdx_results_suggestion(r), "networks AND title:glacier");
+    pdx_results_free(r);
+    q.text = "networks glacier";
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_suggestion(r) == NULL);
+    pdx_results_free(r);
+    q.text = "netwroks";
+    q.no_suggest = 1;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_suggestion(r) == NULL);
+    pdx_results_free(r);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     CHECK_STR(pdx_version(), PDX_VERSION);
@@ -663,6 +687,7 @@ int main(void)
     test_snippets();
     test_similar();
     test_explain();
+    test_suggest();
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
