@@ -231,6 +231,31 @@ suite(db, recs, [
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe", "Mehta"])),
 ])
 
+def ids_of(db, args):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "jsonl", "--limit", "10000"] + args,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: %s" % (args, p.stderr))
+    return {json.loads(l)["id"] for l in p.stdout.splitlines()}
+
+
+def syntax_check(db, label, query, flags):
+    """category: and year: in a query filter exactly as the flags do."""
+    global passed, failed
+    a, b = ids_of(db, [query]), ids_of(db, flags + ["--all"] if not flags else flags)
+    if a == b and a:
+        passed += 1
+        print("ok   %-55s %6d works" % (label, len(a)))
+    else:
+        failed += 1
+        print("FAIL %s: query %d works, flags %d" % (label, len(a), len(b)))
+
+
+syntax_check(db, "samples: category:CV year:2010..2015 = flags", "category:CV year:2010..2015",
+             ["--category", "CV", "--year", "2010..2015"])
+syntax_check(db, "samples: category:cs category:q-bio = flags", "category:cs category:q-bio",
+             ["--category", "cs", "--category", "q-bio"])
+syntax_check(db, "samples: year:..2008 = flags", "year:..2008", ["--year", "..2008"])
 facet_check(db, recs, "samples: every work", ["--all"])
 facet_check(db, recs, "samples: networks OR glacier", ["networks OR glacier"])
 facet_check(db, recs, "samples: --category cs --year 2005..", ["--category", "cs", "--year", "2005.."])
