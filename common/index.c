@@ -488,7 +488,7 @@ int pdx_commit(pdx_index *ix)
 
 /* ------------------------------------------------------------- sources */
 
-#define SRC_META "paperdex.src:"
+#define SRC_META SHIM_META_SOURCE
 
 static void source_meta_key(const char *path, char key[64])
 {
@@ -709,7 +709,7 @@ int pdx_mark_reindexed(pdx_index *ix)
     char now[32];
     snprintf(now, sizeof now, "%lld", (long long)time(NULL));
     shim_err e = {0, ""};
-    int rc = shim_meta_set(ix->db, "paperdex.reindexed", now, &e);
+    int rc = shim_meta_set(ix->db, SHIM_META_REINDEXED, now, &e);
     return rc ? from_shim(ix, rc, &e) : 0;
 }
 

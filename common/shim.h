@@ -78,6 +78,10 @@ int shim_lookup(shim_db *db, const char *const *terms, size_t n,
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
 int shim_delete(shim_db *db, const char *id, shim_err *e);
 
+/* Metadata keys written by index.c and read here (see the layout). */
+#define SHIM_META_REINDEXED "paperdex.reindexed"
+#define SHIM_META_SOURCE "paperdex.src:"
+
 /* Metadata (paperdex.* keys; see the layout).  get: PDX_ENOTFOUND when
  * absent (no message).  list: every non-empty value whose key starts with
  * prefix, in key order.  set "" deletes. */

@@ -972,6 +972,24 @@ class FacetSpy : public Xapian::MatchSpy {
     }
 };
 
+/* Run `read` on h's reader; when a writer's commits overtake it
+ * (DatabaseModifiedError), move to the newest revision and run it again,
+ * as Xapian documents, at most MODIFIED_RETRIES times.  `read` must start
+ * from scratch each time. */
+template <typename F> static void with_reopen(shim_db *h, F read)
+{
+    for (int attempt = 0;; attempt++) {
+        try {
+            read();
+            return;
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+            h->db.reopen();
+        }
+    }
+}
+
 struct shim_hit {
     double score;
     std::string data, snippet, explain;
@@ -1163,18 +1181,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         std::unique_ptr<FacetSpy> spy;
         if (q->facets)
             spy.reset(new FacetSpy(q->facets));
-        for (int attempt = 0;; attempt++) {
-            try {
-                run_search(h, q, totals, hits, spy.get());
-                break;
-            } catch (const Xapian::DatabaseModifiedError &) {
-                /* A writer committed twice while we read: move to the
-                 * newest revision and repeat, as Xapian documents. */
-                if (attempt >= MODIFIED_RETRIES)
-                    throw;
-                h->db.reopen();
-            }
-        }
+        with_reopen(h, [&] { run_search(h, q, totals, hits, spy.get()); });
         for (const auto &hit : hits)
             if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
                    q->snippet_bytes && q->text && *q->text ? hit.snippet.c_str()
@@ -1227,46 +1234,42 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
 {
     try {
         std::vector<std::pair<double, std::string>> hits;
-        for (int attempt = 0;; attempt++) {
-            try {
-                std::string q = std::string("Q") + id;
-                Xapian::PostingIterator p = h->db.postlist_begin(q);
-                if (p == h->db.postlist_end(q)) {
-                    set_msg(e, PDX_ENOTFOUND,
-                            std::string("no work with id '") + id + "'");
-                    return PDX_ENOTFOUND;
-                }
-                Xapian::docid self = *p;
-                Xapian::Enquire enq(h->db);
-                Xapian::RSet rset;
-                rset.add_document(self);
-                ContentTerms decider;
-                Xapian::ESet eset = enq.get_eset(
-                    static_cast<Xapian::termcount>(n_terms), rset, &decider);
-                std::vector<std::string> terms(eset.begin(), eset.end());
-                Xapian::Query query(Xapian::Query::OP_ELITE_SET, terms.begin(),
-                                    terms.end(),
-                                    static_cast<Xapian::termcount>(n_terms));
-                query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
-                                      Xapian::Query(q));
-                enq.set_query(query);
-                enq.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
-                enq.set_sort_by_relevance_then_value(SLOT_ID, false);
-                Xapian::MSet ms =
-                    enq.get_mset(0, static_cast<Xapian::doccount>(limit));
-                hits.clear();
-                for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
-                    hits.emplace_back(it.get_weight(),
-                                      it.get_document().get_data());
-                totals->estimated = ms.get_matches_estimated();
-                totals->lower = ms.get_matches_lower_bound();
-                totals->upper = ms.get_matches_upper_bound();
-                break;
-            } catch (const Xapian::DatabaseModifiedError &) {
-                if (attempt >= MODIFIED_RETRIES)
-                    throw;
-                h->db.reopen();
+        bool found = true;
+        const std::string q = std::string("Q") + id;
+        with_reopen(h, [&] {
+            hits.clear();
+            Xapian::PostingIterator p = h->db.postlist_begin(q);
+            if (p == h->db.postlist_end(q)) {
+                found = false;
+                return;
             }
+            Xapian::Enquire enq(h->db);
+            Xapian::RSet rset;
+            rset.add_document(*p);
+            ContentTerms decider;
+            Xapian::ESet eset = enq.get_eset(
+                static_cast<Xapian::termcount>(n_terms), rset, &decider);
+            std::vector<std::string> terms(eset.begin(), eset.end());
+            Xapian::Query query(Xapian::Query::OP_ELITE_SET, terms.begin(),
+                                terms.end(),
+                                static_cast<Xapian::termcount>(n_terms));
+            enq.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                                        Xapian::Query(q)));
+            enq.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+            enq.set_sort_by_relevance_then_value(SLOT_ID, false);
+            Xapian::MSet ms =
+                enq.get_mset(0, static_cast<Xapian::doccount>(limit));
+            for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
+                hits.emplace_back(it.get_weight(),
+                                  it.get_document().get_data());
+            totals->estimated = ms.get_matches_estimated();
+            totals->lower = ms.get_matches_lower_bound();
+            totals->upper = ms.get_matches_upper_bound();
+        });
+        if (!found) {
+            set_msg(e, PDX_ENOTFOUND,
+                    std::string("no work with id '") + id + "'");
+            return PDX_ENOTFOUND;
         }
         for (const auto &hit : hits)
             if (fn(ctx, hit.first, hit.second.data(), hit.second.size(),
@@ -1283,34 +1286,28 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
 extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
 {
     try {
-        for (int attempt = 0;; attempt++) {
-            try {
-                out->docs = h->db.get_doccount();
-                out->postings = h->db.get_total_length();
-                out->avg_length = h->db.get_avlength();
-                uint64_t n = 0;
-                for (Xapian::TermIterator t = h->db.allterms_begin();
-                     t != h->db.allterms_end(); ++t)
-                    n++;
-                out->terms = n;
-                std::string up = h->db.get_metadata(UPDATED_KEY);
-                out->last_updated = up.empty() ? 0 : std::stoll(up);
-                out->layout = std::stoi(h->db.get_metadata(LAYOUT_KEY));
-                std::string re = h->db.get_metadata("paperdex.reindexed");
-                out->last_reindex = re.empty() ? 0 : std::stoll(re);
-                uint64_t ns = 0;
-                for (Xapian::TermIterator k =
-                         h->db.metadata_keys_begin("paperdex.src:");
-                     k != h->db.metadata_keys_end("paperdex.src:"); ++k)
-                    ns++;
-                out->sources = ns;
-                return 0;
-            } catch (const Xapian::DatabaseModifiedError &) {
-                if (attempt >= MODIFIED_RETRIES)
-                    throw;
-                h->db.reopen();
-            }
-        }
+        with_reopen(h, [&] {
+            out->docs = h->db.get_doccount();
+            out->postings = h->db.get_total_length();
+            out->avg_length = h->db.get_avlength();
+            uint64_t n = 0;
+            for (Xapian::TermIterator t = h->db.allterms_begin();
+                 t != h->db.allterms_end(); ++t)
+                n++;
+            out->terms = n;
+            std::string up = h->db.get_metadata(UPDATED_KEY);
+            out->last_updated = up.empty() ? 0 : std::stoll(up);
+            out->layout = std::stoi(h->db.get_metadata(LAYOUT_KEY));
+            std::string re = h->db.get_metadata(SHIM_META_REINDEXED);
+            out->last_reindex = re.empty() ? 0 : std::stoll(re);
+            uint64_t ns = 0;
+            for (Xapian::TermIterator k =
+                     h->db.metadata_keys_begin(SHIM_META_SOURCE);
+                 k != h->db.metadata_keys_end(SHIM_META_SOURCE); ++k)
+                ns++;
+            out->sources = ns;
+        });
+        return 0;
     } catch (...) {
         return fail(e);
     }
