@@ -8,6 +8,7 @@
  * indexed and when a filter is given, so the two sides cannot disagree.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -966,8 +967,17 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return set_error(ix, PDX_EINVAL, "a filter has a count but no items");
     if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
         return set_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
-    if (check_parens(ix, t) || check_operators(ix, t))
+    if (!q->lenient && (check_parens(ix, t) || check_operators(ix, t)))
         return ix->code;
+    if (q->expand_weight > 1.0)
+        return set_error(ix, PDX_EINVAL,
+                         "expansion weight must be in (0,1], not %g",
+                         q->expand_weight);
+    if (q->title_weight > 100.0 || q->author_weight > 100.0)
+        return set_error(ix, PDX_EINVAL, "field weights are at most 100");
+    if (q->expand_docs > 1000 || q->expand_terms > 1000)
+        return set_error(ix, PDX_EINVAL,
+                         "expansion uses at most 1000 documents and terms");
     int has_text = 0;
     for (const char *p = t; *p; p++)
         if (!isspace((unsigned char)*p))
@@ -1020,6 +1030,14 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (!ix)
         return PDX_EINVAL;
     clear_error(ix);
+    /* A version 1 caller's struct ends before `lenient`: read that much
+     * and give the rest its defaults. */
+    pdx_query v2 = PDX_QUERY_INIT;
+    if (q && q->version == 1) {
+        memcpy(&v2, q, offsetof(pdx_query, lenient));
+        v2.version = PDX_QUERY_VERSION;
+        q = &v2;
+    }
     if (need_db(ix) || check_query(ix, q))
         return ix->code;
 
@@ -1089,6 +1107,16 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
                                PDX_FACET_AUTHOR),
         .facet_limit = q->facet_limit,
+        .lenient = q->lenient,
+        .expand_docs = q->expand_docs,
+        .expand_terms = q->expand_terms ? q->expand_terms
+                                        : PDX_DEFAULT_EXPAND_TERMS,
+        .expand_weight = q->expand_weight > 0 ? q->expand_weight
+                                              : PDX_DEFAULT_EXPAND_WEIGHT,
+        .title_weight = q->title_weight < 0 ? PDX_DEFAULT_TITLE_WEIGHT
+                                            : q->title_weight,
+        .author_weight = q->author_weight < 0 ? PDX_DEFAULT_AUTHOR_WEIGHT
+                                              : q->author_weight,
     };
     r->offset = q->offset;
     shim_err e = {0, ""};

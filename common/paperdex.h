@@ -268,14 +268,16 @@ PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 1
+#define PDX_QUERY_VERSION 2
 
-/** Default BM25 parameters.  k1=1.2, b=0.75 are Robertson's standard values
- *  (also Lucene's): term frequency saturates after a few occurrences, and
- *  long abstracts are normalised firmly but not fully.  Xapian's own
- *  defaults (k1=1, b=0.5) under-normalise abstracts of very uneven length. */
+/** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
+ *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
+ *  is the best balance of CACM (MAP) and SciFact (nDCG@10) -- the best
+ *  point for CACM and within 0.007 of SciFact's best.  Abstracts of very
+ *  uneven length want more normalisation than Xapian's own b=0.5, but
+ *  less than Lucene's 0.75. */
 #define PDX_DEFAULT_K1 1.2
-#define PDX_DEFAULT_B 0.75
+#define PDX_DEFAULT_B 0.6
 /** Parse a year filter as the CLI and the query syntax (`year:`) write
  *  it: "2020", "2019..2021", "2019.." or "..2021" (4-digit years, the
  *  first not after the second).  Sets *lo and *hi (0 for an open end);
@@ -345,7 +347,41 @@ typedef struct pdx_query {
     unsigned facets;        /**< PDX_FACET_* bits: count these over every
                                  match (not just the page)               */
     size_t facet_limit;     /**< most frequent values kept per facet      */
+    /* ---- version 2 ---- */
+    int lenient;            /**< nonzero: text that does not parse (an
+                                 unbalanced parenthesis, a dangling AND) is
+                                 read as plain words instead of failing
+                                 with PDX_EQUERY -- for questions written in
+                                 prose, as in test collections             */
+    /** Pseudo-relevance feedback (RM3-style): with expand_docs > 0, the
+     *  top expand_docs works of a first ranking give the expand_terms best
+     *  terms of Xapian's expand set; the query becomes the original, with
+     *  weight expand_weight shared by its terms, plus those terms with
+     *  the rest, each in proportion to its expand weight.  Filters apply
+     *  to both rankings.  A query with required or excluded parts (+x,
+     *  -x, AND, NOT) keeps its match set; the added terms only re-rank.
+     *  0 / negative = off / the PDX_DEFAULT_EXPAND_* value. */
+    size_t expand_docs;
+    size_t expand_terms;    /**< 0 = PDX_DEFAULT_EXPAND_TERMS              */
+    double expand_weight;   /**< in (0,1]; <= 0 = PDX_DEFAULT_EXPAND_WEIGHT */
+    /** Field boosts: the query's plain words are also matched in the
+     *  title alone and in the author names alone, each such BM25 weight
+     *  multiplied by these and added to the score (the match set does
+     *  not change).  0 = no boost; negative = PDX_DEFAULT_TITLE_WEIGHT /
+     *  PDX_DEFAULT_AUTHOR_WEIGHT. */
+    double title_weight;
+    double author_weight;
 } pdx_query;
+
+/** Feedback defaults (pdx_query.expand_*), chosen by the sweep in
+ *  bench/RESULTS.md. */
+#define PDX_DEFAULT_EXPAND_DOCS 10
+#define PDX_DEFAULT_EXPAND_TERMS 10
+#define PDX_DEFAULT_EXPAND_WEIGHT 0.5
+/** Field boost defaults (pdx_query.title_weight, author_weight), chosen by
+ *  the same sweep. */
+#define PDX_DEFAULT_TITLE_WEIGHT 0.0
+#define PDX_DEFAULT_AUTHOR_WEIGHT 0.0
 
 /** Facets: exact counts of each value over the whole match set.  A work
  *  counts once for each of its categories and authors.  Authors count by
@@ -361,7 +397,8 @@ typedef struct pdx_query {
 
 #define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
                         -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
-                        PDX_DEFAULT_SNIPPET, 0, 0, 0, PDX_DEFAULT_FACET_LIMIT}
+                        PDX_DEFAULT_SNIPPET, 0, 0, 0, PDX_DEFAULT_FACET_LIMIT, \
+                        0, 0, 0, -1.0, -1.0, -1.0}
 
 /** One hit.  Every pointer is borrowed from the pdx_results it came from. */
 typedef struct pdx_hit {
@@ -505,11 +542,16 @@ typedef enum pdx_format {
     PDX_FORMAT_LISTING,  /**< page: arXiv-style listing entries           */
     PDX_FORMAT_COMPACT,  /**< page: header, title glued to authors,
                               abstract                                  */
+    PDX_FORMAT_SMART,    /**< SMART test collection (.I/.T/.A/.W/.B),
+                              as CACM; chosen by AUTO when the file
+                              starts with ".I"                          */
+    PDX_FORMAT_BEIR,     /**< BEIR corpus or queries, JSON lines with
+                              "_id" (AUTO decides it per line)          */
     PDX_FORMAT__COUNT
 } pdx_format;
 
 /** Name of a format ("auto", "arxiv", "jsonl", "profile", "list",
- *  "abstracts", "listing", "compact"); pdx_format_parse() is its inverse
+ *  "abstracts", "listing", "compact", "smart", "beir"); pdx_format_parse() is its inverse
  *  and returns -1 for an unknown name. */
 PDX_EXTERN const char *pdx_format_name(pdx_format f);
 PDX_EXTERN int pdx_format_parse(const char *name, pdx_format *out);

@@ -122,6 +122,12 @@ typedef struct shim_query {
     size_t snippet_bytes;    /* 0: no snippets; else about this long, the
                                 matched words between SHIM_HI_START and
                                 SHIM_HI_END bytes */
+    int lenient;             /* unparsable text is read as plain words  */
+    size_t expand_docs;      /* 0: no feedback; else RM3-style, see
+                                pdx_query */
+    size_t expand_terms;
+    double expand_weight;
+    double title_weight, author_weight; /* field boosts; 0 = none */
 } shim_query;
 
 #define SHIM_HI_START '\x01'

@@ -162,7 +162,13 @@ const Xapian::valueno SLOT_ID = 2;
 const Xapian::valueno SLOT_CATS = 3;
 const Xapian::valueno SLOT_AUTHORS = 4;
 const char FACET_SEP = '\x1f';
-const Xapian::termcount TITLE_WDF = 2;
+/* How many times a title word counts in the default field.  A build
+ * option (-DPDX_TITLE_WDF=N) only so that bench/eval.py can sweep it;
+ * changing it changes what a rebuilt index holds, not old indexes. */
+#ifndef PDX_TITLE_WDF
+#define PDX_TITLE_WDF 2
+#endif
+const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
 const Xapian::termpos FIELD_GAP = 100;
 const unsigned MAX_WORD_BYTES = 64;
 const size_t MAX_TERM_BYTES = 245;
@@ -172,6 +178,34 @@ const char *const LAYOUT_VERSION = "1";
 const char *const UPDATED_KEY = "paperdex.updated";
 const int MODIFIED_RETRIES = 5;
 const char *const HOLDER_FILE = "paperdex-writer";
+
+/* English function words (Snowball's English stop list): they carry no
+ * topic, so feedback never adds them and the query parser drops them from
+ * prose queries ("What articles exist which deal with ...").  They are
+ * still indexed, so a "quoted phrase" with them matches. */
+const char *const STOPWORDS[] = {
+    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you",
+    "your", "yours", "yourself", "yourselves", "he", "him", "his",
+    "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+    "they", "them", "their", "theirs", "themselves", "what", "which", "who",
+    "whom", "this", "that", "these", "those", "am", "is", "are", "was",
+    "were", "be", "been", "being", "have", "has", "had", "having", "do",
+    "does", "did", "doing", "would", "should", "could", "ought", "i'm",
+    "you're", "he's", "she's", "it's", "we're", "they're", "i've",
+    "you've", "we've", "they've", "i'd", "you'd", "he'd", "she'd", "we'd",
+    "they'd", "i'll", "you'll", "he'll", "she'll", "we'll", "they'll",
+    "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't",
+    "doesn't", "don't", "didn't", "won't", "wouldn't", "shan't",
+    "shouldn't", "can't", "cannot", "couldn't", "mustn't", "let's",
+    "that's", "who's", "what's", "here's", "there's", "when's", "where's",
+    "why's", "how's", "a", "an", "the", "and", "but", "if", "or", "because",
+    "as", "until", "while", "of", "at", "by", "for", "with", "about",
+    "against", "between", "into", "through", "during", "before", "after",
+    "above", "below", "to", "from", "up", "down", "in", "out", "on", "off",
+    "over", "under", "again", "further", "then", "once", "here", "there",
+    "when", "where", "why", "how", "all", "any", "both", "each", "few",
+    "more", "most", "other", "some", "such", "no", "nor", "not", "only",
+    "own", "same", "so", "than", "too", "very", nullptr};
 
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
  * sb_stemmer is not thread-safe; neither is a shim_db, one per thread. */
@@ -398,16 +432,23 @@ struct shim_db {
     Xapian::Stem stem;
     Xapian::TermGenerator tg;
     Xapian::QueryParser qp;
+    /* Plain words of a query again, in the title (S) and author (A)
+     * fields alone: the field boosts of pdx_query. */
+    Xapian::QueryParser qp_title, qp_author;
+    Xapian::SimpleStopper stopper;
     FieldError field_error; /* set by the field processors during a parse */
 
     shim_db() : stem(new SnowballEnglish)
     {
+        for (const char *const *w = STOPWORDS; *w; w++)
+            stopper.add(*w);
         tg.set_stemmer(stem);
         tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
         tg.set_max_word_length(MAX_WORD_BYTES);
         qp.set_stemmer(stem);
         qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
         qp.set_default_op(Xapian::Query::OP_OR);
+        qp.set_stopper(&stopper);
         qp.add_prefix("title", "S");
         qp.add_prefix("abstract", "XB");
         qp.add_prefix("author", "A");
@@ -418,6 +459,15 @@ struct shim_db {
         qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
         qp.set_max_expansion(PDX_WILDCARD_MAX,
                              Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+        Xapian::QueryParser *fields[] = {&qp_title, &qp_author};
+        const char *prefixes[] = {"S", "A"};
+        for (int i = 0; i < 2; i++) {
+            fields[i]->set_stemmer(stem);
+            fields[i]->set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+            fields[i]->set_default_op(Xapian::Query::OP_OR);
+            fields[i]->set_stopper(&stopper);
+            fields[i]->add_prefix("", prefixes[i]);
+        }
     }
 };
 
@@ -796,13 +846,62 @@ static Xapian::Query build_filter(const shim_query *q)
     return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
 }
 
+/* The query with ASCII capitals lowered, except the operators AND, OR,
+ * NOT, XOR, NEAR and ADJ.  Under STEM_SOME the QueryParser leaves a
+ * capitalised word unstemmed, so "Networks" would match only that exact
+ * form while indexing stemmed every word; lowered, it matches "network"
+ * as "networks" does. */
+static std::string lower_words(const std::string &text)
+{
+    static const char *const ops[] = {"AND", "OR", "NOT", "XOR", "NEAR",
+                                      "ADJ"};
+    std::string out = text;
+    size_t i = 0;
+    while (i < out.size()) {
+        if (!isalpha(static_cast<unsigned char>(out[i]))) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < out.size() && isalpha(static_cast<unsigned char>(out[j])))
+            j++;
+        if (j < out.size() && out[j] == ':' &&
+            (out.compare(i, j - i, "category") == 0 ||
+             out.compare(i, j - i, "year") == 0)) {
+            /* A filter's value is matched as the flags match it
+             * ("category:CV" is cs.CV): leave it as written. */
+            j++;
+            bool quoted = j < out.size() && out[j] == '"';
+            j += quoted;
+            while (j < out.size() &&
+                   (quoted ? out[j] != '"'
+                           : !isspace(static_cast<unsigned char>(out[j])) &&
+                                 out[j] != ')'))
+                j++;
+            i = j;
+            continue;
+        }
+        bool op = false;
+        for (const char *o : ops)
+            if (out.compare(i, j - i, o) == 0)
+                op = true;
+        if (!op)
+            for (size_t k = i; k < j; k++)
+                out[k] = static_cast<char>(
+                    tolower(static_cast<unsigned char>(out[k])));
+        i = j;
+    }
+    return out;
+}
+
 /* One attempt at the whole search; DatabaseModifiedError escapes to the
  * retry loop in shim_search. */
 /* The query language (README: "Query syntax").  A field value that is
  * not understood (year:junk) is an error that names its position; any
  * other syntax Xapian refuses is read again leniently, as plain words. */
-static Xapian::Query parse(shim_db *h, const std::string &text)
+static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient)
 {
+    const std::string text = lower_words(raw);
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
                           Xapian::QueryParser::FLAG_BOOLEAN |
                           Xapian::QueryParser::FLAG_LOVEHATE |
@@ -813,6 +912,10 @@ static Xapian::Query parse(shim_db *h, const std::string &text)
     try {
         query = h->qp.parse_query(text, full);
     } catch (const Xapian::QueryParserError &) {
+        h->field_error.msg.clear();
+        query = h->qp.parse_query(text, 0); /* plain words */
+    }
+    if (!h->field_error.msg.empty() && lenient) {
         h->field_error.msg.clear();
         query = h->qp.parse_query(text, 0); /* plain words */
     }
@@ -1096,17 +1199,105 @@ static std::string stored_abstract(const std::string &data)
     return out;
 }
 
+/* Expand-set terms for feedback: stems (Z prefix) of the default field,
+ * not stopwords.  A stem stands for every form of its word, so the added
+ * query terms match the way the user's own words do. */
+struct FeedbackTerms : public Xapian::ExpandDecider {
+    const Xapian::Stopper &stop;
+    explicit FeedbackTerms(const Xapian::Stopper &s) : stop(s) {}
+    bool operator()(const std::string &t) const override
+    {
+        return t.size() > 2 && t[0] == 'Z' &&
+               !isupper(static_cast<unsigned char>(t[1])) &&
+               !isdigit(static_cast<unsigned char>(t[1])) && !stop(t.substr(1));
+    }
+};
+
+/* Pseudo-relevance feedback (pdx_query.expand_*), as Terrier does it:
+ * rank once, take the top expand_docs works as relevant, and score every
+ * stemmed default-field term in them with Xapian's Bo1 expansion scheme
+ * (the Bose-Einstein divergence-from-randomness model: how much more a
+ * term occurs in those works than its collection frequency predicts).
+ * The expand_terms best terms join the query, each weighted
+ * expand_weight * w(t) / max w: the best added term weighs as much as
+ * one of the user's own words at expand_weight 1.  Xapian multiplies a
+ * scaled query's BM25 weight by the scale, as Lucene does a boost.
+ * (An RM3 model estimated from document vectors was tried first and
+ * lost on both collections: bench/RESULTS.md.) */
+static Xapian::Query expand(shim_db *h, const shim_query *q,
+                            const Xapian::Query &query,
+                            const Xapian::Query &filter)
+{
+    Xapian::Enquire fb(h->db);
+    fb.set_query(filter.empty()
+                     ? query
+                     : Xapian::Query(Xapian::Query::OP_FILTER, query, filter));
+    fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
+    fb.set_sort_by_relevance_then_value(SLOT_ID, false);
+    fb.set_expansion_scheme("bo1");
+    Xapian::MSet top =
+        fb.get_mset(0, static_cast<Xapian::doccount>(q->expand_docs));
+    if (top.empty())
+        return query;
+    Xapian::RSet rset;
+    for (Xapian::MSetIterator it = top.begin(); it != top.end(); ++it)
+        rset.add_document(*it);
+    FeedbackTerms decider(h->stopper);
+    Xapian::ESet eset = fb.get_eset(
+        static_cast<Xapian::termcount>(q->expand_terms), rset, &decider);
+    double max_w = 0;
+    for (Xapian::ESetIterator e = eset.begin(); e != eset.end(); ++e)
+        max_w = std::max(max_w, e.get_weight());
+    if (max_w <= 0)
+        return query;
+    std::vector<Xapian::Query> added;
+    for (Xapian::ESetIterator e = eset.begin(); e != eset.end(); ++e)
+        if (e.get_weight() > 0)
+            added.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                               Xapian::Query(*e),
+                               q->expand_weight * e.get_weight() / max_w);
+    Xapian::Query more(Xapian::Query::OP_OR, added.begin(), added.end());
+    /* An OR of words may gain matches; anything stricter (+x, -x, AND,
+     * NOT, a phrase) keeps its match set and is only re-ranked. */
+    Xapian::Query::op op = query.get_type();
+    bool loose = op == Xapian::Query::LEAF_TERM || op == Xapian::Query::OP_OR ||
+                 op == Xapian::Query::OP_SYNONYM ||
+                 op == Xapian::Query::OP_AND_MAYBE;
+    return Xapian::Query(loose ? Xapian::Query::OP_OR
+                               : Xapian::Query::OP_AND_MAYBE,
+                         query, more);
+}
+
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        std::vector<shim_hit> &hits, FacetSpy *spy)
 {
     const bool has_text = q->text && *q->text;
     Xapian::Query query;
     if (has_text) {
-        query = parse(h, q->text);
+        query = parse(h, q->text, q->lenient != 0);
     } else {
         query = Xapian::Query::MatchAll;
     }
     Xapian::Query filter = build_filter(q);
+    if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
+        /* Field boosts add to the score of what the query matches; they
+         * never add matches (AND_MAYBE). */
+        const std::string plain = lower_words(q->text);
+        std::vector<Xapian::Query> boosts;
+        if (q->title_weight > 0)
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                                h->qp_title.parse_query(plain, 0),
+                                q->title_weight);
+        if (q->author_weight > 0)
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                                h->qp_author.parse_query(plain, 0),
+                                q->author_weight);
+        query = Xapian::Query(
+            Xapian::Query::OP_AND_MAYBE, query,
+            Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
+    }
+    if (has_text && q->expand_docs)
+        query = expand(h, q, query, filter);
     if (!filter.empty())
         query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
 

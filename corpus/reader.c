@@ -31,10 +31,11 @@
 #include "../common/text.h"
 #include "page.h"
 #include "record.h"
+#include "testcoll.h"
 
 #define CHUNK 65536
 
-enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE };
+enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART };
 
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
@@ -57,6 +58,8 @@ struct pdx_reader {
     pdx_skip skip;
     strbuf err;
     int done;
+    smart_rec smart;     /* MODE_SMART: the record being assembled */
+    int smart_preamble;  /* text before the first .I was reported */
 };
 
 static void set_err(pdx_reader *r, const char *fmt, ...)
@@ -75,7 +78,7 @@ static void set_err(pdx_reader *r, const char *fmt, ...)
 
 static const char *const format_names[PDX_FORMAT__COUNT] = {
     "auto", "arxiv", "jsonl", "profile", "list", "abstracts", "listing",
-    "compact"};
+    "compact", "smart", "beir"};
 
 const char *pdx_format_name(pdx_format f)
 {
@@ -102,6 +105,7 @@ int pdx_reader_open(pdx_reader **out, const char *path,
         return PDX_ENOMEM;
     r->line = (strbuf)STRBUF_INIT;
     r->err = (strbuf)STRBUF_INIT;
+    smart_init(&r->smart);
     int is_stdin = !path || !strcmp(path, "-");
     r->name = strdup(is_stdin ? "<stdin>" : path);
     if (!r->name)
@@ -273,8 +277,11 @@ static int decode_line(pdx_reader *r)
     strbuf why = STRBUF_INIT;
     int arxiv = r->format == PDX_FORMAT_ARXIV ||
                 (r->format == PDX_FORMAT_AUTO && arxiv_looks_like(obj));
+    int beir = r->format == PDX_FORMAT_BEIR ||
+               (r->format == PDX_FORMAT_AUTO && !arxiv && beir_looks_like(obj));
     pdx_skip k = arxiv ? arxiv_decode(&r->rec_arena, &r->rec, obj, &why)
-                       : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
+                 : beir ? beir_decode(&r->rec_arena, &r->rec, obj, &why)
+                        : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
     if (k == PDX_SKIP_NONE)
         k = record_finish(&r->rec_arena, &r->rec, &why);
     cJSON_Delete(obj);
@@ -291,8 +298,14 @@ static int decode_line(pdx_reader *r)
 /* Choose JSON lines or a page from the first non-blank byte. */
 static int decide_mode(pdx_reader *r)
 {
-    if (r->format == PDX_FORMAT_ARXIV || r->format == PDX_FORMAT_JSONL) {
+    if (r->format == PDX_FORMAT_ARXIV || r->format == PDX_FORMAT_JSONL ||
+        r->format == PDX_FORMAT_BEIR) {
         r->mode = MODE_JSON;
+        r->detected = r->format;
+        return 0;
+    }
+    if (r->format == PDX_FORMAT_SMART) {
+        r->mode = MODE_SMART;
         r->detected = r->format;
         return 0;
     }
@@ -306,6 +319,14 @@ static int decide_mode(pdx_reader *r)
         while (k < r->len && isspace((unsigned char)r->buf[k]))
             k++;
         if (k < r->len) {
+            /* ".I" needs the next two bytes; a buffer ending right after
+             * the '.' is as good as impossible (the chunk is 64 KiB). */
+            if (r->buf[k] == '.' && k + 2 < r->len && r->buf[k + 1] == 'I' &&
+                strchr(" \t\r\n", r->buf[k + 2])) {
+                r->mode = MODE_SMART;
+                r->detected = PDX_FORMAT_SMART;
+                return 0;
+            }
             r->mode = r->buf[k] == '{' ? MODE_JSON : MODE_PAGE;
             return 0;
         }
@@ -389,6 +410,80 @@ static int next_page_item(const pdx_work **out, pdx_reader *r)
     return 0;
 }
 
+/* Finish the SMART record in r->smart into r->rec. */
+static int smart_emit(const pdx_work **out, pdx_reader *r)
+{
+    strbuf why = STRBUF_INIT;
+    r->rec_line = r->smart.line;
+    pdx_skip k = smart_finish(&r->smart, &r->rec_arena, &r->rec, &why);
+    if (k == PDX_SKIP_NONE)
+        k = record_finish(&r->rec_arena, &r->rec, &why);
+    if (k != PDX_SKIP_NONE) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "%s", why.s ? why.s : "bad record");
+        sb_release(&why);
+        return skip(r, k, detail);
+    }
+    sb_release(&why);
+    r->rec.source = r->name;
+    r->rec.source_line = r->rec_line;
+    *out = &r->rec;
+    return 0;
+}
+
+/* The next SMART record: lines up to the next ".I" (or the end). */
+static int next_smart(const pdx_work **out, pdx_reader *r)
+{
+    for (;;) {
+        int rc = read_line(r);
+        if (rc == -1) { /* the records before the break were delivered */
+            r->done = -1;
+            return PDX_EIO;
+        }
+        if (rc == 0) {
+            r->done = 1;
+            return r->smart.open ? smart_emit(out, r) : PDX_ITEROVER;
+        }
+        if (rc == -2) { /* an over-long line spoils its record */
+            r->smart.too_long = 1;
+            continue;
+        }
+        const char *s = r->line.s;
+        size_t n = r->line.len;
+        int m = smart_marker(s, n);
+        if (m == 'I') {
+            int had = r->smart.open;
+            /* Emit the finished record first, then open the new one; the
+             * new .I's text is kept aside because emitting clears. */
+            if (had) {
+                strbuf next = STRBUF_INIT;
+                sb_append(&next, s + 2, n - 2);
+                uint64_t at = r->lineno;
+                rc = smart_emit(out, r);
+                smart_start(&r->smart, next.s ? next.s : "", next.len, at);
+                sb_release(&next);
+                return rc;
+            }
+            smart_start(&r->smart, s + 2, n - 2, r->lineno);
+        } else if (m) {
+            if (r->smart.open)
+                smart_field(&r->smart, m);
+        } else if (r->smart.open) {
+            smart_text(&r->smart, s, n, r->lineno);
+        } else {
+            size_t i = 0;
+            while (i < n && isspace((unsigned char)s[i]))
+                i++;
+            if (i < n && !r->smart_preamble) {
+                r->smart_preamble = 1;
+                r->rec_line = r->lineno;
+                return skip(r, PDX_SKIP_FIELD,
+                            "text before the first .I record marker");
+            }
+        }
+    }
+}
+
 int pdx_reader_next(const pdx_work **out, pdx_reader *r)
 {
     *out = NULL;
@@ -411,6 +506,8 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
     }
     if (r->mode == MODE_PAGE)
         return next_page_item(out, r);
+    if (r->mode == MODE_SMART)
+        return next_smart(out, r);
     for (;;) {
         int rc = read_line(r);
         if (rc == 0) {
@@ -490,6 +587,7 @@ void pdx_reader_free(pdx_reader *r)
     arena_free(&r->page_arena);
     sb_release(&r->line);
     sb_release(&r->err);
+    smart_release(&r->smart);
     free(r->name);
     free(r);
 }

@@ -64,10 +64,12 @@ static const char help[] =
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
-    "  --format FMT       auto (default): JSON lines (arxiv or jsonl,\n"
-    "                     decided per line) or a profile page whose style\n"
+    "  --format FMT       auto (default): JSON lines (arxiv, jsonl or\n"
+    "                     beir, decided per line), a SMART collection\n"
+    "                     (starts with .I) or a profile page whose style\n"
     "                     is detected; or force one of arxiv, jsonl,\n"
-    "                     profile, list, abstracts, listing, compact\n"
+    "                     profile, list, abstracts, listing, compact,\n"
+    "                     smart, beir\n"
     "  --page-date DATE   YYYY-MM-DD the pages were saved on: a page date\n"
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
@@ -585,7 +587,8 @@ int cmd_index(int argc, char **argv)
         case 'f':
             if (pdx_format_parse(optarg, &r.ro.format)) {
                 cli_error("--format takes auto, arxiv, jsonl, profile, list, "
-                          "abstracts, listing or compact, not '%s'",
+                          "abstracts, listing, compact, smart or beir, "
+                          "not '%s'",
                           optarg);
                 return EXIT_USAGE;
             }

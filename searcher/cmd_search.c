@@ -9,12 +9,14 @@
 
 #include "../common/arena.h"
 #include "../common/cli.h"
+#include "batch.h"
 #include "output.h"
 
 #define MAX_FILTERS 64
 
 static const char help[] =
     "usage: paperdex search --db DIR [options] [QUERY...]\n"
+    "       paperdex search --db DIR --batch FILE [options]\n"
     "\n"
     "Rank the works in DIR against QUERY with BM25.  Words are OR-ed and\n"
     "ranked; \"quoted phrases\", +must, -not, AND, OR, NOT and the field\n"
@@ -35,7 +37,18 @@ static const char help[] =
     "  --offset N         hits to skip (default 0)\n"
     "  --sort S           relevance (default with a query), newest\n"
     "                     (default without), oldest; ties by id\n"
-    "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.75)\n"
+    "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.6)\n"
+    "  --title-weight X   add X times the words' BM25 weight in the title\n"
+    "                     alone (default 0)\n"
+    "  --author-weight X  the same for the author names (default 0)\n"
+    "  --expand           pseudo-relevance feedback: add the best terms of\n"
+    "                     the top works of a first ranking to the query\n"
+    "  --expand-docs N    feedback works (default 10; implies --expand)\n"
+    "  --expand-terms N   terms added (default 10)\n"
+    "  --expand-weight X  the original query's share, 0 < X <= 1\n"
+    "                     (default 0.5)\n"
+    "  --lenient          read a query that does not parse as plain words\n"
+    "                     instead of failing (always on with --batch)\n"
     "  --exact            count every match, so the total is exact\n"
     "  --all              with no QUERY and no filter, list every work\n"
     "  --explain          show each hit's BM25 weight term by term (field,\n"
@@ -49,7 +62,14 @@ static const char help[] =
     "                     matched words (default 200; 0: none); the words\n"
     "                     are bold on a terminal, and JSON gives their\n"
     "                     byte offsets in \"highlights\"\n"
-    "  --format F         text (default), json or jsonl\n"
+    "  --format F         text (default), json or jsonl; with --batch,\n"
+    "                     trec (default) or jsonl\n"
+    "  --batch FILE       run every query in FILE: BEIR queries (JSON\n"
+    "                     lines with _id and text), a SMART query file\n"
+    "                     (.I/.W/.A), or lines \"qid<TAB>query\"; the\n"
+    "                     default --limit is then 1000\n"
+    "  --run-tag TAG      the last column of TREC output (default\n"
+    "                     paperdex)\n"
     "  -h, --help         this text\n"
     "\n"
     "exit status: 0 ok (also when nothing matched); 1 the index is missing,\n"
@@ -96,11 +116,22 @@ int cmd_search(int argc, char **argv)
         {"no-suggest", no_argument, NULL, 'N'},
         {"facet-limit", required_argument, NULL, 'L'},
         {"format", required_argument, NULL, 'f'},
+        {"batch", required_argument, NULL, 'Q'},
+        {"expand", no_argument, NULL, 'x'},
+        {"expand-docs", required_argument, NULL, 'D'},
+        {"expand-terms", required_argument, NULL, 'M'},
+        {"expand-weight", required_argument, NULL, 'W'},
+        {"lenient", no_argument, NULL, 'P'},
+        {"title-weight", required_argument, NULL, 't'},
+        {"author-weight", required_argument, NULL, 'u'},
+        {"run-tag", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL, *cats[MAX_FILTERS], *authors[MAX_FILTERS];
     pdx_query q = PDX_QUERY_INIT;
     out_format fmt = OUT_TEXT;
+    const char *batch = NULL, *fmt_name = NULL, *tag = "paperdex";
+    int limit_given = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -127,6 +158,7 @@ int cmd_search(int argc, char **argv)
             break;
         }
         case 'l':
+            limit_given = 1;
             if (cli_size(optarg, PDX_MAX_LIMIT, &q.limit)) {
                 cli_error("--limit takes a number from 0 to %d",
                           PDX_MAX_LIMIT);
@@ -185,11 +217,48 @@ int cmd_search(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
-        case 'f':
-            if (out_parse_format(optarg, &fmt)) {
-                cli_error("--format takes text, json or jsonl");
+        case 'f': fmt_name = optarg; break;
+        case 'Q': batch = optarg; break;
+        case 'x':
+            if (!q.expand_docs)
+                q.expand_docs = PDX_DEFAULT_EXPAND_DOCS;
+            break;
+        case 'D':
+            if (cli_size(optarg, 1000, &q.expand_docs) || !q.expand_docs) {
+                cli_error("--expand-docs takes a number from 1 to 1000");
                 return EXIT_USAGE;
             }
+            break;
+        case 'M':
+            if (cli_size(optarg, 1000, &q.expand_terms) || !q.expand_terms) {
+                cli_error("--expand-terms takes a number from 1 to 1000");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'W':
+            if (cli_double(optarg, &q.expand_weight) || q.expand_weight <= 0 ||
+                q.expand_weight > 1) {
+                cli_error("--expand-weight takes a number in (0, 1]");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'P': q.lenient = 1; break;
+        case 't':
+        case 'u': {
+            double *w = c == 't' ? &q.title_weight : &q.author_weight;
+            if (cli_double(optarg, w) || *w < 0 || *w > 100) {
+                cli_error("--%s-weight takes a number from 0 to 100",
+                          c == 't' ? "title" : "author");
+                return EXIT_USAGE;
+            }
+            break;
+        }
+        case 'R':
+            if (!*optarg || strpbrk(optarg, " \t\n")) {
+                cli_error("--run-tag takes one word");
+                return EXIT_USAGE;
+            }
+            tag = optarg;
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
         default: fputs(help, stderr); return EXIT_USAGE;
@@ -202,6 +271,37 @@ int cmd_search(int argc, char **argv)
     }
     q.categories = cats;
     q.authors = authors;
+    if (batch) {
+        batch_format bf = BATCH_TREC;
+        if (fmt_name && !strcmp(fmt_name, "jsonl"))
+            bf = BATCH_JSONL;
+        else if (fmt_name && strcmp(fmt_name, "trec")) {
+            cli_error("with --batch, --format takes trec or jsonl");
+            return EXIT_USAGE;
+        }
+        if (optind < argc) {
+            cli_error("--batch takes its queries from the file, not the "
+                      "command line");
+            return EXIT_USAGE;
+        }
+        if (!limit_given)
+            q.limit = 1000;
+        q.lenient = 1;
+        q.snippet_bytes = 0; /* not printed: TREC lines and records */
+        q.no_suggest = 1;
+        int st = EXIT_OK_;
+        pdx_index *bix = cli_open_read(db, &st);
+        if (!bix)
+            return st;
+        st = search_batch(bix, &q, batch, bf, tag, stdout);
+        pdx_close(bix);
+        return st;
+    }
+    if (fmt_name && out_parse_format(fmt_name, &fmt)) {
+        cli_error("--format takes text, json or jsonl%s",
+                  !strcmp(fmt_name, "trec") ? " (trec needs --batch)" : "");
+        return EXIT_USAGE;
+    }
 
     strbuf text = STRBUF_INIT;
     sb_puts(&text, "");
