@@ -1226,7 +1226,7 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
  * lost on both collections: bench/RESULTS.md.) */
 static Xapian::Query expand(shim_db *h, const shim_query *q,
                             const Xapian::Query &query,
-                            const Xapian::Query &filter)
+                            const Xapian::Query &filter, bool loose)
 {
     Xapian::Enquire fb(h->db);
     fb.set_query(filter.empty()
@@ -1257,12 +1257,6 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
                                Xapian::Query(*e),
                                q->expand_weight * e.get_weight() / max_w);
     Xapian::Query more(Xapian::Query::OP_OR, added.begin(), added.end());
-    /* An OR of words may gain matches; anything stricter (+x, -x, AND,
-     * NOT, a phrase) keeps its match set and is only re-ranked. */
-    Xapian::Query::op op = query.get_type();
-    bool loose = op == Xapian::Query::LEAF_TERM || op == Xapian::Query::OP_OR ||
-                 op == Xapian::Query::OP_SYNONYM ||
-                 op == Xapian::Query::OP_AND_MAYBE;
     return Xapian::Query(loose ? Xapian::Query::OP_OR
                                : Xapian::Query::OP_AND_MAYBE,
                          query, more);
@@ -1279,6 +1273,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         query = Xapian::Query::MatchAll;
     }
     Xapian::Query filter = build_filter(q);
+    /* Feedback may add matches to an OR of words; anything stricter (+x,
+     * -x, AND, NOT, a phrase) keeps its match set and is only re-ranked. */
+    const Xapian::Query::op top_op = query.get_type();
+    const bool loose = top_op == Xapian::Query::LEAF_TERM ||
+                       top_op == Xapian::Query::OP_OR ||
+                       top_op == Xapian::Query::OP_SYNONYM;
     if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
         /* Field boosts add to the score of what the query matches; they
          * never add matches (AND_MAYBE). */
@@ -1297,7 +1297,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
     }
     if (has_text && q->expand_docs)
-        query = expand(h, q, query, filter);
+        query = expand(h, q, query, filter, loose);
     if (!filter.empty())
         query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
 

@@ -8,8 +8,9 @@
 # PDX_GOLDEN_UPDATE=1 the .out files are rewritten from what the binary
 # prints now (review the diff before committing it).
 set -u
-PDX=$1
-SRC=$2
+# Absolute paths: the cases run from other directories.
+PDX=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
 T=$(mktemp -d /tmp/pdx-golden-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 # Relative paths, so that the sources the output names are the same in
