@@ -7,6 +7,7 @@
 #                    CTest suite twice: a normal build with warnings as
 #                    errors, and an ASan+UBSan build (also -Werror)
 #   ./dev.sh deps    only install the Debian packages paperdex needs
+#   ./dev.sh build   install what is missing and build build/ (bench scripts)
 #   ./dev.sh fuzz [SECONDS]   with clang: run every libFuzzer target
 #
 # Builds go to build/ (normal) and build-asan/ (sanitizers).  Packages are
@@ -44,6 +45,10 @@ case "${1:-}" in
 deps)
     need_pkgs "${PKGS[@]}"
     ;;
+build)
+    need_pkgs "${PKGS[@]}"
+    build build
+    ;;
 demo)
     need_pkgs "${PKGS[@]}"
     build build
@@ -78,7 +83,7 @@ fuzz)
     done
     ;;
 *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

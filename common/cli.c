@@ -18,6 +18,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"index", cmd_index, "Add records from JSON lines and profile pages"},
+    {"compact", cmd_compact, "Write a compacted copy of an index, or merge several"},
     {"search", cmd_search, "Rank works by BM25, with filters"},
     {"show", cmd_show, "Print works with all their fields and sources"},
     {"similar", cmd_similar, "List the works most like one work"},
@@ -93,8 +94,13 @@ int cli_double(const char *s, double *out)
 
 pdx_index *cli_open_read(const char *db, int *status)
 {
+    return cli_open_shards(&db, 1, status);
+}
+
+pdx_index *cli_open_shards(const char *const *dbs, size_t n, int *status)
+{
     pdx_index *ix = NULL;
-    int rc = pdx_open(&ix, db, PDX_OPEN_READ);
+    int rc = pdx_open_shards(&ix, dbs, n);
     if (rc) {
         cli_error("%s", pdx_errmsg(ix));
         pdx_close(ix);

@@ -21,6 +21,7 @@ enum {
 };
 
 int cmd_index(int argc, char **argv);
+int cmd_compact(int argc, char **argv);
 int cmd_search(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -45,5 +46,7 @@ int cli_double(const char *s, double *out);
 /* Open an index for reading, printing the error; returns NULL on failure
  * and sets *status to the exit status. */
 pdx_index *cli_open_read(const char *db, int *status);
+/* The same for several indexes searched as one (paths or tcp://HOST:PORT). */
+pdx_index *cli_open_shards(const char *const *dbs, size_t n, int *status);
 
 #endif

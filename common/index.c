@@ -96,6 +96,24 @@ int pdx_open(pdx_index **out, const char *path, unsigned flags)
     return 0;
 }
 
+int pdx_open_shards(pdx_index **out, const char *const *paths, size_t n)
+{
+    if (!paths || n == 0) {
+        int rc = pdx_open(out, NULL, PDX_OPEN_READ);
+        return rc;
+    }
+    int rc = pdx_open(out, paths[0], PDX_OPEN_READ);
+    for (size_t i = 1; rc == 0 && i < n; i++) {
+        if (!paths[i] || !*paths[i])
+            return set_error(*out, PDX_EINVAL, "no index path given");
+        shim_err e = {0, ""};
+        rc = shim_add_shard((*out)->db, paths[i], &e);
+        if (rc)
+            return from_shim(*out, rc, &e);
+    }
+    return rc;
+}
+
 void pdx_close(pdx_index *ix)
 {
     if (!ix)
@@ -122,6 +140,24 @@ static int need_db(pdx_index *ix)
         return set_error(ix, PDX_EINVAL, "the index is not open (pdx_open "
                                          "failed earlier)");
     return 0;
+}
+
+int pdx_compact(pdx_index *ix, const char *dest)
+{
+    if (!ix)
+        return PDX_EINVAL;
+    clear_error(ix);
+    if (need_db(ix))
+        return ix->code;
+    if (!dest || !*dest)
+        return set_error(ix, PDX_EINVAL, "no destination given");
+    struct stat st;
+    if (stat(dest, &st) == 0)
+        return set_error(ix, PDX_EINVAL,
+                         "'%s' exists; compact writes a new directory", dest);
+    shim_err e = {0, ""};
+    int rc = shim_compact(ix->db, dest, &e);
+    return rc ? from_shim(ix, rc, &e) : 0;
 }
 
 /* What every entry point on an open handle does first: forget the last
@@ -252,9 +288,11 @@ int shim_category_key(const char *value, char *out, size_t n)
 /* ------------------------------------------------------------- writing */
 
 /* Write work m (its view computed) as one document, deleting the works
- * whose ids are in del (those it absorbed). */
+ * whose ids are in del (those it absorbed).  `fresh`: the caller has
+ * looked the id up and no document has it, so the work is added without
+ * Xapian looking for one to replace. */
 static int put_work(pdx_index *ix, arena *a, const merge_work *m,
-                    const char *const *del, size_t n_del)
+                    const char *const *del, size_t n_del, int fresh)
 {
     const pdx_work *w = &m->view;
     char *json = merge_to_json(m);
@@ -324,6 +362,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         .n_terms = n_terms,
         .delete_ids = del,
         .n_delete_ids = n_del,
+        .fresh = fresh,
     };
     shim_err e = {0, ""};
     int rc = shim_put(ix->db, &d, &e);
@@ -435,7 +474,7 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
                     goto done;
                 }
             } else if (merge_view(&a, cw, &why) ||
-                       (rc = put_work(ix, &a, cw, gone, 1))) {
+                       (rc = put_work(ix, &a, cw, gone, 1, 0))) {
                 if (!ix->code)
                     rc = set_error(ix, PDX_EINVAL, "%s",
                                    why.s ? why.s : "cannot re-merge");
@@ -448,7 +487,8 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
                        why.s ? why.s : "cannot merge");
         goto done;
     }
-    rc = put_work(ix, &a, &m, del, n_del);
+    /* No candidate at all: nothing holds Q<id> (it was looked up). */
+    rc = put_work(ix, &a, &m, del, n_del, c.n == 0);
     goto done;
 oom:
     rc = set_error(ix, PDX_ENOMEM, "out of memory");
@@ -633,7 +673,7 @@ static int remove_from_work(void *ctx, const char *data, size_t len)
             rc->rc = set_error(rc->ix, PDX_ERROR, "cannot merge %s again: %s",
                                cw.view.id, why.s ? why.s : "?");
         } else {
-            rc->rc = put_work(rc->ix, &a, &cw, old, 1);
+            rc->rc = put_work(rc->ix, &a, &cw, old, 1, 0);
         }
     }
     sb_release(&why);

@@ -167,6 +167,34 @@ typedef struct pdx_index pdx_index;
  */
 PDX_EXTERN int pdx_open(pdx_index **out, const char *path, unsigned flags);
 
+/**
+ * Open several indexes, read-only, as one: a search ranks across all of
+ * them with global BM25 statistics (document frequencies and lengths
+ * summed over the shards), so its results equal those of one index built
+ * from all their works -- provided no work is in two shards.
+ *
+ * Each path is an index directory or "tcp://HOST:PORT", an index served by
+ * Xapian's remote backend (`xapian-tcpsrv --port PORT --interface HOST
+ * DIR`); pdx_open() accepts that form too.  Facet counts are not
+ * available over remote shards (PDX_EINVAL).  The ownership of *out and
+ * the error codes are those of pdx_open(), plus PDX_EIO when a remote
+ * shard cannot be reached.
+ */
+PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
+                               size_t n);
+
+/**
+ * Write what ix reads -- one index, or several opened with
+ * pdx_open_shards() -- to `dest` as one compacted index (Xapian's
+ * compactor: full blocks, no free space; several shards are merged and
+ * their works renumbered).  dest must not exist.  Metadata, the sources'
+ * fingerprints included, is carried over (for a key in several shards,
+ * the first shard's value).  Remote shards cannot be compacted
+ * (PDX_EINVAL).  Returns 0, PDX_EEXIST-like PDX_EINVAL when dest exists,
+ * or PDX_EIO.
+ */
+PDX_EXTERN int pdx_compact(pdx_index *ix, const char *dest);
+
 /** Close the handle.  A writer's uncommitted changes are committed first;
  *  call pdx_commit() yourself to see whether that succeeded.  NULL is fine. */
 PDX_EXTERN void pdx_close(pdx_index *ix);

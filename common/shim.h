@@ -36,6 +36,12 @@ typedef struct shim_db shim_db;
  * that holds something other than a paperdex index.  *out is owned by the
  * caller (shim_close). */
 int shim_open(shim_db **out, const char *path, unsigned mode, shim_err *e);
+/* Search the index at path (a directory, or tcp://HOST:PORT served by
+ * xapian-tcpsrv) together with those already in the read-only h: one
+ * Xapian database of several, with global BM25 statistics. */
+int shim_add_shard(shim_db *h, const char *path, shim_err *e);
+/* Compact what h reads (one index or its shards) into the new dest. */
+int shim_compact(shim_db *h, const char *dest, shim_err *e);
 /* Close; a writer's pending changes are committed (errors dropped). */
 void shim_close(shim_db *db);
 
@@ -67,6 +73,8 @@ typedef struct shim_doc {
     size_t n_terms;
     const char *const *delete_ids; /* works this one absorbs: deleted first */
     size_t n_delete_ids;
+    int fresh; /* no document has Q<id> (the caller looked): add, don't
+                  replace -- replace_document() would search for it */
 } shim_doc;
 
 

@@ -286,6 +286,14 @@ int fail(shim_err *e)
     } catch (const Xapian::DatabaseModifiedError &x) {
         code = PDX_ERROR;
         msg = "index kept changing during the search: " + describe(x);
+    } catch (const Xapian::NetworkError &x) {
+        /* A remote shard (xapian-tcpsrv) refused, timed out or went
+         * away. */
+        code = PDX_EIO;
+        msg = "remote index: " + describe(x);
+    } catch (const Xapian::UnimplementedError &x) {
+        code = PDX_EINVAL;
+        msg = "not available here: " + describe(x);
     } catch (const Xapian::DatabaseError &x) {
         /* Write failures (ENOSPC, EIO) arrive as plain DatabaseError. */
         code = PDX_EIO;
@@ -542,6 +550,33 @@ static int check_layout(shim_db *h, shim_err *e)
     return 0;
 }
 
+/* "tcp://HOST:PORT": a shard served by xapian-tcpsrv.  Sets host and
+ * port; false if p is not of that form (then it is a local path). */
+static bool remote_address(const std::string &p, std::string &host,
+                           unsigned &port)
+{
+    const std::string scheme = "tcp://";
+    if (p.compare(0, scheme.size(), scheme) != 0)
+        return false;
+    size_t colon = p.rfind(':');
+    if (colon == std::string::npos || colon < scheme.size())
+        throw Xapian::InvalidArgumentError("remote index '" + p +
+                                           "' must be tcp://HOST:PORT");
+    host = p.substr(scheme.size(), colon - scheme.size());
+    const std::string ps = p.substr(colon + 1);
+    char *end = nullptr;
+    unsigned long v = strtoul(ps.c_str(), &end, 10);
+    if (host.empty() || ps.empty() || *end || v == 0 || v > 65535)
+        throw Xapian::InvalidArgumentError("remote index '" + p +
+                                           "' must be tcp://HOST:PORT");
+    port = static_cast<unsigned>(v);
+    return true;
+}
+
+/* Milliseconds a remote shard may take to answer, and to connect. */
+const unsigned REMOTE_TIMEOUT_MS = 10000;
+const unsigned REMOTE_CONNECT_MS = 5000;
+
 extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
                          shim_err *e)
 {
@@ -551,6 +586,27 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         h = new shim_db;
         h->path = path;
         const std::string p(path);
+        std::string host;
+        unsigned port = 0;
+        if (remote_address(p, host, port)) {
+            if (mode & SHIM_WRITE) {
+                set_msg(e, PDX_EINVAL,
+                        "'" + p + "' is a remote index: it is searched, "
+                        "never written to");
+                delete h;
+                return PDX_EINVAL;
+            }
+            h->db = Xapian::Remote::open(host, port, REMOTE_TIMEOUT_MS,
+                                         REMOTE_CONNECT_MS);
+            h->qp.set_database(h->db);
+            int rc = check_layout(h, e);
+            if (rc) {
+                delete h;
+                return rc;
+            }
+            *out = h;
+            return 0;
+        }
         if (!exists(p)) {
             if (!(mode & SHIM_WRITE) || !(mode & SHIM_CREATE)) {
                 set_msg(e, PDX_ENOTFOUND, "no index at '" + p + "'");
@@ -606,6 +662,39 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         int rc = fail(e);
         delete h;
         return rc;
+    }
+}
+
+extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
+{
+    shim_db *other = nullptr;
+    int rc = shim_open(&other, path, 0, e);
+    if (rc)
+        return rc;
+    try {
+        if (h->writable) {
+            delete other;
+            set_msg(e, PDX_EINVAL, "shards are searched together only on a "
+                                   "read-only handle");
+            return PDX_EINVAL;
+        }
+        h->db.add_database(other->db);
+        h->qp.set_database(h->db);
+        delete other;
+        return 0;
+    } catch (...) {
+        delete other;
+        return fail(e);
+    }
+}
+
+extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
+{
+    try {
+        h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS);
+        return 0;
+    } catch (...) {
+        return fail(e);
     }
 }
 
@@ -687,7 +776,10 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (!names.empty())
             doc.add_value(SLOT_AUTHORS, names);
         doc.set_data(std::string(d->data, d->data_len));
-        h->wdb.replace_document(idterm, doc);
+        if (d->fresh)
+            h->wdb.add_document(doc);
+        else
+            h->wdb.replace_document(idterm, doc);
         return 0;
     } catch (...) {
         return fail(e);

@@ -32,7 +32,10 @@ static const char help[] =
     "                     accents, order and initials do not matter\n"
     "                     (repeatable)\n"
     "options:\n"
-    "  --db DIR           the index directory (required)\n"
+    "  --db DIR           the index directory (required); repeat it to\n"
+    "                     search several indexes as one, with global BM25\n"
+    "                     statistics; DIR may be tcp://HOST:PORT, an index\n"
+    "                     served by xapian-tcpsrv\n"
     "  --limit N          hits to show (default 10, at most 10000)\n"
     "  --offset N         hits to skip (default 0)\n"
     "  --sort S           relevance (default with a query), newest\n"
@@ -127,7 +130,8 @@ int cmd_search(int argc, char **argv)
         {"run-tag", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = NULL, *cats[MAX_FILTERS], *authors[MAX_FILTERS];
+    const char *dbs[MAX_FILTERS], *cats[MAX_FILTERS], *authors[MAX_FILTERS];
+    size_t n_dbs = 0;
     pdx_query q = PDX_QUERY_INIT;
     out_format fmt = OUT_TEXT;
     const char *batch = NULL, *fmt_name = NULL, *tag = "paperdex";
@@ -136,7 +140,13 @@ int cmd_search(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
+        case 'd':
+            if (n_dbs == MAX_FILTERS) {
+                cli_error("at most %d --db", MAX_FILTERS);
+                return EXIT_USAGE;
+            }
+            dbs[n_dbs++] = optarg;
+            break;
         case 'y':
             if (pdx_parse_year_range(optarg, &q.year_min, &q.year_max)) {
                 cli_error("--year takes YEAR, A..B, A.. or ..B with "
@@ -264,7 +274,7 @@ int cmd_search(int argc, char **argv)
         default: fputs(help, stderr); return EXIT_USAGE;
         }
     }
-    if (!db) {
+    if (!n_dbs) {
         cli_error("search: --db DIR is required");
         fputs(help, stderr);
         return EXIT_USAGE;
@@ -290,7 +300,7 @@ int cmd_search(int argc, char **argv)
         q.snippet_bytes = 0; /* not printed: TREC lines and records */
         q.no_suggest = 1;
         int st = EXIT_OK_;
-        pdx_index *bix = cli_open_read(db, &st);
+        pdx_index *bix = cli_open_shards(dbs, n_dbs, &st);
         if (!bix)
             return st;
         st = search_batch(bix, &q, batch, bf, tag, stdout);
@@ -317,7 +327,7 @@ int cmd_search(int argc, char **argv)
     q.text = text.s;
 
     int status = EXIT_OK_;
-    pdx_index *ix = cli_open_read(db, &status);
+    pdx_index *ix = cli_open_shards(dbs, n_dbs, &status);
     if (!ix) {
         sb_release(&text);
         return status;

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""shards.py -- several indexes searched as one, locally and through
+Xapian's remote backend, give the results of one combined index.
+
+usage: shards.py PAPERDEX ARXIV_JSONL_GZ N
+The first N records are indexed three ways: all together, and as two
+shards (odd and even lines).  Two xapian-tcpsrv processes serve the
+shards on 127.0.0.1.  For 24 queries (1-, 2- and 4-word queries from
+titles, a phrase, a filtered query) the top 100 of `--db A --db B` and of
+`--db tcp://... --db tcp://...` must equal the combined index's: the same
+works in the same order with the same scores.  Also `paperdex compact`:
+the compacted copy answers the same.
+"""
+import gzip
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
+
+PDX, SRC, N = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if not os.path.exists(SRC):
+    print("skip: no %s" % SRC)
+    sys.exit(0)
+tmp = tempfile.mkdtemp(prefix="pdx-shards-")
+lines = []
+with gzip.open(SRC, "rt", encoding="utf-8") as f:
+    for line in f:
+        lines.append(line)
+        if len(lines) == N:
+            break
+paths = {}
+for name, sel in (("all", lines), ("a", lines[0::2]), ("b", lines[1::2])):
+    p = os.path.join(tmp, name + ".jsonl")
+    with open(p, "w", encoding="utf-8") as f:
+        f.writelines(sel)
+    db = os.path.join(tmp, name)
+    r = subprocess.run([PDX, "index", "--db", db, p], capture_output=True, text=True)
+    check("index " + name, r.returncode == 0, r.stderr)
+    paths[name] = db
+
+
+def stats_works(*dbs):
+    args = [PDX, "stats", "--format", "json"]
+    for d in dbs:
+        args += ["--db", d]
+    r = subprocess.run(args, capture_output=True, text=True)
+    return json.loads(r.stdout).get("works") if r.returncode == 0 else None
+
+
+# The precondition of equality: no work is in both shards.
+wa, wb, wall = stats_works(paths["a"]), stats_works(paths["b"]), stats_works(paths["all"])
+check("no work merged across shards", wa is not None and wa + wb == wall, (wa, wb, wall))
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+servers, remotes = [], []
+for name in ("a", "b"):
+    port = free_port()
+    servers.append(subprocess.Popen(
+        ["xapian-tcpsrv", "--interface", "127.0.0.1", "--port", str(port), paths[name]],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True))  # tcpsrv signals its own process group
+    remotes.append("tcp://127.0.0.1:%d" % port)
+    for _ in range(100):  # until it listens
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+
+rng = random.Random(7)
+titles = [json.loads(l)["title"].split() for l in lines]
+words = [[w.strip(".,:;()").lower() for w in t if len(w) > 3 and w.isalpha()] for t in titles]
+words = [w for w in words if len(w) >= 4]
+queries = []  # (text, extra arguments)
+for n in (1, 2, 4):
+    for _ in range(7):
+        ws = rng.choice(words)
+        queries.append((" ".join(rng.sample(ws, n)), []))
+queries.append(('"neural networks"', []))
+queries.append(("learning", ["--category", "cs.LG"]))
+queries.append(("quantum", ["--year", "2025"]))
+
+compact = os.path.join(tmp, "compact")
+r = subprocess.run([PDX, "compact", "--db", paths["all"], compact], capture_output=True, text=True)
+check("compact: exit 0", r.returncode == 0, r.stderr)
+
+
+def top(dbs, q):
+    args = [PDX, "search", "--format", "jsonl", "--limit", "100", "--snippet", "0"]
+    for d in dbs:
+        args += ["--db", d]
+    args += q[1] + [q[0]]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        return ("error", r.stderr)
+    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
+
+
+nonempty = 0
+for q in queries:
+    want = top([paths["all"]], q)
+    nonempty += bool(want) and want[0] != "error"
+    label = " ".join([q[0]] + q[1])
+    check("local shards = combined: " + label, top([paths["a"], paths["b"]], q) == want, q)
+    check("remote shards = combined: " + label, top(remotes, q) == want, q)
+    check("compacted = combined: " + label, top([compact], q) == want, q)
+check("the queries match something", nonempty >= 20, nonempty)
+r = subprocess.run([PDX, "search", "--db", "tcp://127.0.0.1:1", "x"], capture_output=True, text=True)
+check("unreachable remote: exit 1 with a message", r.returncode == 1 and "remote index" in r.stderr, r)
+r = subprocess.run([PDX, "search", "--db", "tcp://nohost", "x"], capture_output=True, text=True)
+check("malformed remote address: usage error", r.returncode in (1, 2) and "tcp://HOST:PORT" in r.stderr, r)
+for s in servers:
+    s.terminate()
+    s.wait()
+done()
