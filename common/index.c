@@ -498,6 +498,77 @@ done:
     return rc;
 }
 
+/* A list of strings, for pdx_remerge. */
+typedef struct strlist {
+    char **v;
+    size_t n, cap;
+} strlist;
+
+static int on_shared_term(void *ctx, const char *data, size_t len)
+{
+    strlist *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strndup(data, len)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+int pdx_remerge(pdx_index *ix, size_t *regrouped)
+{
+    if (regrouped)
+        *regrouped = 0;
+    int entry = enter(ix);
+    if (entry)
+        return entry;
+    /* The merge keys two works share; XS (source positions) and XP (file
+     * keys) are not evidence of the same work. */
+    static const char *const prefixes[] = {"XMA", "XMD", "XI", "XMT", "XMF"};
+    strlist terms = {0};
+    shim_err e = {0, ""};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rc; i++)
+        rc = shim_shared_terms(ix->db, prefixes[i], on_shared_term, &terms, &e);
+    if (rc) {
+        from_shim(ix, rc, &e);
+        goto done;
+    }
+    for (size_t i = 0; i < terms.n && !rc; i++) {
+        arena a = {0};
+        candidates c = {.a = &a};
+        const char *key[1] = {terms.v[i]};
+        rc = shim_lookup(ix->db, key, 1, on_candidate, &c, &e);
+        if (rc) {
+            from_shim(ix, rc, &e);
+        } else if (c.n > 1) {
+            /* Take the works out, then put every record of theirs back:
+             * pdx_put merges them by the usual rules, as one index built
+             * in one pass would have. */
+            for (size_t k = 0; k < c.n && !rc; k++)
+                if ((rc = shim_delete(ix->db, c.v[k].view.id, &e)))
+                    from_shim(ix, rc, &e);
+            for (size_t k = 0; k < c.n && !rc; k++)
+                for (size_t j = 0; j < c.v[k].n_src && !rc; j++)
+                    rc = pdx_put(ix, &c.v[k].src[j].rec);
+            if (!rc && regrouped)
+                (*regrouped)++;
+        }
+        arena_free(&a);
+    }
+done:
+    for (size_t i = 0; i < terms.n; i++)
+        free(terms.v[i]);
+    free(terms.v);
+    return rc;
+}
+
 int pdx_delete(pdx_index *ix, const char *id)
 {
     int entry = enter(ix);

@@ -195,6 +195,17 @@ PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
  */
 PDX_EXTERN int pdx_compact(pdx_index *ix, const char *dest);
 
+/**
+ * Merge again the works that share a merge key (arXiv id, DOI, a source's
+ * id, folded title or abstract): after indexes built apart are compacted
+ * into one (`paperdex index --jobs`), records of one work may sit in two
+ * works.  Each such group is taken out and its records put back with
+ * pdx_put(), which applies the usual rules.  Needs a writable handle;
+ * durable with the next pdx_commit().  *regrouped (may be NULL) counts
+ * the groups put back.
+ */
+PDX_EXTERN int pdx_remerge(pdx_index *ix, size_t *regrouped);
+
 /** Close the handle.  A writer's uncommitted changes are committed first;
  *  call pdx_commit() yourself to see whether that succeeded.  NULL is fine. */
 PDX_EXTERN void pdx_close(pdx_index *ix);
@@ -381,14 +392,15 @@ typedef struct pdx_query {
                                  read as plain words instead of failing
                                  with PDX_EQUERY -- for questions written in
                                  prose, as in test collections             */
-    /** Pseudo-relevance feedback (RM3-style): with expand_docs > 0, the
-     *  top expand_docs works of a first ranking give the expand_terms best
-     *  terms of Xapian's expand set; the query becomes the original, with
-     *  weight expand_weight shared by its terms, plus those terms with
-     *  the rest, each in proportion to its expand weight.  Filters apply
-     *  to both rankings.  A query with required or excluded parts (+x,
-     *  -x, AND, NOT) keeps its match set; the added terms only re-rank.
-     *  0 / negative = off / the PDX_DEFAULT_EXPAND_* value. */
+    /** Pseudo-relevance feedback: with expand_docs > 0, the top
+     *  expand_docs works of a first ranking are taken as relevant, and the
+     *  expand_terms stems that Xapian's Bo1 expansion scheme rates best
+     *  for them are added to the query, term t weighted expand_weight *
+     *  w(t) / max w (the best one weighs expand_weight times one of the
+     *  query's own words).  Filters apply to both rankings.  A query with
+     *  required or excluded parts (+x, -x, AND, NOT) keeps its match set;
+     *  the added terms only re-rank.  0 / negative = off / the
+     *  PDX_DEFAULT_EXPAND_* value. */
     size_t expand_docs;
     size_t expand_terms;    /**< 0 = PDX_DEFAULT_EXPAND_TERMS              */
     double expand_weight;   /**< in (0,1]; <= 0 = PDX_DEFAULT_EXPAND_WEIGHT */
@@ -401,11 +413,12 @@ typedef struct pdx_query {
     double author_weight;
 } pdx_query;
 
-/** Feedback defaults (pdx_query.expand_*), chosen by the sweep in
- *  bench/RESULTS.md. */
+/** Feedback defaults (pdx_query.expand_*): of docs {3,5,10,20} x terms
+ *  {10,20,40} x weight {0.25,0.5,1}, the best balance of CACM and SciFact
+ *  (bench/RESULTS.md). */
 #define PDX_DEFAULT_EXPAND_DOCS 10
 #define PDX_DEFAULT_EXPAND_TERMS 10
-#define PDX_DEFAULT_EXPAND_WEIGHT 0.5
+#define PDX_DEFAULT_EXPAND_WEIGHT 0.25
 /** Field boost defaults (pdx_query.title_weight, author_weight), chosen by
  *  the same sweep. */
 #define PDX_DEFAULT_TITLE_WEIGHT 0.0

@@ -84,6 +84,9 @@ int shim_lookup(shim_db *db, const char *const *terms, size_t n,
                 shim_data_fn fn, void *ctx, shim_err *e);
 
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
+/* Every term starting with prefix that more than one work holds. */
+int shim_shared_terms(shim_db *db, const char *prefix, shim_data_fn fn,
+                      void *ctx, shim_err *e);
 int shim_delete(shim_db *db, const char *id, shim_err *e);
 
 /* Metadata keys written by index.c and read here (see the layout). */

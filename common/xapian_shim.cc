@@ -814,6 +814,28 @@ extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
     }
 }
 
+extern "C" int shim_shared_terms(shim_db *h, const char *prefix,
+                                 shim_data_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        std::vector<std::string> found;
+        const std::string p(prefix);
+        for (Xapian::TermIterator t = h->db.allterms_begin(p);
+             t != h->db.allterms_end(p); ++t) {
+            if (t.get_termfreq() > 1) /* no prefix of ours extends XI */
+                found.push_back(*t);
+        }
+        for (const auto &term : found)
+            if (fn(ctx, term.data(), term.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
 extern "C" int shim_meta_set(shim_db *h, const char *key, const char *value,
                              shim_err *e)
 {

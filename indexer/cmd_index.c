@@ -27,14 +27,19 @@
  * build from the same sources (`--full`), which the equivalence test
  * checks step by step.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +48,7 @@
 #define DEFAULT_BATCH 1000
 #define MAX_WARNINGS_PER_FILE 20
 #define MAX_GLOBS 32
+#define MAX_JOBS 64
 
 static const char help[] =
     "usage: paperdex index --db DIR [options] SOURCE...\n"
@@ -74,6 +80,10 @@ static const char help[] =
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
     "  --batch N          commit every N records (default 1000)\n"
+    "  --jobs N           build with N worker processes, each indexing\n"
+    "                     every N-th record into a shard of its own; the\n"
+    "                     shards are merged by Xapian's compactor into DIR\n"
+    "                     (a new index, or with --full)\n"
     "  --quiet            print nothing but errors\n"
     "  --verbose          print every file and every skipped record\n"
     "  --no-progress      no progress bar, even on a terminal\n"
@@ -110,6 +120,9 @@ typedef struct run {
     int files_failed;
     int fatal;
     double start, last_draw;
+    /* --jobs: this process indexes the records r with r % part_n == part_k
+     * of every source (part_n 0: all) */
+    unsigned part_k, part_n;
 } run;
 
 static double now(void)
@@ -325,6 +338,8 @@ static uint64_t read_source(run *r, const char *path)
             break;
         }
         records++;
+        if (r->part_n && (records - 1) % r->part_n != r->part_k)
+            continue; /* another worker's record */
         r->read++;
         if (rc == PDX_EINVAL) {
             r->skipped[pdx_reader_skip(rd)]++;
@@ -529,6 +544,190 @@ static int open_index(run *r, const char *db, double wait)
     }
 }
 
+/* ------------------------------------------------------------ --jobs */
+
+/* What a worker reports back through its pipe. */
+typedef struct worker_counts {
+    uint64_t added, read, indexed, invalid;
+    uint64_t skipped[PDX_SKIP__COUNT];
+    int files_failed, fatal;
+} worker_counts;
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* rm -rf of a directory paperdex made. */
+static void remove_tree(const char *dir)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Worker k of n: index records k, k+n, k+2n, ... of every source into the
+ * new index `shard`, and report its counts on fd.  Never returns. */
+static void worker(const run *parent, const char *shard, unsigned k,
+                   unsigned n, int fd)
+{
+    run w = *parent;
+    /* The parent's handle is the parent's: not used, not closed here. */
+    w.ix = NULL;
+    w.part_k = k;
+    w.part_n = n;
+    w.full = 1;
+    w.progress = 0;
+    w.added = w.read = w.indexed = w.invalid = w.since_commit = 0;
+    memset(w.skipped, 0, sizeof w.skipped);
+    w.files_failed = 0;
+    w.fatal = 0;
+    worker_counts wc;
+    memset(&wc, 0, sizeof wc);
+    int rc = pdx_open(&w.ix, shard, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    if (rc) {
+        cli_error("%s", pdx_errmsg(w.ix));
+        wc.fatal = rc;
+    } else {
+        for (size_t i = 0; i < w.n_files && !w.fatal; i++)
+            update_source(&w, w.files[i]);
+        if (!w.fatal)
+            commit(&w);
+        pdx_close(w.ix);
+        wc.added = w.added;
+        wc.read = w.read;
+        wc.indexed = w.indexed;
+        wc.invalid = w.invalid;
+        memcpy(wc.skipped, w.skipped, sizeof wc.skipped);
+        wc.files_failed = w.files_failed;
+        wc.fatal = w.fatal;
+    }
+    ssize_t off = 0;
+    while (off < (ssize_t)sizeof wc) {
+        ssize_t m = write(fd, (char *)&wc + off, sizeof wc - (size_t)off);
+        if (m <= 0)
+            break;
+        off += m;
+    }
+    _exit(0);
+}
+
+/* Build the index from scratch with n worker processes: each indexes
+ * every n-th record of every source into a shard of its own, the shards
+ * are merged into one by Xapian's compactor, the result replaces db, and
+ * works whose records landed in different shards are merged again
+ * (pdx_remerge).  On return r->ix is the new index, open for writing, or
+ * NULL with r->fatal set. */
+static void run_jobs(run *r, const char *db, unsigned n)
+{
+    char tmp[PATH_MAX], shard[PATH_MAX + 32], merged[PATH_MAX + 32],
+        old[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.jobs-%ld", db, (long)getpid());
+    snprintf(merged, sizeof merged, "%s/merged", tmp);
+    snprintf(old, sizeof old, "%s/old", tmp);
+    if (mkdir(tmp, 0777) != 0) {
+        cli_error("%s: cannot create: %s", tmp, strerror(errno));
+        r->fatal = PDX_EIO;
+        return;
+    }
+    pid_t pids[MAX_JOBS];
+    int fds[MAX_JOBS];
+    fflush(stdout);
+    fflush(stderr);
+    for (unsigned k = 0; k < n; k++) {
+        int p[2];
+        if (pipe(p) != 0) {
+            cli_error("cannot start worker: %s", strerror(errno));
+            r->fatal = PDX_ERROR;
+            n = k;
+            break;
+        }
+        snprintf(shard, sizeof shard, "%s/shard-%u", tmp, k);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[0]);
+            worker(r, shard, k, n, p[1]);
+        }
+        close(p[1]);
+        if (pid < 0) {
+            close(p[0]);
+            cli_error("cannot start worker: %s", strerror(errno));
+            r->fatal = PDX_ERROR;
+            n = k;
+            break;
+        }
+        pids[k] = pid;
+        fds[k] = p[0];
+    }
+    for (unsigned k = 0; k < n; k++) {
+        worker_counts wc;
+        ssize_t off = 0, m;
+        while (off < (ssize_t)sizeof wc &&
+               (m = read(fds[k], (char *)&wc + off, sizeof wc - (size_t)off)) > 0)
+            off += m;
+        close(fds[k]);
+        int st = 0;
+        waitpid(pids[k], &st, 0);
+        if (off != (ssize_t)sizeof wc || !WIFEXITED(st)) {
+            cli_error("worker %u of %u died%s", k + 1, n,
+                      WIFSIGNALED(st) ? " on a signal" : "");
+            r->fatal = PDX_ERROR;
+            continue;
+        }
+        if (k == 0)
+            r->added = wc.added; /* every worker lists every source */
+        r->read += wc.read;
+        r->indexed += wc.indexed;
+        r->invalid += wc.invalid;
+        for (int i = 0; i < PDX_SKIP__COUNT; i++)
+            r->skipped[i] += wc.skipped[i];
+        if (wc.files_failed > r->files_failed)
+            r->files_failed = wc.files_failed; /* the same files for all */
+        if (wc.fatal && !r->fatal)
+            r->fatal = wc.fatal;
+    }
+    if (!r->fatal) {
+        const char *paths[MAX_JOBS];
+        char names[MAX_JOBS][PATH_MAX + 32];
+        for (unsigned k = 0; k < n; k++) {
+            snprintf(names[k], sizeof names[k], "%s/shard-%u", tmp, k);
+            paths[k] = names[k];
+        }
+        pdx_index *sh = NULL;
+        int rc = pdx_open_shards(&sh, paths, n);
+        if (!rc)
+            rc = pdx_compact(sh, merged);
+        if (rc) {
+            cli_error("merging the shards: %s", pdx_errmsg(sh));
+            r->fatal = rc;
+        }
+        pdx_close(sh);
+    }
+    if (!r->fatal) {
+        /* Swap the merged index in.  The lock is let go between closing
+         * the old index and opening the new one; a writer that slips in
+         * there makes this run exit 75, with the index whole. */
+        pdx_close(r->ix);
+        r->ix = NULL;
+        if (rename(db, old) != 0 || rename(merged, db) != 0) {
+            cli_error("%s: cannot replace it with the merged index: %s", db,
+                      strerror(errno));
+            r->fatal = PDX_EIO;
+        } else if ((r->fatal = open_index(r, db, 0)) == 0) {
+            size_t groups = 0;
+            if (pdx_remerge(r->ix, &groups)) {
+                cli_error("%s", pdx_errmsg(r->ix));
+                r->fatal = pdx_errcode(r->ix);
+            } else if (r->verbose) {
+                printf("merged %zu groups of works split across workers\n",
+                       groups);
+            }
+        }
+    }
+    remove_tree(tmp);
+}
+
 static void summary(const run *r, uint64_t skipped)
 {
     printf("sources: %llu added, %llu updated, %llu removed, %llu "
@@ -571,6 +770,7 @@ int cmd_index(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"no-progress", no_argument, NULL, 'P'},
+        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL;
@@ -579,6 +779,7 @@ int cmd_index(int argc, char **argv)
     r.ro = (pdx_reader_options)PDX_READER_OPTIONS_INIT;
     r.batch = DEFAULT_BATCH;
     double wait = 0;
+    size_t jobs = 1;
     int no_progress = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -627,6 +828,12 @@ int cmd_index(int argc, char **argv)
         case 'q': r.quiet = 1; break;
         case 'v': r.verbose = 1; break;
         case 'P': no_progress = 1; break;
+        case 'j':
+            if (cli_size(optarg, MAX_JOBS, &jobs) || jobs == 0) {
+                cli_error("--jobs takes a number from 1 to %d", MAX_JOBS);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
         default: fputs(help, stderr); return EXIT_USAGE;
         }
@@ -695,13 +902,32 @@ int cmd_index(int argc, char **argv)
     }
     r.n_files = uniq;
 
+    if (jobs > 1 && (use_stdin || r.dry_run)) {
+        cli_error("--jobs reads files, not standard input, and does not "
+                  "combine with --dry-run");
+        pdx_close(r.ix);
+        return EXIT_USAGE;
+    }
+    if (jobs > 1 && !r.full) {
+        pdx_stats st = PDX_STATS_INIT;
+        if (pdx_stats_get(&st, r.ix) || st.works || st.sources) {
+            cli_error("--jobs builds an index from scratch: give a new "
+                      "index, or --full to rebuild this one");
+            pdx_close(r.ix);
+            return EXIT_USAGE;
+        }
+    }
     if (r.full && r.ix && !r.dry_run && (rc = pdx_clear(r.ix))) {
         cli_error("%s", pdx_errmsg(r.ix));
         r.fatal = rc;
     }
     if (r.ix && !r.full && !r.fatal)
         remove_vanished(&r);
-    for (size_t i = 0; i < r.n_files && !r.fatal; i++) {
+    if (jobs > 1 && !r.fatal) {
+        r.progress = 0;
+        run_jobs(&r, db, (unsigned)jobs);
+    }
+    for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++) {
         if (r.ix)
             update_source(&r, r.files[i]);
         else {
