@@ -90,6 +90,26 @@ def author_qids(query_file):
     return qids
 
 
+def text_only_queries(query_file, out):
+    """The SMART queries as qid<TAB>text, without their .A names."""
+    cur, field, text = None, None, {}
+    with open(query_file, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^\.([A-Z])(\s+(\S+))?\s*$", line)
+            if m:
+                field = m.group(1)
+                if field == "I":
+                    cur = m.group(3)
+                    text[cur] = []
+                continue
+            if field == "W" and cur:
+                text[cur].append(line.strip())
+    with open(out, "w", encoding="utf-8") as f:
+        for q, words in text.items():
+            f.write(q + "\t" + " ".join(words) + "\n")
+    return out
+
+
 def fmt(x):
     return f"{x:.4f}"
 
@@ -206,7 +226,13 @@ def main(argv):
           f"{', '.join(judged_aq)})\n")
     print("| run | MAP | nDCG@10 | P@10 |")
     print("|---|---|---|---|")
-    for label, res in (("defaults", default["cacm"]), ("--expand", expand["cacm"])):
+    plain = Collection("cacm", None, text_only_queries(
+        colls["cacm"].queries, os.path.join(work, "cacm-text-only.tsv")),
+        colls["cacm"].qrels, colls["cacm"].db)
+    text_only = run(pdx, plain, work, [])
+    for label, res in (("defaults", default["cacm"]),
+                       ("defaults, .A names not used (text only)", text_only),
+                       ("--expand", expand["cacm"])):
         per = res[1]
         n = len(judged_aq) or 1
         print(f"| {label} | " + " | ".join(
