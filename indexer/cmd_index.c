@@ -902,20 +902,23 @@ int cmd_index(int argc, char **argv)
     }
     r.n_files = uniq;
 
+    int usage = 0;
     if (jobs > 1 && (use_stdin || r.dry_run)) {
         cli_error("--jobs reads files, not standard input, and does not "
                   "combine with --dry-run");
-        pdx_close(r.ix);
-        return EXIT_USAGE;
-    }
-    if (jobs > 1 && !r.full) {
+        usage = 1;
+    } else if (jobs > 1 && !r.full) {
         pdx_stats st = PDX_STATS_INIT;
         if (pdx_stats_get(&st, r.ix) || st.works || st.sources) {
             cli_error("--jobs builds an index from scratch: give a new "
                       "index, or --full to rebuild this one");
-            pdx_close(r.ix);
-            return EXIT_USAGE;
+            usage = 1;
         }
+    }
+    if (usage) {
+        pdx_close(r.ix);
+        r.ix = NULL;
+        r.quiet = 1; /* no summary: nothing is done */
     }
     if (r.full && r.ix && !r.dry_run && (rc = pdx_clear(r.ix))) {
         cli_error("%s", pdx_errmsg(r.ix));
@@ -923,11 +926,11 @@ int cmd_index(int argc, char **argv)
     }
     if (r.ix && !r.full && !r.fatal)
         remove_vanished(&r);
-    if (jobs > 1 && !r.fatal) {
+    if (jobs > 1 && !r.fatal && !usage) {
         r.progress = 0;
         run_jobs(&r, db, (unsigned)jobs);
     }
-    for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++) {
+    for (size_t i = 0; jobs == 1 && !usage && i < r.n_files && !r.fatal; i++) {
         if (r.ix)
             update_source(&r, r.files[i]);
         else {
@@ -935,7 +938,7 @@ int cmd_index(int argc, char **argv)
             r.added++;
         }
     }
-    if (use_stdin && !r.fatal && !r.dry_run)
+    if (use_stdin && !r.fatal && !r.dry_run && !usage)
         read_source(&r, "-");
     if (r.ix && !r.dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
@@ -955,6 +958,8 @@ int cmd_index(int argc, char **argv)
     free(r.files);
     free(r.roots);
     free(r.root_is_dir);
+    if (usage)
+        return EXIT_USAGE;
     if (r.fatal)
         return cli_exit_for(r.fatal) == EXIT_LOCKED ? EXIT_LOCKED : EXIT_ERROR;
     if (r.files_failed)

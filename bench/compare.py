@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""compare.py -- paperdex against SQLite FTS5 on the same records and the
+same queries, in one run on one machine.
+
+usage: compare.py [--work DIR] [--skip-single] [--no-remote] CORPUS LABEL
+
+CORPUS is a .jsonl(.gz) file (the arXiv snapshot, or bench/gen_corpus.py
+output).  Measured, each engine in turn:
+  * indexing: wall time, works/s, MB/s of input, peak RSS (the process and
+    its workers, from wait4), size on disk before and after compaction
+    (`paperdex compact`; FTS5 'optimize' + VACUUM).  paperdex runs with
+    one process and with --jobs 2 (--skip-single: --jobs 2 only);
+  * single-thread query latency (p50, p95, p99, mean) and queries/s for
+    top 10, over a query mix drawn from the corpus's titles with a fixed
+    seed: 100 one-word, 100 two-word and 100 four-word queries, 50
+    two-word phrases and 50 two-word queries with a year or category
+    filter; one warm-up pass, then 3 timed passes, in one process with
+    one open handle (bench/pdx_qbench.c, bench/fts5_bench.c);
+  * throughput with 2 processes running the same passes at once;
+  * paperdex through xapian-tcpsrv on 127.0.0.1 (the remote hop), unless
+    --no-remote.
+Prints a Markdown table and writes every figure to WORK/LABEL.json.
+"""
+import gzip
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.path.join(HERE, "..", "build")
+PDX = os.path.join(BUILD, "paperdex")
+QB = os.path.join(BUILD, "pdx_qbench")
+FTS = os.path.join(BUILD, "fts5_bench")
+STOP = set("a an the of for and or in on to with by from via is are we our this that "
+           "as at be its it their using based".split())
+
+
+def timed(args, **kw):
+    """(seconds, stdout)."""
+    t0 = time.time()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    out, err = p.communicate()
+    dt = time.time() - t0
+    if p.returncode not in (0, 3):
+        sys.stderr.write(err.decode())
+        raise SystemExit("compare.py: %s exited %d" % (" ".join(args), p.returncode))
+    return dt, out.decode()
+
+
+def timed_rss(args):
+    """Run under GNU time -f %M: (seconds, peak RSS MB, stdout).  The
+    figure is the largest of the process and the children it waited for
+    (wait4), so --jobs workers count."""
+    t0 = time.time()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + args, capture_output=True, text=True)
+    dt = time.time() - t0
+    if p.returncode not in (0, 3):
+        sys.stderr.write(p.stderr)
+        raise SystemExit("compare.py: %s exited %d" % (" ".join(args), p.returncode))
+    rss_kb = int(p.stderr.strip().splitlines()[-1])
+    return dt, rss_kb / 1024.0, p.stdout
+
+
+def du(path):
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def read_records(corpus, limit):
+    op = gzip.open if corpus.endswith(".gz") else open
+    recs = []
+    with op(corpus, "rt", encoding="utf-8") as f:
+        for line in f:
+            try:
+                recs.append(json.loads(line))
+            except ValueError:
+                continue
+            if len(recs) >= limit:
+                break
+    return recs
+
+
+def query_mix(recs, seed=42):
+    rng = random.Random(seed)
+    titles = []
+    for r in recs:
+        ws = [w.lower() for w in re.findall(r"[A-Za-z]{3,}", r.get("title") or "")]
+        ws = [w for w in ws if w not in STOP]
+        if len(ws) >= 4:
+            year = r.get("year") or int((r.get("update_date") or "0")[:4] or 0)
+            cats = r.get("categories")
+            cats = cats.split() if isinstance(cats, str) else (cats or [])
+            titles.append((ws, year, cats))
+    qs = []
+    for n, k in ((1, 100), (2, 100), (4, 100)):
+        for _ in range(k):
+            ws = rng.choice(titles)[0]
+            qs.append(("w%d" % n, " ".join(rng.sample(ws, n)), ""))
+    for _ in range(50):
+        ws = rng.choice(titles)[0]
+        i = rng.randrange(len(ws) - 1)
+        qs.append(("phrase", ws[i] + " " + ws[i + 1], ""))
+    for i in range(50):
+        ws, year, cats = rng.choice(titles)
+        f = ("year=%d" % year) if (i % 2 == 0 and year) else ("cat=%s" % cats[0] if cats else "")
+        qs.append(("filter", " ".join(rng.sample(ws, 2)), f))
+    return qs
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
+
+
+def latency(cmd):
+    """Warm-up pass, then 3 timed passes: the latency figures."""
+    subprocess.run(cmd(1), capture_output=True, check=True)
+    r = subprocess.run(cmd(3), capture_output=True, text=True, check=True)
+    d = json.loads(r.stdout)
+    lat = [x / 1000.0 for x in d["latency_us"]]
+    return {"p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95), "p99_ms": pct(lat, 99),
+            "mean_ms": sum(lat) / len(lat), "qps": len(lat) / d["seconds"],
+            "queries": len(lat), "hits": d["hits"]}
+
+
+def throughput(cmd, procs=2):
+    t0 = time.time()
+    ps = [subprocess.Popen(cmd(3), stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(procs)]
+    n = 0
+    for p in ps:
+        out, _ = p.communicate()
+        n += len(json.loads(out)["latency_us"])
+    return n / (time.time() - t0)
+
+
+def main(argv):
+    work, skip_single, remote = None, False, True
+    args = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--work":
+            work = argv[i + 1]; i += 1
+        elif argv[i] == "--skip-single":
+            skip_single = True
+        elif argv[i] == "--no-remote":
+            remote = False
+        elif argv[i] in ("-h", "--help"):
+            print(__doc__); return 0
+        else:
+            args.append(argv[i])
+        i += 1
+    if len(args) != 2:
+        sys.stderr.write(__doc__); return 2
+    corpus, label = args
+    work = work or tempfile.mkdtemp(prefix="pdx-compare-")
+    os.makedirs(work, exist_ok=True)
+    in_bytes = os.path.getsize(corpus)
+    res = {"label": label, "corpus": corpus, "input_bytes": in_bytes,
+           "machine": "%d cores, %s" % (os.cpu_count(), os.uname().release)}
+    sys.stderr.write("compare.py: working in %s\n" % work)
+
+    # ---- indexing -------------------------------------------------------
+    runs = [("paperdex --jobs 2", ["--jobs", "2"])]
+    if not skip_single:
+        runs.insert(0, ("paperdex", []))
+    for name, extra in runs:
+        db = os.path.join(work, "pdx" + ("-j2" if extra else ""))
+        shutil.rmtree(db, ignore_errors=True)
+        dt, rss, out = timed_rss([PDX, "index", "--quiet", "--db", db] + extra + [corpus])
+        m = re.search(r"(\d+) indexed", out)
+        st = json.loads(subprocess.run([PDX, "stats", "--db", db, "--format", "json"],
+                                       capture_output=True, text=True).stdout)
+        works = st.get("works", 0)
+        size = du(db)
+        cdb = db + "-compact"
+        shutil.rmtree(cdb, ignore_errors=True)
+        ct, _ = timed([PDX, "compact", "--db", db, cdb])
+        res[name] = {"seconds": dt, "works": works, "works_per_s": works / dt,
+                     "mb_per_s": in_bytes / 1e6 / dt, "peak_rss_mb": rss,
+                     "bytes": size, "bytes_compacted": du(cdb), "compact_seconds": ct}
+        res["pdx_db"] = cdb
+        sys.stderr.write("%s: %s\n" % (name, res[name]))
+    fdb = os.path.join(work, "fts5.sqlite")
+    dt, rss, out = timed_rss([FTS, "index", fdb, corpus])
+    f = json.loads(out)
+    res["sqlite fts5"] = {"seconds": f["seconds"], "works": f["records"],
+                          "works_per_s": f["records"] / f["seconds"],
+                          "mb_per_s": in_bytes / 1e6 / f["seconds"], "peak_rss_mb": rss,
+                          "bytes": f["bytes"], "bytes_compacted": f["bytes_optimized"],
+                          "compact_seconds": f["optimize_seconds"]}
+    sys.stderr.write("fts5: %s\n" % res["sqlite fts5"])
+
+    # ---- queries --------------------------------------------------------
+    qs = query_mix(read_records(corpus, 20000))
+    qfile = os.path.join(work, "queries.tsv")
+    with open(qfile, "w") as fq:
+        for q in qs:
+            fq.write("\t".join(q) + "\n")
+    pdb = res["pdx_db"]
+    pcmd = lambda r: [QB, qfile, str(r), pdb]  # noqa: E731
+    fcmd = lambda r: [FTS, "query", fdb, qfile, str(r)]  # noqa: E731
+    res["query paperdex"] = latency(pcmd)
+    res["query sqlite fts5"] = latency(fcmd)
+    res["query paperdex"]["qps_2proc"] = throughput(pcmd)
+    res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
+    if remote:
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        srv = subprocess.Popen(["xapian-tcpsrv", "--interface", "127.0.0.1", "--port",
+                                str(port), pdb], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        rcmd = lambda r: [QB, qfile, str(r), "tcp://127.0.0.1:%d" % port]  # noqa: E731
+        res["query paperdex remote"] = latency(rcmd)
+        srv.terminate()
+        srv.wait()
+
+    out = os.path.join(work, label + ".json")
+    with open(out, "w") as fo:
+        json.dump(res, fo, indent=1)
+
+    # ---- the table --------------------------------------------------------
+    print("### %s (%s, %.0f MB input)\n" % (label, corpus, in_bytes / 1e6))
+    print("| indexing | time | works/s | MB/s | peak RSS | size | compacted |")
+    print("|---|---|---|---|---|---|---|")
+    for name in [n for n, _ in runs] + ["sqlite fts5"]:
+        r = res[name]
+        print("| %s | %.1f s | %.0f | %.2f | %.0f MB | %.0f MB | %.0f MB |" % (
+            name, r["seconds"], r["works_per_s"], r["mb_per_s"], r["peak_rss_mb"],
+            r["bytes"] / 1e6, r["bytes_compacted"] / 1e6))
+    print("\n| top-10 queries (%d, 1 process) | p50 | p95 | p99 | mean | q/s | q/s, 2 processes |"
+          % res["query paperdex"]["queries"])
+    print("|---|---|---|---|---|---|---|")
+    for name in ("query paperdex", "query sqlite fts5", "query paperdex remote"):
+        if name not in res:
+            continue
+        r = res[name]
+        print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f | %s |" % (
+            name[6:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"],
+            "%.0f" % r["qps_2proc"] if "qps_2proc" in r else "-"))
+    p, s = res["query paperdex"], res["query sqlite fts5"]
+    print("\nRatios (paperdex / FTS5): p50 %.2f, p99 %.2f; indexing works/s with "
+          "--jobs 2: %.2f; figures in %s" % (
+              p["p50_ms"] / s["p50_ms"], p["p99_ms"] / s["p99_ms"],
+              res["paperdex --jobs 2"]["works_per_s"] / res["sqlite fts5"]["works_per_s"], out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

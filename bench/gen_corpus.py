@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""gen_corpus.py -- a synthetic corpus of works whose term statistics look
+like real arXiv abstracts, for benchmarks at sizes no sample has.
+
+usage: gen_corpus.py [--seed S] [--learn FILE] N OUT.jsonl.gz
+
+Everything is learned at run time from FILE (default
+../shared/data/arxiv-101k.jsonl.gz) and nothing of it is stored:
+  * a unigram model of abstract words and one of title words, per primary
+    category (the 60 most common) and overall: a work picks its
+    categories from the real category lists, then draws 70% of its words
+    from its category's model and 30% from the overall one, so that words
+    co-occur by topic as they do in real abstracts and document
+    frequencies follow the real Zipf curve;
+  * the lengths of abstracts and titles (in words), drawn from their real
+    distributions;
+  * the number of authors, and names made by pairing a real given name
+    with a real family name at random (no real author list is copied);
+  * the dates, drawn from the real ones.
+Sentences are random word sequences cut at real sentence lengths, so no
+sentence of the source is reproduced.  Output is paperdex's own JSON-lines
+schema (docs/jsonl.md), gzip level 1, written as it is generated (memory
+is the models, not the corpus).  The same seed gives the same corpus.
+"""
+import gzip
+import json
+import os
+import random
+import re
+import sys
+from collections import Counter, defaultdict
+from itertools import accumulate
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|[0-9]+(?:\.[0-9]+)?")
+
+
+def learn(path, max_records=None):
+    abs_all, tit_all = Counter(), Counter()
+    abs_cat, tit_cat = defaultdict(Counter), defaultdict(Counter)
+    abs_len, tit_len, sent_len, n_auth = [], [], [], []
+    given, family, cats, dates = Counter(), Counter(), [], []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            if max_records and i >= max_records:
+                break
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            c = (r.get("categories") or "").split()
+            if not c:
+                continue
+            cats.append(" ".join(c))
+            primary = c[0]
+            a = WORD.findall(r.get("abstract") or "")
+            t = WORD.findall(r.get("title") or "")
+            if not a or not t:
+                continue
+            abs_len.append(len(a))
+            tit_len.append(len(t))
+            for s in re.split(r"(?<=[.!?])\s+", (r.get("abstract") or "").strip()):
+                n = len(WORD.findall(s))
+                if n:
+                    sent_len.append(n)
+            abs_all.update(w.lower() for w in a)
+            tit_all.update(t)
+            abs_cat[primary].update(w.lower() for w in a)
+            tit_cat[primary].update(t)
+            ap = r.get("authors_parsed") or []
+            n_auth.append(max(1, len(ap)))
+            for p in ap:
+                if p and p[0]:
+                    family[p[0]] += 1
+                if len(p) > 1 and p[1]:
+                    given[p[1]] += 1
+            d = r.get("update_date") or ""
+            if re.match(r"^\d{4}-\d{2}-\d{2}$", d):
+                dates.append(d)
+    top = [c for c, _ in Counter(x.split()[0] for x in cats).most_common(60)]
+    return dict(abs_all=abs_all, tit_all=tit_all,
+                abs_cat={c: abs_cat[c] for c in top}, tit_cat={c: tit_cat[c] for c in top},
+                abs_len=abs_len, tit_len=tit_len, sent_len=sent_len, n_auth=n_auth,
+                given=given, family=family, cats=cats, dates=dates)
+
+
+class Model:
+    """A unigram model sampled with cumulative weights (bisect in C)."""
+
+    def __init__(self, counter):
+        items = counter.most_common()
+        self.words = [w for w, _ in items]
+        self.cum = list(accumulate(n for _, n in items))
+
+    def draw(self, rng, k):
+        return rng.choices(self.words, cum_weights=self.cum, k=k)
+
+
+def main(argv):
+    seed, src = 20261122, None
+    args = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--seed":
+            seed = int(argv[i + 1]); i += 1
+        elif argv[i] == "--learn":
+            src = argv[i + 1]; i += 1
+        elif argv[i] in ("-h", "--help"):
+            print(__doc__); return 0
+        else:
+            args.append(argv[i])
+        i += 1
+    if len(args) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    n, out = int(args[0]), args[1]
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = src or os.path.join(here, "..", "..", "shared", "data", "arxiv-101k.jsonl.gz")
+    st = learn(src)
+    rng = random.Random(seed)
+    abs_all, tit_all = Model(st["abs_all"]), Model(st["tit_all"])
+    abs_cat = {c: Model(m) for c, m in st["abs_cat"].items()}
+    tit_cat = {c: Model(m) for c, m in st["tit_cat"].items()}
+    given, family = Model(st["given"]), Model(st["family"])
+    with gzip.open(out, "wt", encoding="utf-8", compresslevel=1) as f:
+        for k in range(n):
+            cats = rng.choice(st["cats"])
+            primary = cats.split()[0]
+            la, lt = rng.choice(st["abs_len"]), rng.choice(st["tit_len"])
+            ca, ct = abs_cat.get(primary, abs_all), tit_cat.get(primary, tit_all)
+            na = sum(1 for _ in range(la) if rng.random() < 0.7)
+            words = ca.draw(rng, na) + abs_all.draw(rng, la - na)
+            rng.shuffle(words)
+            sentences, pos = [], 0
+            while pos < len(words):
+                m = rng.choice(st["sent_len"])
+                s = words[pos:pos + m]
+                pos += m
+                sentences.append(s[0][:1].upper() + s[0][1:] + (" " + " ".join(s[1:]) if len(s) > 1 else "") + ".")
+            nt = sum(1 for _ in range(lt) if rng.random() < 0.7)
+            title = ct.draw(rng, nt) + tit_all.draw(rng, lt - nt)
+            rng.shuffle(title)
+            date = rng.choice(st["dates"])
+            authors = [g + " " + fa for g, fa in zip(given.draw(rng, min(rng.choice(st["n_auth"]), 30)),
+                                                     family.draw(rng, 30))]
+            rec = {"id": "syn:%07d" % k, "title": " ".join(title),
+                   "abstract": " ".join(sentences), "authors": authors,
+                   "categories": cats.split(), "year": int(date[:4]), "date": date}
+            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

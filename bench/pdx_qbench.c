@@ -1,0 +1,104 @@
+/*
+ * pdx_qbench.c -- the paperdex side of bench/compare.py's query
+ * benchmark: one open handle (as an embedding program keeps one), the
+ * queries of a file run one after another, each timed around pdx_search().
+ *
+ *   pdx_qbench QUERIES REPEAT DB [DB...]
+ *
+ * QUERIES lines are "kind<TAB>words<TAB>filter" (see fts5_bench.c): the
+ * words are OR-ed (paperdex's default), a "phrase" kind is quoted, filter
+ * "year=Y" or "cat=C" becomes pdx_query's year or category filter.  Top
+ * 10, BM25 with the library's defaults, no snippet and no spelling
+ * suggestion (FTS5 makes neither).  Several DBs are searched as one
+ * (pdx_open_shards; tcp://HOST:PORT for xapian-tcpsrv).  Prints one JSON
+ * line with every query's latency in microseconds.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "../common/paperdex.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: pdx_qbench QUERIES REPEAT DB [DB...]\n");
+        return 2;
+    }
+    int repeat = atoi(argv[2]);
+    pdx_index *ix = NULL;
+    if (pdx_open_shards(&ix, (const char *const *)argv + 3,
+                        (size_t)(argc - 3))) {
+        fprintf(stderr, "pdx_qbench: %s\n", pdx_errmsg(ix));
+        return 1;
+    }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) {
+        perror(argv[1]);
+        return 1;
+    }
+    static char *lines[100000];
+    size_t nq = 0;
+    char buf[4096];
+    while (nq < 100000 && fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\n")] = '\0';
+        lines[nq++] = strdup(buf);
+    }
+    fclose(f);
+    printf("{\"latency_us\": [");
+    long long hits = 0;
+    double t0 = now();
+    for (int r = 0; r < repeat; r++)
+        for (size_t i = 0; i < nq; i++) {
+            char *copy = strdup(lines[i]);
+            char *kind = strtok(copy, "\t"), *words = strtok(NULL, "\t"),
+                 *filter = strtok(NULL, "\t");
+            char text[2048];
+            if (kind && !strcmp(kind, "phrase"))
+                snprintf(text, sizeof text, "\"%s\"", words ? words : "");
+            else
+                snprintf(text, sizeof text, "%s", words ? words : "");
+            pdx_query q = PDX_QUERY_INIT;
+            const char *cat[1];
+            q.text = text;
+            q.limit = 10;
+            q.snippet_bytes = 0;
+            q.no_suggest = 1;
+            if (filter && !strncmp(filter, "year=", 5)) {
+                q.year_min = q.year_max = atoi(filter + 5);
+            } else if (filter && !strncmp(filter, "cat=", 4)) {
+                cat[0] = filter + 4;
+                q.categories = cat;
+                q.n_categories = 1;
+            }
+            pdx_results *res = NULL;
+            double q0 = now();
+            int rc = pdx_search(&res, ix, &q);
+            double q1 = now();
+            if (rc) {
+                fprintf(stderr, "pdx_qbench: %s: %s\n", text, pdx_errmsg(ix));
+                return 1;
+            }
+            hits += (long long)pdx_results_count(res);
+            pdx_results_free(res);
+            printf("%s%.1f", r || i ? ", " : "", (q1 - q0) * 1e6);
+            free(copy);
+        }
+    double t1 = now();
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("], \"seconds\": %.3f, \"hits\": %lld, \"peak_rss_kb\": %ld}\n",
+           t1 - t0, hits, ru.ru_maxrss);
+    pdx_close(ix);
+    return 0;
+}
