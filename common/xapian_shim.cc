@@ -440,6 +440,8 @@ struct shim_db {
     Xapian::Stem stem;
     Xapian::TermGenerator tg;
     Xapian::QueryParser qp;
+    std::unique_ptr<Xapian::Enquire> enq; /* made at the first search */
+    Xapian::MultiValueKeyMaker newest, oldest; /* the date sort orders */
     /* Plain words of a query again, in the title (S) and author (A)
      * fields alone: the field boosts of pdx_query. */
     Xapian::QueryParser qp_title, qp_author;
@@ -467,6 +469,10 @@ struct shim_db {
         qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
         qp.set_max_expansion(PDX_WILDCARD_MAX,
                              Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+        newest.add_value(SLOT_DATE, true); /* undated last */
+        newest.add_value(SLOT_ID, false);
+        oldest.add_value(SLOT_DATE, false, "99999999"); /* undated last */
+        oldest.add_value(SLOT_ID, false);
         Xapian::QueryParser *fields[] = {&qp_title, &qp_author};
         const char *prefixes[] = {"S", "A"};
         for (int i = 0; i < 2; i++) {
@@ -680,6 +686,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         }
         h->db.add_database(other->db);
         h->qp.set_database(h->db);
+        h->enq.reset(); /* made again over every shard */
         delete other;
         return 0;
     } catch (...) {
@@ -1415,29 +1422,32 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     if (!filter.empty())
         query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
 
-    Xapian::Enquire enq(h->db);
+    /* One Enquire per handle, made at the first search: it holds the
+     * database and the sort key makers, so a query only sets what
+     * changes. */
+    if (!h->enq)
+        h->enq.reset(new Xapian::Enquire(h->db));
+    Xapian::Enquire &enq = *h->enq;
+    enq.clear_matchspies();
     enq.set_query(query);
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else
         enq.set_weighting_scheme(Xapian::BoolWeight());
-
-    Xapian::MultiValueKeyMaker bydate;
-    if (q->sort == SHIM_SORT_NEWEST) {
-        bydate.add_value(SLOT_DATE, true); /* undated last */
-        bydate.add_value(SLOT_ID, false);
-        enq.set_sort_by_key(&bydate, false);
-    } else if (q->sort == SHIM_SORT_OLDEST) {
-        bydate.add_value(SLOT_DATE, false, "99999999"); /* undated last */
-        bydate.add_value(SLOT_ID, false);
-        enq.set_sort_by_key(&bydate, false);
-    } else {
+    if (q->sort == SHIM_SORT_NEWEST)
+        enq.set_sort_by_key(&h->newest, false);
+    else if (q->sort == SHIM_SORT_OLDEST)
+        enq.set_sort_by_key(&h->oldest, false);
+    else
         enq.set_sort_by_relevance_then_value(SLOT_ID, false);
-    }
 
-    Xapian::doccount check = 0;
+    /* check_at_least: by default only what the page needs (offset +
+     * limit), so a top-10 query stops as soon as no other work can enter
+     * the top 10, and the total is Xapian's estimate with its bounds;
+     * --exact and facets must see every match. */
+    Xapian::doccount check = static_cast<Xapian::doccount>(q->offset + q->limit);
     if (q->exact_total || spy)
-        check = h->db.get_doccount(); /* facets count every match */
+        check = h->db.get_doccount();
     if (spy) {
         for (auto &c : spy->counts)
             c.clear();
@@ -1446,6 +1456,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
                                    static_cast<Xapian::doccount>(q->limit),
                                    check);
+    enq.clear_matchspies(); /* the spy belongs to this call */
     hits.clear();
     hits.reserve(ms.size());
     for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
