@@ -18,9 +18,14 @@ output).  Measured, each engine in turn:
     one open handle (bench/pdx_qbench.c, bench/fts5_bench.c);
   * throughput with 2 processes running the same passes at once;
   * paperdex through xapian-tcpsrv on 127.0.0.1 (the remote hop), unless
-    --no-remote.
+    --no-remote;
+  * Lucene 8 too, when Debian's liblucene8-java and a JDK are installed
+    (bench/LuceneBench.java: EnglishAnalyzer, BM25Similarity(1.2, 0.75),
+    title boost 2; its input is converted to TSV first, untimed; its RSS
+    includes the JVM, run with -Xmx1g).
 Prints a Markdown table and writes every figure to WORK/LABEL.json.
 """
+import glob
 import gzip
 import json
 import os
@@ -38,6 +43,8 @@ BUILD = os.path.join(HERE, "..", "build")
 PDX = os.path.join(BUILD, "paperdex")
 QB = os.path.join(BUILD, "pdx_qbench")
 FTS = os.path.join(BUILD, "fts5_bench")
+LUCENE_JARS = sorted(glob.glob("/usr/share/java/lucene-core-8*.jar") +
+                     glob.glob("/usr/share/java/lucene-analyzers-common-8*.jar"))
 STOP = set("a an the of for and or in on to with by from via is are we our this that "
            "as at be its it their using based".split())
 
@@ -198,6 +205,40 @@ def main(argv):
                           "compact_seconds": f["optimize_seconds"]}
     sys.stderr.write("fts5: %s\n" % res["sqlite fts5"])
 
+    lucene = len(LUCENE_JARS) == 2 and shutil.which("javac")
+    if lucene:
+        cp = ":".join(LUCENE_JARS + [work])
+        subprocess.run(["javac", "-cp", cp, "-d", work,
+                        os.path.join(HERE, "LuceneBench.java")], check=True)
+        tsv = os.path.join(work, "records.tsv")
+        op = gzip.open if corpus.endswith(".gz") else open
+        clean = lambda x: re.sub(r"[\t\r\n]+", " ", x or "")  # noqa: E731
+        with op(corpus, "rt", encoding="utf-8") as fi, open(tsv, "w", encoding="utf-8") as fo:
+            for line in fi:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                au = r.get("authors")
+                au = ", ".join(au) if isinstance(au, list) else (au or "")
+                ca = r.get("categories")
+                ca = " ".join(ca) if isinstance(ca, list) else (ca or "")
+                year = r.get("year") or (r.get("update_date") or "")[:4]
+                fo.write("\t".join([clean(r.get("id")), clean(r.get("title")),
+                                     clean(r.get("abstract")), clean(au), str(year or ""),
+                                     clean(ca)]) + "\n")
+        ldir = os.path.join(work, "lucene")
+        shutil.rmtree(ldir, ignore_errors=True)
+        java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]
+        dt, rss, out = timed_rss(java + ["index", ldir, tsv])
+        lj = json.loads(out)
+        res["lucene"] = {"seconds": lj["seconds"], "works": lj["records"],
+                         "works_per_s": lj["records"] / lj["seconds"],
+                         "mb_per_s": in_bytes / 1e6 / lj["seconds"], "peak_rss_mb": rss,
+                         "bytes": lj["bytes"], "bytes_compacted": lj["bytes_optimized"],
+                         "compact_seconds": lj["optimize_seconds"]}
+        sys.stderr.write("lucene: %s\n" % res["lucene"])
+
     # ---- queries --------------------------------------------------------
     qs = query_mix(read_records(corpus, 20000))
     qfile = os.path.join(work, "queries.tsv")
@@ -211,6 +252,10 @@ def main(argv):
     res["query sqlite fts5"] = latency(fcmd)
     res["query paperdex"]["qps_2proc"] = throughput(pcmd)
     res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
+    if lucene:
+        lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
+        res["query lucene"] = latency(lcmd)
+        res["query lucene"]["qps_2proc"] = throughput(lcmd)
     if remote:
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
@@ -238,7 +283,7 @@ def main(argv):
     print("### %s (%s, %.0f MB input)\n" % (label, corpus, in_bytes / 1e6))
     print("| indexing | time | works/s | MB/s | peak RSS | size | compacted |")
     print("|---|---|---|---|---|---|---|")
-    for name in [n for n, _ in runs] + ["sqlite fts5"]:
+    for name in [n for n, _ in runs] + ["sqlite fts5"] + (["lucene"] if lucene else []):
         r = res[name]
         print("| %s | %.1f s | %.0f | %.2f | %.0f MB | %.0f MB | %.0f MB |" % (
             name, r["seconds"], r["works_per_s"], r["mb_per_s"], r["peak_rss_mb"],
@@ -246,7 +291,8 @@ def main(argv):
     print("\n| top-10 queries (%d, 1 process) | p50 | p95 | p99 | mean | q/s | q/s, 2 processes |"
           % res["query paperdex"]["queries"])
     print("|---|---|---|---|---|---|---|")
-    for name in ("query paperdex", "query sqlite fts5", "query paperdex remote"):
+    for name in ("query paperdex", "query sqlite fts5", "query lucene",
+                 "query paperdex remote"):
         if name not in res:
             continue
         r = res[name]
@@ -255,9 +301,16 @@ def main(argv):
             "%.0f" % r["qps_2proc"] if "qps_2proc" in r else "-"))
     p, s = res["query paperdex"], res["query sqlite fts5"]
     print("\nRatios (paperdex / FTS5): p50 %.2f, p99 %.2f; indexing works/s with "
-          "--jobs 2: %.2f; figures in %s" % (
+          "--jobs 2: %.2f" % (
               p["p50_ms"] / s["p50_ms"], p["p99_ms"] / s["p99_ms"],
-              res["paperdex --jobs 2"]["works_per_s"] / res["sqlite fts5"]["works_per_s"], out))
+              res["paperdex --jobs 2"]["works_per_s"] / res["sqlite fts5"]["works_per_s"]))
+    if lucene:
+        lq = res["query lucene"]
+        print("Ratios (paperdex / Lucene): p50 %.2f, p99 %.2f; indexing works/s with "
+              "--jobs 2: %.2f" % (
+                  p["p50_ms"] / lq["p50_ms"], p["p99_ms"] / lq["p99_ms"],
+                  res["paperdex --jobs 2"]["works_per_s"] / res["lucene"]["works_per_s"]))
+    print("Figures in %s" % out)
     return 0
 
 
