@@ -619,10 +619,14 @@ static void worker(const run *parent, const char *shard, unsigned k,
  * works whose records landed in different shards are merged again
  * (pdx_remerge).  On return r->ix is the new index, open for writing, or
  * NULL with r->fatal set. */
-static void run_jobs(run *r, const char *db, unsigned n)
+static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
-    char tmp[PATH_MAX], shard[PATH_MAX + 32], merged[PATH_MAX + 32],
-        old[PATH_MAX + 32];
+    char db[PATH_MAX], tmp[PATH_MAX + 32], shard[PATH_MAX + 64],
+        merged[PATH_MAX + 64], old[PATH_MAX + 64];
+    /* "ix/" names the directory ix: the work directory goes beside it. */
+    snprintf(db, sizeof db, "%s", db_arg);
+    for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
+        db[len - 1] = '\0';
     snprintf(tmp, sizeof tmp, "%s.jobs-%ld", db, (long)getpid());
     snprintf(merged, sizeof merged, "%s/merged", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
@@ -689,7 +693,7 @@ static void run_jobs(run *r, const char *db, unsigned n)
     }
     if (!r->fatal) {
         const char *paths[MAX_JOBS];
-        char names[MAX_JOBS][PATH_MAX + 32];
+        static char names[MAX_JOBS][PATH_MAX + 64];
         for (unsigned k = 0; k < n; k++) {
             snprintf(names[k], sizeof names[k], "%s/shard-%u", tmp, k);
             paths[k] = names[k];
