@@ -250,6 +250,28 @@ static void test_query_errors_and_paging(void)
     q.version = 42;
     CHECK_INT(pdx_search(&r, ix, &q), PDX_EVERSION);
     CHECK(r == NULL);
+
+    /* A version 1 caller: the fields added in version 2 are not read,
+     * even when what lies there would be refused (or would parse the
+     * unbalanced query leniently). */
+    q = (pdx_query)PDX_QUERY_INIT;
+    q.version = 1;
+    q.text = "networks";
+    q.expand_docs = 100000;
+    q.title_weight = 1e9;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(r != NULL && pdx_results_count(r) > 0);
+    pdx_results_free(r);
+    r = NULL;
+    q.text = "(networks";
+    q.lenient = 1;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EQUERY);
+    q.version = PDX_QUERY_VERSION;
+    q.expand_docs = 0;
+    q.title_weight = -1;
+    CHECK_INT(pdx_search(&r, ix, &q), 0); /* lenient now read */
+    pdx_results_free(r);
+    r = NULL;
     char longq[PDX_MAX_QUERY_BYTES + 2];
     memset(longq, 'a', sizeof longq - 1);
     longq[sizeof longq - 1] = '\0';
