@@ -81,6 +81,19 @@ def du(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
 
+def figures(seconds, works, in_bytes, rss, size, compacted, compact_seconds):
+    """One engine's indexing figures, as the table and the JSON show them."""
+    return {"seconds": seconds, "works": works, "works_per_s": works / seconds,
+            "mb_per_s": in_bytes / 1e6 / seconds, "peak_rss_mb": rss,
+            "bytes": size, "bytes_compacted": compacted, "compact_seconds": compact_seconds}
+
+
+def figures_of(d, in_bytes, rss):
+    """figures() from the JSON line fts5_bench and LuceneBench print."""
+    return figures(d["seconds"], d["records"], in_bytes, rss, d["bytes"],
+                   d["bytes_optimized"], d["optimize_seconds"])
+
+
 def read_records(corpus, limit):
     op = gzip.open if corpus.endswith(".gz") else open
     recs = []
@@ -190,19 +203,13 @@ def main(argv):
         cdb = db + "-compact"
         shutil.rmtree(cdb, ignore_errors=True)
         ct, _ = timed([PDX, "compact", "--db", db, cdb])
-        res[name] = {"seconds": dt, "works": works, "works_per_s": works / dt,
-                     "mb_per_s": in_bytes / 1e6 / dt, "peak_rss_mb": rss,
-                     "bytes": size, "bytes_compacted": du(cdb), "compact_seconds": ct}
+        res[name] = figures(dt, works, in_bytes, rss, size, du(cdb), ct)
         res["pdx_db"] = cdb
         sys.stderr.write("%s: %s\n" % (name, res[name]))
     fdb = os.path.join(work, "fts5.sqlite")
     dt, rss, out = timed_rss([FTS, "index", fdb, corpus])
     f = json.loads(out)
-    res["sqlite fts5"] = {"seconds": f["seconds"], "works": f["records"],
-                          "works_per_s": f["records"] / f["seconds"],
-                          "mb_per_s": in_bytes / 1e6 / f["seconds"], "peak_rss_mb": rss,
-                          "bytes": f["bytes"], "bytes_compacted": f["bytes_optimized"],
-                          "compact_seconds": f["optimize_seconds"]}
+    res["sqlite fts5"] = figures_of(f, in_bytes, rss)
     sys.stderr.write("fts5: %s\n" % res["sqlite fts5"])
 
     lucene = len(LUCENE_JARS) == 2 and shutil.which("javac")
@@ -232,11 +239,7 @@ def main(argv):
         java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]
         dt, rss, out = timed_rss(java + ["index", ldir, tsv])
         lj = json.loads(out)
-        res["lucene"] = {"seconds": lj["seconds"], "works": lj["records"],
-                         "works_per_s": lj["records"] / lj["seconds"],
-                         "mb_per_s": in_bytes / 1e6 / lj["seconds"], "peak_rss_mb": rss,
-                         "bytes": lj["bytes"], "bytes_compacted": lj["bytes_optimized"],
-                         "compact_seconds": lj["optimize_seconds"]}
+        res["lucene"] = figures_of(lj, in_bytes, rss)
         sys.stderr.write("lucene: %s\n" % res["lucene"])
 
     # ---- queries --------------------------------------------------------

@@ -33,12 +33,7 @@
 #include <time.h>
 #include <zlib.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_queries.h"
 
 static long peak_rss_kb(void)
 {
@@ -195,35 +190,24 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
     for (int i = 0; i < 3; i++)
         if (sqlite3_prepare_v2(db, sql[i], -1, &st[i], NULL) != SQLITE_OK)
             die(db, "prepare");
-    FILE *f = fopen(qfile, "r");
-    if (!f) {
-        perror(qfile);
+    bench_query *qs = NULL;
+    long nq = read_queries(qfile, &qs);
+    if (nq < 0)
         return 1;
-    }
-    char *lines[100000];
-    size_t nq = 0;
-    char buf[4096];
-    while (nq < 100000 && fgets(buf, sizeof buf, f)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        lines[nq++] = strdup(buf);
-    }
-    fclose(f);
     printf("{\"latency_us\": [");
     long long hits = 0;
     double t0 = now();
     for (int r = 0; r < repeat; r++)
-        for (size_t i = 0; i < nq; i++) {
-            char *copy = strdup(lines[i]);
-            char *kind = strtok(copy, "\t"), *words = strtok(NULL, "\t"),
-                 *filter = strtok(NULL, "\t");
+        for (long i = 0; i < nq; i++) {
+            const char *filter = qs[i].filter;
             char expr[2048], arg[128];
-            match_expr(kind, words ? words : "", expr, sizeof expr);
+            match_expr(qs[i].kind, qs[i].words, expr, sizeof expr);
             sqlite3_stmt *s = st[0];
             double q0 = now();
-            if (filter && !strncmp(filter, "year=", 5)) {
+            if (!strncmp(filter, "year=", 5)) {
                 s = st[1];
                 sqlite3_bind_int(s, 2, atoi(filter + 5));
-            } else if (filter && !strncmp(filter, "cat=", 4)) {
+            } else if (!strncmp(filter, "cat=", 4)) {
                 s = st[2];
                 snprintf(arg, sizeof arg, "%% %s %%", filter + 4);
                 sqlite3_bind_text(s, 2, arg, -1, SQLITE_TRANSIENT);
@@ -237,7 +221,6 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
             sqlite3_reset(s);
             double q1 = now();
             printf("%s%.1f", r || i ? ", " : "", (q1 - q0) * 1e6);
-            free(copy);
         }
     double t1 = now();
     printf("], \"seconds\": %.3f, \"hits\": %lld, \"peak_rss_kb\": %ld}\n",

@@ -21,13 +21,7 @@
 #include <time.h>
 
 #include "../common/paperdex.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_queries.h"
 
 int main(int argc, char **argv)
 {
@@ -42,41 +36,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "pdx_qbench: %s\n", pdx_errmsg(ix));
         return 1;
     }
-    FILE *f = fopen(argv[1], "r");
-    if (!f) {
-        perror(argv[1]);
+    bench_query *qs = NULL;
+    long nq = read_queries(argv[1], &qs);
+    if (nq < 0)
         return 1;
-    }
-    static char *lines[100000];
-    size_t nq = 0;
-    char buf[4096];
-    while (nq < 100000 && fgets(buf, sizeof buf, f)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        lines[nq++] = strdup(buf);
-    }
-    fclose(f);
     printf("{\"latency_us\": [");
     long long hits = 0;
     double t0 = now();
     for (int r = 0; r < repeat; r++)
-        for (size_t i = 0; i < nq; i++) {
-            char *copy = strdup(lines[i]);
-            char *kind = strtok(copy, "\t"), *words = strtok(NULL, "\t"),
-                 *filter = strtok(NULL, "\t");
+        for (long i = 0; i < nq; i++) {
+            const char *kind = qs[i].kind, *words = qs[i].words,
+                       *filter = qs[i].filter;
             char text[2048];
-            if (kind && !strcmp(kind, "phrase"))
-                snprintf(text, sizeof text, "\"%s\"", words ? words : "");
+            if (!strcmp(kind, "phrase"))
+                snprintf(text, sizeof text, "\"%s\"", words);
             else
-                snprintf(text, sizeof text, "%s", words ? words : "");
+                snprintf(text, sizeof text, "%s", words);
             pdx_query q = PDX_QUERY_INIT;
             const char *cat[1];
             q.text = text;
             q.limit = 10;
             q.snippet_bytes = 0;
             q.no_suggest = 1;
-            if (filter && !strncmp(filter, "year=", 5)) {
+            if (!strncmp(filter, "year=", 5)) {
                 q.year_min = q.year_max = atoi(filter + 5);
-            } else if (filter && !strncmp(filter, "cat=", 4)) {
+            } else if (!strncmp(filter, "cat=", 4)) {
                 cat[0] = filter + 4;
                 q.categories = cat;
                 q.n_categories = 1;
@@ -92,7 +76,6 @@ int main(int argc, char **argv)
             hits += (long long)pdx_results_count(res);
             pdx_results_free(res);
             printf("%s%.1f", r || i ? ", " : "", (q1 - q0) * 1e6);
-            free(copy);
         }
     double t1 = now();
     struct rusage ru;

@@ -971,7 +971,8 @@ static Xapian::Query build_filter(const shim_query *q)
  * NOT, XOR, NEAR and ADJ.  Under STEM_SOME the QueryParser leaves a
  * capitalised word unstemmed, so "Networks" would match only that exact
  * form while indexing stemmed every word; lowered, it matches "network"
- * as "networks" does. */
+ * as "networks" does.  (STEM_ALL_Z would stem capitals too, but also the
+ * words of phrases, whose stems have no positions in the index.) */
 static std::string lower_words(const std::string &text)
 {
     static const char *const ops[] = {"AND", "OR", "NOT", "XOR", "NEAR",

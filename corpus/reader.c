@@ -244,6 +244,20 @@ static int skip(pdx_reader *r, pdx_skip why, const char *detail)
     return PDX_EINVAL;
 }
 
+/* Complete the decoded r->rec with record_finish() unless its decoder
+ * already refused it (k != PDX_SKIP_NONE); a refusal becomes a skip whose
+ * reason is why.  Releases why.  0, or PDX_EINVAL for a skipped record. */
+static int finish_record(pdx_reader *r, pdx_skip k, strbuf *why)
+{
+    if (k == PDX_SKIP_NONE)
+        k = record_finish(&r->rec_arena, &r->rec, why);
+    int rc = k == PDX_SKIP_NONE
+                 ? 0
+                 : skip(r, k, why->s ? why->s : "bad record");
+    sb_release(why);
+    return rc;
+}
+
 /* Decode the line in r->line into r->rec. */
 static int decode_line(pdx_reader *r)
 {
@@ -282,17 +296,9 @@ static int decode_line(pdx_reader *r)
     pdx_skip k = arxiv ? arxiv_decode(&r->rec_arena, &r->rec, obj, &why)
                  : beir ? beir_decode(&r->rec_arena, &r->rec, obj, &why)
                         : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
-    if (k == PDX_SKIP_NONE)
-        k = record_finish(&r->rec_arena, &r->rec, &why);
+    int rc = finish_record(r, k, &why);
     cJSON_Delete(obj);
-    if (k != PDX_SKIP_NONE) {
-        snprintf(detail, sizeof detail, "%s",
-                 why.s ? why.s : "bad record");
-        sb_release(&why);
-        return skip(r, k, detail);
-    }
-    sb_release(&why);
-    return 0;
+    return rc;
 }
 
 /* Choose JSON lines or a page from the first non-blank byte. */
@@ -398,16 +404,10 @@ static int next_page_item(const pdx_work **out, pdx_reader *r)
         return skip(r, PDX_SKIP_PAGE, it->warning);
     r->rec = it->w;
     strbuf why = STRBUF_INIT;
-    pdx_skip k = record_finish(&r->rec_arena, &r->rec, &why);
-    if (k != PDX_SKIP_NONE) {
-        char detail[512];
-        snprintf(detail, sizeof detail, "%s", why.s ? why.s : "bad record");
-        sb_release(&why);
-        return skip(r, k, detail);
-    }
-    sb_release(&why);
-    *out = &r->rec;
-    return 0;
+    int rc = finish_record(r, PDX_SKIP_NONE, &why);
+    if (rc == 0)
+        *out = &r->rec;
+    return rc;
 }
 
 /* Finish the SMART record in r->smart into r->rec. */
@@ -416,15 +416,9 @@ static int smart_emit(const pdx_work **out, pdx_reader *r)
     strbuf why = STRBUF_INIT;
     r->rec_line = r->smart.line;
     pdx_skip k = smart_finish(&r->smart, &r->rec_arena, &r->rec, &why);
-    if (k == PDX_SKIP_NONE)
-        k = record_finish(&r->rec_arena, &r->rec, &why);
-    if (k != PDX_SKIP_NONE) {
-        char detail[512];
-        snprintf(detail, sizeof detail, "%s", why.s ? why.s : "bad record");
-        sb_release(&why);
-        return skip(r, k, detail);
-    }
-    sb_release(&why);
+    int rc = finish_record(r, k, &why);
+    if (rc)
+        return rc;
     r->rec.source = r->name;
     r->rec.source_line = r->rec_line;
     *out = &r->rec;
