@@ -29,7 +29,10 @@
  * time; use one handle per thread.  Any number of read handles, in any
  * number of threads or processes, may be open on one index while a single
  * writer commits to it: Xapian gives each reader a consistent snapshot, and
- * pdx_search() reopens and retries when a commit overtakes it.
+ * every read (pdx_open, pdx_search, pdx_get, pdx_similar, pdx_stats_get,
+ * the pdx_source_* readers, pdx_compact) moves to the newest revision and
+ * starts again when commits overtake it.  After 51 tries in a row it gives
+ * up with PDX_ERROR ("the index kept changing while it was read").
  *
  * Errors never cross this interface as C++ exceptions: every entry point
  * catches and turns them into codes.

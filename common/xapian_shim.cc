@@ -176,7 +176,7 @@ const size_t MAX_KEY_BYTES = 100;
 const char *const LAYOUT_KEY = "paperdex.layout";
 const char *const LAYOUT_VERSION = "1";
 const char *const UPDATED_KEY = "paperdex.updated";
-const int MODIFIED_RETRIES = 5;
+const int MODIFIED_RETRIES = 50;
 const char *const HOLDER_FILE = "paperdex-writer";
 
 /* English function words (Snowball's English stop list): they carry no
@@ -285,7 +285,9 @@ int fail(shim_err *e)
         msg = "invalid argument: " + describe(x);
     } catch (const Xapian::DatabaseModifiedError &x) {
         code = PDX_ERROR;
-        msg = "index kept changing during the search: " + describe(x);
+        msg = "the index kept changing while it was read (" +
+              std::to_string(MODIFIED_RETRIES + 1) +
+              " tries): " + describe(x);
     } catch (const Xapian::NetworkError &x) {
         /* A remote shard (xapian-tcpsrv) refused, timed out or went
          * away. */
@@ -341,6 +343,22 @@ bool dir_is_empty(const std::string &p)
     }
     closedir(d);
     return empty;
+}
+
+/* Unlink the files directly in p (a half-written index is flat); p
+ * itself stays. */
+void empty_dir(const std::string &p)
+{
+    DIR *d = opendir(p.c_str());
+    if (!d)
+        return;
+    std::vector<std::string> names;
+    while (struct dirent *de = readdir(d))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            names.push_back(p + "/" + de->d_name);
+    closedir(d);
+    for (const std::string &n : names)
+        unlink(n.c_str());
 }
 
 bool looks_like_xapian(const std::string &p)
@@ -526,17 +544,47 @@ static std::string read_holder(const std::string &dir)
     return "held by " + who;
 }
 
+/* Run `read` on h's reader; when a writer's commits overtake it
+ * (DatabaseModifiedError), move to the newest revision and run it again,
+ * as Xapian documents.  Every read entry point goes through here, so a
+ * reader survives a cron commit whatever it was doing.  `read` must start
+ * from scratch each time and must not call back into the caller (a retry
+ * would repeat the callbacks): it collects, and the caller hands over
+ * afterwards.  reopen() itself may meet a commit in flight, so it is
+ * retried too.  MODIFIED_RETRIES bounds the loop: a reader slower than
+ * every pair of commits would otherwise spin for ever; it then gets the
+ * error.  A writer's own handle never sees the error. */
+template <typename F> static void with_reopen(shim_db *h, F read)
+{
+    for (int attempt = 0;; attempt++) {
+        try {
+            if (attempt)
+                h->db.reopen();
+            read();
+            return;
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+        }
+    }
+}
+
 /* Check (and for a new writer, stamp) the layout metadata. */
 static int check_layout(shim_db *h, shim_err *e)
 {
-    std::string v = h->db.get_metadata(LAYOUT_KEY);
+    std::string v;
+    Xapian::doccount docs = 0;
+    with_reopen(h, [&] {
+        v = h->db.get_metadata(LAYOUT_KEY);
+        docs = h->db.get_doccount();
+    });
     if (v.empty()) {
-        if (h->db.get_doccount() == 0 && h->writable) {
+        if (docs == 0 && h->writable) {
             h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
             h->wdb.commit();
             return 0;
         }
-        if (h->db.get_doccount() == 0 && !h->writable) {
+        if (docs == 0 && !h->writable) {
             set_msg(e, PDX_ENOTINDEX,
                     "'" + h->path + "' is an empty Xapian database, not a "
                     "paperdex index (index something into it first)");
@@ -644,7 +692,17 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             h->db = h->wdb;
             h->writable = true;
         } else {
-            h->db = Xapian::Database(p);
+            /* Opening reads the newest revision's roots; a commit landing
+             * meanwhile may discard them, so opening is retried too. */
+            for (int attempt = 0;; attempt++) {
+                try {
+                    h->db = Xapian::Database(p);
+                    break;
+                } catch (const Xapian::DatabaseModifiedError &) {
+                    if (attempt >= MODIFIED_RETRIES)
+                        throw;
+                }
+            }
         }
         h->qp.set_database(h->db);
         int rc = check_layout(h, e);
@@ -698,7 +756,12 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
 extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
 {
     try {
-        h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS);
+        /* A commit may discard the revision being copied: start again
+         * from the newest, over whatever the failed try wrote. */
+        with_reopen(h, [&] {
+            empty_dir(dest);
+            h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS);
+        });
         return 0;
     } catch (...) {
         return fail(e);
@@ -797,19 +860,24 @@ extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
                            shim_data_fn fn, void *ctx, shim_err *e)
 {
     try {
-        std::vector<Xapian::docid> ids;
-        for (size_t i = 0; i < n; i++) {
-            std::string t(terms[i]);
-            if (t.empty() || t.size() > MAX_TERM_BYTES)
-                continue;
-            for (Xapian::PostingIterator p = h->db.postlist_begin(t);
-                 p != h->db.postlist_end(t); ++p)
-                ids.push_back(*p);
-        }
-        std::sort(ids.begin(), ids.end());
-        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-        for (Xapian::docid id : ids) {
-            std::string data = h->db.get_document(id).get_data();
+        std::vector<std::string> found;
+        with_reopen(h, [&] {
+            found.clear();
+            std::vector<Xapian::docid> ids;
+            for (size_t i = 0; i < n; i++) {
+                std::string t(terms[i]);
+                if (t.empty() || t.size() > MAX_TERM_BYTES)
+                    continue;
+                for (Xapian::PostingIterator p = h->db.postlist_begin(t);
+                     p != h->db.postlist_end(t); ++p)
+                    ids.push_back(*p);
+            }
+            std::sort(ids.begin(), ids.end());
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            for (Xapian::docid id : ids)
+                found.push_back(h->db.get_document(id).get_data());
+        });
+        for (const std::string &data : found) {
             if (fn(ctx, data.data(), data.size())) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
@@ -827,11 +895,14 @@ extern "C" int shim_shared_terms(shim_db *h, const char *prefix,
     try {
         std::vector<std::string> found;
         const std::string p(prefix);
-        for (Xapian::TermIterator t = h->db.allterms_begin(p);
-             t != h->db.allterms_end(p); ++t) {
-            if (t.get_termfreq() > 1) /* no prefix of ours extends XI */
-                found.push_back(*t);
-        }
+        with_reopen(h, [&] {
+            found.clear();
+            for (Xapian::TermIterator t = h->db.allterms_begin(p);
+                 t != h->db.allterms_end(p); ++t) {
+                if (t.get_termfreq() > 1) /* no prefix of ours extends XI */
+                    found.push_back(*t);
+            }
+        });
         for (const auto &term : found)
             if (fn(ctx, term.data(), term.size())) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
@@ -860,7 +931,8 @@ extern "C" int shim_meta_get(shim_db *h, const char *key, shim_data_fn fn,
                              void *ctx, shim_err *e)
 {
     try {
-        std::string v = h->db.get_metadata(key);
+        std::string v;
+        with_reopen(h, [&] { v = h->db.get_metadata(key); });
         if (v.empty())
             return PDX_ENOTFOUND;
         return fn(ctx, v.data(), v.size()) ? PDX_ENOMEM : 0;
@@ -873,10 +945,18 @@ extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
                               void *ctx, shim_err *e)
 {
     try {
-        for (Xapian::TermIterator k = h->db.metadata_keys_begin(prefix);
-             k != h->db.metadata_keys_end(prefix); ++k) {
-            std::string v = h->db.get_metadata(*k);
-            if (!v.empty() && fn(ctx, v.data(), v.size())) {
+        std::vector<std::string> values;
+        with_reopen(h, [&] {
+            values.clear();
+            for (Xapian::TermIterator k = h->db.metadata_keys_begin(prefix);
+                 k != h->db.metadata_keys_end(prefix); ++k) {
+                std::string v = h->db.get_metadata(*k);
+                if (!v.empty())
+                    values.push_back(v);
+            }
+        });
+        for (const std::string &v : values) {
+            if (fn(ctx, v.data(), v.size())) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }
@@ -1196,24 +1276,6 @@ class FacetSpy : public Xapian::MatchSpy {
         }
     }
 };
-
-/* Run `read` on h's reader; when a writer's commits overtake it
- * (DatabaseModifiedError), move to the newest revision and run it again,
- * as Xapian documents, at most MODIFIED_RETRIES times.  `read` must start
- * from scratch each time. */
-template <typename F> static void with_reopen(shim_db *h, F read)
-{
-    for (int attempt = 0;; attempt++) {
-        try {
-            read();
-            return;
-        } catch (const Xapian::DatabaseModifiedError &) {
-            if (attempt >= MODIFIED_RETRIES)
-                throw;
-            h->db.reopen();
-        }
-    }
-}
 
 struct shim_hit {
     double score;

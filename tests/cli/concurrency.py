@@ -2,8 +2,8 @@
 """concurrency.py PAPERDEX
 
 One writer, many readers.  While an indexer works through a few thousand
-records (committing every 100), searches and stats run in a loop: every
-one must succeed, and each must see a whole commit -- the works of a
+records (committing every 100), searches, shows and stats run in a loop:
+every one must succeed, and each must see a whole commit -- the works of a
 source appear together with its fingerprint, never half of a commit.
 Meanwhile a second indexer must exit at once with status 75 and a message
 naming the lock holder's pid, and a third, started with --wait, must wait
@@ -46,22 +46,37 @@ check("and names the lock holder", ("held by pid %d" % writer.pid) in second.std
 waiter = subprocess.Popen([PDX, "index", "--db", db, "--wait", "300", src],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-searches = ok = 0
+# Readers of every kind: search, show (a lookup by id) and stats --sources
+# (metadata), in turn.
+searches = ok = reads = reads_ok = 0
 counts = []
 while writer.poll() is None and searches < 2000:
-    s = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--exact", "--limit", "3", "networks"],
-                       capture_output=True, text=True)
-    searches += 1
-    if s.returncode == 0:
-        try:
-            counts.append(json.loads(s.stdout)["total"])
-            ok += 1
-        except ValueError:
-            pass
+    kind = (searches + reads) % 3
+    if kind == 0:
+        s = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--exact", "--limit", "3", "networks"],
+                           capture_output=True, text=True)
+        searches += 1
+        if s.returncode == 0:
+            try:
+                counts.append(json.loads(s.stdout)["total"])
+                ok += 1
+            except ValueError:
+                pass
+        else:
+            print("search failed during the reindex:", s.stderr.strip())
+        continue
+    cmd = ([PDX, "show", "--db", db, "--format", "json", "k7"] if kind == 1
+           else [PDX, "stats", "--db", db, "--format", "json", "--sources"])
+    s = subprocess.run(cmd, capture_output=True, text=True)
+    reads += 1
+    if s.returncode == 0 and s.stdout.strip():
+        reads_ok += 1
     else:
-        print("search failed during the reindex:", s.stderr.strip())
+        print("%s failed during the reindex:" % cmd[1], s.stderr.strip())
 writer.wait()
 check("every search during the reindex succeeded (%d)" % searches, ok == searches and searches > 0, (ok, searches))
+check("every show and stats during the reindex succeeded (%d)" % reads, reads_ok == reads and reads > 0,
+      (reads_ok, reads))
 check("every search saw whole batches of 100 (commits), growing",
       all(c % 100 == 0 for c in counts) and counts == sorted(counts), counts[:20])
 check("the writer finished", writer.returncode == 0, writer.stderr)
@@ -72,5 +87,5 @@ final = json.loads(subprocess.run([PDX, "search", "--db", db, "--format", "json"
                                    "networks"], capture_output=True, text=True).stdout)["total"]
 check("all 6000 works are there", final == 6000, final)
 shutil.rmtree(tmp)
-print("%d searches ran during the reindex" % searches)
+print("%d searches and %d shows and stats ran during the reindex" % (searches, reads))
 done()
