@@ -512,6 +512,10 @@ static void test_reader_survives_commits(void)
         CHECK_INT((int)st.works, 300);
 
     rewrite_four_times(w, &round);
+    /* Compaction starts from the newest revision, so a stale reader
+     * copies what the writer last committed.  (Its retry, for a commit
+     * landing during the copy, is not forced here: that needs a commit
+     * timed inside Xapian's compactor.) */
     rc = pdx_compact(r, path_of("busy-compact"));
     if (rc)
         fprintf(stderr, "  pdx_compact: %s\n", pdx_errmsg(r));
