@@ -27,31 +27,46 @@
 
 #include "../common/arena.h"
 #include "../common/cli.h"
+#include "../common/text.h"
 
-/* One query to run. */
-typedef struct bq {
-    char *qid;
-    char *text;
-    unsigned long long line;
-} bq;
-
-typedef struct bq_list {
-    bq *v;
-    size_t n, cap;
-} bq_list;
-
-static int bq_add(bq_list *l, const char *qid, size_t nq, const char *text,
-                  unsigned long long line)
+/* Why qid cannot name a query in a TREC run line ("qid Q0 docid rank
+ * score tag", split on white space), or NULL if it can. */
+static const char *bad_qid(const char *qid, size_t n)
 {
+    size_t at;
+    if (n == 0)
+        return "an empty query id";
+    if (n > PDX_ID_MAX)
+        return "a query id over 200 bytes";
+    if (!text_utf8_valid(qid, n, &at))
+        return "a query id that is not valid UTF-8";
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)qid[i] <= 0x20 || qid[i] == 0x7f)
+            return "a query id with white space or a control character";
+    return NULL;
+}
+
+/* Append a query.  0; 1 when its qid is refused (reported as path:line,
+ * counted in *bad); -1 out of memory. */
+static int bq_add(batch_queries *l, const char *path, const char *qid,
+                  size_t nq, const char *text, unsigned long long line,
+                  int *bad)
+{
+    const char *why = bad_qid(qid, nq);
+    if (why) {
+        cli_error("%s:%llu: %s, skipped", path, line, why);
+        (*bad)++;
+        return 1;
+    }
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
-        bq *v = realloc(l->v, cap * sizeof *v);
+        batch_query *v = realloc(l->v, cap * sizeof *v);
         if (!v)
             return -1;
         l->v = v;
         l->cap = cap;
     }
-    bq *q = &l->v[l->n];
+    batch_query *q = &l->v[l->n];
     q->qid = strndup(qid, nq);
     q->text = strdup(text);
     q->line = line;
@@ -64,13 +79,14 @@ static int bq_add(bq_list *l, const char *qid, size_t nq, const char *text,
     return 0;
 }
 
-static void bq_free(bq_list *l)
+void batch_queries_free(batch_queries *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         free(l->v[i].qid);
         free(l->v[i].text);
     }
     free(l->v);
+    memset(l, 0, sizeof *l);
 }
 
 /* The family name of a display name "Given Family": its last word, kept
@@ -97,7 +113,7 @@ static void family_of(const char *name, char *out, size_t n)
 }
 
 /* Queries read as records: BEIR or SMART. */
-static int read_records(bq_list *l, const char *path, pdx_format fmt,
+static int read_records(batch_queries *l, const char *path, pdx_format fmt,
                         int *bad)
 {
     pdx_reader *r = NULL;
@@ -132,10 +148,11 @@ static int read_records(bq_list *l, const char *path, pdx_format fmt,
             if (*fam)
                 sb_printf(&t, " author:%s", fam);
         }
-        int err = !t.ok || bq_add(l, w->id, strlen(w->id), t.s,
-                                  (unsigned long long)w->source_line);
+        int err = !t.ok ? -1
+                        : bq_add(l, path, w->id, strlen(w->id), t.s,
+                                 (unsigned long long)w->source_line, bad);
         sb_release(&t);
-        if (err) {
+        if (err < 0) {
             pdx_reader_free(r);
             cli_error("out of memory");
             return -1;
@@ -146,7 +163,7 @@ static int read_records(bq_list *l, const char *path, pdx_format fmt,
 }
 
 /* "qid<TAB>text" lines. */
-static int read_tsv(bq_list *l, FILE *f, const char *path, int *bad)
+static int read_tsv(batch_queries *l, FILE *f, const char *path, int *bad)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -159,14 +176,16 @@ static int read_tsv(bq_list *l, FILE *f, const char *path, int *bad)
         size_t i = strspn(line, " \t");
         if (line[i] == '\0' || line[i] == '#')
             continue;
-        char *tab = strchr(line, '\t');
-        if (!tab || tab == line) {
+        char *qid = line + strspn(line, " ");
+        char *tab = strchr(qid, '\t');
+        if (!tab) {
             cli_error("%s:%llu: expected \"qid<TAB>query\", skipped", path,
                       lineno);
             (*bad)++;
             continue;
         }
-        if (bq_add(l, line, (size_t)(tab - line), tab + 1, lineno)) {
+        if (bq_add(l, path, qid, (size_t)(tab - qid), tab + 1, lineno,
+                   bad) < 0) {
             free(line);
             cli_error("out of memory");
             return -1;
@@ -180,9 +199,7 @@ static int read_tsv(bq_list *l, FILE *f, const char *path, int *bad)
     return 0;
 }
 
-/* Read every query of `path`.  0, or -1 when the file cannot be read at
- * all (message printed); bad entries are counted in *bad. */
-static int read_queries(bq_list *l, const char *path, int *bad)
+int batch_read_queries(batch_queries *l, const char *path, int *bad)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -223,10 +240,10 @@ static int print_trec(FILE *out, const char *qid, const pdx_results *r,
 int search_batch(pdx_index *ix, const pdx_query *base, const char *path,
                  batch_format fmt, const char *tag, FILE *out)
 {
-    bq_list l = {0};
+    batch_queries l = {0};
     int bad = 0;
-    if (read_queries(&l, path, &bad)) {
-        bq_free(&l);
+    if (batch_read_queries(&l, path, &bad)) {
+        batch_queries_free(&l);
         return EXIT_ERROR;
     }
     int failed = 0;
@@ -239,7 +256,7 @@ int search_batch(pdx_index *ix, const pdx_query *base, const char *path,
             cli_error("%s:%llu: query %s: %s", path, l.v[i].line, l.v[i].qid,
                       pdx_errmsg(ix));
             pdx_results_free(r);
-            bq_free(&l);
+            batch_queries_free(&l);
             return EXIT_ERROR;
         }
         if (rc) {
@@ -271,13 +288,13 @@ int search_batch(pdx_index *ix, const pdx_query *base, const char *path,
         pdx_results_free(r);
         if (wrc) {
             cli_error("cannot write the results");
-            bq_free(&l);
+            batch_queries_free(&l);
             return EXIT_ERROR;
         }
     }
     if (bad || failed)
         cli_error("%s: %zu queries run, %d skipped", path, l.n - (size_t)failed,
                   bad + failed);
-    bq_free(&l);
+    batch_queries_free(&l);
     return bad || failed ? EXIT_ERROR : EXIT_OK_;
 }

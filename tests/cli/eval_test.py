@@ -160,6 +160,17 @@ r = pdx("search", "--db", db, "--batch", tsv)
 check("batch: a bad line names file:line, the rest runs, exit 1",
       r.returncode == 1 and "q.tsv:5: expected" in r.stderr and
       {x.split()[0] for x in r.stdout.splitlines()} >= {"a", "b"}, r)
+# Query ids that a TREC run line could not carry are refused by line.
+ids = os.path.join(tmp, "ids.tsv")
+with open(ids, "wb") as f:
+    f.write(b"a b\tsea\n\tsea\n\xff\tsea\n" + b"x" * 201 + b"\tsea\n  ok\tgarbage collection\n")
+r = pdx("search", "--db", db, "--batch", ids)
+for needle in ("ids.tsv:1: a query id with white space", "ids.tsv:2: an empty query id",
+               "ids.tsv:3: a query id that is not valid UTF-8", "ids.tsv:4: a query id over 200 bytes",
+               "1 queries run, 4 skipped"):
+    check("batch: " + needle, r.returncode == 1 and needle in r.stderr, r)
+check("batch: leading spaces before a qid are dropped",
+      {x.split()[0] for x in r.stdout.splitlines()} == {"ok"}, r.stdout)
 r = pdx("search", "--db", db, "--batch", os.path.join(tmp, "missing.tsv"))
 check("batch: missing file is exit 1 with its name", r.returncode == 1 and "missing.tsv" in r.stderr, r)
 r = pdx("search", "--db", db, "--batch", tsv, "--format", "json")
