@@ -178,8 +178,9 @@ PDX_EXTERN int pdx_open(pdx_index **out, const char *path, unsigned flags);
  *
  * Each path is an index directory or "tcp://HOST:PORT", an index served by
  * Xapian's remote backend (`xapian-tcpsrv --port PORT --interface HOST
- * DIR`); pdx_open() accepts that form too.  Facet counts are not
- * available over remote shards (PDX_EINVAL).  The ownership of *out and
+ * DIR`); pdx_open() accepts that form too.  Facet counts work over remote
+ * shards as over local ones (each server counts its own matches).  The
+ * ownership of *out and
  * the error codes are those of pdx_open(), plus PDX_EIO when a remote
  * shard cannot be reached.
  */

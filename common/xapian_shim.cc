@@ -1241,44 +1241,66 @@ static std::string suggest(shim_db *h, const std::string &text)
 }
 
 /* Facet counts over every match: each work counts once for each of its
- * years, categories and authors (multi-valued fields count per value). */
-class FacetSpy : public Xapian::MatchSpy {
+ * years, categories and authors (multi-valued fields count per value).
+ *
+ * The counting is Xapian's own ValueCountMatchSpy, one per facet slot,
+ * because it is the spy xapian-tcpsrv knows: over tcp:// shards each
+ * server counts its own matches and Xapian merges the counts, so facets
+ * work on remote shards as on local ones.  It counts whole slot values;
+ * a category or author slot holds a work's values joined by FACET_SEP,
+ * so fold() splits each distinct joined value and adds its count to each
+ * of its parts (a part named twice in one work counts once). */
+class Facets {
   public:
-    unsigned which;
-    std::map<std::string, uint64_t> counts[3];
-    explicit FacetSpy(unsigned w) : which(w) {}
-    void operator()(const Xapian::Document &doc, double) override
+    explicit Facets(unsigned which) : which_(which) {}
+
+    /* Fresh spies on enq, for one attempt at the match. */
+    void attach(Xapian::Enquire &enq)
     {
-        if (which & SHIM_FACET_YEAR) {
-            std::string y = doc.get_value(SLOT_YEAR);
-            if (!y.empty())
-                counts[0][std::to_string(static_cast<int>(
-                    Xapian::sortable_unserialise(y)))]++;
+        static const Xapian::valueno slot[3] = {SLOT_YEAR, SLOT_CATS,
+                                                SLOT_AUTHORS};
+        for (unsigned k = 0; k < 3; k++) {
+            spy_[k].reset();
+            if (which_ & (1u << k)) {
+                spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
+                enq.add_matchspy(spy_[k].get());
+            }
         }
-        if (which & SHIM_FACET_CATEGORY)
-            split(doc.get_value(SLOT_CATS), counts[1]);
-        if (which & SHIM_FACET_AUTHOR)
-            split(doc.get_value(SLOT_AUTHORS), counts[2]);
     }
-    Xapian::MatchSpy *clone() const override { return new FacetSpy(which); }
-    std::string name() const override { return "paperdex.FacetSpy"; }
+
+    /* The counts of facet k (0 year, 1 category, 2 author), after the
+     * match, by value. */
+    std::map<std::string, uint64_t> fold(unsigned k) const
+    {
+        std::map<std::string, uint64_t> c;
+        if (!spy_[k])
+            return c;
+        for (Xapian::TermIterator v = spy_[k]->values_begin();
+             v != spy_[k]->values_end(); ++v) {
+            const uint64_t n = v.get_termfreq();
+            if (k == 0) {
+                c[std::to_string(static_cast<int>(
+                    Xapian::sortable_unserialise(*v)))] += n;
+                continue;
+            }
+            const std::string joined = *v;
+            std::set<std::string> seen;
+            size_t i = 0;
+            while (i < joined.size()) {
+                size_t j = joined.find(FACET_SEP, i);
+                if (j == std::string::npos)
+                    j = joined.size();
+                if (j > i && seen.insert(joined.substr(i, j - i)).second)
+                    c[joined.substr(i, j - i)] += n;
+                i = j + 1;
+            }
+        }
+        return c;
+    }
 
   private:
-    /* Each distinct value of one work counts once, even if the work
-     * names it twice. */
-    static void split(const std::string &v, std::map<std::string, uint64_t> &c)
-    {
-        std::set<std::string> seen;
-        size_t i = 0;
-        while (i < v.size()) {
-            size_t j = v.find(FACET_SEP, i);
-            if (j == std::string::npos)
-                j = v.size();
-            if (j > i && seen.insert(v.substr(i, j - i)).second)
-                c[v.substr(i, j - i)]++;
-            i = j + 1;
-        }
-    }
+    unsigned which_;
+    std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[3];
 };
 
 struct shim_hit {
@@ -1451,7 +1473,7 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
 }
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
-                       std::vector<shim_hit> &hits, FacetSpy *spy)
+                       std::vector<shim_hit> &hits, Facets *spy)
 {
     const bool has_text = q->text && *q->text;
     Xapian::Query query;
@@ -1515,11 +1537,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::doccount check = static_cast<Xapian::doccount>(q->offset + q->limit);
     if (q->exact_total || spy)
         check = h->db.get_doccount();
-    if (spy) {
-        for (auto &c : spy->counts)
-            c.clear();
-        enq.add_matchspy(spy);
-    }
+    if (spy)
+        spy->attach(enq);
     Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
                                    static_cast<Xapian::doccount>(q->limit),
                                    check);
@@ -1561,9 +1580,9 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
 {
     try {
         std::vector<shim_hit> hits;
-        std::unique_ptr<FacetSpy> spy;
+        std::unique_ptr<Facets> spy;
         if (q->facets)
-            spy.reset(new FacetSpy(q->facets));
+            spy.reset(new Facets(q->facets));
         with_reopen(h, [&] { run_search(h, q, totals, hits, spy.get()); });
         for (const auto &hit : hits)
             if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
@@ -1576,8 +1595,9 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         for (unsigned k = 0; spy && k < 3; k++) {
             if (!(q->facets & (1u << k)))
                 continue;
-            std::vector<std::pair<std::string, uint64_t>> top(
-                spy->counts[k].begin(), spy->counts[k].end());
+            const std::map<std::string, uint64_t> counts = spy->fold(k);
+            std::vector<std::pair<std::string, uint64_t>> top(counts.begin(),
+                                                              counts.end());
             std::stable_sort(top.begin(), top.end(),
                              [](const std::pair<std::string, uint64_t> &a,
                                 const std::pair<std::string, uint64_t> &b) {
