@@ -450,9 +450,20 @@ struct YearField : public Xapian::FieldProcessor {
 
 } // namespace
 
+/* One index a read handle is made of, and which directory it was. */
+struct shard_id {
+    std::string path;
+    bool local;
+    dev_t dev;
+    ino_t ino;
+};
+
 struct shim_db {
     std::string path;
     bool writable = false;
+    /* What a reader was opened on, to notice a directory swapped in under
+     * the same name (follow_replaced). */
+    std::vector<shard_id> shards;
     Xapian::Database db; /* the reader; for a writer, the writer itself */
     Xapian::WritableDatabase wdb;
     Xapian::Stem stem;
@@ -554,8 +565,11 @@ static std::string read_holder(const std::string &dir)
  * retried too.  MODIFIED_RETRIES bounds the loop: a reader slower than
  * every pair of commits would otherwise spin for ever; it then gets the
  * error.  A writer's own handle never sees the error. */
+static void follow_replaced(shim_db *h);
+
 template <typename F> static void with_reopen(shim_db *h, F read)
 {
+    follow_replaced(h);
     for (int attempt = 0;; attempt++) {
         try {
             if (attempt)
@@ -631,6 +645,72 @@ static bool remote_address(const std::string &p, std::string &host,
 const unsigned REMOTE_TIMEOUT_MS = 10000;
 const unsigned REMOTE_CONNECT_MS = 5000;
 
+/* A reader on the local index p.  Opening reads the newest revision's
+ * roots; a commit landing meanwhile may discard them, so opening is
+ * retried too. */
+static Xapian::Database open_local_reader(const std::string &p)
+{
+    for (int attempt = 0;; attempt++) {
+        try {
+            return Xapian::Database(p);
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+        }
+    }
+}
+
+static shard_id local_id(const std::string &p)
+{
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0)
+        return shard_id{p, true, 0, 0};
+    return shard_id{p, true, st.st_dev, st.st_ino};
+}
+
+/* `paperdex index --jobs` builds a new index beside the old one and
+ * renames it into place.  A reader still holds the old files, which no
+ * longer change, so reopen() alone would serve the old index for ever.
+ * Before each read, a reader therefore checks (one stat per local shard)
+ * whether a path it was opened on now names another directory, and if so
+ * opens every shard again by name.  A path that is missing for the
+ * moment (between the two renames) keeps the old index for this read. */
+static void follow_replaced(shim_db *h)
+{
+    if (h->writable)
+        return;
+    bool replaced = false;
+    for (const shard_id &s : h->shards) {
+        struct stat st;
+        if (s.local && stat(s.path.c_str(), &st) == 0 &&
+            (st.st_dev != s.dev || st.st_ino != s.ino))
+            replaced = true;
+    }
+    if (!replaced)
+        return;
+    Xapian::Database all;
+    std::vector<shard_id> ids;
+    for (const shard_id &s : h->shards) {
+        std::string host;
+        unsigned port = 0;
+        if (!s.local && remote_address(s.path, host, port)) {
+            all.add_database(Xapian::Remote::open(
+                host, port, REMOTE_TIMEOUT_MS, REMOTE_CONNECT_MS));
+            ids.push_back(s);
+        } else {
+            all.add_database(open_local_reader(s.path));
+            ids.push_back(local_id(s.path));
+        }
+    }
+    if (all.get_metadata(LAYOUT_KEY) != LAYOUT_VERSION)
+        throw Xapian::DatabaseVersionError(
+            "'" + h->path + "' was replaced by an index of another layout");
+    h->db = all;
+    h->qp.set_database(h->db);
+    h->enq.reset(); /* made again over the new files */
+    h->shards = ids;
+}
+
 extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
                          shim_err *e)
 {
@@ -652,6 +732,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             }
             h->db = Xapian::Remote::open(host, port, REMOTE_TIMEOUT_MS,
                                          REMOTE_CONNECT_MS);
+            h->shards.push_back(shard_id{p, false, 0, 0});
             h->qp.set_database(h->db);
             int rc = check_layout(h, e);
             if (rc) {
@@ -692,17 +773,8 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             h->db = h->wdb;
             h->writable = true;
         } else {
-            /* Opening reads the newest revision's roots; a commit landing
-             * meanwhile may discard them, so opening is retried too. */
-            for (int attempt = 0;; attempt++) {
-                try {
-                    h->db = Xapian::Database(p);
-                    break;
-                } catch (const Xapian::DatabaseModifiedError &) {
-                    if (attempt >= MODIFIED_RETRIES)
-                        throw;
-                }
-            }
+            h->db = open_local_reader(p);
+            h->shards.push_back(local_id(p));
         }
         h->qp.set_database(h->db);
         int rc = check_layout(h, e);
@@ -743,6 +815,8 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
             return PDX_EINVAL;
         }
         h->db.add_database(other->db);
+        h->shards.insert(h->shards.end(), other->shards.begin(),
+                         other->shards.end());
         h->qp.set_database(h->db);
         h->enq.reset(); /* made again over every shard */
         delete other;

@@ -541,6 +541,61 @@ static void test_reader_survives_commits(void)
     pdx_close(w);
 }
 
+/* A directory swapped in under the reader's path (as `index --jobs`
+ * does): the reader follows it at its next read, locally and among
+ * shards, instead of serving the old files for ever. */
+static void test_reader_follows_swap(void)
+{
+    pdx_index *w = NULL, *r = NULL, *rs = NULL;
+    char id[32];
+    for (int k = 0; k < 2; k++) {
+        CHECK_INT(pdx_open(&w, path_of(k ? "swap-new" : "swap"),
+                           PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+        for (int i = 0; i < (k ? 70 : 30); i++) {
+            snprintf(id, sizeof id, "s%d", i);
+            put(w, id, "swapped networks", "networks", "A B", "cs.LG", 2000 + k);
+        }
+        CHECK_INT(pdx_commit(w), 0);
+        pdx_close(w);
+        w = NULL;
+    }
+    CHECK_INT(pdx_open(&r, path_of("swap"), PDX_OPEN_READ), 0);
+    const char *two[] = {path_of("swap"), path_of("busy")};
+    CHECK_INT(pdx_open_shards(&rs, two, 2), 0);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, r), 0);
+    CHECK_INT((int)st.works, 30);
+    uint64_t busy_works = 0;
+    pdx_stats st2 = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st2, rs), 0);
+    busy_works = st2.works - 30;
+
+    CHECK_INT(rename(path_of("swap"), path_of("swap-old")), 0);
+    CHECK_INT(rename(path_of("swap-new"), path_of("swap")), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path_of("swap-old"));
+    CHECK_INT(system(cmd), 0); /* the old files go, as --jobs removes them */
+
+    pdx_results *res = NULL;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "swapped";
+    q.limit = 100;
+    q.exact_total = 1;
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    CHECK_INT(res ? (int)pdx_results_total(res) : -1, 70);
+    if (res && pdx_results_count(res))
+        CHECK_INT(pdx_results_hit(res, 0)->work.year, 2001);
+    pdx_results_free(res);
+    res = NULL;
+    CHECK_INT(pdx_search(&res, rs, &q), 0);
+    CHECK_INT(res ? (int)pdx_results_total(res) : -1, 70);
+    pdx_results_free(res);
+    CHECK_INT(pdx_stats_get(&st2, rs), 0);
+    CHECK_INT((int)(st2.works - busy_works), 70);
+    pdx_close(rs);
+    pdx_close(r);
+}
+
 /* Merging through the API: the arXiv id decides over the ids the callers
  * gave; different ids with the same title stay two works; pdx_get finds a
  * work by any of its ids. */
@@ -788,6 +843,7 @@ int main(void)
     test_long_terms();
     test_lock_and_damage();
     test_reader_survives_commits();
+    test_reader_follows_swap();
     test_merge_api();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
