@@ -27,8 +27,7 @@
  * build from the same sources (`--full`), which the equivalence test
  * checks step by step.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* nftw, renameat2 */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -82,8 +81,9 @@ static const char help[] =
     "  --batch N          commit every N records (default 1000)\n"
     "  --jobs N           build with N worker processes, each indexing\n"
     "                     every N-th record into a shard of its own; the\n"
-    "                     shards are merged by Xapian's compactor into DIR\n"
-    "                     (a new index, or with --full)\n"
+    "                     shards are merged by Xapian's compactor and the\n"
+    "                     result replaces DIR (a new index, or with --full;\n"
+    "                     if the build fails, DIR is left as it was)\n"
     "  --quiet            print nothing but errors\n"
     "  --verbose          print every file and every skipped record\n"
     "  --no-progress      no progress bar, even on a terminal\n"
@@ -102,6 +102,7 @@ typedef struct run {
     pdx_index *ix;
     size_t batch;
     int quiet, verbose, progress, tty, dry_run, full;
+    int keep_tmp; /* --jobs: the work directory holds the old index */
     pdx_reader_options ro;
     const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
     size_t n_include, n_exclude;
@@ -613,6 +614,52 @@ static void worker(const run *parent, const char *shard, unsigned k,
     _exit(0);
 }
 
+/* Put the merged index in db's place.  The old index stays locked by
+ * r->ix, unchanged (a --jobs run never writes to it), until db names the
+ * merged one: the two directories are exchanged in one step
+ * (renameat2 RENAME_EXCHANGE), so db always names a whole index and no
+ * other writer can open the old one and commit to it while it is being
+ * moved away.  Only then is the old handle closed (it has nothing to
+ * commit) and the merged index opened for writing; a writer that gets
+ * there first has the merged index and makes this run exit 75.  Where the
+ * file system cannot exchange, db is renamed aside and the merged index
+ * renamed in, still under the old lock, and put back if that fails.
+ * 0, or -1 with r->fatal set (the old index then still in db). */
+static int swap_in(run *r, const char *db, const char *merged,
+                   const char *old)
+{
+    if (renameat2(AT_FDCWD, merged, AT_FDCWD, db, RENAME_EXCHANGE) != 0) {
+        if (errno != EINVAL && errno != ENOSYS) {
+            cli_error("%s: cannot replace it with the merged index: %s", db,
+                      strerror(errno));
+            r->fatal = PDX_EIO;
+            return -1;
+        }
+        if (rename(db, old) != 0) {
+            cli_error("%s: cannot move it aside: %s", db, strerror(errno));
+            r->fatal = PDX_EIO;
+            return -1;
+        }
+        if (rename(merged, db) != 0) {
+            int err = errno;
+            if (rename(old, db) != 0) {
+                cli_error("%s: cannot put the merged index in place (%s), "
+                          "nor the old one back: it is at %s", db,
+                          strerror(err), old);
+                r->keep_tmp = 1;
+            } else {
+                cli_error("%s: cannot put the merged index in place: %s", db,
+                          strerror(err));
+            }
+            r->fatal = PDX_EIO;
+            return -1;
+        }
+    }
+    pdx_close(r->ix);
+    r->ix = NULL;
+    return (r->fatal = open_index(r, db, 0)) ? -1 : 0;
+}
+
 /* Build the index from scratch with n worker processes: each indexes
  * every n-th record of every source into a shard of its own, the shards
  * are merged into one by Xapian's compactor, the result replaces db, and
@@ -708,28 +755,18 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
         pdx_close(sh);
     }
-    if (!r->fatal) {
-        /* Swap the merged index in.  The lock is let go between closing
-         * the old index and opening the new one; a writer that slips in
-         * there makes this run exit 75, with the index whole. */
-        pdx_close(r->ix);
-        r->ix = NULL;
-        if (rename(db, old) != 0 || rename(merged, db) != 0) {
-            cli_error("%s: cannot replace it with the merged index: %s", db,
-                      strerror(errno));
-            r->fatal = PDX_EIO;
-        } else if ((r->fatal = open_index(r, db, 0)) == 0) {
-            size_t groups = 0;
-            if (pdx_remerge(r->ix, &groups)) {
-                cli_error("%s", pdx_errmsg(r->ix));
-                r->fatal = pdx_errcode(r->ix);
-            } else if (r->verbose) {
-                printf("merged %zu groups of works split across workers\n",
-                       groups);
-            }
+    if (!r->fatal && swap_in(r, db, merged, old) == 0) {
+        size_t groups = 0;
+        if (pdx_remerge(r->ix, &groups)) {
+            cli_error("%s", pdx_errmsg(r->ix));
+            r->fatal = pdx_errcode(r->ix);
+        } else if (r->verbose) {
+            printf("merged %zu groups of works split across workers\n",
+                   groups);
         }
     }
-    remove_tree(tmp);
+    if (!r->keep_tmp)
+        remove_tree(tmp);
 }
 
 static void summary(const run *r, uint64_t skipped)
@@ -924,7 +961,9 @@ int cmd_index(int argc, char **argv)
         r.ix = NULL;
         r.quiet = 1; /* no summary: nothing is done */
     }
-    if (r.full && r.ix && !r.dry_run && (rc = pdx_clear(r.ix))) {
+    /* --jobs builds the new index apart and swaps it in; the old one is
+     * left as it is, so a failed build loses nothing. */
+    if (r.full && r.ix && !r.dry_run && jobs == 1 && (rc = pdx_clear(r.ix))) {
         cli_error("%s", pdx_errmsg(r.ix));
         r.fatal = rc;
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """jobs.py -- `paperdex index --jobs N` builds the index a single process
 builds: the same works, merged the same way, with the same sources, and
-the same search results (ids and scores).
+the same search results (ids and scores).  A rebuild whose worker is
+killed fails and leaves the index as it was.
 
 usage: jobs.py PAPERDEX SRC_DIR SHARED_DIR
 Sources: the sample corpus (several records of one work in different
@@ -10,9 +11,11 @@ files), the seed pages when ../shared has them, and 1,500 arXiv records.
 import gzip
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, done  # noqa: E402
@@ -89,6 +92,46 @@ r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--full", "--page-date", "2026-07-01", *sources)
 check("--jobs with --full rebuilds", r.returncode == 0 and dump(dbs[1][0]) == base, r.stderr)
+# A rebuild that fails loses nothing: a worker killed midway leaves the
+# index as it was (the new one is built apart and only swapped in whole).
+big = os.path.join(tmp, "big.jsonl")
+with open(big, "w") as f:
+    for k in range(8000):
+        f.write(json.dumps({"id": "big%d" % k, "title": "Filler work %d on graphs" % k,
+                            "abstract": "Graphs and networks, filler %d. " % k * 8, "year": 2004}) + "\n")
+landed = 0
+for attempt in range(3):
+    p = subprocess.Popen([PDX, "index", "--db", dbs[1][0], "--jobs", "2", "--full",
+                          "--page-date", "2026-07-01", big] + sources,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+                kids = f.read().split()
+        except OSError:
+            kids = []
+        if kids:
+            victim = int(kids[0])
+            break
+        if p.poll() is not None:
+            break
+        time.sleep(0.005)
+    if victim:
+        time.sleep(0.2)
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:
+            victim = None
+    out, err = p.communicate()
+    if victim and "died" in err:
+        landed += 1
+        check("a killed worker: exit 1 and says so", p.returncode == 1 and "worker" in err, err)
+        check("a killed worker: the index is as it was", dump(dbs[1][0]) == base, err)
+        check("a killed worker: no work directory left",
+              not [x for x in os.listdir(tmp) if ".jobs-" in x], os.listdir(tmp))
+        break
+check("a worker was killed during a rebuild", landed == 1, landed)
 r = pdx("index", "--db", os.path.join(tmp, "x"), "--jobs", "2", "-")
 check("--jobs with standard input: usage error", r.returncode == 2, r)
 done()
