@@ -301,8 +301,9 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     const char **cats =
         w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
                         : NULL;
-    const char **terms = arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 1) + 1) *
-                                            sizeof *terms);
+    const char **terms =
+        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 1) + MERGE_MAX_CLASS + 1) *
+                           sizeof *terms);
     if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
         !terms)
         goto oom;
@@ -339,6 +340,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         if (r->source && !(terms[n_terms++] = merge_file_key(a, r->source)))
             goto oom;
     }
+    n_terms += merge_class_terms(m, terms + n_terms);
     char date_key[9];
     record_date_key(w->date, date_key);
     if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
@@ -422,17 +424,28 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
 
     arena a = {0};
     int rc = PDX_ENOMEM;
+    merge_lookup look;
     const char *keys[MERGE_MAX_KEYS + 1];
-    size_t nk = merge_keys(&a, w, keys);
     char *q = arena_alloc(&a, strlen(w->id) + 2);
-    if (!q)
+    if (!q || merge_lookup_of(&a, w, &look))
         goto oom;
+    size_t nk = look.n_plain;
+    memcpy(keys, look.plain, nk * sizeof *keys);
     q[0] = 'Q';
     strcpy(q + 1, w->id);
     keys[nk++] = q;
+    shim_pruned pruned[2];
+    size_t np = 0;
+    if (look.title)
+        pruned[np++] = (shim_pruned){look.title, look.title_not,
+                                     look.n_title_not};
+    if (look.abstract)
+        pruned[np++] = (shim_pruned){look.abstract, look.abstract_not,
+                                     look.n_abstract_not};
     candidates c = {.a = &a};
     shim_err e = {0, ""};
-    if ((rc = shim_lookup(ix->db, keys, nk, on_candidate, &c, &e))) {
+    if ((rc = shim_lookup_pruned(ix->db, keys, nk, pruned, np, on_candidate,
+                                 &c, &e))) {
         from_shim(ix, rc, &e);
         goto done;
     }

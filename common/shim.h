@@ -83,6 +83,19 @@ typedef struct shim_doc {
 int shim_lookup(shim_db *db, const char *const *terms, size_t n,
                 shim_data_fn fn, void *ctx, shim_err *e);
 
+/* A lookup key that finds a work only if the work holds none of the
+ * `not` terms (Xapian: key AND_NOT (not[0] OR ...)). */
+typedef struct shim_pruned {
+    const char *key;
+    const char *const *not_terms;
+    size_t n_not;
+} shim_pruned;
+
+/* As shim_lookup, over the plain terms and the pruned keys together. */
+int shim_lookup_pruned(shim_db *db, const char *const *terms, size_t n,
+                       const shim_pruned *p, size_t np, shim_data_fn fn,
+                       void *ctx, shim_err *e);
+
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
 /* Every term starting with prefix that more than one work holds. */
 int shim_shared_terms(shim_db *db, const char *prefix, shim_data_fn fn,

@@ -70,6 +70,21 @@
  *   XP<16 hex>         hash of the source file: the works a file feeds,
  *                      found when it changes or vanishes
  *
+ * Class terms (corpus/merge.c, merge_class_terms): what a work has that
+ * lets an earlier merge rule decide before the title or abstract rule.
+ *
+ *   XMCa               the merged view has an arXiv id
+ *   XMCd               the merged view has a DOI
+ *   XMCi               some source gave an id of its own
+ *   XMCt               the merged view has a real title
+ *
+ * A new record looks a work up by title only among works without the
+ * class terms of what it has itself (a record with its own id skips works
+ * with XMCi: their ids decide), and by abstract likewise, XMCt included.
+ * So a thousand "Editorial" works with ids of their own are not each
+ * other's candidates.  A work written before these terms existed has none
+ * and is simply always a candidate.
+ *
  * A key over the term limit is left out (the work is then not found by
  * it), never cut: a cut key could join two works that differ.
  *
@@ -961,6 +976,62 @@ extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
                 return PDX_ENOMEM;
             }
         }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
+                                  size_t n, const shim_pruned *p, size_t np,
+                                  shim_data_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        auto usable = [](const char *t) {
+            return t && *t && strlen(t) <= MAX_TERM_BYTES;
+        };
+        std::vector<std::string> found;
+        with_reopen(h, [&] {
+            found.clear();
+            std::vector<Xapian::docid> ids;
+            for (size_t i = 0; i < n; i++) {
+                if (!usable(terms[i]))
+                    continue;
+                for (Xapian::PostingIterator d = h->db.postlist_begin(terms[i]);
+                     d != h->db.postlist_end(terms[i]); ++d)
+                    ids.push_back(*d);
+            }
+            /* key AND_NOT (not...): both lists ascend, so each "not" list
+             * is only skipped forward. */
+            for (size_t i = 0; i < np; i++) {
+                if (!usable(p[i].key))
+                    continue;
+                std::vector<Xapian::PostingIterator> nots;
+                for (size_t k = 0; k < p[i].n_not; k++)
+                    nots.push_back(h->db.postlist_begin(p[i].not_terms[k]));
+                const Xapian::PostingIterator end;
+                for (Xapian::PostingIterator d = h->db.postlist_begin(p[i].key);
+                     d != end; ++d) {
+                    bool out = false;
+                    for (auto &x : nots) {
+                        if (x != end && *x < *d)
+                            x.skip_to(*d);
+                        out |= x != end && *x == *d;
+                    }
+                    if (!out)
+                        ids.push_back(*d);
+                }
+            }
+            std::sort(ids.begin(), ids.end());
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            for (Xapian::docid id : ids)
+                found.push_back(h->db.get_document(id).get_data());
+        });
+        for (const std::string &data : found)
+            if (fn(ctx, data.data(), data.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
         return 0;
     } catch (...) {
         return fail(e);

@@ -117,6 +117,52 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
     return n;
 }
 
+size_t merge_class_terms(const merge_work *m, const char *out[])
+{
+    size_t n = 0;
+    int own = 0;
+    for (size_t i = 0; i < m->n_src; i++)
+        own |= own_id(&m->src[i].rec);
+    if (m->view.arxiv_id)
+        out[n++] = "XMCa";
+    if (m->view.doi)
+        out[n++] = "XMCd";
+    if (own)
+        out[n++] = "XMCi";
+    if (m->view.title && !m->view.title_derived)
+        out[n++] = "XMCt";
+    return n;
+}
+
+int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l)
+{
+    const char *keys[MERGE_MAX_KEYS];
+    size_t nk = merge_keys(a, r, keys);
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < nk; i++) {
+        if (!keys[i])
+            return -1;
+        if (!strncmp(keys[i], "XMT", 3))
+            l->title = keys[i];
+        else if (!strncmp(keys[i], "XMF", 3))
+            l->abstract = keys[i];
+        else
+            l->plain[l->n_plain++] = keys[i];
+    }
+    /* What decides before the title rule, when both sides have it. */
+    if (r->arxiv_id)
+        l->title_not[l->n_title_not++] = "XMCa";
+    if (r->doi)
+        l->title_not[l->n_title_not++] = "XMCd";
+    if (own_id(r))
+        l->title_not[l->n_title_not++] = "XMCi";
+    memcpy(l->abstract_not, l->title_not, sizeof l->title_not);
+    l->n_abstract_not = l->n_title_not;
+    if (r->title && !r->title_derived) /* then the titles decide */
+        l->abstract_not[l->n_abstract_not++] = "XMCt";
+    return 0;
+}
+
 static int folded_equal(arena *a, const char *x, const char *y)
 {
     char *fx = text_fold(a, x, strlen(x)), *fy = text_fold(a, y, strlen(y));

@@ -32,6 +32,25 @@ typedef struct merge_work {
 #define MERGE_MAX_KEYS 6
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 
+/* The class terms of work m (XMCa, XMCd, XMCi, XMCt; see the layout in
+ * xapian_shim.cc): static strings, up to MERGE_MAX_CLASS. */
+#define MERGE_MAX_CLASS 4
+size_t merge_class_terms(const merge_work *m, const char *out[]);
+
+/* How record r finds the works it may belong to: plain[] holds every key
+ * of merge_keys() but the title and abstract keys, which come apart with
+ * the class terms that exclude a work from each (see merge_matches: a
+ * work holding one of them is decided by an earlier rule, and found by
+ * that rule's key when it matches).  Keys allocated in a; 0 or -1. */
+typedef struct merge_lookup {
+    const char *plain[MERGE_MAX_KEYS];
+    size_t n_plain;
+    const char *title, *abstract; /* NULL when r has none */
+    const char *title_not[3], *abstract_not[4];
+    size_t n_title_not, n_abstract_not;
+} merge_lookup;
+int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l);
+
 /* XP<16 hex>: the term of every work with a record from `file`. */
 char *merge_file_key(arena *a, const char *file);
 
