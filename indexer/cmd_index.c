@@ -35,6 +35,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,7 +66,15 @@ static const char help[] =
     "                     (repeatable; default: every file)\n"
     "  --exclude GLOB     in directories, skip names matching GLOB\n"
     "                     (repeatable; hidden names are always skipped)\n"
-    "  --full             rebuild from scratch: forget every work first\n"
+    "  --full             rebuild from scratch: the new index is built\n"
+    "                     beside DIR (in DIR.full-PID) and replaces it in\n"
+    "                     one step when it is whole; until then searches\n"
+    "                     see the old one, and a failed or killed run\n"
+    "                     leaves DIR as it was.  Needs room for both.\n"
+    "  --in-place         with --full: empty DIR and rebuild it where it\n"
+    "                     is (no second copy on disk; searches see the\n"
+    "                     index refill, and a killed run leaves it part\n"
+    "                     built until the next run completes it)\n"
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
@@ -660,6 +669,117 @@ static int swap_in(run *r, const char *db, const char *merged,
     return (r->fatal = open_index(r, db, 0)) ? -1 : 0;
 }
 
+/* db_arg without trailing slashes ("ix/" names the directory ix) in db,
+ * and a new work directory beside it in tmp: DB.KIND-PID, on the same file
+ * system, so that what is built there can be renamed into db's place.
+ * 0, or -1 with r->fatal set. */
+static int make_work_dir(run *r, const char *db_arg, const char *kind,
+                         char db[PATH_MAX], char tmp[PATH_MAX + 32])
+{
+    snprintf(db, PATH_MAX, "%s", db_arg);
+    for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
+        db[len - 1] = '\0';
+    snprintf(tmp, PATH_MAX + 32, "%s.%s-%ld", db, kind, (long)getpid());
+    if (mkdir(tmp, 0777) != 0) {
+        cli_error("%s: cannot create: %s", tmp, strerror(errno));
+        r->fatal = PDX_EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* Work directories that runs killed before they could remove them left
+ * beside db (DB.jobs-PID, DB.full-PID): removed, and said so.  Called with
+ * the index lock held, so no live run of ours is using one -- unless its
+ * PID is still alive (a run between its swap and reopening the index),
+ * which is left alone.  One holding "old" is where a failed swap left the
+ * old index (swap_in said so): kept, and pointed at again. */
+static void remove_orphans(const run *r, const char *db_arg)
+{
+    char db[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 300];
+    snprintf(db, sizeof db, "%s", db_arg);
+    for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
+        db[len - 1] = '\0';
+    const char *slash = strrchr(db, '/');
+    const char *base = slash ? slash + 1 : db;
+    if (slash == db)
+        snprintf(dir, sizeof dir, "/");
+    else if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - db), db);
+    else
+        snprintf(dir, sizeof dir, ".");
+    size_t blen = strlen(base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name, *rest;
+        if (strncmp(n, base, blen) || n[blen] != '.')
+            continue;
+        rest = n + blen + 1;
+        if (strncmp(rest, "jobs-", 5) && strncmp(rest, "full-", 5))
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(rest + 5, &end, 10);
+        if (*end || pid <= 0 || errno ||
+            (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/old", dir, n);
+        struct stat st;
+        if (lstat(path, &st) == 0) {
+            fprintf(stderr, "warning: %s/%s holds the index a failed run "
+                    "moved aside; look at it, then remove it\n", dir, n);
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        remove_tree(path);
+        if (!r->quiet)
+            fprintf(stderr, "note: removed %s, left by a run that was "
+                    "killed\n", path);
+    }
+    closedir(d);
+}
+
+/* --full on an index that holds something: build the new index from the
+ * sources in a work directory beside db, by the same steps as any run,
+ * and exchange it for the old one (swap_in) only when it is whole.  Until
+ * then the old index stays locked by r->ix and untouched, so searches see
+ * it whole throughout, and a run that fails or is killed leaves it as it
+ * was.  On return r->ix is the new index, or the old one with r->fatal
+ * set. */
+static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
+{
+    char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
+        old[PATH_MAX + 64];
+    if (make_work_dir(r, db_arg, "full", db, tmp))
+        return;
+    snprintf(fresh, sizeof fresh, "%s/new", tmp);
+    snprintf(old, sizeof old, "%s/old", tmp);
+    pdx_index *keep = r->ix;
+    r->ix = NULL;
+    int rc = pdx_open(&r->ix, fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    if (rc) {
+        cli_error("%s", pdx_errmsg(r->ix));
+        r->fatal = rc;
+    }
+    for (size_t i = 0; i < r->n_files && !r->fatal; i++)
+        update_source(r, r->files[i]);
+    if (use_stdin && !r->fatal)
+        read_source(r, "-");
+    if (!r->fatal) {
+        pdx_mark_reindexed(r->ix);
+        commit(r);
+    }
+    pdx_close(r->ix);
+    r->ix = keep;
+    if (!r->fatal)
+        swap_in(r, db, fresh, old);
+    if (!r->keep_tmp)
+        remove_tree(tmp);
+}
+
 /* Build the index from scratch with n worker processes: each indexes
  * every n-th record of every source into a shard of its own, the shards
  * are merged into one by Xapian's compactor, the result replaces db, and
@@ -670,18 +790,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], shard[PATH_MAX + 64],
         merged[PATH_MAX + 64], old[PATH_MAX + 64];
-    /* "ix/" names the directory ix: the work directory goes beside it. */
-    snprintf(db, sizeof db, "%s", db_arg);
-    for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
-        db[len - 1] = '\0';
-    snprintf(tmp, sizeof tmp, "%s.jobs-%ld", db, (long)getpid());
+    if (make_work_dir(r, db_arg, "jobs", db, tmp))
+        return;
     snprintf(merged, sizeof merged, "%s/merged", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
-    if (mkdir(tmp, 0777) != 0) {
-        cli_error("%s: cannot create: %s", tmp, strerror(errno));
-        r->fatal = PDX_EIO;
-        return;
-    }
     pid_t pids[MAX_JOBS];
     int fds[MAX_JOBS];
     fflush(stdout);
@@ -806,6 +918,7 @@ int cmd_index(int argc, char **argv)
         {"include", required_argument, NULL, 'I'},
         {"exclude", required_argument, NULL, 'X'},
         {"full", no_argument, NULL, 'F'},
+        {"in-place", no_argument, NULL, 'i'},
         {"dry-run", no_argument, NULL, 'n'},
         {"wait", required_argument, NULL, 'w'},
         {"quiet", no_argument, NULL, 'q'},
@@ -821,7 +934,7 @@ int cmd_index(int argc, char **argv)
     r.batch = DEFAULT_BATCH;
     double wait = 0;
     size_t jobs = 1;
-    int no_progress = 0, c;
+    int no_progress = 0, in_place = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -859,6 +972,7 @@ int cmd_index(int argc, char **argv)
             break;
         }
         case 'F': r.full = 1; break;
+        case 'i': in_place = 1; break;
         case 'n': r.dry_run = 1; break;
         case 'w':
             if (cli_double(optarg, &wait) || wait < 0 || wait > 86400) {
@@ -893,9 +1007,15 @@ int cmd_index(int argc, char **argv)
     r.progress = !no_progress && !r.quiet && r.tty && !r.dry_run;
     r.start = now();
 
+    if (in_place && (!r.full || jobs > 1)) {
+        cli_error("--in-place goes with --full, and not with --jobs");
+        return EXIT_USAGE;
+    }
     int rc = open_index(&r, db, wait);
     if (rc)
         return cli_exit_for(rc);
+    if (r.ix && !r.dry_run)
+        remove_orphans(&r, db);
     if (!r.ix)
         r.full = 1; /* dry run on an index not created yet */
 
@@ -961,11 +1081,21 @@ int cmd_index(int argc, char **argv)
         r.ix = NULL;
         r.quiet = 1; /* no summary: nothing is done */
     }
-    /* --jobs builds the new index apart and swaps it in; the old one is
-     * left as it is, so a failed build loses nothing. */
-    if (r.full && r.ix && !r.dry_run && jobs == 1 && (rc = pdx_clear(r.ix))) {
-        cli_error("%s", pdx_errmsg(r.ix));
-        r.fatal = rc;
+    /* --full builds the new index apart and swaps it in (rebuild_beside,
+     * run_jobs); the old one is left as it is, so a failed build loses
+     * nothing.  An index that holds nothing yet is simply filled. */
+    int beside = 0;
+    if (r.full && r.ix && !r.dry_run && jobs == 1 && !usage) {
+        pdx_stats st = PDX_STATS_INIT;
+        if ((rc = pdx_stats_get(&st, r.ix))) {
+            cli_error("%s", pdx_errmsg(r.ix));
+            r.fatal = rc;
+        } else if (in_place && (rc = pdx_clear(r.ix))) {
+            cli_error("%s", pdx_errmsg(r.ix));
+            r.fatal = rc;
+        } else {
+            beside = !in_place && (st.works || st.sources);
+        }
     }
     if (r.ix && !r.full && !r.fatal)
         remove_vanished(&r);
@@ -973,7 +1103,11 @@ int cmd_index(int argc, char **argv)
         r.progress = 0;
         run_jobs(&r, db, (unsigned)jobs);
     }
-    for (size_t i = 0; jobs == 1 && !usage && i < r.n_files && !r.fatal; i++) {
+    if (beside && !r.fatal)
+        rebuild_beside(&r, db, use_stdin);
+    for (size_t i = 0; jobs == 1 && !beside && !usage && i < r.n_files &&
+                       !r.fatal;
+         i++) {
         if (r.ix)
             update_source(&r, r.files[i]);
         else {
@@ -981,7 +1115,7 @@ int cmd_index(int argc, char **argv)
             r.added++;
         }
     }
-    if (use_stdin && !r.fatal && !r.dry_run && !usage)
+    if (use_stdin && !beside && !r.fatal && !r.dry_run && !usage)
         read_source(&r, "-");
     if (r.ix && !r.dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);

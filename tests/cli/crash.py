@@ -15,7 +15,10 @@ and at the end one more run completes the work and the index equals a
 fresh build of the same sources.  Then a full disk: a run whose files may
 not grow past a few MB (RLIMIT_FSIZE, as a full disk fails a write) must
 fail with a clear message, leave an index that passes xapian-check and
-holds a committed state, and the next run must complete it.
+holds a committed state, and the next run must complete it.  Last,
+--full: killed while it builds, the index is as it was and readers saw it
+whole; run to the end, it removes what the killed run left, equals a fresh
+build, and readers saw the old index or the new one, never a part.
 """
 import json, os, random, resource, shutil, signal, subprocess, sys, tempfile, time
 
@@ -189,6 +192,89 @@ if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mnt], captu
         subprocess.run(["umount", mnt])
 else:
     print("(no tmpfs: cannot mount here; the RLIMIT_FSIZE case above stands for a full disk)")
+
+# --full builds the new index beside the old one and swaps it in whole.
+import glob, threading  # noqa: E402
+
+
+def works_seen(stop, seen):
+    """Count the works a reader sees, over and over, until stop is set."""
+    while not stop.is_set():
+        r = subprocess.run([PDX, "stats", "--db", db, "--format", "json"], capture_output=True, text=True)
+        seen.append(json.loads(r.stdout)["works"] if r.returncode == 0 else "exit %d: %s" % (r.returncode, r.stderr))
+
+
+def with_reader(fn):
+    stop, seen = threading.Event(), []
+    t = threading.Thread(target=works_seen, args=(stop, seen))
+    t.start()
+    try:
+        out = fn()
+    finally:
+        stop.set()
+        t.join()
+    return out, seen
+
+
+os.remove(os.path.join(src, "big.jsonl"))  # under search's 10,000-hit page again
+check("big.jsonl taken out", run_index().returncode == 0)
+
+
+def n_works():
+    r = subprocess.run([PDX, "stats", "--db", db, "--format", "json"], capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)["works"]
+
+
+before, n_before = snapshot(db), n_works()
+write_jsonl(1, n=500, edition=editions.get(1, 0) + 7)  # the rebuild will differ
+os.remove(os.path.join(src, "part-03.jsonl")) if os.path.exists(os.path.join(src, "part-03.jsonl")) else None
+
+
+def killed_full():
+    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", "--full", src],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    work = "%s.full-%d" % (db, p.pid)
+    t0 = time.time()
+    while p.poll() is None and not os.path.exists(os.path.join(work, "new", "iamglass")) and time.time() - t0 < 60:
+        time.sleep(0.01)
+    time.sleep(0.3)  # a few commits into the new index
+    alive = p.poll() is None
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    return alive, work
+
+
+(alive, work), seen = with_reader(killed_full)
+check("--full killed while it builds the new index", alive)
+check("killed --full: the index is as it was", snapshot(db) == before, (len(before), len(snapshot(db))))
+committed_state_ok("killed --full")
+check("killed --full: readers saw every work throughout (%d reads)" % len(seen),
+      len(seen) > 0 and all(n == n_before for n in seen), sorted(set(map(str, seen)))[:5])
+check("killed --full: its work directory is left", os.path.isdir(work), os.listdir(tmp))
+
+p, seen = with_reader(lambda: run_index("--full"))
+shutil.rmtree(fresh)
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+new, n_new = snapshot(db), n_works()
+check("--full completes", p.returncode == 0, p.stdout + p.stderr)
+check("--full removes the work directory a killed run left, and says so",
+      not os.path.exists(work) and "removed %s, left by a run that was killed" % work in p.stderr, p.stderr)
+check("--full leaves no work directory", glob.glob(db + ".*") == [], glob.glob(db + ".*"))
+check("--full equals a fresh build (%d works, %d before)" % (len(new), len(before)),
+      new == snapshot(fresh) and new != before)
+committed_state_ok("after --full")
+check("during --full readers saw the old index or the new one, never a part (%d reads: %s)"
+      % (len(seen), sorted(set(map(str, seen)))),
+      len(seen) > 0 and set(seen) <= {n_before, n_new} and n_new != n_before, seen[:20])
+
+write_jsonl(1, n=900, edition=editions.get(1, 0) + 1)
+p = run_index("--full", "--in-place")
+shutil.rmtree(fresh)
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+check("--full --in-place completes and equals a fresh build",
+      p.returncode == 0 and snapshot(db) == snapshot(fresh), p.stdout + p.stderr)
+p = run_index("--in-place")
+check("--in-place without --full: usage error", p.returncode == 2 and "--full" in p.stderr, p.stderr)
 
 shutil.rmtree(tmp)
 print("%d kills landed mid-run" % kills)
