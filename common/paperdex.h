@@ -299,8 +299,12 @@ typedef int (*pdx_source_fn)(void *ctx, const pdx_source *s);
 PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
                                   void *ctx);
 
-/** Delete every work and every fingerprint (a full rebuild starts here).
- *  Readers keep seeing the last commit until the next one. */
+/** Delete every work and every fingerprint.  Readers keep seeing the last
+ *  commit until the next one.  Every posting of every work is removed in
+ *  this one transaction, so time and memory grow with the index (10,000
+ *  arXiv works: 25 s and 0.8 GB, more than building them); to rebuild a
+ *  big index, build a new one beside it and exchange the directories, as
+ *  `paperdex index --full` does. */
 PDX_EXTERN int pdx_clear(pdx_index *ix);
 
 /** Record that a reindex finished now (pdx_stats.last_reindex); durable

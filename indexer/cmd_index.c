@@ -71,10 +71,10 @@ static const char help[] =
     "                     one step when it is whole; until then searches\n"
     "                     see the old one, and a failed or killed run\n"
     "                     leaves DIR as it was.  Needs room for both.\n"
-    "  --in-place         with --full: empty DIR and rebuild it where it\n"
-    "                     is (no second copy on disk; searches see the\n"
-    "                     index refill, and a killed run leaves it part\n"
-    "                     built until the next run completes it)\n"
+    "  --in-place         with --full: put an empty index in DIR's place\n"
+    "                     at once and refill it (no second copy on disk;\n"
+    "                     searches see the index refill, and a killed run\n"
+    "                     leaves it part built until the next run)\n"
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
@@ -780,6 +780,34 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
         remove_tree(tmp);
 }
 
+/* --full --in-place: put an empty index in db's place (swap_in) and
+ * delete the old one at once, so the rebuild needs no room for two copies.
+ * Exchanging directories is one step and costs nothing, where deleting
+ * every document (pdx_clear) costs more time than the rebuild and holds
+ * every removed posting in memory until the commit (10,000 arXiv works:
+ * 25 s and 0.8 GB).  On return r->ix is the empty index, or the old one
+ * with r->fatal set. */
+static void empty_in_place(run *r, const char *db_arg)
+{
+    char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
+        old[PATH_MAX + 64];
+    if (make_work_dir(r, db_arg, "full", db, tmp))
+        return;
+    snprintf(fresh, sizeof fresh, "%s/new", tmp);
+    snprintf(old, sizeof old, "%s/old", tmp);
+    pdx_index *empty = NULL;
+    int rc = pdx_open(&empty, fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    if (rc) {
+        cli_error("%s", pdx_errmsg(empty));
+        r->fatal = rc;
+    }
+    pdx_close(empty);
+    if (!r->fatal)
+        swap_in(r, db, fresh, old);
+    if (!r->keep_tmp)
+        remove_tree(tmp);
+}
+
 /* Build the index from scratch with n worker processes: each indexes
  * every n-th record of every source into a shard of its own, the shards
  * are merged into one by Xapian's compactor, the result replaces db, and
@@ -1090,11 +1118,11 @@ int cmd_index(int argc, char **argv)
         if ((rc = pdx_stats_get(&st, r.ix))) {
             cli_error("%s", pdx_errmsg(r.ix));
             r.fatal = rc;
-        } else if (in_place && (rc = pdx_clear(r.ix))) {
-            cli_error("%s", pdx_errmsg(r.ix));
-            r.fatal = rc;
-        } else {
-            beside = !in_place && (st.works || st.sources);
+        } else if (st.works || st.sources) {
+            if (in_place)
+                empty_in_place(&r, db);
+            else
+                beside = 1;
         }
     }
     if (r.ix && !r.full && !r.fatal)

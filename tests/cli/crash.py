@@ -268,6 +268,21 @@ check("during --full readers saw the old index or the new one, never a part (%d 
       len(seen) > 0 and set(seen) <= {n_before, n_new} and n_new != n_before, seen[:20])
 
 write_jsonl(1, n=900, edition=editions.get(1, 0) + 1)
+p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", "--full", "--in-place", src],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+t0 = time.time()
+while p.poll() is None and time.time() - t0 < 120:  # until it has refilled a part
+    r = subprocess.run([PDX, "stats", "--db", db, "--format", "json"], capture_output=True, text=True)
+    if r.returncode == 0 and 0 < json.loads(r.stdout)["works"] < n_new:
+        break
+    time.sleep(0.01)
+alive = p.poll() is None
+p.send_signal(signal.SIGKILL)
+p.wait()
+part = n_works()
+check("--full --in-place killed part way: a part built index (%d works)" % part, alive and 0 < part < n_new,
+      (alive, part, n_new))
+committed_state_ok("killed --full --in-place")
 p = run_index("--full", "--in-place")
 shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
