@@ -161,6 +161,39 @@ def throughput(cmd, procs=2):
     return n / (time.time() - t0)
 
 
+def lucene_index(work, corpus):
+    """Compile LuceneBench, convert CORPUS to its TSV (untimed) and index
+    it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
+    its JSON line), or None without Debian's liblucene8-java and a JDK."""
+    if not (len(LUCENE_JARS) == 2 and shutil.which("javac")):
+        return None
+    cp = ":".join(LUCENE_JARS + [work])
+    subprocess.run(["javac", "-cp", cp, "-d", work,
+                    os.path.join(HERE, "LuceneBench.java")], check=True)
+    tsv = os.path.join(work, "records.tsv")
+    op = gzip.open if corpus.endswith(".gz") else open
+    clean = lambda x: re.sub(r"[\t\r\n]+", " ", x or "")  # noqa: E731
+    with op(corpus, "rt", encoding="utf-8") as fi, open(tsv, "w", encoding="utf-8") as fo:
+        for line in fi:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            au = r.get("authors")
+            au = ", ".join(au) if isinstance(au, list) else (au or "")
+            ca = r.get("categories")
+            ca = " ".join(ca) if isinstance(ca, list) else (ca or "")
+            year = r.get("year") or (r.get("update_date") or "")[:4]
+            fo.write("\t".join([clean(r.get("id")), clean(r.get("title")),
+                                 clean(r.get("abstract")), clean(au), str(year or ""),
+                                 clean(ca)]) + "\n")
+    ldir = os.path.join(work, "lucene")
+    shutil.rmtree(ldir, ignore_errors=True)
+    java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]
+    dt, rss, out = timed_rss(java + ["index", ldir, tsv])
+    return java, ldir, dt, rss, out
+
+
 def main(argv):
     work, skip_single, remote = None, False, True
     args = []
@@ -212,32 +245,9 @@ def main(argv):
     res["sqlite fts5"] = figures_of(f, in_bytes, rss)
     sys.stderr.write("fts5: %s\n" % res["sqlite fts5"])
 
-    lucene = len(LUCENE_JARS) == 2 and shutil.which("javac")
+    lucene = lucene_index(work, corpus)
     if lucene:
-        cp = ":".join(LUCENE_JARS + [work])
-        subprocess.run(["javac", "-cp", cp, "-d", work,
-                        os.path.join(HERE, "LuceneBench.java")], check=True)
-        tsv = os.path.join(work, "records.tsv")
-        op = gzip.open if corpus.endswith(".gz") else open
-        clean = lambda x: re.sub(r"[\t\r\n]+", " ", x or "")  # noqa: E731
-        with op(corpus, "rt", encoding="utf-8") as fi, open(tsv, "w", encoding="utf-8") as fo:
-            for line in fi:
-                try:
-                    r = json.loads(line)
-                except ValueError:
-                    continue
-                au = r.get("authors")
-                au = ", ".join(au) if isinstance(au, list) else (au or "")
-                ca = r.get("categories")
-                ca = " ".join(ca) if isinstance(ca, list) else (ca or "")
-                year = r.get("year") or (r.get("update_date") or "")[:4]
-                fo.write("\t".join([clean(r.get("id")), clean(r.get("title")),
-                                     clean(r.get("abstract")), clean(au), str(year or ""),
-                                     clean(ca)]) + "\n")
-        ldir = os.path.join(work, "lucene")
-        shutil.rmtree(ldir, ignore_errors=True)
-        java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]
-        dt, rss, out = timed_rss(java + ["index", ldir, tsv])
+        java, ldir, dt, rss, out = lucene
         lj = json.loads(out)
         res["lucene"] = figures_of(lj, in_bytes, rss)
         sys.stderr.write("lucene: %s\n" % res["lucene"])

@@ -288,6 +288,21 @@ shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
 check("--full --in-place completes and equals a fresh build",
       p.returncode == 0 and snapshot(db) == snapshot(fresh), p.stdout + p.stderr)
+# Work directories of dead runs: removed; one holding an index a failed swap
+# moved aside ("old") is kept and pointed at; a live run's is left alone.
+dead = subprocess.Popen(["true"])
+dead.wait()
+orphan, kept, live = "%s.jobs-%d" % (db, dead.pid), "%s.full-%d" % (db, dead.pid), "%s.full-%d" % (db, os.getpid())
+for d in (orphan, os.path.join(kept, "old"), live):
+    os.makedirs(d)
+p = run_index()
+check("a dead run's work directory is removed", not os.path.exists(orphan) and "removed " + orphan in p.stderr, p.stderr)
+check("one holding an old index is kept, and pointed at",
+      os.path.isdir(os.path.join(kept, "old")) and kept in p.stderr and "look at it" in p.stderr, p.stderr)
+check("a live run's is left alone", os.path.isdir(live) and live not in p.stderr, p.stderr)
+shutil.rmtree(kept)
+shutil.rmtree(live)
+
 p = run_index("--in-place")
 check("--in-place without --full: usage error", p.returncode == 2 and "--full" in p.stderr, p.stderr)
 
