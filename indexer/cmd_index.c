@@ -669,16 +669,21 @@ static int swap_in(run *r, const char *db, const char *merged,
     return (r->fatal = open_index(r, db, 0)) ? -1 : 0;
 }
 
-/* db_arg without trailing slashes ("ix/" names the directory ix) in db,
- * and a new work directory beside it in tmp: DB.KIND-PID, on the same file
- * system, so that what is built there can be renamed into db's place.
- * 0, or -1 with r->fatal set. */
-static int make_work_dir(run *r, const char *db_arg, const char *kind,
-                         char db[PATH_MAX], char tmp[PATH_MAX + 32])
+/* db_arg without trailing slashes, in db: "ix/" names the directory ix. */
+static void dir_name(char db[PATH_MAX], const char *db_arg)
 {
     snprintf(db, PATH_MAX, "%s", db_arg);
     for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
         db[len - 1] = '\0';
+}
+
+/* dir_name(db_arg) in db, and a new work directory beside it in tmp:
+ * DB.KIND-PID, on the same file system, so that what is built there can be
+ * renamed into db's place.  0, or -1 with r->fatal set. */
+static int make_work_dir(run *r, const char *db_arg, const char *kind,
+                         char db[PATH_MAX], char tmp[PATH_MAX + 32])
+{
+    dir_name(db, db_arg);
     snprintf(tmp, PATH_MAX + 32, "%s.%s-%ld", db, kind, (long)getpid());
     if (mkdir(tmp, 0777) != 0) {
         cli_error("%s: cannot create: %s", tmp, strerror(errno));
@@ -697,9 +702,7 @@ static int make_work_dir(run *r, const char *db_arg, const char *kind,
 static void remove_orphans(const run *r, const char *db_arg)
 {
     char db[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 300];
-    snprintf(db, sizeof db, "%s", db_arg);
-    for (size_t len = strlen(db); len > 1 && db[len - 1] == '/'; len--)
-        db[len - 1] = '\0';
+    dir_name(db, db_arg);
     const char *slash = strrchr(db, '/');
     const char *base = slash ? slash + 1 : db;
     if (slash == db)
