@@ -112,6 +112,7 @@ typedef struct run {
     size_t batch;
     int quiet, verbose, progress, tty, dry_run, full;
     int keep_tmp; /* --jobs: the work directory holds the old index */
+    int kept_old; /* a rebuild beside failed: the old index is untouched */
     pdx_reader_options ro;
     const char *include[MAX_GLOBS], *exclude[MAX_GLOBS];
     size_t n_include, n_exclude;
@@ -756,8 +757,10 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
         old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "full", db, tmp))
+    if (make_work_dir(r, db_arg, "full", db, tmp)) {
+        r->kept_old = 1;
         return;
+    }
     snprintf(fresh, sizeof fresh, "%s/new", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pdx_index *keep = r->ix;
@@ -777,8 +780,8 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
     }
     pdx_close(r->ix);
     r->ix = keep;
-    if (!r->fatal)
-        swap_in(r, db, fresh, old);
+    if (r->fatal || swap_in(r, db, fresh, old) != 0)
+        r->kept_old = !r->keep_tmp;
     if (!r->keep_tmp)
         remove_tree(tmp);
 }
@@ -821,8 +824,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], shard[PATH_MAX + 64],
         merged[PATH_MAX + 64], old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "jobs", db, tmp))
+    if (make_work_dir(r, db_arg, "jobs", db, tmp)) {
+        r->kept_old = 1;
         return;
+    }
     snprintf(merged, sizeof merged, "%s/merged", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pid_t pids[MAX_JOBS];
@@ -898,7 +903,9 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
         pdx_close(sh);
     }
-    if (!r->fatal && swap_in(r, db, merged, old) == 0) {
+    if (r->fatal || swap_in(r, db, merged, old) != 0) {
+        r->kept_old = !r->keep_tmp;
+    } else {
         size_t groups = 0;
         if (pdx_remerge(r->ix, &groups)) {
             cli_error("%s", pdx_errmsg(r->ix));
@@ -936,6 +943,8 @@ static void summary(const run *r, uint64_t skipped)
     if (r->files_failed)
         printf("; %d source%s could not be read to the end",
                r->files_failed, r->files_failed == 1 ? "" : "s");
+    if (r->kept_old)
+        printf("; the rebuild failed: the index is as it was");
     printf("\n");
 }
 

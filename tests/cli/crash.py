@@ -18,7 +18,8 @@ fail with a clear message, leave an index that passes xapian-check and
 holds a committed state, and the next run must complete it.  Last,
 --full: killed while it builds, the index is as it was and readers saw it
 whole; run to the end, it removes what the killed run left, equals a fresh
-build, and readers saw the old index or the new one, never a part.
+build, and readers saw the old index or the new one, never a part; on a
+full disk (one process, and --jobs 2) it exits 1 and the index is as it was.
 """
 import json, os, random, resource, shutil, signal, subprocess, sys, tempfile, time
 
@@ -266,6 +267,17 @@ committed_state_ok("after --full")
 check("during --full readers saw the old index or the new one, never a part (%d reads: %s)"
       % (len(seen), sorted(set(map(str, seen)))),
       len(seen) > 0 and set(seen) <= {n_before, n_new} and n_new != n_before, seen[:20])
+
+# A full disk during a rebuild, in one process and with --jobs 2.
+for extra in ([], ["--jobs", "2"]):
+    p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", "--full"] + extra + [src],
+                       capture_output=True, text=True, preexec_fn=small_disk)
+    label = "full disk during --full %s" % " ".join(extra)
+    check(label + ": exit 1, and says the index is as it was",
+          p.returncode == 1 and "File too large" in p.stderr and "the rebuild failed: the index is as it was" in p.stdout,
+          p.stdout + p.stderr)
+    check(label + ": the index is as it was, and no work directory is left",
+          snapshot(db) == new and glob.glob(db + ".*") == [], glob.glob(db + ".*"))
 
 write_jsonl(1, n=900, edition=editions.get(1, 0) + 1)
 p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", "--full", "--in-place", src],
