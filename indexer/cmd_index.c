@@ -634,7 +634,9 @@ static void worker(const run *parent, const char *shard, unsigned k,
  * there first has the merged index and makes this run exit 75.  Where the
  * file system cannot exchange, db is renamed aside and the merged index
  * renamed in, still under the old lock, and put back if that fails.
- * 0, or -1 with r->fatal set (the old index then still in db). */
+ * 0, or -1 with r->fatal set: r->kept_old if the old index is still in
+ * db, else the merged one is there and could not be opened (or, after a
+ * failed rename back, neither: r->keep_tmp). */
 static int swap_in(run *r, const char *db, const char *merged,
                    const char *old)
 {
@@ -643,11 +645,13 @@ static int swap_in(run *r, const char *db, const char *merged,
             cli_error("%s: cannot replace it with the merged index: %s", db,
                       strerror(errno));
             r->fatal = PDX_EIO;
+            r->kept_old = 1;
             return -1;
         }
         if (rename(db, old) != 0) {
             cli_error("%s: cannot move it aside: %s", db, strerror(errno));
             r->fatal = PDX_EIO;
+            r->kept_old = 1;
             return -1;
         }
         if (rename(merged, db) != 0) {
@@ -660,6 +664,7 @@ static int swap_in(run *r, const char *db, const char *merged,
             } else {
                 cli_error("%s: cannot put the merged index in place: %s", db,
                           strerror(err));
+                r->kept_old = 1;
             }
             r->fatal = PDX_EIO;
             return -1;
@@ -780,8 +785,10 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
     }
     pdx_close(r->ix);
     r->ix = keep;
-    if (r->fatal || swap_in(r, db, fresh, old) != 0)
-        r->kept_old = !r->keep_tmp;
+    if (r->fatal)
+        r->kept_old = 1;
+    else
+        swap_in(r, db, fresh, old);
     if (!r->keep_tmp)
         remove_tree(tmp);
 }
@@ -797,8 +804,10 @@ static void empty_in_place(run *r, const char *db_arg)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
         old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "full", db, tmp))
+    if (make_work_dir(r, db_arg, "full", db, tmp)) {
+        r->kept_old = 1;
         return;
+    }
     snprintf(fresh, sizeof fresh, "%s/new", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pdx_index *empty = NULL;
@@ -806,6 +815,7 @@ static void empty_in_place(run *r, const char *db_arg)
     if (rc) {
         cli_error("%s", pdx_errmsg(empty));
         r->fatal = rc;
+        r->kept_old = 1;
     }
     pdx_close(empty);
     if (!r->fatal)
@@ -903,9 +913,9 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
         pdx_close(sh);
     }
-    if (r->fatal || swap_in(r, db, merged, old) != 0) {
-        r->kept_old = !r->keep_tmp;
-    } else {
+    if (r->fatal) {
+        r->kept_old = 1;
+    } else if (swap_in(r, db, merged, old) == 0) {
         size_t groups = 0;
         if (pdx_remerge(r->ix, &groups)) {
             cli_error("%s", pdx_errmsg(r->ix));
