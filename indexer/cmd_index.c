@@ -685,18 +685,29 @@ static void dir_name(char db[PATH_MAX], const char *db_arg)
 
 /* dir_name(db_arg) in db, and a new work directory beside it in tmp:
  * DB.KIND-PID, on the same file system, so that what is built there can be
- * renamed into db's place.  0, or -1 with r->fatal set. */
-static int make_work_dir(run *r, const char *db_arg, const char *kind,
+ * renamed into db's place.  0, or -1 with errno set. */
+static int make_work_dir(const char *db_arg, const char *kind,
                          char db[PATH_MAX], char tmp[PATH_MAX + 32])
 {
     dir_name(db, db_arg);
     snprintf(tmp, PATH_MAX + 32, "%s.%s-%ld", db, kind, (long)getpid());
-    if (mkdir(tmp, 0777) != 0) {
-        cli_error("%s: cannot create: %s", tmp, strerror(errno));
-        r->fatal = PDX_EIO;
-        return -1;
-    }
-    return 0;
+    return mkdir(tmp, 0777);
+}
+
+/* make_work_dir for a run that cannot go on without it: -1 with the
+ * reason said, r->fatal set, and r->kept_old (nothing was touched). */
+static int need_work_dir(run *r, const char *db_arg, const char *kind,
+                         char db[PATH_MAX], char tmp[PATH_MAX + 32])
+{
+    if (make_work_dir(db_arg, kind, db, tmp) == 0)
+        return 0;
+    cli_error("%s: cannot create: %s (a rebuild is made beside the index%s)",
+              tmp, strerror(errno),
+              strcmp(kind, "full") ? ""
+                                   : "; --in-place rebuilds it where it is");
+    r->fatal = PDX_EIO;
+    r->kept_old = 1;
+    return -1;
 }
 
 /* Work directories that runs killed before they could remove them left
@@ -762,10 +773,8 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
         old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "full", db, tmp)) {
-        r->kept_old = 1;
+    if (need_work_dir(r, db_arg, "full", db, tmp))
         return;
-    }
     snprintf(fresh, sizeof fresh, "%s/new", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pdx_index *keep = r->ix;
@@ -798,14 +807,23 @@ static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
  * Exchanging directories is one step and costs nothing, where deleting
  * every document (pdx_clear) costs more time than the rebuild and holds
  * every removed posting in memory until the commit (10,000 arXiv works:
- * 25 s and 0.8 GB).  On return r->ix is the empty index, or the old one
- * with r->fatal set. */
+ * 25 s and 0.8 GB) -- so pdx_clear only where no directory can be made
+ * beside db.  On return r->ix is the empty index, or the old one with
+ * r->fatal set. */
 static void empty_in_place(run *r, const char *db_arg)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
         old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "full", db, tmp)) {
-        r->kept_old = 1;
+    if (make_work_dir(db_arg, "full", db, tmp) != 0) {
+        if (!r->quiet)
+            fprintf(stderr, "note: %s: cannot create: %s; emptying the "
+                    "index inside instead (slower)\n", tmp, strerror(errno));
+        int rc = pdx_clear(r->ix);
+        if (rc) {
+            cli_error("%s", pdx_errmsg(r->ix));
+            r->fatal = rc;
+            r->kept_old = 1;
+        }
         return;
     }
     snprintf(fresh, sizeof fresh, "%s/new", tmp);
@@ -834,10 +852,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], shard[PATH_MAX + 64],
         merged[PATH_MAX + 64], old[PATH_MAX + 64];
-    if (make_work_dir(r, db_arg, "jobs", db, tmp)) {
-        r->kept_old = 1;
+    if (need_work_dir(r, db_arg, "jobs", db, tmp))
         return;
-    }
     snprintf(merged, sizeof merged, "%s/merged", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pid_t pids[MAX_JOBS];

@@ -318,6 +318,44 @@ shutil.rmtree(live)
 p = run_index("--in-place")
 check("--in-place without --full: usage error", p.returncode == 2 and "--full" in p.stderr, p.stderr)
 
+# An index whose parent directory cannot be written (a read-only bind
+# mount of the parent, the index itself bound writable): --full and --jobs
+# cannot build beside it and say so, the index as it was; --in-place falls
+# back to emptying it inside.
+ro = os.path.join(tmp, "ro")
+os.makedirs(ro)
+if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", ro], capture_output=True).returncode == 0:
+    rix = os.path.join(ro, "ix")
+    try:
+        part = os.path.join(src, "part-02.jsonl")
+        subprocess.run([PDX, "index", "--db", rix, part], capture_output=True, check=True)
+        mounted = subprocess.run(["mount", "--bind", rix, rix], capture_output=True).returncode == 0 and \
+            subprocess.run(["mount", "-o", "remount,bind,ro", ro], capture_output=True).returncode == 0
+        if mounted:
+            def rsnap():
+                return subprocess.run([PDX, "search", "--db", rix, "--all", "--limit", "10000", "--format", "jsonl"],
+                                      capture_output=True, text=True).stdout
+            was = rsnap()
+            for extra in (["--full"], ["--full", "--jobs", "2"]):
+                p = subprocess.run([PDX, "index", "--db", rix] + extra + [part], capture_output=True, text=True)
+                check("parent not writable, %s: exit 1, says why, the index as it was" % " ".join(extra),
+                      p.returncode == 1 and "cannot create: Read-only file system" in p.stderr
+                      and "the index is as it was" in p.stdout and rsnap() == was and was, p.stdout + p.stderr)
+            write_jsonl(2, n=300, edition=editions.get(2, 0) + 1)
+            p = subprocess.run([PDX, "index", "--db", rix, "--full", "--in-place", part], capture_output=True, text=True)
+            n = subprocess.run([PDX, "stats", "--db", rix, "--format", "json"], capture_output=True, text=True)
+            check("parent not writable, --full --in-place: empties the index inside, and says so",
+                  p.returncode == 0 and "emptying the index inside instead" in p.stderr
+                  and json.loads(n.stdout)["works"] == 300, p.stdout + p.stderr + n.stdout)
+            print("a read-only parent directory was checked too")
+        else:
+            print("(no bind mounts here: the read-only parent case is not checked)")
+    finally:
+        subprocess.run(["umount", rix], capture_output=True)
+        subprocess.run(["umount", ro], capture_output=True)
+else:
+    print("(no tmpfs: the read-only parent case is not checked)")
+
 shutil.rmtree(tmp)
 print("%d kills landed mid-run" % kills)
 done()
