@@ -331,6 +331,11 @@ if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", ro], captu
         subprocess.run([PDX, "index", "--db", rix, part], capture_output=True, check=True)
         mounted = subprocess.run(["mount", "--bind", rix, rix], capture_output=True).returncode == 0 and \
             subprocess.run(["mount", "-o", "remount,bind,ro", ro], capture_output=True).returncode == 0
+        try:
+            os.mkdir(os.path.join(ro, "probe"))
+            mounted = False  # the mount did not make the parent read-only here
+        except OSError:
+            pass
         if mounted:
             def rsnap():
                 return subprocess.run([PDX, "search", "--db", rix, "--all", "--limit", "10000", "--format", "jsonl"],
