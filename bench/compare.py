@@ -161,6 +161,24 @@ def throughput(cmd, procs=2):
     return n / (time.time() - t0)
 
 
+def serve(db):
+    """xapian-tcpsrv for db on 127.0.0.1, on a free port, once it accepts
+    connections: (process, tcp:// address)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    p = subprocess.Popen(["xapian-tcpsrv", "--interface", "127.0.0.1", "--port", str(port), db],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return p, "tcp://127.0.0.1:%d" % port
+
+
 def lucene_index(work, corpus):
     """Compile LuceneBench, convert CORPUS to its TSV (untimed) and index
     it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
@@ -270,20 +288,8 @@ def main(argv):
         res["query lucene"] = latency(lcmd)
         res["query lucene"]["qps_2proc"] = throughput(lcmd)
     if remote:
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        s.close()
-        srv = subprocess.Popen(["xapian-tcpsrv", "--interface", "127.0.0.1", "--port",
-                                str(port), pdb], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        rcmd = lambda r: [QB, qfile, str(r), "tcp://127.0.0.1:%d" % port]  # noqa: E731
+        srv, addr = serve(pdb)
+        rcmd = lambda r: [QB, qfile, str(r), addr]  # noqa: E731
         res["query paperdex remote"] = latency(rcmd)
         srv.terminate()
         srv.wait()

@@ -28,15 +28,13 @@ drawn from CORPUS with its seed, one warm-up pass and 3 timed passes,
 bench/pdx_qbench.c with one open handle.  Prints a table; writes
 WORK/remote_shards.json.
 """
+import argparse
 import gzip
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -50,41 +48,15 @@ def build(db, corpus):
     sys.stderr.write("built %s in %.0f s\n" % (db, dt))
 
 
-def serve(db):
-    """xapian-tcpsrv on 127.0.0.1, a free port: (process, tcp:// address)."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    p = subprocess.Popen(["xapian-tcpsrv", "--interface", "127.0.0.1", "--port", str(port), db],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return p, "tcp://127.0.0.1:%d" % port
-
-
 def main(argv):
-    work, whole = None, None
-    args = []
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--work":
-            work = argv[i + 1]; i += 1
-        elif argv[i] == "--whole":
-            whole = argv[i + 1]; i += 1
-        elif argv[i] in ("-h", "--help"):
-            print(__doc__); return 0
-        else:
-            args.append(argv[i])
-        i += 1
-    if len(args) != 1:
-        sys.stderr.write(__doc__); return 2
-    corpus = args[0]
-    work = work or tempfile.mkdtemp(prefix="pdx-remote-")
+    ap = argparse.ArgumentParser(prog="remote_shards.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work")
+    ap.add_argument("--whole")
+    ap.add_argument("corpus")
+    a = ap.parse_args(argv)
+    corpus, whole = a.corpus, a.whole
+    work = a.work or tempfile.mkdtemp(prefix="pdx-remote-")
     os.makedirs(work, exist_ok=True)
     sys.stderr.write("remote_shards.py: working in %s\n" % work)
 
@@ -115,12 +87,12 @@ def main(argv):
     rows = [("whole, local", qb(whole)), ("2 shards, local", qb(*shards))]
     servers = []
     try:
-        p, addr = serve(whole)
+        p, addr = compare.serve(whole)
         servers.append(p)
         rows.append(("whole, 1 xapian-tcpsrv", qb(addr)))
         addrs = []
         for db in shards:
-            p, addr = serve(db)
+            p, addr = compare.serve(db)
             servers.append(p)
             addrs.append(addr)
         rows.append(("2 shards, 2 xapian-tcpsrv", qb(*addrs)))

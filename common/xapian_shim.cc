@@ -949,39 +949,6 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
     }
 }
 
-extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
-                           shim_data_fn fn, void *ctx, shim_err *e)
-{
-    try {
-        std::vector<std::string> found;
-        with_reopen(h, [&] {
-            found.clear();
-            std::vector<Xapian::docid> ids;
-            for (size_t i = 0; i < n; i++) {
-                std::string t(terms[i]);
-                if (t.empty() || t.size() > MAX_TERM_BYTES)
-                    continue;
-                for (Xapian::PostingIterator p = h->db.postlist_begin(t);
-                     p != h->db.postlist_end(t); ++p)
-                    ids.push_back(*p);
-            }
-            std::sort(ids.begin(), ids.end());
-            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-            for (Xapian::docid id : ids)
-                found.push_back(h->db.get_document(id).get_data());
-        });
-        for (const std::string &data : found) {
-            if (fn(ctx, data.data(), data.size())) {
-                set_msg(e, PDX_ENOMEM, "out of memory");
-                return PDX_ENOMEM;
-            }
-        }
-        return 0;
-    } catch (...) {
-        return fail(e);
-    }
-}
-
 extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
                                   size_t n, const shim_pruned *p, size_t np,
                                   shim_data_fn fn, void *ctx, shim_err *e)
@@ -1036,6 +1003,12 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
     } catch (...) {
         return fail(e);
     }
+}
+
+extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
+                           shim_data_fn fn, void *ctx, shim_err *e)
+{
+    return shim_lookup_pruned(h, terms, n, NULL, 0, fn, ctx, e);
 }
 
 extern "C" int shim_shared_terms(shim_db *h, const char *prefix,

@@ -102,15 +102,21 @@ r = subprocess.run([PDX, "compact", "--db", paths["all"], compact], capture_outp
 check("compact: exit 0", r.returncode == 0, r.stderr)
 
 
-def top(dbs, q):
-    args = [PDX, "search", "--format", "jsonl", "--limit", "100", "--snippet", "0"]
+def search(dbs, q, opts):
+    """`paperdex search` of query q (text, filter args) over dbs:
+    (stdout, None), or (None, ("error", stderr)) if it failed."""
+    args = [PDX, "search"] + opts
     for d in dbs:
         args += ["--db", d]
-    args += q[1] + [q[0]]
-    r = subprocess.run(args, capture_output=True, text=True)
-    if r.returncode != 0:
-        return ("error", r.stderr)
-    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
+    r = subprocess.run(args + q[1] + [q[0]], capture_output=True, text=True)
+    return (r.stdout, None) if r.returncode == 0 else (None, ("error", r.stderr))
+
+
+def top(dbs, q):
+    out, err = search(dbs, q, ["--format", "jsonl", "--limit", "100", "--snippet", "0"])
+    if err:
+        return err
+    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, out.splitlines())]
 
 
 nonempty = 0
@@ -125,15 +131,9 @@ check("the queries match something", nonempty >= 20, nonempty)
 
 
 def facets(dbs, q):
-    args = [PDX, "search", "--format", "json", "--limit", "0", "--facets", "year,category,author",
-            "--facet-limit", "100000"]
-    for d in dbs:
-        args += ["--db", d]
-    args += q[1] + [q[0]]
-    r = subprocess.run(args, capture_output=True, text=True)
-    if r.returncode != 0:
-        return ("error", r.stderr)
-    return json.loads(r.stdout)["facets"]
+    out, err = search(dbs, q, ["--format", "json", "--limit", "0", "--facets", "year,category,author",
+                               "--facet-limit", "100000"])
+    return err or json.loads(out)["facets"]
 
 
 # Facet counts over every match, every value: the same from shards as from

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../common/cli.h"
 #include "../../common/text.h"
 #include "../../searcher/batch.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,15 +35,10 @@ void cli_error(const char *fmt, ...)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("fuzz", 0);
+    char path[64];
+    int fd = fuzz_file(data, size, path);
     if (fd < 0)
         return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     unsigned long long lines = 1;
     for (size_t i = 0; i < size; i++)
         lines += data[i] == '\n';

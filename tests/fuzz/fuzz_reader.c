@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../common/paperdex.h"
 #include "../../common/text.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,15 +40,10 @@ static void check_work(const pdx_work *w)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("fuzz", 0);
+    char path[64];
+    int fd = fuzz_file(data, size, path);
     if (fd < 0)
         return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     for (int f = 0; f < PDX_FORMAT__COUNT; f++) {
         pdx_reader *r = NULL;
         pdx_reader_options ro = PDX_READER_OPTIONS_INIT;
