@@ -694,20 +694,16 @@ static int make_work_dir(const char *db_arg, const char *kind,
     return mkdir(tmp, 0777);
 }
 
-/* make_work_dir for a run that cannot go on without it: -1 with the
- * reason said, r->fatal set, and r->kept_old (nothing was touched). */
-static int need_work_dir(run *r, const char *db_arg, const char *kind,
-                         char db[PATH_MAX], char tmp[PATH_MAX + 32])
+/* A run that cannot go on without the work directory tmp (errno says
+ * why): said, r->fatal set, and r->kept_old (nothing was touched). */
+static void work_dir_failed(run *r, const char *tmp, const char *kind)
 {
-    if (make_work_dir(db_arg, kind, db, tmp) == 0)
-        return 0;
     cli_error("%s: cannot create: %s (a rebuild is made beside the index%s)",
               tmp, strerror(errno),
               strcmp(kind, "full") ? ""
                                    : "; --in-place rebuilds it where it is");
     r->fatal = PDX_EIO;
     r->kept_old = 1;
-    return -1;
 }
 
 /* Work directories that runs killed before they could remove them left
@@ -762,84 +758,56 @@ static void remove_orphans(const run *r, const char *db_arg)
     closedir(d);
 }
 
-/* --full on an index that holds something: build the new index from the
- * sources in a work directory beside db, by the same steps as any run,
- * and exchange it for the old one (swap_in) only when it is whole.  Until
- * then the old index stays locked by r->ix and untouched, so searches see
- * it whole throughout, and a run that fails or is killed leaves it as it
- * was.  On return r->ix is the new index, or the old one with r->fatal
- * set. */
-static void rebuild_beside(run *r, const char *db_arg, int use_stdin)
-{
+/* --full on an index that holds something: the new index is built from
+ * the sources in a work directory beside db, by the same steps as any
+ * run, and exchanged for the old one (swap_in) only when it is whole.
+ * Until then the old index stays locked and untouched, so searches see it
+ * whole throughout, and a run that fails or is killed leaves it as it
+ * was.  --in-place ends the build at once: an empty index is swapped in
+ * and the old one deleted, so the rebuild needs no room for two copies.
+ * Exchanging directories is one step and costs nothing, where deleting
+ * every document (pdx_clear) costs more time than the rebuild and holds
+ * every removed posting in memory until the commit (10,000 arXiv works:
+ * 25 s and 0.8 GB). */
+typedef struct beside {
     char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
         old[PATH_MAX + 64];
-    if (need_work_dir(r, db_arg, "full", db, tmp))
-        return;
-    snprintf(fresh, sizeof fresh, "%s/new", tmp);
-    snprintf(old, sizeof old, "%s/old", tmp);
-    pdx_index *keep = r->ix;
+    pdx_index *old_ix;
+} beside;
+
+/* Make r->ix a new, empty index in DB.full-PID, the old handle kept in b,
+ * so that every later step of the run writes there.  0 (with r->fatal set
+ * if the new index could not be made), or -1 with errno and nothing
+ * changed if no work directory can be made. */
+static int begin_beside(run *r, const char *db_arg, beside *b)
+{
+    if (make_work_dir(db_arg, "full", b->db, b->tmp) != 0)
+        return -1;
+    snprintf(b->fresh, sizeof b->fresh, "%s/new", b->tmp);
+    snprintf(b->old, sizeof b->old, "%s/old", b->tmp);
+    b->old_ix = r->ix;
     r->ix = NULL;
-    int rc = pdx_open(&r->ix, fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    int rc = pdx_open(&r->ix, b->fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
     if (rc) {
         cli_error("%s", pdx_errmsg(r->ix));
         r->fatal = rc;
     }
-    for (size_t i = 0; i < r->n_files && !r->fatal; i++)
-        update_source(r, r->files[i]);
-    if (use_stdin && !r->fatal)
-        read_source(r, "-");
-    if (!r->fatal) {
-        pdx_mark_reindexed(r->ix);
-        commit(r);
-    }
+    return 0;
+}
+
+/* Close the new index and, unless the run failed, exchange it for the old
+ * one.  On return r->ix is the new index, or the old one with r->fatal
+ * and r->kept_old set. */
+static void end_beside(run *r, beside *b)
+{
     pdx_close(r->ix);
-    r->ix = keep;
+    r->ix = b->old_ix;
     if (r->fatal)
         r->kept_old = 1;
     else
-        swap_in(r, db, fresh, old);
+        swap_in(r, b->db, b->fresh, b->old);
     if (!r->keep_tmp)
-        remove_tree(tmp);
-}
-
-/* --full --in-place: put an empty index in db's place (swap_in) and
- * delete the old one at once, so the rebuild needs no room for two copies.
- * Exchanging directories is one step and costs nothing, where deleting
- * every document (pdx_clear) costs more time than the rebuild and holds
- * every removed posting in memory until the commit (10,000 arXiv works:
- * 25 s and 0.8 GB) -- so pdx_clear only where no directory can be made
- * beside db.  On return r->ix is the empty index, or the old one with
- * r->fatal set. */
-static void empty_in_place(run *r, const char *db_arg)
-{
-    char db[PATH_MAX], tmp[PATH_MAX + 32], fresh[PATH_MAX + 64],
-        old[PATH_MAX + 64];
-    if (make_work_dir(db_arg, "full", db, tmp) != 0) {
-        if (!r->quiet)
-            fprintf(stderr, "note: %s: cannot create: %s; emptying the "
-                    "index inside instead (slower)\n", tmp, strerror(errno));
-        int rc = pdx_clear(r->ix);
-        if (rc) {
-            cli_error("%s", pdx_errmsg(r->ix));
-            r->fatal = rc;
-            r->kept_old = 1;
-        }
-        return;
-    }
-    snprintf(fresh, sizeof fresh, "%s/new", tmp);
-    snprintf(old, sizeof old, "%s/old", tmp);
-    pdx_index *empty = NULL;
-    int rc = pdx_open(&empty, fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
-    if (rc) {
-        cli_error("%s", pdx_errmsg(empty));
-        r->fatal = rc;
-        r->kept_old = 1;
-    }
-    pdx_close(empty);
-    if (!r->fatal)
-        swap_in(r, db, fresh, old);
-    if (!r->keep_tmp)
-        remove_tree(tmp);
+        remove_tree(b->tmp);
 }
 
 /* Build the index from scratch with n worker processes: each indexes
@@ -852,8 +820,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
     char db[PATH_MAX], tmp[PATH_MAX + 32], shard[PATH_MAX + 64],
         merged[PATH_MAX + 64], old[PATH_MAX + 64];
-    if (need_work_dir(r, db_arg, "jobs", db, tmp))
+    if (make_work_dir(db_arg, "jobs", db, tmp) != 0) {
+        work_dir_failed(r, tmp, "jobs");
         return;
+    }
     snprintf(merged, sizeof merged, "%s/merged", tmp);
     snprintf(old, sizeof old, "%s/old", tmp);
     pid_t pids[MAX_JOBS];
@@ -1147,20 +1117,37 @@ int cmd_index(int argc, char **argv)
         r.ix = NULL;
         r.quiet = 1; /* no summary: nothing is done */
     }
-    /* --full builds the new index apart and swaps it in (rebuild_beside,
-     * run_jobs); the old one is left as it is, so a failed build loses
-     * nothing.  An index that holds nothing yet is simply filled. */
-    int beside = 0;
+    /* --full builds the new index beside the old one and swaps it in
+     * (begin_beside ... end_beside; run_jobs for --jobs); an index that
+     * holds nothing yet is simply filled.  Where no work directory can be
+     * made, --in-place falls back to emptying the index inside. */
+    beside bs;
+    int building_beside = 0;
     if (r.full && r.ix && !r.dry_run && jobs == 1 && !usage) {
         pdx_stats st = PDX_STATS_INIT;
         if ((rc = pdx_stats_get(&st, r.ix))) {
             cli_error("%s", pdx_errmsg(r.ix));
             r.fatal = rc;
-        } else if (st.works || st.sources) {
-            if (in_place)
-                empty_in_place(&r, db);
-            else
-                beside = 1;
+        } else if (!st.works && !st.sources) {
+            /* nothing to keep */
+        } else if (begin_beside(&r, db, &bs) == 0) {
+            building_beside = 1;
+            if (in_place) {
+                end_beside(&r, &bs); /* the empty index is DIR now */
+                building_beside = 0;
+            }
+        } else if (!in_place) {
+            work_dir_failed(&r, bs.tmp, "full");
+        } else {
+            if (!r.quiet)
+                fprintf(stderr, "note: %s: cannot create: %s; emptying the "
+                        "index inside instead (slower)\n", bs.tmp,
+                        strerror(errno));
+            if ((rc = pdx_clear(r.ix))) {
+                cli_error("%s", pdx_errmsg(r.ix));
+                r.fatal = rc;
+                r.kept_old = 1;
+            }
         }
     }
     if (r.ix && !r.full && !r.fatal)
@@ -1169,11 +1156,7 @@ int cmd_index(int argc, char **argv)
         r.progress = 0;
         run_jobs(&r, db, (unsigned)jobs);
     }
-    if (beside && !r.fatal)
-        rebuild_beside(&r, db, use_stdin);
-    for (size_t i = 0; jobs == 1 && !beside && !usage && i < r.n_files &&
-                       !r.fatal;
-         i++) {
+    for (size_t i = 0; jobs == 1 && !usage && i < r.n_files && !r.fatal; i++) {
         if (r.ix)
             update_source(&r, r.files[i]);
         else {
@@ -1181,12 +1164,14 @@ int cmd_index(int argc, char **argv)
             r.added++;
         }
     }
-    if (use_stdin && !beside && !r.fatal && !r.dry_run && !usage)
+    if (use_stdin && !r.fatal && !r.dry_run && !usage)
         read_source(&r, "-");
     if (r.ix && !r.dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
         commit(&r);
     }
+    if (building_beside)
+        end_beside(&r, &bs);
     pdx_close(r.ix);
 
     uint64_t skipped = r.invalid;
