@@ -17,6 +17,9 @@ output).  Measured, each engine in turn:
     filter; one warm-up pass, then 3 timed passes, in one process with
     one open handle (bench/pdx_qbench.c, bench/fts5_bench.c);
   * throughput with 2 processes running the same passes at once;
+  * whole-title queries: 1,000 random records' full titles, their words
+    OR-ed, for each engine, and for paperdex again with the CLI's 200-byte
+    snippets (PDX_QBENCH_SNIPPET), which says what a page of snippets costs;
   * paperdex through xapian-tcpsrv on 127.0.0.1 (the remote hop), unless
     --no-remote;
   * Lucene 8 too, when Debian's liblucene8-java and a JDK are installed
@@ -133,6 +136,16 @@ def query_mix(recs, seed=42):
         f = ("year=%d" % year) if (i % 2 == 0 and year) else ("cat=%s" % cats[0] if cats else "")
         qs.append(("filter", " ".join(rng.sample(ws, 2)), f))
     return qs
+
+
+def title_queries(recs, n=1000, seed=7):
+    """Whole-title queries: a random record's full title, its words
+    (letters and digits, lower case) OR-ed: what a person pasting a title
+    into the search box asks."""
+    rng = random.Random(seed)
+    titles = [t for t in (" ".join(re.findall(r"[A-Za-z0-9]+", (r.get("title") or "").lower()))
+                          for r in recs) if t.count(" ") >= 1]
+    return [("title", rng.choice(titles), "") for _ in range(n)]
 
 
 def pct(xs, p):
@@ -287,6 +300,18 @@ def main(argv):
         lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
         res["query lucene"] = latency(lcmd)
         res["query lucene"]["qps_2proc"] = throughput(lcmd)
+    # Whole titles, OR-ed; paperdex also with the CLI's 200-byte snippets.
+    tfile = os.path.join(work, "titles.tsv")
+    with open(tfile, "w") as fq:
+        for q in title_queries(read_records(corpus, 20000)):
+            fq.write("\t".join(q) + "\n")
+    res["titles paperdex"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    os.environ["PDX_QBENCH_SNIPPET"] = "200"
+    res["titles paperdex, 200-byte snippets"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    del os.environ["PDX_QBENCH_SNIPPET"]
+    res["titles sqlite fts5"] = latency(lambda r: [FTS, "query", fdb, tfile, str(r)])
+    if lucene:
+        res["titles lucene"] = latency(lambda r: java + ["query", ldir, tfile, str(r)])
     if remote:
         srv, addr = serve(pdb)
         rcmd = lambda r: [QB, qfile, str(r), addr]  # noqa: E731
@@ -318,6 +343,21 @@ def main(argv):
         print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f | %s |" % (
             name[6:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"],
             "%.0f" % r["qps_2proc"] if "qps_2proc" in r else "-"))
+    print("\n| whole-title queries (%d, OR-ed words, 1 process) | p50 | p95 | p99 | mean | q/s |"
+          % res["titles paperdex"]["queries"])
+    print("|---|---|---|---|---|---|")
+    for name in ("titles paperdex", "titles paperdex, 200-byte snippets",
+                 "titles sqlite fts5", "titles lucene"):
+        if name in res:
+            r = res[name]
+            print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f |" % (
+                name[7:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"]))
+    t, ts = res["titles paperdex"], res["titles paperdex, 200-byte snippets"]
+    print("\nSnippets cost: p50 with / without %.2f" % (ts["p50_ms"] / t["p50_ms"]))
+    if lucene:
+        tl = res["titles lucene"]
+        print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
+            t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
     p, s = res["query paperdex"], res["query sqlite fts5"]
     print("\nRatios (paperdex / FTS5): p50 %.2f, p99 %.2f; indexing works/s with "
           "--jobs 2: %.2f" % (

@@ -8,8 +8,8 @@
  * QUERIES lines are "kind<TAB>words<TAB>filter" (see fts5_bench.c): the
  * words are OR-ed (paperdex's default), a "phrase" kind is quoted, filter
  * "year=Y" or "cat=C" becomes pdx_query's year or category filter.  Top
- * 10, BM25 with the library's defaults, no snippet and no spelling
- * suggestion (FTS5 makes neither).  Several DBs are searched as one
+ * 10, BM25 with the library's defaults, no snippet (unless
+ * PDX_QBENCH_SNIPPET=N) and no spelling suggestion (FTS5 makes neither).  Several DBs are searched as one
  * (pdx_open_shards; tcp://HOST:PORT for xapian-tcpsrv).  Prints one JSON
  * line with every query's latency in microseconds.
  */
@@ -30,6 +30,10 @@ int main(int argc, char **argv)
         return 2;
     }
     int repeat = atoi(argv[2]);
+    /* PDX_QBENCH_SNIPPET=N: each hit with an N-byte snippet, as the CLI
+     * shows it (compare.py's whole-title run measures what they cost). */
+    const char *snip = getenv("PDX_QBENCH_SNIPPET");
+    size_t snippet_bytes = snip ? (size_t)atol(snip) : 0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
                         (size_t)(argc - 3))) {
@@ -56,7 +60,7 @@ int main(int argc, char **argv)
             const char *cat[1];
             q.text = text;
             q.limit = 10;
-            q.snippet_bytes = 0;
+            q.snippet_bytes = snippet_bytes;
             q.no_suggest = 1;
             if (!strncmp(filter, "year=", 5)) {
                 q.year_min = q.year_max = atoi(filter + 5);

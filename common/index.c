@@ -10,12 +10,14 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -81,7 +83,8 @@ int pdx_open(pdx_index **out, const char *path, unsigned flags)
     ix->msg = (strbuf)STRBUF_INIT;
     if (!path || !*path)
         return set_error(ix, PDX_EINVAL, "no index path given");
-    if (flags & ~(PDX_OPEN_WRITE | PDX_OPEN_CREATE))
+    if (flags & ~(PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
+                  PDX_OPEN_UPGRADE))
         return set_error(ix, PDX_EINVAL, "unknown open flags 0x%x", flags);
     ix->path = strdup(path);
     ix->flags = flags;
@@ -89,7 +92,9 @@ int pdx_open(pdx_index **out, const char *path, unsigned flags)
         return set_error(ix, PDX_ENOMEM, "out of memory");
     shim_err e = {0, ""};
     unsigned mode = ((flags & PDX_OPEN_WRITE) ? SHIM_WRITE : 0) |
-                    ((flags & PDX_OPEN_CREATE) ? SHIM_CREATE : 0);
+                    ((flags & PDX_OPEN_CREATE) ? SHIM_CREATE : 0) |
+                    ((flags & PDX_OPEN_NOSYNC) ? SHIM_NOSYNC : 0) |
+                    ((flags & PDX_OPEN_UPGRADE) ? SHIM_UPGRADE : 0);
     int rc = shim_open(&ix->db, path, mode, &e);
     if (rc)
         return from_shim(ix, rc, &e);
@@ -158,6 +163,35 @@ int pdx_compact(pdx_index *ix, const char *dest)
     shim_err e = {0, ""};
     int rc = shim_compact(ix->db, dest, &e);
     return rc ? from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_index_layout(const pdx_index *ix)
+{
+    return ix && ix->db ? shim_layout(ix->db) : 0;
+}
+
+int pdx_sync_dir(const char *path)
+{
+    if (!path)
+        return PDX_EINVAL;
+    DIR *d = opendir(path);
+    if (!d)
+        return PDX_EIO;
+    int rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fsync(fd) != 0)
+            rc = PDX_EIO;
+        if (fd >= 0)
+            close(fd);
+    }
+    if (fsync(dirfd(d)) != 0)
+        rc = PDX_EIO;
+    closedir(d);
+    return rc;
 }
 
 /* What every entry point on an open handle does first: forget the last

@@ -58,6 +58,10 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define PDX_VERSION "0.1.0"
+/** The index layout this version writes and searches (see the essay at
+ *  the top of common/xapian_shim.cc).  Layout 1 indexes are rebuilt by
+ *  `paperdex index` (PDX_OPEN_UPGRADE). */
+#define PDX_LAYOUT_VERSION 2
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
 
@@ -151,6 +155,20 @@ typedef struct pdx_index pdx_index;
 #define PDX_OPEN_WRITE 1u
 /** With PDX_OPEN_WRITE: create the index if the path does not exist. */
 #define PDX_OPEN_CREATE 2u
+/** With PDX_OPEN_WRITE: commits do not wait for the disk (no fsync;
+ *  Xapian's DB_NO_SYNC).  For an index that nobody reads until it is
+ *  whole (one built beside another and then renamed into its place):
+ *  after a crash or power loss it may be damaged, so the builder syncs
+ *  its files itself before anyone may open it (pdx_sync_dir()). */
+#define PDX_OPEN_NOSYNC 4u
+/** With PDX_OPEN_WRITE: also open an index of an older layout (one this
+ *  version cannot search), only to hold its writer lock while a new index
+ *  is built beside it and swapped in (`paperdex index` does this once
+ *  when it meets an index of layout 1).  On such a handle pdx_put,
+ *  pdx_delete and pdx_clear fail with PDX_EVERSION;
+ *  pdx_index_layout() says which layout it is.  An index of a newer
+ *  layout is still refused. */
+#define PDX_OPEN_UPGRADE 8u
 
 /**
  * Open the index at `path`.
@@ -198,6 +216,18 @@ PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
  * or PDX_EIO.
  */
 PDX_EXTERN int pdx_compact(pdx_index *ix, const char *dest);
+
+/**
+ * Make everything in the index directory `path` durable: fsync of each
+ * file in it and of the directory.  For an index written with
+ * PDX_OPEN_NOSYNC and closed, before it is renamed where readers look.
+ * 0, or PDX_EIO (errno says why) or PDX_EINVAL for a NULL path.
+ */
+PDX_EXTERN int pdx_sync_dir(const char *path);
+
+/** The layout version of the open index (2 for this version; 1 for an
+ *  older index opened with PDX_OPEN_UPGRADE), or 0 if ix is not open. */
+PDX_EXTERN int pdx_index_layout(const pdx_index *ix);
 
 /**
  * Merge again the works that share a merge key (arXiv id, DOI, a source's

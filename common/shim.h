@@ -31,6 +31,8 @@ typedef struct shim_db shim_db;
 
 #define SHIM_WRITE 1u
 #define SHIM_CREATE 2u
+#define SHIM_NOSYNC 4u /* Xapian::DB_NO_SYNC */
+#define SHIM_UPGRADE 8u /* an older layout too, only to hold its lock */
 
 /* Open the Xapian database at path.  Refuses (PDX_ENOTINDEX) a directory
  * that holds something other than a paperdex index.  *out is owned by the
@@ -42,6 +44,8 @@ int shim_open(shim_db **out, const char *path, unsigned mode, shim_err *e);
 int shim_add_shard(shim_db *h, const char *path, shim_err *e);
 /* Compact what h reads (one index or its shards) into the new dest. */
 int shim_compact(shim_db *h, const char *dest, shim_err *e);
+/* The layout version of what h opened. */
+int shim_layout(const shim_db *h);
 /* Close; a writer's pending changes are committed (errors dropped). */
 void shim_close(shim_db *db);
 

@@ -174,8 +174,13 @@ static char *finish_nfc(arena *a, strbuf *b)
     size_t len = b->len;
     while (len && b->s[len - 1] == ' ')
         len--;
-    utf8proc_uint8_t *nfc =
-        b->s ? utf8proc_NFC((const utf8proc_uint8_t *)b->s) : NULL;
+    /* ASCII is its own NFC: most records never reach utf8proc. */
+    size_t k = 0;
+    while (k < len && (unsigned char)b->s[k] < 0x80)
+        k++;
+    utf8proc_uint8_t *nfc = b->s && k < len
+                                ? utf8proc_NFC((const utf8proc_uint8_t *)b->s)
+                                : NULL;
     if (nfc) {
         size_t m = strlen((const char *)nfc);
         while (m && nfc[m - 1] == ' ')
@@ -252,12 +257,40 @@ static utf8proc_int32_t fold_special(utf8proc_int32_t cp)
     case 0x0131: return 'i'; /* dotless ı */
     case 0x00F0: return 'd'; /* ð */
     case 0x00FE: return 't'; /* þ (as "th" would need two) */
+    /* Their capitals, for text_unaccent, which keeps case (text_fold
+     * has case-folded before it asks). */
+    case 0x0141: return 'L'; /* Ł */
+    case 0x00D8: return 'O'; /* Ø */
+    case 0x0110: return 'D'; /* Đ */
+    case 0x0126: return 'H'; /* Ħ */
+    case 0x00D0: return 'D'; /* Ð */
+    case 0x00DE: return 'T'; /* Þ */
     default: return cp;
     }
 }
 
 char *text_fold(arena *a, const char *s, size_t n)
 {
+    /* ASCII, the common case, folds without utf8proc: letters lowered,
+     * digits kept, the rest dropped, exactly as the general path does. */
+    size_t ascii = 0;
+    while (ascii < n && (unsigned char)s[ascii] < 0x80)
+        ascii++;
+    if (ascii == n) {
+        char *out = arena_alloc(a, n + 1);
+        if (!out)
+            return NULL;
+        size_t o = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (c >= 'A' && c <= 'Z')
+                out[o++] = (char)(c - 'A' + 'a');
+            else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+                out[o++] = (char)c;
+        }
+        out[o] = '\0';
+        return out;
+    }
     utf8proc_uint8_t *m = NULL;
     utf8proc_ssize_t len = utf8proc_map(
         (const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &m,
@@ -293,6 +326,74 @@ char *text_fold(arena *a, const char *s, size_t n)
     free(m);
     char *out = b.ok ? arena_strndup(a, b.s, b.len) : NULL;
     sb_release(&b);
+    return out;
+}
+
+static int is_diacritic(utf8proc_int32_t cp)
+{
+    return (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+           (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x20D0 && cp <= 0x20FF) ||
+           (cp >= 0xFE20 && cp <= 0xFE2F);
+}
+
+char *text_unaccent(const char *s, size_t n, size_t *len)
+{
+    size_t i = 0;
+    while (i < n && (unsigned char)s[i] < 0x80)
+        i++;
+    if (i == n) /* ASCII: nothing to fold, the common case */
+        return NULL;
+    utf8proc_uint8_t *d = NULL;
+    utf8proc_ssize_t dl = utf8proc_map((const utf8proc_uint8_t *)s,
+                                       (utf8proc_ssize_t)n, &d,
+                                       UTF8PROC_STABLE | UTF8PROC_DECOMPOSE);
+    if (dl < 0)
+        return NULL;
+    utf8proc_int32_t *cps = malloc(((size_t)dl + 1) * sizeof *cps);
+    if (!cps) {
+        free(d);
+        return NULL;
+    }
+    utf8proc_ssize_t nc = 0;
+    int changed = 0;
+    for (utf8proc_ssize_t k = 0; k < dl;) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t step = utf8proc_iterate(d + k, dl - k, &cp);
+        if (step <= 0)
+            break;
+        k += step;
+        if (is_diacritic(cp)) {
+            changed = 1;
+            continue;
+        }
+        utf8proc_int32_t f = fold_special(cp);
+        changed |= f != cp;
+        cps[nc++] = f;
+    }
+    free(d);
+    if (!changed) {
+        free(cps);
+        return NULL;
+    }
+    /* Recompose what decomposition split and no mark was dropped from
+     * (Hangul syllables, say): NFC of the remaining code points. */
+    utf8proc_ssize_t r = utf8proc_normalize_utf32(
+        cps, nc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (r < 0) {
+        free(cps);
+        return NULL;
+    }
+    char *out = malloc((size_t)r * 4 + 1);
+    if (!out) {
+        free(cps);
+        return NULL;
+    }
+    size_t o = 0;
+    for (utf8proc_ssize_t k = 0; k < r; k++)
+        o += (size_t)utf8proc_encode_char(cps[k], (utf8proc_uint8_t *)out + o);
+    out[o] = '\0';
+    free(cps);
+    *len = o;
     return out;
 }
 

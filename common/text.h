@@ -29,6 +29,17 @@ char *text_clean(arena *a, const char *s);
  * "balazs", "O'Brien" -> "obrien").  Allocated in `a`. */
 char *text_fold(arena *a, const char *s, size_t n);
 
+/* The form of free text that is indexed and searched (layout 2): Latin,
+ * Greek and Cyrillic diacritics removed (canonical decomposition, the
+ * combining diacritical marks dropped, recomposed), and the letters that
+ * carry no combining mark folded as text_fold does (ł, ø, đ, ħ, ı, ð, þ
+ * and their capitals).  Case and everything else are kept, so operators
+ * in a query (AND, OR) survive, and so does the byte layout of plain
+ * ASCII.  Returns a malloc'd string and its length in *len, or NULL when
+ * s is unchanged (no such character, or not valid UTF-8) or on
+ * out-of-memory: the caller then uses s as it is. */
+char *text_unaccent(const char *s, size_t n, size_t *len);
+
 /* The keys of a personal name.  `name` is "Given Family", "Family, Given"
  * or a bare family name; family particles (van, de, ...) stay with the
  * family name and suffixes (Jr., III) are dropped.

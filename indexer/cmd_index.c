@@ -111,6 +111,7 @@ typedef struct run {
     pdx_index *ix;
     size_t batch;
     int quiet, verbose, progress, tty, dry_run, full;
+    int upgrade; /* the index had this older layout: rebuilt beside it */
     int keep_tmp; /* --jobs: the work directory holds the old index */
     int kept_old; /* a rebuild beside failed: the old index is untouched */
     pdx_reader_options ro;
@@ -535,6 +536,19 @@ static int open_index(run *r, const char *db, double wait)
         int rc = pdx_open(&r->ix, db, flags);
         if (rc == 0)
             return 0;
+        if (rc == PDX_EVERSION && !r->dry_run) {
+            /* An index of an older layout: rebuilt from its sources
+             * beside itself (as --full does), searchable by the old
+             * version until the swap. */
+            pdx_close(r->ix);
+            r->ix = NULL;
+            rc = pdx_open(&r->ix, db, flags | PDX_OPEN_UPGRADE);
+            if (rc == 0) {
+                r->upgrade = pdx_index_layout(r->ix);
+                r->full = 1;
+                return 0;
+            }
+        }
         if (rc == PDX_ENOTFOUND && r->dry_run) {
             pdx_close(r->ix);
             r->ix = NULL; /* nothing indexed yet: everything is new */
@@ -596,7 +610,9 @@ static void worker(const run *parent, const char *shard, unsigned k,
     w.fatal = 0;
     worker_counts wc;
     memset(&wc, 0, sizeof wc);
-    int rc = pdx_open(&w.ix, shard, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    /* A shard is read only by the compactor, in this run: no fsync. */
+    int rc = pdx_open(&w.ix, shard,
+                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC);
     if (rc) {
         cli_error("%s", pdx_errmsg(w.ix));
         wc.fatal = rc;
@@ -787,7 +803,10 @@ static int begin_beside(run *r, const char *db_arg, beside *b)
     snprintf(b->old, sizeof b->old, "%s/old", b->tmp);
     b->old_ix = r->ix;
     r->ix = NULL;
-    int rc = pdx_open(&r->ix, b->fresh, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    /* Nobody reads the new index before the swap: its commits skip the
+     * fsync, and end_beside syncs it once before swapping it in. */
+    int rc = pdx_open(&r->ix, b->fresh,
+                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC);
     if (rc) {
         cli_error("%s", pdx_errmsg(r->ix));
         r->fatal = rc;
@@ -802,6 +821,11 @@ static void end_beside(run *r, beside *b)
 {
     pdx_close(r->ix);
     r->ix = b->old_ix;
+    if (!r->fatal && pdx_sync_dir(b->fresh) != 0) {
+        cli_error("%s: cannot sync the new index: %s", b->fresh,
+                  strerror(errno));
+        r->fatal = PDX_EIO;
+    }
     if (r->fatal)
         r->kept_old = 1;
     else
@@ -896,6 +920,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         if (rc) {
             cli_error("merging the shards: %s", pdx_errmsg(sh));
             r->fatal = rc;
+        } else if (pdx_sync_dir(merged) != 0) {
+            cli_error("%s: cannot sync the merged index: %s", merged,
+                      strerror(errno));
+            r->fatal = PDX_EIO;
         }
         pdx_close(sh);
     }
@@ -941,6 +969,10 @@ static void summary(const run *r, uint64_t skipped)
                r->files_failed, r->files_failed == 1 ? "" : "s");
     if (r->kept_old)
         printf("; the rebuild failed: the index is as it was");
+    else if (r->upgrade)
+        printf("; rebuilt from index layout %d to layout %d beside the old "
+               "one, which was searchable until the swap",
+               r->upgrade, PDX_LAYOUT_VERSION);
     printf("\n");
 }
 

@@ -149,9 +149,13 @@ with open(os.path.join(src, "big.jsonl"), "w", encoding="utf-8") as f:
         f.write(json.dumps(record(k), ensure_ascii=False) + "\n")
 
 
-def small_disk():
-    resource.setrlimit(resource.RLIMIT_FSIZE, (3 << 20, 3 << 20))
+def small_disk(limit=3 << 20):
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+
+
+def smaller_disk():
+    small_disk(1 << 20)  # below the largest table of the rebuilt index
 
 
 before = snapshot(db)
@@ -271,7 +275,7 @@ check("during --full readers saw the old index or the new one, never a part (%d 
 # A full disk during a rebuild, in one process and with --jobs 2.
 for extra in ([], ["--jobs", "2"]):
     p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", "--full"] + extra + [src],
-                       capture_output=True, text=True, preexec_fn=small_disk)
+                       capture_output=True, text=True, preexec_fn=smaller_disk)
     label = "full disk during --full %s" % " ".join(extra)
     check(label + ": exit 1, and says the index is as it was",
           p.returncode == 1 and "File too large" in p.stderr and "the rebuild failed: the index is as it was" in p.stdout,
@@ -300,6 +304,49 @@ shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
 check("--full --in-place completes and equals a fresh build",
       p.returncode == 0 and snapshot(db) == snapshot(fresh), p.stdout + p.stderr)
+# An index of layout 1 (stamped so here: the upgrade is about detecting it
+# and rebuilding beside it).  A search says what to run; cron's own line
+# rebuilds it beside itself, the old one untouched until the swap (a run
+# killed part way leaves it as it was), and says so in its summary.
+def layout():
+    return subprocess.run(["xapian-metadata", "get", db, "paperdex.layout"],
+                          capture_output=True, text=True).stdout.strip()
+
+
+def doccount():
+    out = subprocess.run(["xapian-delve", db], capture_output=True, text=True).stdout
+    return [l for l in out.splitlines() if l.startswith("number of documents")]
+
+
+subprocess.run(["xapian-metadata", "set", db, "paperdex.layout", "1"], check=True)
+p = subprocess.run([PDX, "search", "--db", db, "anything"], capture_output=True, text=True)
+check("layout 1: search refuses and names the command that rebuilds it",
+      p.returncode != 0 and "has index layout 1" in p.stderr
+      and "paperdex index --db " + db + " " + os.path.join(src, "") in p.stderr, p.stderr)
+old_docs = doccount()
+p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", src],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+work = "%s.full-%d" % (db, p.pid)
+t0 = time.time()
+while p.poll() is None and not os.path.exists(os.path.join(work, "new", "iamglass")) and time.time() - t0 < 60:
+    time.sleep(0.01)
+time.sleep(0.2)
+alive = p.poll() is None
+p.send_signal(signal.SIGKILL)
+p.wait()
+check("layout 1: the upgrade killed part way leaves the old index as it was",
+      alive and layout() == "1" and doccount() == old_docs, (alive, layout(), doccount(), old_docs))
+p = run_index()
+check("layout 1: cron's run rebuilds it and says so",
+      p.returncode == 0 and "rebuilt from index layout 1 to layout 2" in p.stdout and layout() == "2",
+      p.stdout + p.stderr)
+shutil.rmtree(fresh)
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+check("layout 1: the rebuilt index equals a fresh build", snapshot(db) == snapshot(fresh))
+p = run_index()
+check("layout 1: the next run is an ordinary one", p.returncode == 0 and "rebuilt" not in p.stdout
+      and "0 added, 0 updated, 0 removed" in p.stdout, p.stdout + p.stderr)
+
 # Work directories of dead runs: removed; one holding an index a failed swap
 # moved aside ("old") is kept and pointed at; a live run's is left alone.
 dead = subprocess.Popen(["true"])

@@ -2,6 +2,8 @@
  * test_text.c -- the shared text rules: UTF-8 validity, TeX accents and
  * line-wrap cleaning, folding, and the keys personal names match on.
  */
+#include <stdlib.h>
+
 #include "../../common/text.h"
 #include "check.h"
 
@@ -50,6 +52,17 @@ static void test_clean(void)
 static void test_fold(void)
 {
     arena a = {0};
+    {
+        size_t n = 0;
+        char *u = text_unaccent("Sch\xc3\xbctze \xc5\x81\xc3\xb3" "d\xc5\xba AND x", 22, &n);
+        CHECK(u != NULL);
+        if (u)
+            CHECK_STR(u, "Schutze Lodz AND x");
+        free(u);
+        CHECK(text_unaccent("plain ascii", 11, &n) == NULL);
+        /* Hangul is decomposed and composed again, unchanged: NULL. */
+        CHECK(text_unaccent("\xed\x95\x9c", 3, &n) == NULL);
+    }
     CHECK_STR(text_fold(&a, "Bal\xc3\xa1zs", 7), "balazs");
     CHECK_STR(text_fold(&a, "O'Brien", 7), "obrien");
     CHECK_STR(text_fold(&a, "\xc5\x81ukasz", 7), "lukasz");
