@@ -164,6 +164,16 @@ static size_t tex_decode_at(const char *s, size_t i, size_t n, strbuf *b)
     return 0;
 }
 
+/* 1 if s[0..n) is plain ASCII, which every rule here leaves to a fast
+ * path. */
+static int is_ascii(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
 static char *finish_nfc(arena *a, strbuf *b)
 {
     char *out = NULL;
@@ -175,10 +185,7 @@ static char *finish_nfc(arena *a, strbuf *b)
     while (len && b->s[len - 1] == ' ')
         len--;
     /* ASCII is its own NFC: most records never reach utf8proc. */
-    size_t k = 0;
-    while (k < len && (unsigned char)b->s[k] < 0x80)
-        k++;
-    utf8proc_uint8_t *nfc = b->s && k < len
+    utf8proc_uint8_t *nfc = b->s && !is_ascii(b->s, len)
                                 ? utf8proc_NFC((const utf8proc_uint8_t *)b->s)
                                 : NULL;
     if (nfc) {
@@ -273,10 +280,7 @@ char *text_fold(arena *a, const char *s, size_t n)
 {
     /* ASCII, the common case, folds without utf8proc: letters lowered,
      * digits kept, the rest dropped, exactly as the general path does. */
-    size_t ascii = 0;
-    while (ascii < n && (unsigned char)s[ascii] < 0x80)
-        ascii++;
-    if (ascii == n) {
+    if (is_ascii(s, n)) {
         char *out = arena_alloc(a, n + 1);
         if (!out)
             return NULL;
@@ -338,63 +342,42 @@ static int is_diacritic(utf8proc_int32_t cp)
 
 char *text_unaccent(const char *s, size_t n, size_t *len)
 {
-    size_t i = 0;
-    while (i < n && (unsigned char)s[i] < 0x80)
-        i++;
-    if (i == n) /* ASCII: nothing to fold, the common case */
+    if (is_ascii(s, n)) /* nothing to fold, the common case */
         return NULL;
-    utf8proc_uint8_t *d = NULL;
-    utf8proc_ssize_t dl = utf8proc_map((const utf8proc_uint8_t *)s,
-                                       (utf8proc_ssize_t)n, &d,
-                                       UTF8PROC_STABLE | UTF8PROC_DECOMPOSE);
+    /* utf8proc_map's own steps: decompose to code points, drop the
+     * marks (and fold the special letters) in place, then compose and
+     * encode in the same buffer (utf8proc_reencode). */
+    const utf8proc_option_t opts = UTF8PROC_STABLE | UTF8PROC_DECOMPOSE;
+    utf8proc_ssize_t dl = utf8proc_decompose((const utf8proc_uint8_t *)s,
+                                             (utf8proc_ssize_t)n, NULL, 0, opts);
     if (dl < 0)
         return NULL;
     utf8proc_int32_t *cps = malloc(((size_t)dl + 1) * sizeof *cps);
-    if (!cps) {
-        free(d);
+    if (!cps || utf8proc_decompose((const utf8proc_uint8_t *)s,
+                                   (utf8proc_ssize_t)n, cps, dl, opts) != dl) {
+        free(cps);
         return NULL;
     }
     utf8proc_ssize_t nc = 0;
     int changed = 0;
-    for (utf8proc_ssize_t k = 0; k < dl;) {
-        utf8proc_int32_t cp;
-        utf8proc_ssize_t step = utf8proc_iterate(d + k, dl - k, &cp);
-        if (step <= 0)
-            break;
-        k += step;
-        if (is_diacritic(cp)) {
+    for (utf8proc_ssize_t k = 0; k < dl; k++) {
+        if (is_diacritic(cps[k])) {
             changed = 1;
             continue;
         }
-        utf8proc_int32_t f = fold_special(cp);
-        changed |= f != cp;
+        utf8proc_int32_t f = fold_special(cps[k]);
+        changed |= f != cps[k];
         cps[nc++] = f;
     }
-    free(d);
-    if (!changed) {
-        free(cps);
-        return NULL;
-    }
-    /* Recompose what decomposition split and no mark was dropped from
-     * (Hangul syllables, say): NFC of the remaining code points. */
-    utf8proc_ssize_t r = utf8proc_normalize_utf32(
-        cps, nc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    utf8proc_ssize_t r = changed ? utf8proc_reencode(
+                                       cps, nc, UTF8PROC_STABLE | UTF8PROC_COMPOSE)
+                                 : -1;
     if (r < 0) {
         free(cps);
         return NULL;
     }
-    char *out = malloc((size_t)r * 4 + 1);
-    if (!out) {
-        free(cps);
-        return NULL;
-    }
-    size_t o = 0;
-    for (utf8proc_ssize_t k = 0; k < r; k++)
-        o += (size_t)utf8proc_encode_char(cps[k], (utf8proc_uint8_t *)out + o);
-    out[o] = '\0';
-    free(cps);
-    *len = o;
-    return out;
+    *len = (size_t)r;
+    return (char *)cps; /* the UTF-8 now fills the front of the buffer */
 }
 
 /* Words that belong to a family name when they precede it. */

@@ -482,6 +482,24 @@ std::string unaccent(const std::string &s)
     return out;
 }
 
+/* Which field a text term of layout 2 belongs to, by its prefix, and
+ * its stem in `word`: "title" (S), "abstract" (XB), "author" (A), or
+ * "text" (no prefix: the default field; also what any other term is
+ * called, its whole name in `word`). */
+const char *term_field(const std::string &t, std::string &word)
+{
+    if (t.compare(0, 2, "XB") == 0) {
+        word = t.substr(2);
+        return "abstract";
+    }
+    if (t.compare(0, 1, "S") == 0 || t.compare(0, 1, "A") == 0) {
+        word = t.substr(1);
+        return t[0] == 'S' ? "title" : "author";
+    }
+    word = t;
+    return "text";
+}
+
 const char *author_prefix(int kind)
 {
     switch (kind) {
@@ -574,9 +592,6 @@ struct shim_db {
     /* The stop words and their stems: what a phrase of the query holds
      * that the index does not (layout 2 indexes no stop word). */
     std::set<std::string> stop_stems;
-    /* Folded word -> stem, for snippets and suggestions: a page stems the
-     * same words again and again.  Emptied when it grows past a bound. */
-    std::unordered_map<std::string, std::string> stems;
 
     shim_db() : stem(new SnowballEnglish)
     {
@@ -1043,10 +1058,9 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         std::vector<std::pair<std::string, Xapian::termcount>> plain;
         for (Xapian::TermIterator t = doc.termlist_begin();
              t != doc.termlist_end(); ++t) {
-            const std::string &term = *t;
-            size_t skip = term.compare(0, 2, "XB") == 0 ? 2 : 1;
-            Xapian::termcount mult = term[0] == 'S' ? TITLE_WDF : 1;
-            plain.emplace_back(term.substr(skip), t.get_wdf() * mult);
+            std::string stem;
+            const bool title = !strcmp(term_field(*t, stem), "title");
+            plain.emplace_back(stem, t.get_wdf() * (title ? TITLE_WDF : 1));
         }
         for (const auto &pw : plain)
             doc.add_term(pw.first, pw.second);
@@ -1634,26 +1648,6 @@ struct shim_hit {
     std::string data, snippet, explain;
 };
 
-/* What a term's prefix says about where it was found. */
-static const char *term_field(const std::string &t, std::string &word)
-{
-    const size_t i = 0;
-    if (t.compare(i, 2, "XB") == 0) {
-        word = t.substr(i + 2);
-        return "abstract";
-    }
-    if (t.compare(i, 1, "S") == 0) {
-        word = t.substr(i + 1);
-        return "title";
-    }
-    if (t.compare(i, 1, "A") == 0) {
-        word = t.substr(i + 1);
-        return "author";
-    }
-    word = t.substr(i);
-    return "text";
-}
-
 /* Why a hit scored what it did: each query term the work holds, with its
  * within-document frequency, document frequency and BM25 weight (the
  * weight Xapian gives that term alone, with the same wqf, for this work),
@@ -1719,17 +1713,6 @@ static std::string explain_hit(shim_db *h, const Xapian::Query &query,
     cJSON_free(txt);
     cJSON_Delete(o);
     return out;
-}
-
-/* The stem of a folded, lower-case word, through h's cache. */
-static const std::string &stem_of(shim_db *h, const std::string &word)
-{
-    auto it = h->stems.find(word);
-    if (it != h->stems.end())
-        return it->second;
-    if (h->stems.size() > 200000)
-        h->stems.clear();
-    return h->stems.emplace(word, h->stem(word)).first->second;
 }
 
 /* A word of free text, as snippets and suggestions see it: a run of word
@@ -1808,7 +1791,7 @@ static std::string make_snippet(shim_db *h, const std::string &text,
         std::string f = fold_word(text.substr(w.start, w.end - w.start));
         if (!starts.count(f.substr(0, 2)))
             continue;
-        auto it = weight.find(stem_of(h, f));
+        auto it = weight.find(h->stem(f));
         if (it != weight.end())
             matches.push_back(Match{w, &it->first, it->second});
     }
@@ -1888,13 +1871,9 @@ static std::map<std::string, double> snippet_weights(shim_db *h,
     std::map<std::string, double> out;
     const double n = std::max<double>(1, h->db.get_doccount());
     for (const auto &t : wqf) {
-        std::string stem = t.first;
-        if (stem.compare(0, 2, "XB") == 0)
-            stem = stem.substr(2);
-        else if (!stem.empty() && (stem[0] == 'S' || stem[0] == 'A'))
-            stem = stem.substr(1);
-        else if (!is_plain_term(stem))
-            continue;
+        std::string stem;
+        if (!strcmp(term_field(t.first, stem), "text") && !is_plain_term(stem))
+            continue; /* not a word: a boolean term */
         if (stem.empty())
             continue;
         const double tf = std::max<double>(1, h->db.get_termfreq(t.first));
@@ -2027,7 +2006,7 @@ static std::string suggest(shim_db *h, const std::string &raw)
             ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
         std::string best;
         if (!field && !op && lower.size() >= 4 && !h->stopper(lower)) {
-            const std::string own = stem_of(h, lower);
+            const std::string own = h->stem(lower);
             Xapian::doccount tf = h->db.get_termfreq(own);
             if (tf < 2) {
                 const size_t limit = lower.size() >= 7 ? 2 : 1;
@@ -2068,7 +2047,7 @@ static std::string suggest(shim_db *h, const std::string &raw)
                     for (const Word &w : words_of(body)) {
                         std::string f = fold_word(body.substr(w.start, w.end - w.start));
                         if (f.empty() || f[0] != lower[0] ||
-                            stem_of(h, f) != c.stem)
+                            h->stem(f) != c.stem)
                             continue;
                         size_t d = edit_distance(lower, f, limit);
                         if (d == 0 || d > limit)
