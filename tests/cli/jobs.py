@@ -71,7 +71,8 @@ for n in (1, 2, 3):
     check("--jobs %d: no work directories left" % n, not leftovers, leftovers)
 
 base = dump(dbs[1][0])
-check("single process indexed works", len(base) > 100, len(base))
+# corpus/samples alone make 77 works; the seed pages and arXiv records more.
+check("single process indexed works", len(base) > (100 if os.path.exists(arxiv) else 50), len(base))
 merged = [w for w in base.values() if len(w.get("sources", [])) > 1]
 check("the sources include works merged from several records", len(merged) >= 5, len(merged))
 for n in (2, 3):
