@@ -20,9 +20,13 @@
  *  - Functions return 0 on success or one of the negative `pdx_error`
  *    codes.  The human-readable message of the last failure is kept on the
  *    handle and read with pdx_errmsg() / pdx_reader_errmsg().
- *  - Public option structs carry a `version` field first; initialise them
- *    with their `_INIT` macro, then set what you need.  A struct whose
- *    version the library does not know is refused with PDX_EVERSION.
+ *  - Public structs carry a `version` field first.  Initialise one with
+ *    its `pdx_*_init(&s, PDX_*_VERSION)` function (callable from any
+ *    language; PDX_EVERSION for a version this library does not know)
+ *    or, in C, with its `PDX_*_INIT` macro (designated initialisers, so
+ *    a field added later cannot shift the others), then set what you
+ *    need.  A struct whose version the library does not know is refused
+ *    with PDX_EVERSION wherever it is passed.
  *
  * Threads: the library keeps no global state and needs no init call.  A
  * handle (pdx_index, pdx_results, pdx_reader) must be used by one thread at a
@@ -139,9 +143,16 @@ typedef struct pdx_work {
     uint64_t source_line;     /**< 1-based line of the record in `source`   */
 } pdx_work;
 
-#define PDX_WORK_INIT {PDX_WORK_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, \
-                       NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0,  \
-                       NULL, 0}
+/* Designated initialisers: C99 and C++20.  Before C++20, use the
+ * pdx_*_init() functions. */
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_WORK_INIT {.version = PDX_WORK_VERSION}
+#endif
+
+/** Set *w to an empty work of `version` (PDX_WORK_VERSION).  0, or
+ *  PDX_EVERSION (w untouched) for a version this library does not
+ *  know, PDX_EINVAL for NULL. */
+PDX_EXTERN int pdx_work_init(pdx_work *w, unsigned int version);
 
 /* ------------------------------------------------------------------------ */
 /* Index handles                                                            */
@@ -248,7 +259,9 @@ PDX_EXTERN void pdx_close(pdx_index *ix);
  *  until the next call on `ix`.  pdx_errmsg(NULL) returns a fixed text. */
 PDX_EXTERN const char *pdx_errmsg(const pdx_index *ix);
 
-/** The code of the last failure on `ix` (0 if none). */
+/** The code of the last failure on `ix` (0 if none).  For NULL, which is
+ *  what pdx_open() leaves in *out only when it could not allocate the
+ *  handle, PDX_ENOMEM. */
 PDX_EXTERN int pdx_errcode(const pdx_index *ix);
 
 /* ------------------------------------------------------------------------ */
@@ -301,7 +314,12 @@ typedef struct pdx_source {
     uint64_t records;     /**< records read from it (bad ones included)    */
 } pdx_source;
 
-#define PDX_SOURCE_INIT {PDX_SOURCE_VERSION, NULL, 0, 0, 0, 0}
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_SOURCE_INIT {.version = PDX_SOURCE_VERSION}
+#endif
+
+/** As pdx_work_init(), for a fingerprint. */
+PDX_EXTERN int pdx_source_init(pdx_source *s, unsigned int version);
 
 /** mtime_ns of a provisional fingerprint: the source is being read, and
  *  the index may hold only part of its records. */
@@ -474,14 +492,26 @@ typedef struct pdx_query {
 /** Default snippet length, in bytes: two lines of a terminal. */
 #define PDX_DEFAULT_SNIPPET 200
 
-#define PDX_QUERY_INIT {PDX_QUERY_VERSION, NULL, 0, 0, NULL, 0, NULL, 0, \
-                        -1.0, -1.0, 0, PDX_DEFAULT_LIMIT, PDX_SORT_AUTO, 0, 0, \
-                        PDX_DEFAULT_SNIPPET, 0, 0, 0, PDX_DEFAULT_FACET_LIMIT, \
-                        0, 0, 0, -1.0, -1.0, -1.0}
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_QUERY_INIT {.version = PDX_QUERY_VERSION, .k1 = -1.0, .b = -1.0, \
+                        .limit = PDX_DEFAULT_LIMIT,                        \
+                        .snippet_bytes = PDX_DEFAULT_SNIPPET,              \
+                        .facet_limit = PDX_DEFAULT_FACET_LIMIT,            \
+                        .expand_weight = -1.0, .title_weight = -1.0,       \
+                        .author_weight = -1.0}
+#endif
 
-/** One hit.  Every pointer is borrowed from the pdx_results it came from. */
+/** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 or 2).
+ *  0, PDX_EVERSION or PDX_EINVAL. */
+PDX_EXTERN int pdx_query_init(pdx_query *q, unsigned int version);
+
+/** One hit.  Every pointer is borrowed from the pdx_results it came from.
+ *  The work is reached through a pointer, so that pdx_work may grow (a
+ *  new PDX_WORK_VERSION) without moving the fields after it: a program
+ *  built against this header keeps reading score and rank where they
+ *  are.  New fields are only ever added at the end. */
 typedef struct pdx_hit {
-    pdx_work work;     /**< the stored record                           */
+    const pdx_work *work; /**< the stored record, decoded; never NULL   */
     double score;      /**< BM25 score (0 when sorted by date only)     */
     size_t rank;       /**< 0-based position in the whole ranking       */
     const char *json;  /**< the stored record as one JSON object        */
@@ -597,7 +627,12 @@ typedef struct pdx_stats {
     uint64_t sources;       /**< stored source fingerprints                */
 } pdx_stats;
 
-#define PDX_STATS_INIT {PDX_STATS_VERSION, 0, 0, 0, 0.0, 0, 0, 0, 0, 0}
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_STATS_INIT {.version = PDX_STATS_VERSION}
+#endif
+
+/** As pdx_work_init(), for statistics. */
+PDX_EXTERN int pdx_stats_init(pdx_stats *s, unsigned int version);
 
 /** Fill *out (whose version field the caller set, via PDX_STATS_INIT).
  *  Counting distinct terms walks the term list: linear in the vocabulary. */
@@ -647,7 +682,14 @@ typedef struct pdx_reader_options {
     const char *page_date;
 } pdx_reader_options;
 
-#define PDX_READER_OPTIONS_INIT {PDX_READER_OPTIONS_VERSION, PDX_FORMAT_AUTO, NULL}
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_READER_OPTIONS_INIT {.version = PDX_READER_OPTIONS_VERSION, \
+                                 .format = PDX_FORMAT_AUTO}
+#endif
+
+/** As pdx_work_init(), for reader options. */
+PDX_EXTERN int pdx_reader_options_init(pdx_reader_options *o,
+                                       unsigned int version);
 
 /** Largest profile page read (pages are read whole; JSON lines stream). */
 #define PDX_MAX_PAGE (16u * 1024u * 1024u)
@@ -680,7 +722,8 @@ typedef struct pdx_reader pdx_reader;
  *
  * *out is a new reader owned by the caller (pdx_reader_free()); on failure
  * it is still set when possible so that pdx_reader_errmsg() can say why.
- * Returns 0, PDX_ENOTFOUND, PDX_EIO, PDX_EINVAL (bad options) or
+ * Returns 0, PDX_ENOTFOUND, PDX_EIO, PDX_EINVAL (bad options), PDX_EVERSION (an
+ * options version this library does not know) or
  * PDX_ENOMEM.
  */
 PDX_EXTERN int pdx_reader_open(pdx_reader **out, const char *path,
@@ -718,6 +761,184 @@ PDX_EXTERN uint64_t pdx_reader_line(const pdx_reader *r);
 PDX_EXTERN uint64_t pdx_reader_offset(const pdx_reader *r);
 /** NULL is fine. */
 PDX_EXTERN void pdx_reader_free(pdx_reader *r);
+
+/* ------------------------------------------------------------------------ */
+/* Syncing: an index brought up to date with its sources (the cron job)     */
+/* ------------------------------------------------------------------------ */
+
+/** What pdx_sync() reports as it goes (pdx_sync_options.progress). */
+typedef enum pdx_sync_kind {
+    PDX_SYNC_ADD = 1,   /**< a new source is about to be read: path      */
+    PDX_SYNC_UPDATE,    /**< a changed source is read again: path        */
+    PDX_SYNC_REMOVE,    /**< a vanished source's records leave: path     */
+    PDX_SYNC_SKIP,      /**< a bad record was skipped: path, line, skip,
+                             message ("file:line: reason")              */
+    PDX_SYNC_SOURCE_DONE, /**< a source was read to its end or broke off:
+                             path, records (its records, bad included) */
+    PDX_SYNC_PROGRESS,  /**< after each record indexed: records (this
+                             run's so far), offset and size of the
+                             current source in bytes (size 0: unknown) */
+    PDX_SYNC_ERROR,     /**< a source could not be read, or broke off
+                             (the run goes on), or the run failed:
+                             path (or NULL), message                   */
+    PDX_SYNC_NOTE,      /**< something worth knowing: message (a work
+                             directory a killed run left, removed)     */
+    PDX_SYNC_WARNING    /**< something to look at: message            */
+} pdx_sync_kind;
+
+/** One report.  Borrowed for the call; fields are only ever added at the
+ *  end (the library allocates it). */
+typedef struct pdx_sync_event {
+    pdx_sync_kind kind;
+    const char *path;     /**< the source, or NULL                      */
+    uint64_t line;        /**< SKIP: the record's line                  */
+    pdx_skip skip;        /**< SKIP: the reader's reason, or
+                               PDX_SKIP_NONE for a record pdx_put refused */
+    const char *message;  /**< SKIP, ERROR, NOTE, WARNING; else NULL    */
+    uint64_t records;     /**< PROGRESS, SOURCE_DONE                    */
+    uint64_t offset, size;/**< PROGRESS                                 */
+} pdx_sync_event;
+
+/** Called for each report.  With several workers (jobs > 1) it is also
+ *  called from the workers' threads, never two calls at once.  Return 0
+ *  to go on; nonzero stops the run at the next record, as a failure
+ *  (PDX_ERROR, "stopped by the caller"): what was committed stays, and a
+ *  rebuild beside the index leaves the index as it was. */
+typedef int (*pdx_sync_fn)(void *ctx, const pdx_sync_event *ev);
+
+#define PDX_SYNC_OPTIONS_VERSION 1
+/** Records per commit when pdx_sync_options.batch is 0: the best of the
+ *  sweep in bench/RESULTS.md (memory grows with it). */
+#define PDX_DEFAULT_BATCH 1000
+/** Most workers pdx_sync_options.jobs may ask for. */
+#define PDX_MAX_JOBS 64
+
+/** How pdx_sync() runs.  Initialise with PDX_SYNC_OPTIONS_INIT or
+ *  pdx_sync_options_init(); pointers are borrowed for the call. */
+typedef struct pdx_sync_options {
+    unsigned int version;   /**< PDX_SYNC_OPTIONS_VERSION                  */
+    /** In directories, read only names matching one of these globs
+     *  (fnmatch; none: every name), and skip names matching one of the
+     *  exclude globs.  Hidden names are always skipped. */
+    const char *const *include;
+    size_t n_include;
+    const char *const *exclude;
+    size_t n_exclude;
+    pdx_format format;      /**< as pdx_reader_options                   */
+    const char *page_date;  /**< as pdx_reader_options                   */
+    size_t batch;           /**< records per commit; 0 = the default      */
+    /** Nonzero: rebuild from scratch.  The new index is built beside the
+     *  old one (in DIR.full-PID) and takes its place in one step when it
+     *  is whole; until then readers see the old one, and a failed or
+     *  killed run leaves it as it was.  Needs room for both. */
+    int full;
+    /** With full (and one worker): put an empty index in DIR's place at
+     *  once and refill it -- no second copy on disk; readers see the
+     *  index refill, and a killed run leaves it part built. */
+    int in_place;
+    /** Nonzero: report what would change (ADD, UPDATE, REMOVE events and
+     *  the summary's counts); change nothing, take no lock. */
+    int dry_run;
+    /** Workers: 0 or 1 = this thread alone.  N > 1 builds a new index
+     *  (the index must be new or empty, or full be set) with N threads,
+     *  each putting every N-th record of every source into a shard of
+     *  its own; the shards are merged by Xapian's compactor, works split
+     *  across shards merged again (pdx_remerge), and the result takes
+     *  the index's place as with full.  Not with "-" or dry_run. */
+    unsigned jobs;
+    /** Seconds to wait for another writer's lock before PDX_ELOCKED. */
+    double wait;
+    pdx_sync_fn progress;   /**< reports, or NULL                        */
+    void *progress_ctx;
+} pdx_sync_options;
+
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_SYNC_OPTIONS_INIT {.version = PDX_SYNC_OPTIONS_VERSION, \
+                               .format = PDX_FORMAT_AUTO}
+#endif
+
+/** As pdx_work_init(), for sync options. */
+PDX_EXTERN int pdx_sync_options_init(pdx_sync_options *o,
+                                     unsigned int version);
+
+#define PDX_SYNC_SUMMARY_VERSION 1
+
+/** What a pdx_sync() run did.  The caller sets version (with
+ *  PDX_SYNC_SUMMARY_INIT or pdx_sync_summary_init()). */
+typedef struct pdx_sync_summary {
+    unsigned int version;   /**< PDX_SYNC_SUMMARY_VERSION                  */
+    /** Nonzero once the index was opened and the options accepted: the
+     *  counts below describe the run.  Zero with a nonzero return: the
+     *  run never started (bad options, a locked or foreign index). */
+    int started;
+    uint64_t sources_added, sources_updated, sources_removed,
+        sources_unchanged;
+    uint64_t records_read;    /**< records met, bad ones included        */
+    uint64_t records_indexed; /**< records put                           */
+    uint64_t records_skipped; /**< bad records (the sum of the two below) */
+    /** Bad records by the reader's reason (index: a pdx_skip), room for
+     *  16 reasons so that new ones do not move the fields after it. */
+    uint64_t skipped[16];
+    uint64_t invalid;         /**< records pdx_put refused (PDX_EINVAL)  */
+    unsigned sources_failed;  /**< sources that could not be read to
+                                   their end (the rest went on)        */
+    int kept_old;     /**< a rebuild failed: the index is as it was     */
+    int upgraded_from;/**< the index had this older layout and was
+                           rebuilt beside itself; 0 otherwise          */
+    size_t regrouped; /**< jobs > 1: groups of works merged again       */
+    double seconds;   /**< wall-clock time of the run                   */
+    char message[1024]; /**< why pdx_sync() failed, or ""               */
+} pdx_sync_summary;
+
+#if !defined(__cplusplus) || __cplusplus >= 202002L
+#define PDX_SYNC_SUMMARY_INIT {.version = PDX_SYNC_SUMMARY_VERSION}
+#endif
+
+/** As pdx_work_init(), for a summary. */
+PDX_EXTERN int pdx_sync_summary_init(pdx_sync_summary *s,
+                                     unsigned int version);
+
+/**
+ * Bring the index at `db` (created if needed) up to date with its
+ * sources, doing only the work that changed: what `paperdex index` does,
+ * and what an embedding program calls from cron or from a thread of its
+ * own.
+ *
+ * The sources are the files named, every file below the directories
+ * named, and "-" (standard input, read every time).  The index keeps each
+ * source's fingerprint (path, size, mtime, content hash; pdx_source_*).
+ * A run:
+ *  1. lists the sources now present, in sorted order;
+ *  2. takes out the records of every source it remembers under a named
+ *     location that is no longer there (pdx_source_remove);
+ *  3. skips a source whose size and mtime are unchanged without opening
+ *     it, and one whose content hash is unchanged after reading it;
+ *  4. reads a new or changed source again: its old records are removed, a
+ *     provisional fingerprint stored, its records put (merged with other
+ *     sources' records), and its real fingerprint stored in the same
+ *     commit as its last records.
+ * Commits come after each changed source and every `batch` records, so a
+ * reader always sees a whole commit, a crash loses at most one batch, and
+ * the next run finishes the work; the result equals a fresh build from the
+ * same sources.  An index of an older layout is rebuilt beside itself
+ * (summary.upgraded_from).  Work directories a killed run left beside the
+ * index are removed (NOTE).
+ *
+ * Opens and closes its own handle on `db`: another handle of the caller's
+ * may read the index meanwhile (it follows the rebuilt index across the
+ * swap).  *out (whose version the caller set) is filled in either way.
+ *
+ * Returns 0 when the run finished, even if some records were bad or some
+ * sources could not be read (counted in *out, each reported by an event);
+ * or, with out->message saying why: PDX_EINVAL (bad options, a usage the
+ * run refuses; out->started is 0), PDX_ELOCKED (another writer held the
+ * lock past `wait`), PDX_EVERSION, PDX_ENOTINDEX, PDX_EIO (a full disk:
+ * what was committed stays; a rebuild leaves the index as it was),
+ * PDX_ERROR.
+ */
+PDX_EXTERN int pdx_sync(pdx_sync_summary *out, const char *db,
+                        const char *const *sources, size_t n_sources,
+                        const pdx_sync_options *opts);
 
 #ifdef __cplusplus
 }

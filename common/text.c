@@ -9,7 +9,9 @@
  */
 #include "text.h"
 
+#include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -535,3 +537,86 @@ size_t text_truncate_utf8(char *s, size_t max)
     s[max] = '\0';
     return max;
 }
+
+/* ---------------------------------------------------------- categories */
+
+/* arXiv's computer-science subject codes, as profile pages show them bare
+ * ("CV" for cs.CV). */
+static int is_cs_code(const char *c)
+{
+    static const char codes[] =
+        " AI AR CC CE CG CL CR CV CY DB DC DL DM DS ET FL GL GR GT HC IR IT "
+        "LG LO MA MM MS NA NE NI OH OS PF PL RO SC SD SE SI SY ";
+    char probe[5];
+    if (strlen(c) != 2 || !isupper((unsigned char)c[0]) ||
+        !isupper((unsigned char)c[1]))
+        return 0;
+    snprintf(probe, sizeof probe, " %s ", c);
+    return strstr(codes, probe) != NULL;
+}
+
+/* Lower-case ASCII copy with surrounding blanks trimmed. */
+static char *lower_trim(arena *a, const char *s)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        n--;
+    char *k = arena_strndup(a, s, n);
+    if (k)
+        for (char *p = k; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+    return k;
+}
+
+/* Keys of one category: itself and its archive ("cs.cv" and "cs").  With
+ * `query`, a bare cs code "CV" means cs.CV and only the given key is
+ * produced.  Returns the number of keys written to k[0..2), -1 on OOM. */
+int text_category_keys(arena *a, const char *cat, int query, char *k[2])
+{
+    char tmp[8];
+    if (query && is_cs_code(cat)) {
+        snprintf(tmp, sizeof tmp, "cs.%s", cat);
+        cat = tmp;
+    }
+    k[0] = lower_trim(a, cat);
+    if (!k[0])
+        return -1;
+    if (!*k[0])
+        return 0;
+    if (query)
+        return 1;
+    const char *dot = strchr(k[0], '.');
+    if (!dot || dot == k[0])
+        return 1;
+    k[1] = arena_strndup(a, k[0], (size_t)(dot - k[0]));
+    return k[1] ? 2 : -1;
+}
+
+char *text_join2(arena *a, const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+    char *s = arena_alloc(a, nx + ny + 2);
+    if (s) {
+        memcpy(s, x, nx);
+        s[nx] = ' ';
+        memcpy(s + nx + 1, y, ny + 1);
+    }
+    return s;
+}
+
+/* The key a category filter matches (text_category_keys), for the
+ * `category:` query field: the one rule for flags and query syntax. */
+int text_category_key(const char *value, char *out, size_t n)
+{
+    arena a = {0};
+    char *k[2];
+    int nk = text_category_keys(&a, value, 1, k);
+    int rc = nk > 0 && strlen(k[0]) < n ? 0 : -1;
+    if (!rc)
+        memcpy(out, k[0], strlen(k[0]) + 1);
+    arena_free(&a);
+    return rc;
+}
+

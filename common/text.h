@@ -56,6 +56,23 @@ typedef struct name_keys {
 } name_keys;
 int text_name_keys(arena *a, const char *name, name_keys *out);
 
+/* A name key of two parts, "family initial" or "family given" (the
+ * author keys of layout.h), in `a`; NULL on out-of-memory. */
+char *text_join2(arena *a, const char *x, const char *y);
+
+/* The filter keys of one category: itself folded to lower case and, for
+ * an indexed category (query == 0), its archive too ("cs.cv" and "cs").
+ * For a filter (query != 0) a bare cs subject code as profile pages show
+ * it ("CV") means cs.CV, and only that one key is made.  The same rule
+ * for the indexer and for --category and `category:`, so the two sides
+ * cannot disagree.  Writes k[0..2) in `a`; returns how many, 0 for an
+ * empty category, -1 on out-of-memory. */
+int text_category_keys(arena *a, const char *cat, int query, char *k[2]);
+
+/* text_category_keys(value, query) copied into out[0..n): 0, or -1 when
+ * there is none or it does not fit.  For the `category:` query field. */
+int text_category_key(const char *value, char *out, size_t n);
+
 /* Collapse white space only (no TeX), for free text that must otherwise
  * stay as it is.  Same contract as text_clean. */
 char *text_collapse(arena *a, const char *s);

@@ -3,6 +3,8 @@
  * header is what a program was compiled against; pdx_version() is what it
  * runs with.  A mismatch is the caller's to detect, as with zlib.
  */
+#include <stddef.h>
+
 #include "paperdex.h"
 
 const char *pdx_version(void) { return PDX_VERSION; }
@@ -26,4 +28,80 @@ const char *pdx_strerror(int code)
     case PDX_ITEROVER: return "end of iteration";
     default: return "unknown error";
     }
+}
+
+/* ------------------------------------------------------------ initialisers
+ * What the PDX_*_INIT macros give, for callers that cannot use them (C++
+ * before C++20, other languages).  Each refuses a version it does not
+ * know with PDX_EVERSION and leaves the struct untouched. */
+
+#include <string.h>
+
+int pdx_work_init(pdx_work *w, unsigned int version)
+{
+    if (!w)
+        return PDX_EINVAL;
+    if (version != PDX_WORK_VERSION)
+        return PDX_EVERSION;
+    memset(w, 0, sizeof *w);
+    w->version = version;
+    return 0;
+}
+
+int pdx_source_init(pdx_source *s, unsigned int version)
+{
+    if (!s)
+        return PDX_EINVAL;
+    if (version != PDX_SOURCE_VERSION)
+        return PDX_EVERSION;
+    memset(s, 0, sizeof *s);
+    s->version = version;
+    return 0;
+}
+
+int pdx_stats_init(pdx_stats *s, unsigned int version)
+{
+    if (!s)
+        return PDX_EINVAL;
+    if (version != PDX_STATS_VERSION)
+        return PDX_EVERSION;
+    memset(s, 0, sizeof *s);
+    s->version = version;
+    return 0;
+}
+
+int pdx_reader_options_init(pdx_reader_options *o, unsigned int version)
+{
+    if (!o)
+        return PDX_EINVAL;
+    if (version != PDX_READER_OPTIONS_VERSION)
+        return PDX_EVERSION;
+    memset(o, 0, sizeof *o);
+    o->version = version;
+    o->format = PDX_FORMAT_AUTO;
+    return 0;
+}
+
+int pdx_query_init(pdx_query *q, unsigned int version)
+{
+    if (!q)
+        return PDX_EINVAL;
+    if (version != 1 && version != PDX_QUERY_VERSION)
+        return PDX_EVERSION;
+    /* A version 1 struct is shorter: only its part is written. */
+    size_t n = version == 1 ? offsetof(pdx_query, lenient) : sizeof *q;
+    memset(q, 0, n);
+    q->version = version;
+    q->k1 = -1.0;
+    q->b = -1.0;
+    q->limit = PDX_DEFAULT_LIMIT;
+    q->sort = PDX_SORT_AUTO;
+    q->snippet_bytes = PDX_DEFAULT_SNIPPET;
+    q->facet_limit = PDX_DEFAULT_FACET_LIMIT;
+    if (version >= 2) {
+        q->expand_weight = -1.0;
+        q->title_weight = -1.0;
+        q->author_weight = -1.0;
+    }
+    return 0;
 }

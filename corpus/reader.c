@@ -115,7 +115,7 @@ int pdx_reader_open(pdx_reader **out, const char *path,
     if (opts->version != PDX_READER_OPTIONS_VERSION) {
         set_err(r, "%s: pdx_reader_options version %u is not %d", r->name,
                 opts->version, PDX_READER_OPTIONS_VERSION);
-        return PDX_EINVAL;
+        return PDX_EVERSION;
     }
     r->format = opts->format;
     if ((unsigned)r->format >= PDX_FORMAT__COUNT) {

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < pdx_results_count(res); i++) {
         const pdx_hit *h = pdx_results_hit(res, i);  /* borrowed */
         printf("%zu\t%.3f\t%s\t%d\t%s\n", h->rank + 1, h->score,
-               h->work.id, h->work.year, h->work.title);
+               h->work->id, h->work->year, h->work->title);
     }
     pdx_results_free(res);
     pdx_close(ix);

@@ -231,7 +231,7 @@ static int print_trec(FILE *out, const char *qid, const pdx_results *r,
 {
     for (size_t i = 0; i < pdx_results_count(r); i++) {
         const pdx_hit *h = pdx_results_hit(r, i);
-        fprintf(out, "%s Q0 %s %zu %.6f %s\n", qid, h->work.id, h->rank + 1,
+        fprintf(out, "%s Q0 %s %zu %.6f %s\n", qid, h->work->id, h->rank + 1,
                 h->score, tag);
     }
     return ferror(out) ? -1 : 0;

@@ -115,7 +115,7 @@ int cmd_show(int argc, char **argv)
                     cJSON_free(s);
                     cJSON_Delete(o);
                 } else {
-                    printf("%s\n", h->work.id);
+                    printf("%s\n", h->work->id);
                     show_text(h->json);
                 }
             }

@@ -223,7 +223,7 @@ static void text_explain(FILE *f, const pdx_hit *h)
 
 static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
 {
-    const pdx_work *w = &h->work;
+    const pdx_work *w = h->work;
     fprintf(f, "%3zu. %s%s\n", h->rank + 1, w->title_derived ? "[untitled] " : "",
             w->title ? w->title : "(no title)");
     fputs("     ", f);

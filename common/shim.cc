@@ -1,0 +1,722 @@
+/*
+ * shim.cc -- the common ground of the C++ shim: the one exception fence
+ * every extern "C" function of the three shim files goes through, the
+ * handle (opening one index, several shards or a tcp:// server; the
+ * layout check; the writer's lock report; following a directory swapped
+ * in under a reader), metadata reads and lookups by key.
+ *
+ * Every extern "C" function is `try { ... } catch (...) { return
+ * fail(e); }`: fail() re-throws and maps each Xapian exception class to
+ * its own pdx_error code, so a caller can tell a locked index from a
+ * missing, damaged or foreign one, and a query syntax error from a bad
+ * argument.  No exception crosses the fence.  The index layout itself is
+ * described in layout.h.
+ */
+#include <xapian.h>
+
+#include <cjson/cJSON.h>
+#include <libstemmer.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <dirent.h>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "shim_db.hh"
+extern "C" {
+#include "text.h"
+}
+
+using namespace pdxshim;
+
+namespace {
+
+const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
+#define PDX_STR2(x) #x
+#define PDX_STR(x) PDX_STR2(x)
+const char *const LAYOUT_VERSION = PDX_STR(PDX_LAYOUT_VERSION);
+const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
+
+/* English function words (Snowball's English stop list): they carry no
+ * topic, so feedback never adds them and the query parser drops them from
+ * prose queries ("What articles exist which deal with ...").  They are
+ * still indexed, so a "quoted phrase" with them matches. */
+const char *const STOPWORDS[] = {
+    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you",
+    "your", "yours", "yourself", "yourselves", "he", "him", "his",
+    "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+    "they", "them", "their", "theirs", "themselves", "what", "which", "who",
+    "whom", "this", "that", "these", "those", "am", "is", "are", "was",
+    "were", "be", "been", "being", "have", "has", "had", "having", "do",
+    "does", "did", "doing", "would", "should", "could", "ought", "i'm",
+    "you're", "he's", "she's", "it's", "we're", "they're", "i've",
+    "you've", "we've", "they've", "i'd", "you'd", "he'd", "she'd", "we'd",
+    "they'd", "i'll", "you'll", "he'll", "she'll", "we'll", "they'll",
+    "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't",
+    "doesn't", "don't", "didn't", "won't", "wouldn't", "shan't",
+    "shouldn't", "can't", "cannot", "couldn't", "mustn't", "let's",
+    "that's", "who's", "what's", "here's", "there's", "when's", "where's",
+    "why's", "how's", "a", "an", "the", "and", "but", "if", "or", "because",
+    "as", "until", "while", "of", "at", "by", "for", "with", "about",
+    "against", "between", "into", "through", "during", "before", "after",
+    "above", "below", "to", "from", "up", "down", "in", "out", "on", "off",
+    "over", "under", "again", "further", "then", "once", "here", "there",
+    "when", "where", "why", "how", "all", "any", "both", "each", "few",
+    "more", "most", "other", "some", "such", "no", "nor", "not", "only",
+    "own", "same", "so", "than", "too", "very", nullptr};
+
+/* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
+ * sb_stemmer is not thread-safe; neither is a shim_db, one per thread. */
+class SnowballEnglish : public Xapian::StemImplementation {
+    struct sb_stemmer *st;
+    std::unordered_map<std::string, std::string> cache;
+
+  public:
+    SnowballEnglish() : st(sb_stemmer_new("english", "UTF_8"))
+    {
+        if (!st)
+            throw std::bad_alloc();
+    }
+    ~SnowballEnglish() override { sb_stemmer_delete(st); }
+    SnowballEnglish(const SnowballEnglish &) = delete;
+    SnowballEnglish &operator=(const SnowballEnglish &) = delete;
+
+    /* Indexing stems the same few thousand words again and again: the
+     * answers are kept (emptied past a bound, so memory stays small). */
+    std::string operator()(const std::string &word) override
+    {
+        auto it = cache.find(word);
+        if (it != cache.end())
+            return it->second;
+        const sb_symbol *r = sb_stemmer_stem(
+            st, reinterpret_cast<const sb_symbol *>(word.data()),
+            static_cast<int>(word.size()));
+        if (!r)
+            throw std::bad_alloc();
+        std::string stem(reinterpret_cast<const char *>(r),
+                         static_cast<size_t>(sb_stemmer_length(st)));
+        if (cache.size() >= 100000)
+            cache.clear();
+        cache.emplace(word, stem);
+        return stem;
+    }
+    std::string get_description() const override
+    {
+        return "libstemmer english (porter2)";
+    }
+};
+
+std::string describe(const Xapian::Error &x)
+{
+    std::string m = x.get_msg();
+    const char *es = x.get_error_string();
+    if (es && *es)
+        m += std::string(" (") + es + ")";
+    return m;
+}
+
+bool is_dir(const std::string &p)
+{
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool exists(const std::string &p)
+{
+    struct stat st;
+    return stat(p.c_str(), &st) == 0;
+}
+
+bool dir_is_empty(const std::string &p)
+{
+    DIR *d = opendir(p.c_str());
+    if (!d)
+        return false;
+    bool empty = true;
+    while (struct dirent *de = readdir(d)) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            empty = false;
+            break;
+        }
+    }
+    closedir(d);
+    return empty;
+}
+
+bool looks_like_xapian(const std::string &p)
+{
+    return exists(p + "/iamglass") || exists(p + "/iamchert");
+}
+} // namespace
+
+void pdxshim::set_msg(shim_err *e, int code, const std::string &msg)
+{
+    if (!e)
+        return;
+    e->code = code;
+    snprintf(e->msg, sizeof e->msg, "%s", msg.c_str());
+}
+
+/* The one exception handler: call only from inside a catch block. */
+int pdxshim::fail(shim_err *e)
+{
+    int code = PDX_ERROR;
+    std::string msg;
+    try {
+        throw;
+    } catch (const Xapian::DatabaseLockError &x) {
+        code = PDX_ELOCKED;
+        msg = "index is locked by another writer: " + describe(x);
+    } catch (const Xapian::DatabaseNotFoundError &x) {
+        code = PDX_ENOTFOUND;
+        msg = "no index there: " + describe(x);
+    } catch (const Xapian::DatabaseVersionError &x) {
+        code = PDX_EVERSION;
+        msg = "unsupported index format: " + describe(x);
+    } catch (const Xapian::DatabaseCorruptError &x) {
+        code = PDX_ECORRUPT;
+        msg = "index is corrupt: " + describe(x);
+    } catch (const Xapian::DatabaseOpeningError &x) {
+        code = PDX_ENOTINDEX;
+        msg = "not a paperdex index: " + describe(x);
+    } catch (const Xapian::QueryParserError &x) {
+        code = PDX_EQUERY;
+        msg = "query syntax: " + describe(x);
+    } catch (const Xapian::InvalidArgumentError &x) {
+        code = PDX_EINVAL;
+        msg = "invalid argument: " + describe(x);
+    } catch (const Xapian::DatabaseModifiedError &x) {
+        code = PDX_ERROR;
+        msg = "the index kept changing while it was read (" +
+              std::to_string(MODIFIED_RETRIES + 1) +
+              " tries): " + describe(x);
+    } catch (const Xapian::NetworkError &x) {
+        /* A remote shard (xapian-tcpsrv) refused, timed out or went
+         * away. */
+        code = PDX_EIO;
+        msg = "remote index: " + describe(x);
+    } catch (const Xapian::UnimplementedError &x) {
+        code = PDX_EINVAL;
+        msg = "not available here: " + describe(x);
+    } catch (const Xapian::DatabaseError &x) {
+        /* Write failures (ENOSPC, EIO) arrive as plain DatabaseError. */
+        code = PDX_EIO;
+        msg = "index I/O error: " + describe(x);
+    } catch (const Xapian::Error &x) {
+        code = PDX_ERROR;
+        msg = std::string(x.get_type()) + ": " + describe(x);
+    } catch (const std::bad_alloc &) {
+        code = PDX_ENOMEM;
+        msg = "out of memory";
+    } catch (const std::exception &x) {
+        code = PDX_ERROR;
+        msg = x.what();
+    } catch (...) {
+        code = PDX_ERROR;
+        msg = "unknown internal error";
+    }
+    set_msg(e, code, msg);
+    return code;
+}
+
+/* Query or snippet text in the form that is indexed (text_unaccent). */
+std::string pdxshim::unaccent(const std::string &s)
+{
+    size_t flen = 0;
+    char *f = text_unaccent(s.data(), s.size(), &flen);
+    if (!f)
+        return s;
+    std::string out(f, flen);
+    free(f);
+    return out;
+}
+
+/* Which field a text term of layout 2 belongs to, by its prefix, and
+ * its stem in `word`: "title" (S), "abstract" (XB), "author" (A), or
+ * "text" (no prefix: the default field; also what any other term is
+ * called, its whole name in `word`). */
+const char *pdxshim::term_field(const std::string &t, std::string &word)
+{
+    if (t.compare(0, 2, LAYOUT_P_ABSTRACT) == 0) {
+        word = t.substr(2);
+        return "abstract";
+    }
+    if (t.compare(0, 1, LAYOUT_P_TITLE) == 0 ||
+        t.compare(0, 1, LAYOUT_P_AUTHOR) == 0) {
+        word = t.substr(1);
+        return t[0] == LAYOUT_P_TITLE[0] ? "title" : "author";
+    }
+    word = t;
+    return "text";
+}
+
+/* Cut a key at a character boundary to LAYOUT_MAX_KEY_BYTES. */
+std::string pdxshim::cut_key(const char *key)
+{
+    std::string k(key);
+    if (k.size() > LAYOUT_MAX_KEY_BYTES) {
+        size_t n = LAYOUT_MAX_KEY_BYTES;
+        while (n > 0 && (static_cast<unsigned char>(k[n]) & 0xC0) == 0x80)
+            n--;
+        k.resize(n);
+    }
+    return k;
+}
+
+shim_db::shim_db() : stem(new SnowballEnglish)
+{
+    for (const char *const *w = STOPWORDS; *w; w++) {
+        stopper.add(*w);
+        stop_stems.insert(*w);
+        stop_stems.insert(stem(*w));
+    }
+}
+
+/* Who holds the write lock: written by a writer that got it, read by one
+ * that did not.  Best effort: the lock itself is Xapian's. */
+static void write_holder(const std::string &dir)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    char when[64] = "";
+    time_t now = time(nullptr);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::string tmp = dir + "/" + HOLDER_FILE + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f)
+        return;
+    fprintf(f, "pid %ld on %s, since %s", static_cast<long>(getpid()), host,
+            when);
+    if (fclose(f) == 0)
+        rename(tmp.c_str(), (dir + "/" + HOLDER_FILE).c_str());
+}
+
+static std::string read_holder(const std::string &dir)
+{
+    std::string who;
+    FILE *f = fopen((dir + "/" + HOLDER_FILE).c_str(), "r");
+    if (!f)
+        return who;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    who.assign(buf, n);
+    return "held by " + who;
+}
+
+/* The command that rebuilds an index of an older layout: its sources,
+ * from their fingerprints (which every layout keeps alike). */
+static std::string rebuild_command(shim_db *h)
+{
+    std::vector<std::string> paths;
+    with_reopen(h, [&] {
+        paths.clear();
+        for (Xapian::TermIterator k = h->db.metadata_keys_begin(LAYOUT_META_SOURCE);
+             k != h->db.metadata_keys_end(LAYOUT_META_SOURCE); ++k) {
+            const std::string v = h->db.get_metadata(*k);
+            cJSON *o = cJSON_ParseWithLength(v.data(), v.size());
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
+            if (cJSON_IsString(p))
+                paths.push_back(p->valuestring);
+            cJSON_Delete(o);
+        }
+    });
+    std::sort(paths.begin(), paths.end());
+    std::string cmd = "paperdex index --db " + h->path;
+    const size_t show = 8;
+    for (size_t i = 0; i < paths.size() && i < show; i++)
+        cmd += " " + paths[i];
+    if (paths.size() > show)
+        cmd += " ... (" + std::to_string(paths.size()) + " sources in all)";
+    else if (paths.empty())
+        cmd += " SOURCE...";
+    return cmd;
+}
+
+/* Check (and for a new writer, stamp) the layout metadata. */
+static int check_layout(shim_db *h, shim_err *e)
+{
+    std::string v;
+    Xapian::doccount docs = 0;
+    with_reopen(h, [&] {
+        v = h->db.get_metadata(LAYOUT_KEY);
+        docs = h->db.get_doccount();
+    });
+    if (v.empty()) {
+        if (docs == 0 && h->writable) {
+            h->layout = atoi(LAYOUT_VERSION);
+            h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
+            h->wdb.commit();
+            return 0;
+        }
+        if (docs == 0 && !h->writable) {
+            set_msg(e, PDX_ENOTINDEX,
+                    "'" + h->path + "' is an empty Xapian database, not a "
+                    "paperdex index (index something into it first)");
+            return PDX_ENOTINDEX;
+        }
+        set_msg(e, PDX_ENOTINDEX,
+                "'" + h->path + "' is a Xapian database that paperdex did "
+                "not create; refusing to use it");
+        return PDX_ENOTINDEX;
+    }
+    h->layout = atoi(v.c_str());
+    if (v != LAYOUT_VERSION) {
+        const bool older = h->layout > 0 && h->layout < atoi(LAYOUT_VERSION);
+        if (older && h->upgrade && h->writable)
+            return 0;
+        set_msg(e, PDX_EVERSION,
+                "'" + h->path + "' has index layout " + v +
+                    ", this paperdex reads layout " + LAYOUT_VERSION +
+                    (older ? "; rebuild it once by running the command that "
+                             "indexes it (cron's own line): " +
+                                 rebuild_command(h) +
+                                 " -- the old index stays searchable by the "
+                                 "old version until the new one replaces it"
+                           : "; use the paperdex that wrote it"));
+        return PDX_EVERSION;
+    }
+    return 0;
+}
+
+/* "tcp://HOST:PORT": a shard served by xapian-tcpsrv.  Sets host and
+ * port; false if p is not of that form (then it is a local path). */
+static bool remote_address(const std::string &p, std::string &host,
+                           unsigned &port)
+{
+    const std::string scheme = "tcp://";
+    if (p.compare(0, scheme.size(), scheme) != 0)
+        return false;
+    size_t colon = p.rfind(':');
+    if (colon == std::string::npos || colon < scheme.size())
+        throw Xapian::InvalidArgumentError("remote index '" + p +
+                                           "' must be tcp://HOST:PORT");
+    host = p.substr(scheme.size(), colon - scheme.size());
+    const std::string ps = p.substr(colon + 1);
+    char *end = nullptr;
+    unsigned long v = strtoul(ps.c_str(), &end, 10);
+    if (host.empty() || ps.empty() || *end || v == 0 || v > 65535)
+        throw Xapian::InvalidArgumentError("remote index '" + p +
+                                           "' must be tcp://HOST:PORT");
+    port = static_cast<unsigned>(v);
+    return true;
+}
+
+/* Milliseconds a remote shard may take to answer, and to connect. */
+const unsigned REMOTE_TIMEOUT_MS = 10000;
+const unsigned REMOTE_CONNECT_MS = 5000;
+
+/* A reader on the local index p.  Opening reads the newest revision's
+ * roots; a commit landing meanwhile may discard them, so opening is
+ * retried too. */
+static Xapian::Database open_local_reader(const std::string &p)
+{
+    for (int attempt = 0;; attempt++) {
+        try {
+            return Xapian::Database(p);
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+        }
+    }
+}
+
+static shard_id local_id(const std::string &p)
+{
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0)
+        return shard_id{p, true, 0, 0};
+    return shard_id{p, true, st.st_dev, st.st_ino};
+}
+
+/* `paperdex index --jobs` builds a new index beside the old one and
+ * renames it into place.  A reader still holds the old files, which no
+ * longer change, so reopen() alone would serve the old index for ever.
+ * Before each read, a reader therefore checks (one stat per local shard)
+ * whether a path it was opened on now names another directory, and if so
+ * opens every shard again by name.  A path that is missing for the
+ * moment (between the two renames) keeps the old index for this read. */
+void pdxshim::follow_replaced(shim_db *h)
+{
+    if (h->writable)
+        return;
+    bool replaced = false;
+    for (const shard_id &s : h->shards) {
+        struct stat st;
+        if (s.local && stat(s.path.c_str(), &st) == 0 &&
+            (st.st_dev != s.dev || st.st_ino != s.ino))
+            replaced = true;
+    }
+    if (!replaced)
+        return;
+    Xapian::Database all;
+    std::vector<shard_id> ids;
+    for (const shard_id &s : h->shards) {
+        std::string host;
+        unsigned port = 0;
+        if (!s.local && remote_address(s.path, host, port)) {
+            all.add_database(Xapian::Remote::open(
+                host, port, REMOTE_TIMEOUT_MS, REMOTE_CONNECT_MS));
+            ids.push_back(s);
+        } else {
+            all.add_database(open_local_reader(s.path));
+            ids.push_back(local_id(s.path));
+        }
+    }
+    if (all.get_metadata(LAYOUT_KEY) != LAYOUT_VERSION)
+        throw Xapian::DatabaseVersionError(
+            "'" + h->path + "' was replaced by an index of another layout");
+    h->db = all;
+    h->reader.reset(); /* made again over the new files */
+    h->shards = ids;
+}
+
+extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
+                         shim_err *e)
+{
+    *out = nullptr;
+    shim_db *h = nullptr;
+    try {
+        h = new shim_db;
+        h->path = path;
+        h->upgrade = (mode & SHIM_UPGRADE) != 0;
+        const std::string p(path);
+        std::string host;
+        unsigned port = 0;
+        if (remote_address(p, host, port)) {
+            if (mode & SHIM_WRITE) {
+                set_msg(e, PDX_EINVAL,
+                        "'" + p + "' is a remote index: it is searched, "
+                        "never written to");
+                delete h;
+                return PDX_EINVAL;
+            }
+            h->db = Xapian::Remote::open(host, port, REMOTE_TIMEOUT_MS,
+                                         REMOTE_CONNECT_MS);
+            h->shards.push_back(shard_id{p, false, 0, 0});
+            int rc = check_layout(h, e);
+            if (rc) {
+                delete h;
+                return rc;
+            }
+            *out = h;
+            return 0;
+        }
+        if (!exists(p)) {
+            if (!(mode & SHIM_WRITE) || !(mode & SHIM_CREATE)) {
+                set_msg(e, PDX_ENOTFOUND, "no index at '" + p + "'");
+                delete h;
+                return PDX_ENOTFOUND;
+            }
+        } else if (!is_dir(p)) {
+            set_msg(e, PDX_ENOTINDEX,
+                    "'" + p + "' is a file, not a paperdex index directory");
+            delete h;
+            return PDX_ENOTINDEX;
+        } else if (!looks_like_xapian(p) && !dir_is_empty(p)) {
+            set_msg(e, PDX_ENOTINDEX,
+                    "'" + p + "' is not a paperdex index (the directory "
+                    "holds other files)" +
+                        ((mode & SHIM_WRITE) ? "; refusing to write there"
+                                             : ""));
+            delete h;
+            return PDX_ENOTINDEX;
+        } else if (!looks_like_xapian(p) && !(mode & SHIM_WRITE)) {
+            set_msg(e, PDX_ENOTINDEX,
+                    "'" + p + "' is an empty directory, not a paperdex index");
+            delete h;
+            return PDX_ENOTINDEX;
+        }
+        if (mode & SHIM_WRITE) {
+            h->wdb = Xapian::WritableDatabase(
+                p, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS |
+                       ((mode & SHIM_NOSYNC) ? Xapian::DB_NO_SYNC : 0));
+            h->db = h->wdb;
+            h->writable = true;
+        } else {
+            h->db = open_local_reader(p);
+            h->shards.push_back(local_id(p));
+        }
+        int rc = check_layout(h, e);
+        if (rc) {
+            delete h;
+            return rc;
+        }
+        if (h->writable)
+            write_holder(p);
+        *out = h;
+        return 0;
+    } catch (const Xapian::DatabaseLockError &) {
+        std::string who = read_holder(path);
+        set_msg(e, PDX_ELOCKED,
+                "index '" + std::string(path) +
+                    "' is locked by another writer" +
+                    (who.empty() ? std::string() : " (" + who + ")"));
+        delete h;
+        return PDX_ELOCKED;
+    } catch (...) {
+        int rc = fail(e);
+        delete h;
+        return rc;
+    }
+}
+
+extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
+{
+    shim_db *other = nullptr;
+    int rc = shim_open(&other, path, 0, e);
+    if (rc)
+        return rc;
+    try {
+        if (h->writable) {
+            delete other;
+            set_msg(e, PDX_EINVAL, "shards are searched together only on a "
+                                   "read-only handle");
+            return PDX_EINVAL;
+        }
+        h->db.add_database(other->db);
+        h->shards.insert(h->shards.end(), other->shards.begin(),
+                         other->shards.end());
+        h->reader.reset(); /* made again over every shard */
+        delete other;
+        return 0;
+    } catch (...) {
+        delete other;
+        return fail(e);
+    }
+}
+extern "C" int shim_layout(const shim_db *h) { return h->layout; }
+
+extern "C" void shim_close(shim_db *h)
+{
+    if (!h)
+        return;
+    try {
+        if (h->writable) {
+            unlink((h->path + "/" + HOLDER_FILE).c_str());
+            h->wdb.close(); /* commits pending changes */
+        }
+    } catch (...) {
+        /* Nothing to report to: the caller chose not to commit. */
+    }
+    delete h;
+}
+extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
+                                  size_t n, const shim_pruned *p, size_t np,
+                                  shim_data_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        /* A key no work holds is skipped by its term frequency, which a
+         * writer answers from its pending changes as they are.  Opening
+         * a posting list on a writer instead (Xapian 1.4's glass) first
+         * writes that term's pending postings, and every pending
+         * position list, into the B-trees: one lookup per record would
+         * then undo the commit batch, and a larger batch would be slower,
+         * not faster (bench/RESULTS.md, "Layout 2").  A new work, whose
+         * keys no work holds yet, opens no posting list at all. */
+        auto usable = [h](const char *t) {
+            return t && *t && strlen(t) <= MAX_TERM_BYTES &&
+                   h->db.get_termfreq(t) > 0;
+        };
+        std::vector<std::string> found;
+        with_reopen(h, [&] {
+            found.clear();
+            std::vector<Xapian::docid> ids;
+            for (size_t i = 0; i < n; i++) {
+                if (!usable(terms[i]))
+                    continue;
+                for (Xapian::PostingIterator d = h->db.postlist_begin(terms[i]);
+                     d != h->db.postlist_end(terms[i]); ++d)
+                    ids.push_back(*d);
+            }
+            /* key AND_NOT (not...): both lists ascend, so each "not" list
+             * is only skipped forward. */
+            for (size_t i = 0; i < np; i++) {
+                if (!usable(p[i].key))
+                    continue;
+                std::vector<Xapian::PostingIterator> nots;
+                for (size_t k = 0; k < p[i].n_not; k++)
+                    nots.push_back(h->db.postlist_begin(p[i].not_terms[k]));
+                const Xapian::PostingIterator end;
+                for (Xapian::PostingIterator d = h->db.postlist_begin(p[i].key);
+                     d != end; ++d) {
+                    bool out = false;
+                    for (auto &x : nots) {
+                        if (x != end && *x < *d)
+                            x.skip_to(*d);
+                        out |= x != end && *x == *d;
+                    }
+                    if (!out)
+                        ids.push_back(*d);
+                }
+            }
+            std::sort(ids.begin(), ids.end());
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            for (Xapian::docid id : ids)
+                found.push_back(h->db.get_document(id).get_data());
+        });
+        for (const std::string &data : found)
+            if (fn(ctx, data.data(), data.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_lookup(shim_db *h, const char *const *terms, size_t n,
+                           shim_data_fn fn, void *ctx, shim_err *e)
+{
+    return shim_lookup_pruned(h, terms, n, NULL, 0, fn, ctx, e);
+}
+extern "C" int shim_meta_get(shim_db *h, const char *key, shim_data_fn fn,
+                             void *ctx, shim_err *e)
+{
+    try {
+        std::string v;
+        with_reopen(h, [&] { v = h->db.get_metadata(key); });
+        if (v.empty())
+            return PDX_ENOTFOUND;
+        return fn(ctx, v.data(), v.size()) ? PDX_ENOMEM : 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
+                              void *ctx, shim_err *e)
+{
+    try {
+        std::vector<std::string> values;
+        with_reopen(h, [&] {
+            values.clear();
+            for (Xapian::TermIterator k = h->db.metadata_keys_begin(prefix);
+                 k != h->db.metadata_keys_end(prefix); ++k) {
+                std::string v = h->db.get_metadata(*k);
+                if (!v.empty())
+                    values.push_back(v);
+            }
+        });
+        for (const std::string &v : values) {
+            if (fn(ctx, v.data(), v.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}

@@ -1,0 +1,138 @@
+/*
+ * shim_db.hh -- what the three C++ files behind the shim share: the
+ * handle (struct shim_db), the one exception fence (fail), and the
+ * helpers both sides of the layout need.  Private to the library; C code
+ * sees only shim.h.
+ *
+ *   common/shim.cc         the fence, opening and closing, layout checks,
+ *                          metadata reads, lookups by key
+ *   indexer/shim_write.cc  documents in and out, commits, compaction
+ *   searcher/shim_read.cc  queries, ranking, facets, snippets, explain,
+ *                          suggestions, feedback, similar, statistics
+ *
+ * Each side keeps its own Xapian objects (the term generator; the query
+ * parsers and the Enquire) in a Side hung on the handle, made the first
+ * time that side is used, so a reader never builds a term generator and
+ * a writer never builds a query parser.
+ */
+#ifndef PDX_SHIM_DB_HH
+#define PDX_SHIM_DB_HH
+
+#include <xapian.h>
+
+#include <sys/types.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "layout.h"
+#include "paperdex.h"
+#include "shim.h"
+
+namespace pdxshim {
+
+const Xapian::valueno SLOT_YEAR = LAYOUT_SLOT_YEAR;
+const Xapian::valueno SLOT_DATE = LAYOUT_SLOT_DATE;
+const Xapian::valueno SLOT_ID = LAYOUT_SLOT_ID;
+const Xapian::valueno SLOT_CATS = LAYOUT_SLOT_CATS;
+const Xapian::valueno SLOT_AUTHORS = LAYOUT_SLOT_AUTHORS;
+const char FACET_SEP = LAYOUT_FACET_SEP;
+const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
+const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
+const int MODIFIED_RETRIES = 50;
+
+/* One side's own Xapian objects on a handle (see the top). */
+struct Side {
+    virtual ~Side() {}
+};
+
+/* One index a read handle is made of, and which directory it was. */
+struct shard_id {
+    std::string path;
+    bool local;
+    dev_t dev;
+    ino_t ino;
+};
+
+} // namespace pdxshim
+
+struct shim_db {
+    std::string path;
+    bool writable = false;
+    int layout = 0;          /* the layout version of what was opened */
+    bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
+    /* What a reader was opened on, to notice a directory swapped in under
+     * the same name (follow_replaced). */
+    std::vector<pdxshim::shard_id> shards;
+    Xapian::Database db; /* the reader; for a writer, the writer itself */
+    Xapian::WritableDatabase wdb;
+    Xapian::Stem stem;   /* Snowball English, from libstemmer */
+    Xapian::SimpleStopper stopper;
+    /* The stop words and their stems: what a phrase of the query holds
+     * that the index does not (layout 2 indexes no stop word). */
+    std::set<std::string> stop_stems;
+    /* The sides' own objects.  The reader's is dropped whenever db is
+     * replaced (follow_replaced, shim_add_shard), so it is made again
+     * over the new database. */
+    std::unique_ptr<pdxshim::Side> reader, writer;
+
+    shim_db();
+};
+
+namespace pdxshim {
+
+/* Store code and message in e (which may be NULL). */
+void set_msg(shim_err *e, int code, const std::string &msg);
+
+/* The one exception handler: call only from inside a catch block.  Maps
+ * each Xapian::Error class to its pdx_error code, fills e, returns the
+ * code. */
+int fail(shim_err *e);
+
+/* A boolean key cut at a character boundary to LAYOUT_MAX_KEY_BYTES. */
+std::string cut_key(const char *key);
+
+/* Query or snippet text in the form that is indexed (text_unaccent). */
+std::string unaccent(const std::string &s);
+
+/* Which field a text term of layout 2 belongs to, by its prefix, and its
+ * stem in `word`: "title" (S), "abstract" (XB), "author" (A), or "text"
+ * (no prefix: the default field; also what any other term is called, its
+ * whole name in `word`). */
+const char *term_field(const std::string &t, std::string &word);
+
+/* Before each read: if a directory a reader was opened on has been
+ * replaced (a rebuild swapped in), open the new one. */
+void follow_replaced(shim_db *h);
+
+/* Run `read` on h's reader; when a writer's commits overtake it
+ * (DatabaseModifiedError), move to the newest revision and run it again,
+ * as Xapian documents.  Every read entry point goes through here, so a
+ * reader survives a cron commit whatever it was doing.  `read` must start
+ * from scratch each time and must not call back into the caller (a retry
+ * would repeat the callbacks): it collects, and the caller hands over
+ * afterwards.  reopen() itself may meet a commit in flight, so it is
+ * retried too.  MODIFIED_RETRIES bounds the loop: a reader slower than
+ * every pair of commits would otherwise spin for ever; it then gets the
+ * error.  A writer's own handle never sees the error. */
+template <typename F> void with_reopen(shim_db *h, F read)
+{
+    follow_replaced(h);
+    for (int attempt = 0;; attempt++) {
+        try {
+            if (attempt)
+                h->db.reopen();
+            read();
+            return;
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+        }
+    }
+}
+
+} // namespace pdxshim
+
+#endif

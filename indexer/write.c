@@ -1,0 +1,648 @@
+/*
+ * write.c -- the write side of pdx_index: a record in (merged with the
+ * works it belongs to, by corpus/merge.c's rules), works out, the
+ * sources' fingerprints, commits, compaction.  Everything Xapian is
+ * behind indexer/shim_write.h; the layout is common/layout.h's.
+ *
+ * The same functions (text.c) derive an author's or a category's keys
+ * here and when a filter is given (searcher/search.c), so the two sides
+ * cannot disagree.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/handle.h"
+#include "../common/layout.h"
+#include "../common/text.h"
+#include "../corpus/merge.h"
+#include "../corpus/record.h"
+#include "shim_write.h"
+
+int pdx_compact(pdx_index *ix, const char *dest)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!dest || !*dest)
+        return handle_error(ix, PDX_EINVAL, "no destination given");
+    struct stat st;
+    if (stat(dest, &st) == 0)
+        return handle_error(ix, PDX_EINVAL,
+                         "'%s' exists; compact writes a new directory", dest);
+    shim_err e = {0, ""};
+    int rc = shim_compact(ix->db, dest, &e);
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_sync_dir(const char *path)
+{
+    if (!path)
+        return PDX_EINVAL;
+    DIR *d = opendir(path);
+    if (!d)
+        return PDX_EIO;
+    int rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fsync(fd) != 0)
+            rc = PDX_EIO;
+        if (fd >= 0)
+            close(fd);
+    }
+    if (fsync(dirfd(d)) != 0)
+        rc = PDX_EIO;
+    closedir(d);
+    return rc;
+}
+
+/* ------------------------------------------------------------- writing */
+
+/* Write work m (its view computed) as one document, deleting the works
+ * whose ids are in del (those it absorbed).  `fresh`: the caller has
+ * looked the id up and no document has it, so the work is added without
+ * Xapian looking for one to replace. */
+static int put_work(pdx_index *ix, arena *a, const merge_work *m,
+                    const char *const *del, size_t n_del, int fresh)
+{
+    const pdx_work *w = &m->view;
+    char *json = merge_to_json(m);
+    shim_author *authors =
+        w->n_authors ? arena_alloc(a, w->n_authors * sizeof *authors) : NULL;
+    const char **cats =
+        w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
+                        : NULL;
+    const char **terms =
+        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 1) + MERGE_MAX_CLASS + 1) *
+                           sizeof *terms);
+    if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
+        !terms)
+        goto oom;
+    for (size_t i = 0; i < w->n_authors; i++) {
+        name_keys nk;
+        if (text_name_keys(a, w->authors[i], &nk))
+            goto oom;
+        shim_author *sa = &authors[i];
+        sa->name = w->authors[i];
+        sa->family = nk.family;
+        sa->initial = "";
+        sa->full = "";
+        if (*nk.family && *nk.initial) {
+            sa->initial = text_join2(a, nk.family, nk.initial);
+            sa->full = text_join2(a, nk.family,
+                             nk.given_is_initial ? nk.initial : nk.given);
+            if (!sa->initial || !sa->full)
+                goto oom;
+        }
+    }
+    size_t n_cats = 0;
+    for (size_t i = 0; i < w->n_categories; i++) {
+        char *k[2];
+        int nk = text_category_keys(a, w->categories[i], 0, k);
+        if (nk < 0)
+            goto oom;
+        for (int j = 0; j < nk; j++)
+            cats[n_cats++] = k[j];
+    }
+    size_t n_terms = 0;
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        n_terms += merge_keys(a, r, terms + n_terms);
+        if (r->source && !(terms[n_terms++] = merge_file_key(a, r->source)))
+            goto oom;
+    }
+    n_terms += merge_class_terms(m, terms + n_terms);
+    char date_key[9];
+    record_date_key(w->date, date_key);
+    if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
+        snprintf(date_key, sizeof date_key, "%04u0000",
+                 (unsigned)w->year % 10000u);
+    shim_doc d = {
+        .id = w->id,
+        .title = w->title_derived ? NULL : w->title,
+        .abstract = w->abstract,
+        .authors = authors,
+        .n_authors = w->n_authors,
+        .cat_keys = cats,
+        .n_cat_keys = n_cats,
+        .year = w->year ? w->year : (w->date ? atoi(w->date) : 0),
+        .date_key = date_key,
+        .data = json,
+        .data_len = strlen(json),
+        .categories = w->categories,
+        .n_categories = w->n_categories,
+        .terms = terms,
+        .n_terms = n_terms,
+        .delete_ids = del,
+        .n_delete_ids = n_del,
+        .fresh = fresh,
+    };
+    shim_err e = {0, ""};
+    int rc = shim_put(ix->db, &d, &e);
+    if (rc)
+        handle_from_shim(ix, rc, &e);
+    free(json);
+    return rc;
+oom:
+    free(json);
+    return handle_error(ix, PDX_ENOMEM, "out of memory");
+}
+
+typedef struct candidates {
+    arena *a;
+    merge_work *v;
+    size_t n, cap;
+} candidates;
+
+static int on_candidate(void *ctx, const char *data, size_t len)
+{
+    candidates *c = ctx;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4;
+        merge_work *nv = arena_alloc(c->a, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        if (c->n)
+            memcpy(nv, c->v, c->n * sizeof *nv);
+        c->v = nv;
+        c->cap = cap;
+    }
+    if (merge_from_json(c->a, &c->v[c->n], data, len) == 0)
+        c->n++; /* a document that is not ours is left alone */
+    return 0;
+}
+
+/* Is stored source s the same record as w (an earlier version of it)? */
+static int same_record(const pdx_work *s, const pdx_work *w)
+{
+    if (!s->source && !w->source) /* the caller's own record of that id */
+        return s->id && w->id && !strcmp(s->id, w->id);
+    return merge_same_source(s, w);
+}
+
+int pdx_put(pdx_index *ix, const pdx_work *w)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (w && w->version != PDX_WORK_VERSION)
+        return handle_error(ix, PDX_EVERSION,
+                            "pdx_work version %u is not %d (initialise it "
+                            "with PDX_WORK_INIT or pdx_work_init)",
+                            w->version, PDX_WORK_VERSION);
+    strbuf why = STRBUF_INIT;
+    if (record_check(w, &why)) {
+        handle_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",
+                  w && w->id ? w->id : "", why.s ? why.s : "out of memory");
+        sb_release(&why);
+        return PDX_EINVAL;
+    }
+
+    arena a = {0};
+    int rc = PDX_ENOMEM;
+    merge_lookup look;
+    const char *keys[MERGE_MAX_KEYS + 1];
+    char *q = arena_alloc(&a, strlen(w->id) + 2);
+    if (!q || merge_lookup_of(&a, w, &look))
+        goto oom;
+    size_t nk = look.n_plain;
+    memcpy(keys, look.plain, nk * sizeof *keys);
+    snprintf(q, strlen(w->id) + 2, LAYOUT_P_ID "%s", w->id);
+    keys[nk++] = q;
+    shim_pruned pruned[2];
+    size_t np = 0;
+    if (look.title)
+        pruned[np++] = (shim_pruned){look.title, look.title_not,
+                                     look.n_title_not};
+    if (look.abstract)
+        pruned[np++] = (shim_pruned){look.abstract, look.abstract_not,
+                                     look.n_abstract_not};
+    candidates c = {.a = &a};
+    shim_err e = {0, ""};
+    if ((rc = shim_lookup_pruned(ix->db, keys, nk, pruned, np, on_candidate,
+                                 &c, &e))) {
+        handle_from_shim(ix, rc, &e);
+        goto done;
+    }
+    /* The new work: this record plus every source of each work it
+     * matches (their old versions of this record dropped). */
+    merge_work m = {0};
+    const char **del = arena_alloc(&a, (c.n + 1) * sizeof *del);
+    size_t n_src = 1, n_del = 0;
+    for (size_t i = 0; i < c.n; i++)
+        n_src += c.v[i].n_src;
+    m.src = arena_alloc(&a, n_src * sizeof *m.src);
+    if (!del || !m.src)
+        goto oom;
+    m.src[m.n_src++].rec = *w;
+    for (size_t i = 0; i < c.n; i++) {
+        merge_work *cw = &c.v[i];
+        /* A work already known by this record's id is this work too:
+         * re-adding under an id replaces, and one id never names two. */
+        int joins = merge_matches(&a, w, cw) || !strcmp(cw->view.id, w->id);
+        size_t kept = 0;
+        for (size_t j = 0; j < cw->n_src; j++) {
+            if (same_record(&cw->src[j].rec, w))
+                continue;
+            if (joins)
+                m.src[m.n_src++] = cw->src[j];
+            else
+                cw->src[kept++] = cw->src[j];
+        }
+        if (joins) {
+            del[n_del++] = cw->view.id;
+        } else if (kept < cw->n_src) {
+            /* An old version of this record, now of another work:
+             * take it out of the work it was in. */
+            cw->n_src = kept;
+            const char *gone[1] = {cw->view.id};
+            if (kept == 0) {
+                if ((rc = shim_delete(ix->db, cw->view.id, &e))) {
+                    handle_from_shim(ix, rc, &e);
+                    goto done;
+                }
+            } else if (merge_view(&a, cw, &why) ||
+                       (rc = put_work(ix, &a, cw, gone, 1, 0))) {
+                if (!ix->code)
+                    rc = handle_error(ix, PDX_EINVAL, "%s",
+                                   why.s ? why.s : "cannot re-merge");
+                goto done;
+            }
+        }
+    }
+    if (merge_view(&a, &m, &why)) {
+        rc = handle_error(ix, PDX_EINVAL, "invalid work %s: %s", w->id,
+                       why.s ? why.s : "cannot merge");
+        goto done;
+    }
+    /* No candidate at all: nothing holds Q<id> (it was looked up). */
+    rc = put_work(ix, &a, &m, del, n_del, c.n == 0);
+    goto done;
+oom:
+    rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+done:
+    sb_release(&why);
+    arena_free(&a);
+    return rc;
+}
+
+/* A list of strings, for pdx_remerge. */
+typedef struct strlist {
+    char **v;
+    size_t n, cap;
+} strlist;
+
+static int on_shared_term(void *ctx, const char *data, size_t len)
+{
+    strlist *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strndup(data, len)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+int pdx_remerge(pdx_index *ix, size_t *regrouped)
+{
+    if (regrouped)
+        *regrouped = 0;
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    /* The merge keys two works share; XS (source positions) and XP (file
+     * keys) are not evidence of the same work. */
+    static const char *const prefixes[] = {
+        LAYOUT_P_ARXIV, LAYOUT_P_DOI, LAYOUT_P_SOURCE_ID, LAYOUT_P_TITLE_HASH,
+        LAYOUT_P_ABSTRACT_HASH};
+    strlist terms = {0};
+    shim_err e = {0, ""};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rc; i++)
+        rc = shim_shared_terms(ix->db, prefixes[i], on_shared_term, &terms, &e);
+    if (rc) {
+        handle_from_shim(ix, rc, &e);
+        goto done;
+    }
+    for (size_t i = 0; i < terms.n && !rc; i++) {
+        arena a = {0};
+        candidates c = {.a = &a};
+        const char *key[1] = {terms.v[i]};
+        rc = shim_lookup(ix->db, key, 1, on_candidate, &c, &e);
+        if (rc) {
+            handle_from_shim(ix, rc, &e);
+        } else if (c.n > 1) {
+            /* Take the works out, then put every record of theirs back:
+             * pdx_put merges them by the usual rules, as one index built
+             * in one pass would have. */
+            for (size_t k = 0; k < c.n && !rc; k++)
+                if ((rc = shim_delete(ix->db, c.v[k].view.id, &e)))
+                    handle_from_shim(ix, rc, &e);
+            for (size_t k = 0; k < c.n && !rc; k++)
+                for (size_t j = 0; j < c.v[k].n_src && !rc; j++)
+                    rc = pdx_put(ix, &c.v[k].src[j].rec);
+            if (!rc && regrouped)
+                (*regrouped)++;
+        }
+        arena_free(&a);
+    }
+done:
+    for (size_t i = 0; i < terms.n; i++)
+        free(terms.v[i]);
+    free(terms.v);
+    return rc;
+}
+
+int pdx_delete(pdx_index *ix, const char *id)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!id || !*id || strlen(id) > PDX_ID_MAX)
+        return handle_error(ix, PDX_EINVAL, "pdx_delete: invalid id");
+    /* The work may go by another id than the one given (an arXiv id, or
+     * another source's): found by the keys pdx_get uses. */
+    pdx_work probe = PDX_WORK_INIT;
+    probe.id = id;
+    probe.arxiv_id = id;
+    arena a = {0};
+    const char *keys[MERGE_MAX_KEYS + 1];
+    size_t nk = merge_keys(&a, &probe, keys); /* XMA<id>, XI<id> */
+    char *q = arena_alloc(&a, strlen(id) + 2);
+    candidates c = {.a = &a};
+    shim_err e = {0, ""};
+    int rc = 0;
+    if (!q) {
+        rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+    } else {
+        snprintf(q, strlen(id) + 2, LAYOUT_P_ID "%s", id);
+        keys[nk++] = q;
+        if ((rc = shim_lookup(ix->db, keys, nk, on_candidate, &c, &e)))
+            handle_from_shim(ix, rc, &e);
+    }
+    for (size_t i = 0; rc == 0 && i < c.n; i++)
+        if ((rc = shim_delete(ix->db, c.v[i].view.id, &e)))
+            handle_from_shim(ix, rc, &e);
+    arena_free(&a);
+    return rc;
+}
+
+int pdx_commit(pdx_index *ix)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    shim_err e = {0, ""};
+    int rc = shim_commit(ix->db, &e);
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+/* ------------------------------------------------------------- sources */
+
+#define SRC_META LAYOUT_META_SOURCE
+
+static void source_meta_key(const char *path, char key[64])
+{
+    snprintf(key, 64, SRC_META "%016llx", text_hash64(path, strlen(path)));
+}
+
+struct src_ctx {
+    pdx_index *ix;
+    pdx_source_fn fn;
+    void *ctx;
+    int rc;
+};
+
+/* Decode one stored fingerprint into *out (path in arena a). */
+static int source_decode(arena *a, pdx_source *out, const char *data,
+                         size_t len)
+{
+    cJSON *o = cJSON_ParseWithLength(data, len);
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hash");
+    int rc = -1;
+    if (cJSON_IsString(p) && cJSON_IsString(h)) {
+        const pdx_source init = PDX_SOURCE_INIT;
+        *out = init;
+        out->path = arena_strdup(a, p->valuestring);
+        const char *nums[] = {"size", "mtime_ns", "records"};
+        for (int i = 0; i < 3; i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, nums[i]);
+            /* 64-bit values are stored as strings: JSON numbers are doubles */
+            unsigned long long x = cJSON_IsString(v)
+                                       ? strtoull(v->valuestring, NULL, 10)
+                                       : 0;
+            if (i == 0)
+                out->size = x;
+            else if (i == 1)
+                out->mtime_ns = (int64_t)x;
+            else
+                out->records = x;
+        }
+        out->hash = strtoull(h->valuestring, NULL, 16);
+        rc = out->path ? 0 : -1;
+    }
+    cJSON_Delete(o);
+    return rc;
+}
+
+typedef struct one_value {
+    arena *a;
+    char *s;
+    size_t n;
+} one_value;
+
+static int keep_value(void *ctx, const char *data, size_t len)
+{
+    one_value *v = ctx;
+    v->s = arena_strndup(v->a, data, len);
+    v->n = len;
+    return v->s ? 0 : -1;
+}
+
+int pdx_source_get(pdx_source *out, pdx_index *ix, const char *path)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!out || !path)
+        return handle_error(ix, PDX_EINVAL, "pdx_source_get: no %s given",
+                            out ? "path" : "pdx_source");
+    char key[64];
+    source_meta_key(path, key);
+    arena_reset(&ix->scratch);
+    one_value v = {&ix->scratch, NULL, 0};
+    shim_err e = {0, ""};
+    int rc = shim_meta_get(ix->db, key, keep_value, &v, &e);
+    if (rc == PDX_ENOTFOUND)
+        return rc;
+    if (rc)
+        return handle_from_shim(ix, rc, &e);
+    if (source_decode(&ix->scratch, out, v.s, v.n) || strcmp(out->path, path))
+        return PDX_ENOTFOUND; /* unreadable, or a hash collision */
+    return 0;
+}
+
+int pdx_source_set(pdx_index *ix, const pdx_source *s)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (s && s->version != PDX_SOURCE_VERSION)
+        return handle_error(ix, PDX_EVERSION,
+                            "pdx_source version %u is not %d (initialise it "
+                            "with PDX_SOURCE_INIT or pdx_source_init)",
+                            s->version, PDX_SOURCE_VERSION);
+    if (!s || !s->path || !*s->path)
+        return handle_error(ix, PDX_EINVAL, "pdx_source_set: no path");
+    cJSON *o = cJSON_CreateObject();
+    char num[3][32], hash[32];
+    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)s->size);
+    snprintf(num[1], sizeof num[1], "%lld", (long long)s->mtime_ns);
+    snprintf(num[2], sizeof num[2], "%llu", (unsigned long long)s->records);
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)s->hash);
+    char *json = NULL;
+    if (o && cJSON_AddStringToObject(o, "path", s->path) &&
+        cJSON_AddStringToObject(o, "size", num[0]) &&
+        cJSON_AddStringToObject(o, "mtime_ns", num[1]) &&
+        cJSON_AddStringToObject(o, "hash", hash) &&
+        cJSON_AddStringToObject(o, "records", num[2]))
+        json = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!json)
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    char key[64];
+    source_meta_key(s->path, key);
+    shim_err e = {0, ""};
+    int rc = shim_meta_set(ix->db, key, json, &e);
+    free(json);
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+/* One work fed by the source being removed: drop that source's records;
+ * delete the work, or merge it again from the rest.  Done work by work in
+ * the lookup's callback, so memory stays bounded by one work. */
+typedef struct remove_ctx {
+    pdx_index *ix;
+    const char *path;
+    int rc;
+} remove_ctx;
+
+static int remove_from_work(void *ctx, const char *data, size_t len)
+{
+    remove_ctx *rc = ctx;
+    arena a = {0};
+    strbuf why = STRBUF_INIT;
+    merge_work cw;
+    shim_err e = {0, ""};
+    if (merge_from_json(&a, &cw, data, len) == 0) {
+        const char *old[1] = {cw.view.id};
+        size_t kept = 0;
+        for (size_t j = 0; j < cw.n_src; j++)
+            if (!cw.src[j].rec.source || strcmp(cw.src[j].rec.source, rc->path))
+                cw.src[kept++] = cw.src[j];
+        cw.n_src = kept;
+        if (kept == 0) {
+            if ((rc->rc = shim_delete(rc->ix->db, cw.view.id, &e)))
+                handle_from_shim(rc->ix, rc->rc, &e);
+        } else if (merge_view(&a, &cw, &why)) {
+            rc->rc = handle_error(rc->ix, PDX_ERROR, "cannot merge %s again: %s",
+                               cw.view.id, why.s ? why.s : "?");
+        } else {
+            rc->rc = put_work(rc->ix, &a, &cw, old, 1, 0);
+        }
+    }
+    sb_release(&why);
+    arena_free(&a);
+    return rc->rc ? 1 : 0;
+}
+
+int pdx_source_remove(pdx_index *ix, const char *path)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!path || !*path)
+        return handle_error(ix, PDX_EINVAL, "pdx_source_remove: no path");
+    arena a = {0};
+    const char *keys[1] = {merge_file_key(&a, path)};
+    remove_ctx rc = {ix, path, 0};
+    shim_err e = {0, ""};
+    int r = keys[0] ? shim_lookup(ix->db, keys, 1, remove_from_work, &rc, &e)
+                    : PDX_ENOMEM;
+    arena_free(&a);
+    if (rc.rc)
+        return rc.rc;
+    if (r)
+        return handle_from_shim(ix, r, &e);
+    char key[64];
+    source_meta_key(path, key);
+    if ((r = shim_meta_set(ix->db, key, "", &e)))
+        return handle_from_shim(ix, r, &e);
+    return 0;
+}
+
+static int on_source(void *ctx, const char *data, size_t len)
+{
+    struct src_ctx *c = ctx;
+    arena a = {0};
+    pdx_source s;
+    if (source_decode(&a, &s, data, len) == 0)
+        c->rc = c->fn(c->ctx, &s);
+    arena_free(&a);
+    return c->rc ? 1 : 0;
+}
+
+int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn, void *ctx)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!fn)
+        return handle_error(ix, PDX_EINVAL, "pdx_source_foreach: no function");
+    struct src_ctx c = {ix, fn, ctx, 0};
+    shim_err e = {0, ""};
+    int rc = shim_meta_list(ix->db, SRC_META, on_source, &c, &e);
+    if (c.rc)
+        return c.rc;
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_clear(pdx_index *ix)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    shim_err e = {0, ""};
+    int rc = shim_clear(ix->db, SRC_META, &e);
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+int pdx_mark_reindexed(pdx_index *ix)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    char now[32];
+    snprintf(now, sizeof now, "%lld", (long long)time(NULL));
+    shim_err e = {0, ""};
+    int rc = shim_meta_set(ix->db, LAYOUT_META_REINDEXED, now, &e);
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+

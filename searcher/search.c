@@ -1,0 +1,665 @@
+/*
+ * search.c -- the read side of pdx_index: a query checked and turned into
+ * the shim's (filters as keys, by the same text.c rules the indexer
+ * uses), and its results: hits decoded once from their stored records,
+ * snippets with highlight ranges, facets, suggestions; pdx_get,
+ * pdx_similar, pdx_stats_get.  Everything Xapian is behind
+ * searcher/shim_read.h.
+ */
+#include <ctype.h>
+#include <stddef.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/handle.h"
+#include "../common/layout.h"
+#include "../common/text.h"
+#include "../corpus/merge.h"
+#include "../corpus/record.h"
+#include "shim_read.h"
+
+struct pdx_results {
+    arena a;
+    pdx_hit *hits;
+    size_t n, cap;
+    pdx_facet *facets[3]; /* year, category, author */
+    size_t n_facets[3], cap_facets[3];
+    size_t offset;
+    shim_totals totals;
+};
+
+static int parse_year(const char *s, size_t n, int *out)
+{
+    if (n == 0 || n > 4)
+        return -1;
+    int y = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        y = y * 10 + (s[i] - '0');
+    }
+    if (y < 1)
+        return -1;
+    *out = y;
+    return 0;
+}
+
+int pdx_parse_year_range(const char *s, int *lo, int *hi)
+{
+    const char *dots = strstr(s, "..");
+    *lo = *hi = 0;
+    if (!dots)
+        return parse_year(s, strlen(s), lo) ? -1 : (*hi = *lo, 0);
+    if (dots == s && !dots[2])
+        return -1; /* ".." alone */
+    if (dots > s && parse_year(s, (size_t)(dots - s), lo))
+        return -1;
+    if (dots[2] && parse_year(dots + 2, strlen(dots + 2), hi))
+        return -1;
+    if (*lo && *hi && *lo > *hi)
+        return -1;
+    return 0;
+}
+
+/* ----------------------------------------------------------- searching */
+
+/* Take the highlight markers out of a snippet, keeping where they were. */
+static int set_snippet(arena *a, pdx_hit *h, const char *marked)
+{
+    size_t n = strlen(marked), marks = 0;
+    for (size_t i = 0; i < n; i++)
+        marks += marked[i] == SHIM_HI_START;
+    char *text = arena_alloc(a, n + 1);
+    size_t *hl = arena_alloc(a, (2 * marks + 1) * sizeof *hl);
+    if (!text || !hl)
+        return -1;
+    size_t o = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (marked[i] == SHIM_HI_START && k % 2 == 0)
+            hl[k++] = o;
+        else if (marked[i] == SHIM_HI_END && k % 2 == 1)
+            hl[k++] = o;
+        else if (marked[i] != SHIM_HI_START && marked[i] != SHIM_HI_END)
+            text[o++] = marked[i];
+    }
+    if (k % 2) /* an unclosed mark ends with the text */
+        hl[k++] = o;
+    text[o] = '\0';
+    h->snippet = text;
+    h->highlights = hl;
+    h->n_highlights = k / 2;
+    return 0;
+}
+
+/* A hit: its stored record decoded -- the one time it is -- into
+ * h->work, the JSON kept as it is for h->json, and the abstract lent to
+ * the shim for the snippet (on_snippet). */
+static int on_hit(void *ctx, double score, const char *data, size_t len,
+                  const char *explain, const char **abstract)
+{
+    pdx_results *r = ctx;
+    if (abstract)
+        *abstract = NULL;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        pdx_hit *h = realloc(r->hits, cap * sizeof *h);
+        if (!h)
+            return -1;
+        r->hits = h;
+        r->cap = cap;
+    }
+    pdx_hit *h = &r->hits[r->n];
+    memset(h, 0, sizeof *h);
+    pdx_work *w = arena_alloc(&r->a, sizeof *w);
+    h->json = arena_strndup(&r->a, data, len);
+    if (!h->json || !w)
+        return -1;
+    if (record_from_json(&r->a, w, data, len)) {
+        /* Not a record we wrote: show what there is rather than fail. */
+        const pdx_work init = PDX_WORK_INIT;
+        *w = init;
+        w->id = "";
+    }
+    h->work = w;
+    if (abstract)
+        *abstract = h->work->abstract;
+    if (explain && !(h->explain = arena_strdup(&r->a, explain)))
+        return -1;
+    h->score = score;
+    h->rank = r->offset + r->n;
+    r->n++;
+    return 0;
+}
+
+/* The snippet of the hit on_hit took last. */
+static int on_snippet(void *ctx, const char *marked)
+{
+    pdx_results *r = ctx;
+    return r->n && *marked ? set_snippet(&r->a, &r->hits[r->n - 1], marked)
+                           : 0;
+}
+
+static int facet_index(unsigned facet)
+{
+    return facet == PDX_FACET_YEAR       ? 0
+           : facet == PDX_FACET_CATEGORY ? 1
+           : facet == PDX_FACET_AUTHOR   ? 2
+                                         : -1;
+}
+
+static int on_facet(void *ctx, unsigned facet, const char *value,
+                    uint64_t count)
+{
+    pdx_results *r = ctx;
+    int k = facet_index(facet);
+    if (k < 0)
+        return 0;
+    if (r->n_facets[k] == r->cap_facets[k]) {
+        size_t cap = r->cap_facets[k] ? 2 * r->cap_facets[k] : 16;
+        pdx_facet *nf = arena_alloc(&r->a, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        if (r->n_facets[k])
+            memcpy(nf, r->facets[k], r->n_facets[k] * sizeof *nf);
+        r->facets[k] = nf;
+        r->cap_facets[k] = cap;
+    }
+    pdx_facet *f = &r->facets[k][r->n_facets[k]];
+    if (!(f->value = arena_strdup(&r->a, value)))
+        return -1;
+    f->count = count;
+    r->n_facets[k]++;
+    return 0;
+}
+
+size_t pdx_results_facet_count(const pdx_results *r, unsigned facet)
+{
+    int k = facet_index(facet);
+    return r && k >= 0 ? r->n_facets[k] : 0;
+}
+
+const pdx_facet *pdx_results_facet(const pdx_results *r, unsigned facet,
+                                   size_t i)
+{
+    int k = facet_index(facet);
+    return r && k >= 0 && i < r->n_facets[k] ? &r->facets[k][i] : NULL;
+}
+
+/* Parentheses outside "phrases" must balance.  Xapian's QueryParser
+ * reports only that a query failed to parse; this says where.  Positions
+ * are 1-based byte offsets. */
+static int check_parens(pdx_index *ix, const char *t)
+{
+    size_t open_at[64], depth = 0;
+    int quoted = 0;
+    for (size_t i = 0; t[i]; i++) {
+        if (t[i] == '"')
+            quoted = !quoted;
+        else if (quoted)
+            continue;
+        else if (t[i] == '(') {
+            if (depth == sizeof open_at / sizeof open_at[0])
+                return handle_error(ix, PDX_EQUERY,
+                                 "query: parentheses nested deeper than "
+                                 "%zu at position %zu",
+                                 depth, i + 1);
+            open_at[depth++] = i;
+        } else if (t[i] == ')') {
+            if (!depth)
+                return handle_error(ix, PDX_EQUERY,
+                                 "query: ')' at position %zu has no "
+                                 "matching '('",
+                                 i + 1);
+            depth--;
+        }
+    }
+    if (depth)
+        return handle_error(ix, PDX_EQUERY,
+                         "query: '(' at position %zu is never closed",
+                         open_at[depth - 1] + 1);
+    return 0;
+}
+
+/* A boolean operator needs a term on each side (NOT: after it; at the
+ * start, NOT x means everything but x).  Xapian only says that a query
+ * failed; this says where.  Quoted text is skipped. */
+static int check_operators(pdx_index *ix, const char *t)
+{
+    size_t prev_end = 0; /* 0: at the start, or just after '(' */
+    int prev_op = 0;     /* the token before was AND, OR or NOT */
+    size_t prev_at = 0;
+    const char *prev_name = "";
+    for (size_t i = 0; t[i];) {
+        if (isspace((unsigned char)t[i])) {
+            i++;
+            continue;
+        }
+        if (t[i] == '(') {
+            prev_end = 0;
+            prev_op = 0;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        if (t[i] == '"') {
+            for (j = i + 1; t[j] && t[j] != '"'; j++)
+                ;
+            j += t[j] == '"';
+        } else if (t[i] == ')') {
+            j = i + 1;
+        } else {
+            while (t[j] && !isspace((unsigned char)t[j]) && t[j] != '(' &&
+                   t[j] != ')')
+                j++;
+        }
+        size_t n = j - i;
+        int op = (n == 3 && !strncmp(t + i, "AND", 3)) ||
+                 (n == 2 && !strncmp(t + i, "OR", 2)) ||
+                 (n == 3 && !strncmp(t + i, "NOT", 3));
+        int binary = op && t[i] != 'N';
+        if (binary && (prev_end == 0 || prev_op))
+            return handle_error(ix, PDX_EQUERY,
+                             "query: '%.*s' at position %zu has no term "
+                             "before it",
+                             (int)n, t + i, i + 1);
+        if (t[i] == ')' && prev_op)
+            return handle_error(ix, PDX_EQUERY,
+                             "query: '%s' at position %zu has no term after "
+                             "it",
+                             prev_name, prev_at + 1);
+        if (t[i] != ')') {
+            prev_op = op;
+            prev_at = i;
+            prev_name = binary ? (t[i] == 'A' ? "AND" : "OR") : "NOT";
+            prev_end = j;
+        }
+        i = j;
+    }
+    if (prev_op)
+        return handle_error(ix, PDX_EQUERY,
+                         "query: '%s' at position %zu has no term after it",
+                         prev_name, prev_at + 1);
+    return 0;
+}
+
+static int check_query(pdx_index *ix, const pdx_query *q)
+{
+    if (!q)
+        return handle_error(ix, PDX_EINVAL, "no query given");
+    if (q->version != PDX_QUERY_VERSION)
+        return handle_error(ix, PDX_EVERSION,
+                         "pdx_query version %u is not %d (initialise it "
+                         "with PDX_QUERY_INIT)",
+                         q->version, PDX_QUERY_VERSION);
+    const char *t = q->text ? q->text : "";
+    size_t n = strlen(t), bad;
+    if (n > PDX_MAX_QUERY_BYTES)
+        return handle_error(ix, PDX_EINVAL,
+                         "query is %zu bytes long; the limit is %d", n,
+                         PDX_MAX_QUERY_BYTES);
+    if (!text_utf8_valid(t, n, &bad))
+        return handle_error(ix, PDX_EQUERY,
+                         "query is not valid UTF-8 at byte %zu", bad + 1);
+    if (q->limit > PDX_MAX_LIMIT)
+        return handle_error(ix, PDX_EINVAL, "limit %zu is above %d", q->limit,
+                         PDX_MAX_LIMIT);
+    if (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY | PDX_FACET_AUTHOR))
+        return handle_error(ix, PDX_EINVAL, "unknown facet bits 0x%x", q->facets);
+    if (q->facets && (q->facet_limit == 0 || q->facet_limit > 1000000))
+        return handle_error(ix, PDX_EINVAL, "facet limit %zu is not in 1..1000000",
+                         q->facet_limit);
+    if (q->snippet_bytes > 100000)
+        return handle_error(ix, PDX_EINVAL, "snippet length %zu is above 100000",
+                         q->snippet_bytes);
+    if (q->offset > 100000000)
+        return handle_error(ix, PDX_EINVAL, "offset %zu is too large", q->offset);
+    if (q->b > 1.0)
+        return handle_error(ix, PDX_EINVAL, "BM25 b must be in [0,1], not %g",
+                         q->b);
+    if (q->k1 > 1000.0)
+        return handle_error(ix, PDX_EINVAL, "BM25 k1 %g is unreasonably large",
+                         q->k1);
+    if (q->year_min < 0 || q->year_max < 0 || q->year_min > 9999 ||
+        q->year_max > 9999)
+        return handle_error(ix, PDX_EINVAL, "years must be between 1 and 9999");
+    if (q->year_min && q->year_max && q->year_min > q->year_max)
+        return handle_error(ix, PDX_EINVAL, "year range %d..%d is empty",
+                         q->year_min, q->year_max);
+    if ((q->n_categories && !q->categories) || (q->n_authors && !q->authors))
+        return handle_error(ix, PDX_EINVAL, "a filter has a count but no items");
+    if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
+        return handle_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
+    if (!q->lenient && (check_parens(ix, t) || check_operators(ix, t)))
+        return ix->code;
+    if (q->expand_weight > 1.0)
+        return handle_error(ix, PDX_EINVAL,
+                         "expansion weight must be in (0,1], not %g",
+                         q->expand_weight);
+    if (q->title_weight > 100.0 || q->author_weight > 100.0)
+        return handle_error(ix, PDX_EINVAL, "field weights are at most 100");
+    if (q->expand_docs > 1000 || q->expand_terms > 1000)
+        return handle_error(ix, PDX_EINVAL,
+                         "expansion uses at most 1000 documents and terms");
+    int has_text = 0;
+    for (const char *p = t; *p; p++)
+        if (!isspace((unsigned char)*p))
+            has_text = 1;
+    if (!has_text && !q->all && !q->n_categories && !q->n_authors &&
+        !q->year_min && !q->year_max)
+        return handle_error(ix, PDX_EINVAL,
+                         "empty query: give search words or at least one "
+                         "filter (year, category, author)");
+    return 0;
+}
+
+/* Author filter keys for one name as a user wrote it; see pdx_query. */
+static int author_query_keys(pdx_index *ix, arena *a, const char *name,
+                             shim_author_key *out, size_t *n)
+{
+    name_keys nk;
+    size_t bad;
+    if (!name || !text_utf8_valid(name, strlen(name), &bad))
+        return handle_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
+    char *clean = text_clean(a, name);
+    if (!clean || text_name_keys(a, clean, &nk))
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    if (!*nk.family)
+        return handle_error(ix, PDX_EINVAL,
+                         "author filter \"%s\" has no family name", name);
+    if (!*nk.initial) {
+        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, nk.family};
+        return 0;
+    }
+    char *initial = text_join2(a, nk.family, nk.initial);
+    if (!initial)
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    if (nk.given_is_initial) {
+        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_INITIAL, initial};
+        return 0;
+    }
+    char *full = text_join2(a, nk.family, nk.given);
+    if (!full)
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    /* The full name, or a work that only knows the initial. */
+    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full};
+    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, initial};
+    return 0;
+}
+
+int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
+{
+    *out = NULL;
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    /* A version 1 caller's struct ends before `lenient`: read that much
+     * and give the rest its defaults. */
+    pdx_query v2 = PDX_QUERY_INIT;
+    if (q && q->version == 1) {
+        memcpy(&v2, q, offsetof(pdx_query, lenient));
+        v2.version = PDX_QUERY_VERSION;
+        q = &v2;
+    }
+    if (check_query(ix, q))
+        return ix->code;
+
+    arena a = {0};
+    int rc = PDX_ENOMEM;
+    pdx_results *r = calloc(1, sizeof *r);
+    const char **cats =
+        q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
+                        : NULL;
+    shim_author_key *aks =
+        q->n_authors ? arena_alloc(&a, 2 * q->n_authors * sizeof *aks) : NULL;
+    if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
+        handle_error(ix, PDX_ENOMEM, "out of memory");
+        goto fail;
+    }
+    size_t n_cats = 0, n_aks = 0;
+    for (size_t i = 0; i < q->n_categories; i++) {
+        char *k[2];
+        size_t bad;
+        if (!q->categories[i] ||
+            !text_utf8_valid(q->categories[i], strlen(q->categories[i]), &bad)) {
+            rc = handle_error(ix, PDX_EINVAL, "category filter is not valid UTF-8");
+            goto fail;
+        }
+        int nk = text_category_keys(&a, q->categories[i], 1, k);
+        if (nk < 0) {
+            handle_error(ix, PDX_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (nk == 0) {
+            rc = handle_error(ix, PDX_EINVAL, "empty category filter");
+            goto fail;
+        }
+        cats[n_cats++] = k[0];
+    }
+    for (size_t i = 0; i < q->n_authors; i++)
+        if ((rc = author_query_keys(ix, &a, q->authors[i], aks, &n_aks)))
+            goto fail;
+
+    const char *text = q->text ? q->text : "";
+    int has_text = 0;
+    for (const char *p = text; *p; p++)
+        if (!isspace((unsigned char)*p))
+            has_text = 1;
+    pdx_sort sort = q->sort;
+    if (sort == PDX_SORT_AUTO)
+        sort = has_text ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
+    shim_query sq = {
+        .text = has_text ? text : "",
+        .year_min = q->year_min,
+        .year_max = q->year_max,
+        .cat_keys = cats,
+        .n_cat_keys = n_cats,
+        .author_keys = aks,
+        .n_author_keys = n_aks,
+        .k1 = q->k1 < 0 ? PDX_DEFAULT_K1 : q->k1,
+        .b = q->b < 0 ? PDX_DEFAULT_B : q->b,
+        .offset = q->offset,
+        .limit = q->limit,
+        .sort = sort == PDX_SORT_NEWEST   ? SHIM_SORT_NEWEST
+                : sort == PDX_SORT_OLDEST ? SHIM_SORT_OLDEST
+                                          : SHIM_SORT_RELEVANCE,
+        .exact_total = q->exact_total,
+        .snippet_bytes = q->snippet_bytes,
+        .explain = q->explain,
+        .suggest = !q->no_suggest,
+        .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
+                               PDX_FACET_AUTHOR),
+        .facet_limit = q->facet_limit,
+        .lenient = q->lenient,
+        .expand_docs = q->expand_docs,
+        .expand_terms = q->expand_terms ? q->expand_terms
+                                        : PDX_DEFAULT_EXPAND_TERMS,
+        .expand_weight = q->expand_weight > 0 ? q->expand_weight
+                                              : PDX_DEFAULT_EXPAND_WEIGHT,
+        .title_weight = q->title_weight < 0 ? PDX_DEFAULT_TITLE_WEIGHT
+                                            : q->title_weight,
+        .author_weight = q->author_weight < 0 ? PDX_DEFAULT_AUTHOR_WEIGHT
+                                              : q->author_weight,
+    };
+    r->offset = q->offset;
+    shim_err e = {0, ""};
+    rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet, on_facet, r,
+                     &e);
+    if (rc) {
+        handle_from_shim(ix, rc, &e);
+        goto fail;
+    }
+    arena_free(&a);
+    *out = r;
+    return 0;
+fail:
+    arena_free(&a);
+    pdx_results_free(r);
+    return ix->code ? ix->code : rc;
+}
+
+static int on_got(void *ctx, const char *data, size_t len)
+{
+    pdx_results *r = ctx;
+    r->totals.estimated = r->totals.lower = r->totals.upper = r->n + 1;
+    return on_hit(ctx, 0.0, data, len, NULL, NULL);
+}
+
+int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
+{
+    *out = NULL;
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!id || !*id || strlen(id) > PDX_ID_MAX)
+        return handle_error(ix, PDX_EINVAL, "pdx_get: invalid id");
+    pdx_work probe = PDX_WORK_INIT;
+    probe.id = id;
+    probe.arxiv_id = id;
+    arena a = {0};
+    const char *keys[MERGE_MAX_KEYS + 1];
+    size_t nk = merge_keys(&a, &probe, keys); /* XMA<id>, XI<id> */
+    char *q = arena_alloc(&a, strlen(id) + 2);
+    pdx_results *r = calloc(1, sizeof *r);
+    int rc = PDX_ENOMEM;
+    if (!q || !r) {
+        handle_error(ix, PDX_ENOMEM, "out of memory");
+        goto done;
+    }
+    snprintf(q, strlen(id) + 2, LAYOUT_P_ID "%s", id);
+    keys[nk++] = q;
+    shim_err e = {0, ""};
+    rc = shim_lookup(ix->db, keys, nk, on_got, r, &e);
+    if (rc)
+        handle_from_shim(ix, rc, &e);
+done:
+    arena_free(&a);
+    if (rc) {
+        pdx_results_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
+                size_t limit)
+{
+    *out = NULL;
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (limit > PDX_MAX_LIMIT)
+        return handle_error(ix, PDX_EINVAL, "limit %zu is above %d", limit,
+                         PDX_MAX_LIMIT);
+    /* The work may go by another id than the one given. */
+    pdx_results *found = NULL;
+    int rc = pdx_get(&found, ix, id);
+    if (rc)
+        return rc;
+    if (!pdx_results_count(found)) {
+        pdx_results_free(found);
+        return handle_error(ix, PDX_ENOTFOUND, "no work with id '%s'", id);
+    }
+    pdx_results *r = calloc(1, sizeof *r);
+    shim_err e = {0, ""};
+    rc = r ? shim_similar(&r->totals, ix->db,
+                          pdx_results_hit(found, 0)->work->id, PDX_SIMILAR_TERMS,
+                          PDX_DEFAULT_K1, PDX_DEFAULT_B, limit, on_hit, r, &e)
+           : PDX_ENOMEM;
+    pdx_results_free(found);
+    if (rc) {
+        if (r)
+            handle_from_shim(ix, rc, &e);
+        else
+            handle_error(ix, rc, "out of memory");
+        pdx_results_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+const char *pdx_results_suggestion(const pdx_results *r)
+{
+    return r && r->totals.suggestion[0] ? r->totals.suggestion : NULL;
+}
+
+size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }
+
+const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i)
+{
+    return r && i < r->n ? &r->hits[i] : NULL;
+}
+
+size_t pdx_results_total(const pdx_results *r)
+{
+    return r ? r->totals.estimated : 0;
+}
+
+size_t pdx_results_total_lower(const pdx_results *r)
+{
+    return r ? r->totals.lower : 0;
+}
+
+size_t pdx_results_total_upper(const pdx_results *r)
+{
+    return r ? r->totals.upper : 0;
+}
+
+void pdx_results_free(pdx_results *r)
+{
+    if (!r)
+        return;
+    arena_free(&r->a);
+    free(r->hits);
+    free(r);
+}
+
+/* ---------------------------------------------------------- statistics */
+
+static uint64_t dir_bytes(const char *path)
+{
+    uint64_t total = 0;
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char p[4096];
+        struct stat st;
+        if (snprintf(p, sizeof p, "%s/%s", path, de->d_name) >= (int)sizeof p)
+            continue;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+int pdx_stats_get(pdx_stats *out, pdx_index *ix)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!out || out->version != PDX_STATS_VERSION)
+        return handle_error(ix, PDX_EVERSION,
+                         "pdx_stats must be initialised with PDX_STATS_INIT");
+    shim_stats s;
+    shim_err e = {0, ""};
+    int rc = shim_stats_get(&s, ix->db, &e);
+    if (rc)
+        return handle_from_shim(ix, rc, &e);
+    out->works = s.docs;
+    out->terms = s.terms;
+    out->postings = s.postings;
+    out->avg_length = s.avg_length;
+    out->bytes = dir_bytes(ix->path);
+    out->last_updated = s.last_updated;
+    out->layout = s.layout;
+    out->last_reindex = s.last_reindex;
+    out->sources = s.sources;
+    return 0;
+}

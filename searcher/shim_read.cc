@@ -1,0 +1,1145 @@
+/*
+ * shim_read.cc -- the read side's Xapian code: the query language
+ * (parsing, field processors, phrases rewritten for the fields), filters,
+ * BM25 ranking and sort orders, facets, explain, snippets, "did you
+ * mean", pseudo-relevance feedback (Bo1), similar works and statistics.
+ * Behind searcher/shim_read.h; the exception fence and the handle are
+ * common/shim.cc's, the layout common/layout.h's.
+ */
+#include <xapian.h>
+
+#include <cjson/cJSON.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../common/shim_db.hh"
+#include "shim_read.h"
+extern "C" {
+#include "../common/text.h"
+}
+
+using namespace pdxshim;
+
+namespace {
+
+const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
+const char *const UPDATED_KEY = LAYOUT_META_UPDATED;
+
+const char *author_prefix(int kind)
+{
+    switch (kind) {
+    case SHIM_AUTHOR_FAMILY: return LAYOUT_P_AUTHOR_FAMILY;
+    case SHIM_AUTHOR_INITIAL: return LAYOUT_P_AUTHOR_INITIAL;
+    default: return LAYOUT_P_AUTHOR_FULL;
+    }
+}
+
+/* A field value that is not understood is reported by parse() after
+ * Xapian's parser has returned: an exception thrown through the parser
+ * from a FieldProcessor leaks the parser's state (found by fuzzing). */
+struct FieldError {
+    std::string msg;
+};
+
+/* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
+ * --category flag (index.c's rule, through shim_category_key). */
+struct CategoryField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit CategoryField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        char key[128];
+        if (text_category_key(value.c_str(), key, sizeof key)) {
+            if (err->msg.empty())
+                err->msg = "category:" + value +
+                           " is not a category (cs.CV, cs or CV)";
+            return Xapian::Query::MatchNothing;
+        }
+        return Xapian::Query(std::string(LAYOUT_P_CATEGORY) + key);
+    }
+};
+
+/* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
+struct YearField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit YearField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        int lo, hi;
+        if (pdx_parse_year_range(value.c_str(), &lo, &hi)) {
+            if (err->msg.empty())
+                err->msg = "year:" + value + " is not a year or a range "
+                           "(2020, 2019..2021, 2019.., ..2021)";
+            return Xapian::Query::MatchNothing;
+        }
+        if (lo && hi)
+            return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo),
+                                 Xapian::sortable_serialise(hi));
+        if (lo)
+            return Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo));
+        return Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                             Xapian::sortable_serialise(hi));
+    }
+};
+
+
+/* The read side's objects on a handle: the query parsers and the one
+ * Enquire, over the handle's current database. */
+struct Reader : Side {
+    Xapian::QueryParser qp;
+    std::unique_ptr<Xapian::Enquire> enq; /* made at the first search */
+    Xapian::MultiValueKeyMaker newest, oldest; /* the date sort orders */
+    /* Plain words of a query again, in the title (S) and author (A)
+     * fields alone: the field boosts of pdx_query. */
+    Xapian::QueryParser qp_title, qp_author;
+    FieldError field_error; /* set by the field processors during a parse */
+
+    explicit Reader(shim_db *h)
+    {
+        qp.set_database(h->db);
+        qp.set_stemmer(h->stem);
+        qp.set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
+        qp.set_default_op(Xapian::Query::OP_OR);
+        qp.set_stopper(&h->stopper);
+        qp.add_prefix("title", LAYOUT_P_TITLE);
+        qp.add_prefix("abstract", LAYOUT_P_ABSTRACT);
+        qp.add_prefix("author", LAYOUT_P_AUTHOR);
+        /* Filters, exactly as the flags: several category: OR, and
+         * category: ANDs with year: (different boolean prefixes). */
+        qp.add_boolean_prefix("category",
+                              (new CategoryField(&field_error))->release());
+        qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
+        qp.set_max_expansion(PDX_WILDCARD_MAX,
+                             Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+        newest.add_value(SLOT_DATE, true); /* undated last */
+        newest.add_value(SLOT_ID, false);
+        oldest.add_value(SLOT_DATE, false, "99999999"); /* undated last */
+        oldest.add_value(SLOT_ID, false);
+        Xapian::QueryParser *fields[] = {&qp_title, &qp_author};
+        const char *prefixes[] = {LAYOUT_P_TITLE, LAYOUT_P_AUTHOR};
+        for (int i = 0; i < 2; i++) {
+            fields[i]->set_stemmer(h->stem);
+            fields[i]->set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
+            fields[i]->set_default_op(Xapian::Query::OP_OR);
+            fields[i]->set_stopper(&h->stopper);
+            fields[i]->add_prefix("", prefixes[i]);
+        }
+    }
+};
+
+Reader &reader(shim_db *h)
+{
+    if (!h->reader)
+        h->reader.reset(new Reader(h));
+    return static_cast<Reader &>(*h->reader);
+}
+
+} // namespace
+
+static Xapian::Query build_filter(const shim_query *q)
+{
+    std::vector<Xapian::Query> parts;
+    if (q->n_cat_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_cat_keys; i++)
+            alts.emplace_back(LAYOUT_P_CATEGORY + cut_key(q->cat_keys[i]));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->n_author_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_author_keys; i++)
+            alts.emplace_back(author_prefix(q->author_keys[i].kind) +
+                              cut_key(q->author_keys[i].key));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->year_min > 0 && q->year_max > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_min),
+                           Xapian::sortable_serialise(q->year_max));
+    else if (q->year_min > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_min));
+    else if (q->year_max > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_max));
+    if (parts.empty())
+        return Xapian::Query();
+    return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+}
+
+/* The query with ASCII capitals lowered, except the operators AND, OR,
+ * NOT, XOR, NEAR and ADJ, so that a capitalised word is matched as the
+ * lower-case word it is indexed as, and a capitalised "And" in prose is
+ * not taken for an operator. */
+static std::string lower_words(const std::string &text)
+{
+    static const char *const ops[] = {"AND", "OR", "NOT", "XOR", "NEAR",
+                                      "ADJ"};
+    std::string out = text;
+    size_t i = 0;
+    while (i < out.size()) {
+        if (!isalpha(static_cast<unsigned char>(out[i]))) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < out.size() && isalpha(static_cast<unsigned char>(out[j])))
+            j++;
+        if (j < out.size() && out[j] == ':' &&
+            (out.compare(i, j - i, "category") == 0 ||
+             out.compare(i, j - i, "year") == 0)) {
+            /* A filter's value is matched as the flags match it
+             * ("category:CV" is cs.CV): leave it as written. */
+            j++;
+            bool quoted = j < out.size() && out[j] == '"';
+            j += quoted;
+            while (j < out.size() &&
+                   (quoted ? out[j] != '"'
+                           : !isspace(static_cast<unsigned char>(out[j])) &&
+                                 out[j] != ')'))
+                j++;
+            i = j;
+            continue;
+        }
+        bool op = false;
+        for (const char *o : ops)
+            if (out.compare(i, j - i, o) == 0)
+                op = true;
+        if (!op)
+            for (size_t k = i; k < j; k++)
+                out[k] = static_cast<char>(
+                    tolower(static_cast<unsigned char>(out[k])));
+        i = j;
+    }
+    return out;
+}
+
+/* A term of the default field: no prefix (every prefix of ours is upper
+ * case, every word lower case). */
+static bool is_plain_term(const std::string &t)
+{
+    return !t.empty() && !isupper(static_cast<unsigned char>(t[0]));
+}
+
+/* The window of a PHRASE or NEAR query, as its description states it
+ * ("(a@1 NEAR 4 b@2)"): Xapian 1.4 has no getter for it. */
+static Xapian::termcount window_of(const Xapian::Query &q, const char *opname)
+{
+    const std::string d = q.get_description();
+    const std::string key = std::string(" ") + opname + " ";
+    size_t at = d.find(key);
+    if (at == std::string::npos)
+        return 0;
+    return static_cast<Xapian::termcount>(
+        strtoul(d.c_str() + at + key.size(), nullptr, 10));
+}
+
+/* Layout 2 keeps positions in the fields (S, XB, A), not in the default
+ * field.  A positional query over default-field terms (a quoted phrase,
+ * a hyphenated word, NEAR, ADJ) is therefore rewritten as
+ *
+ *     (t1 AND t2 ...)  FILTER  (the same phrase in S  OR  in XB  OR  in A)
+ *
+ * The left side is scored exactly as Xapian scores a phrase (the sum of
+ * its terms' BM25 weights, default-field statistics); the right side only
+ * decides which works match.  A phrase never spans two fields, as
+ * before.  Every other node is kept, rebuilt only where a child changed. */
+static Xapian::Query field_phrases(const Xapian::Query &q,
+                                   const std::set<std::string> &stops)
+{
+    const Xapian::Query::op op = q.get_type();
+    const size_t n = q.get_num_subqueries();
+    if (op == Xapian::Query::OP_PHRASE || op == Xapian::Query::OP_NEAR) {
+        std::vector<std::string> terms;
+        for (size_t i = 0; i < n; i++) {
+            const Xapian::Query sub = q.get_subquery(i);
+            if (sub.get_type() != Xapian::Query::LEAF_TERM)
+                return q;
+            Xapian::TermIterator t = sub.get_terms_begin();
+            if (t == sub.get_terms_end() || !is_plain_term(*t))
+                return q;
+            if (!stops.count(*t))
+                terms.push_back(*t);
+        }
+        /* Stop words are not indexed, and take no position: the phrase
+         * is the words around them, next to each other. */
+        if (terms.empty())
+            return Xapian::Query();
+        if (terms.size() == 1)
+            return Xapian::Query(terms[0]);
+        const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
+        Xapian::termcount window = window_of(q, name);
+        if (op == Xapian::Query::OP_PHRASE)
+            window = static_cast<Xapian::termcount>(terms.size());
+        std::vector<Xapian::Query> scored(terms.begin(), terms.end());
+        std::vector<Xapian::Query> where;
+        for (const char *prefix :
+             {LAYOUT_P_TITLE, LAYOUT_P_ABSTRACT, LAYOUT_P_AUTHOR}) {
+            std::vector<Xapian::Query> in_field;
+            for (const std::string &t : terms)
+                in_field.emplace_back(prefix + t);
+            where.emplace_back(op, in_field.begin(), in_field.end(), window);
+        }
+        return Xapian::Query(
+            Xapian::Query::OP_FILTER,
+            Xapian::Query(Xapian::Query::OP_AND, scored.begin(), scored.end()),
+            Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
+    }
+    switch (op) {
+    case Xapian::Query::OP_AND:
+    case Xapian::Query::OP_OR:
+    case Xapian::Query::OP_AND_NOT:
+    case Xapian::Query::OP_XOR:
+    case Xapian::Query::OP_AND_MAYBE:
+    case Xapian::Query::OP_FILTER:
+    case Xapian::Query::OP_SYNONYM:
+        break;
+    default:
+        return q; /* leaves, wildcards, value ranges: nothing positional */
+    }
+    bool positional = false; /* anything below to rewrite? */
+    for (size_t i = 0; i < n && !positional; i++) {
+        const Xapian::Query::op sop = q.get_subquery(i).get_type();
+        positional = sop == Xapian::Query::OP_PHRASE ||
+                     sop == Xapian::Query::OP_NEAR ||
+                     q.get_subquery(i).get_num_subqueries() > 0;
+    }
+    if (!positional)
+        return q; /* a plain OR of words: nothing to rebuild */
+    std::vector<Xapian::Query> subs;
+    for (size_t i = 0; i < n; i++)
+        subs.push_back(field_phrases(q.get_subquery(i), stops));
+    return Xapian::Query(op, subs.begin(), subs.end());
+}
+
+/* The terms whose BM25 weights make up a score, with their wqf: every
+ * term of q except those only deciding matches (a FILTER's or an
+ * AND_NOT's right side). */
+static void scored_terms(const Xapian::Query &q,
+                         std::map<std::string, Xapian::termcount> &wqf)
+{
+    const Xapian::Query::op op = q.get_type();
+    if (op == Xapian::Query::LEAF_TERM) {
+        for (Xapian::TermIterator t = q.get_terms_begin();
+             t != q.get_terms_end(); ++t)
+            wqf[*t]++;
+        return;
+    }
+    size_t n = q.get_num_subqueries();
+    if (op == Xapian::Query::OP_FILTER || op == Xapian::Query::OP_AND_NOT)
+        n = std::min<size_t>(n, 1);
+    for (size_t i = 0; i < n; i++)
+        scored_terms(q.get_subquery(i), wqf);
+}
+
+/* The query language (README: "Query syntax").  A field value that is
+ * not understood (year:junk) is an error that names its position; any
+ * other syntax Xapian refuses is read again leniently, as plain words. */
+static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient)
+{
+    const std::string text = lower_words(unaccent(raw));
+    const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
+                          Xapian::QueryParser::FLAG_BOOLEAN |
+                          Xapian::QueryParser::FLAG_LOVEHATE |
+                          Xapian::QueryParser::FLAG_WILDCARD |
+                          Xapian::QueryParser::FLAG_PURE_NOT;
+    Xapian::Query query;
+    reader(h).field_error.msg.clear();
+    try {
+        query = reader(h).qp.parse_query(text, full);
+    } catch (const Xapian::QueryParserError &) {
+        reader(h).field_error.msg.clear();
+        query = reader(h).qp.parse_query(text, 0); /* plain words */
+    }
+    if (!reader(h).field_error.msg.empty() && lenient) {
+        reader(h).field_error.msg.clear();
+        query = reader(h).qp.parse_query(text, 0); /* plain words */
+    }
+    if (!reader(h).field_error.msg.empty()) {
+        const std::string m = reader(h).field_error.msg;
+        reader(h).field_error.msg.clear();
+        size_t at = text.find(m.substr(0, m.find(' ')));
+        throw Xapian::QueryParserError(
+            m + (at == std::string::npos
+                     ? std::string()
+                     : ", at position " + std::to_string(at + 1)));
+    }
+    size_t n = 0;
+    for (Xapian::TermIterator t = query.get_unique_terms_begin();
+         t != query.get_unique_terms_end(); ++t)
+        n++;
+    if (n > PDX_MAX_QUERY_TERMS)
+        throw Xapian::InvalidArgumentError(
+            "the query has " + std::to_string(n) + " terms; at most " +
+            std::to_string(PDX_MAX_QUERY_TERMS) + " are searched");
+    return field_phrases(query, h->stop_stems);
+}
+
+/* Optimal string alignment distance (edits, with adjacent swaps), or
+ * limit + 1 as soon as it must exceed `limit`. */
+static size_t edit_distance(const std::string &a, const std::string &b,
+                            size_t limit)
+{
+    size_t n = a.size(), m = b.size();
+    if ((n > m ? n - m : m - n) > limit)
+        return limit + 1;
+    std::vector<size_t> pp(m + 1), p(m + 1), c(m + 1);
+    for (size_t j = 0; j <= m; j++)
+        p[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        c[0] = i;
+        size_t best = c[0];
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            c[j] = std::min({p[j] + 1, c[j - 1] + 1, p[j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                c[j] = std::min(c[j], pp[j - 2] + 1);
+            best = std::min(best, c[j]);
+        }
+        if (best > limit)
+            return limit + 1;
+        pp.swap(p);
+        p.swap(c);
+    }
+    return p[m];
+}
+
+/* Facet counts over every match: each work counts once for each of its
+ * years, categories and authors (multi-valued fields count per value).
+ *
+ * The counting is Xapian's own ValueCountMatchSpy, one per facet slot,
+ * because it is the spy xapian-tcpsrv knows: over tcp:// shards each
+ * server counts its own matches and Xapian merges the counts, so facets
+ * work on remote shards as on local ones.  It counts whole slot values;
+ * a category or author slot holds a work's values joined by FACET_SEP,
+ * so fold() splits each distinct joined value and adds its count to each
+ * of its parts (a part named twice in one work counts once). */
+class Facets {
+  public:
+    explicit Facets(unsigned which) : which_(which) {}
+
+    /* Fresh spies on enq, for one attempt at the match. */
+    void attach(Xapian::Enquire &enq)
+    {
+        static const Xapian::valueno slot[3] = {SLOT_YEAR, SLOT_CATS,
+                                                SLOT_AUTHORS};
+        for (unsigned k = 0; k < 3; k++) {
+            spy_[k].reset();
+            if (which_ & (1u << k)) {
+                spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
+                enq.add_matchspy(spy_[k].get());
+            }
+        }
+    }
+
+    /* The counts of facet k (0 year, 1 category, 2 author), after the
+     * match, by value. */
+    std::map<std::string, uint64_t> fold(unsigned k) const
+    {
+        std::map<std::string, uint64_t> c;
+        if (!spy_[k])
+            return c;
+        for (Xapian::TermIterator v = spy_[k]->values_begin();
+             v != spy_[k]->values_end(); ++v) {
+            const uint64_t n = v.get_termfreq();
+            if (k == 0) {
+                c[std::to_string(static_cast<int>(
+                    Xapian::sortable_unserialise(*v)))] += n;
+                continue;
+            }
+            const std::string joined = *v;
+            std::set<std::string> seen;
+            size_t i = 0;
+            while (i < joined.size()) {
+                size_t j = joined.find(FACET_SEP, i);
+                if (j == std::string::npos)
+                    j = joined.size();
+                if (j > i && seen.insert(joined.substr(i, j - i)).second)
+                    c[joined.substr(i, j - i)] += n;
+                i = j + 1;
+            }
+        }
+        return c;
+    }
+
+  private:
+    unsigned which_;
+    std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[3];
+};
+
+struct shim_hit {
+    double score;
+    std::string data, explain;
+};
+
+/* Why a hit scored what it did: each query term the work holds, with its
+ * within-document frequency, document frequency and BM25 weight (the
+ * weight Xapian gives that term alone, with the same wqf, for this work),
+ * and the work's length normalisation.  The weights add up to the score
+ * for words, phrases and boolean operators; a wildcard's OP_SYNONYM group
+ * is weighed as one term by Xapian, so any difference is reported as
+ * "other". */
+static std::string explain_hit(shim_db *h, const Xapian::Query &query,
+                               Xapian::docid did, double score, double k1,
+                               double b)
+{
+    std::map<std::string, Xapian::termcount> wqf;
+    scored_terms(query, wqf);
+    Xapian::Document doc = h->db.get_document(did);
+    std::string idterm;
+    {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(LAYOUT_P_ID);
+        if (t != doc.termlist_end() && (*t)[0] == 'Q')
+            idterm = *t;
+    }
+    double doclen = h->db.get_doclength(did), avlen = h->db.get_avlength();
+    double normlen = std::max(avlen > 0 ? doclen / avlen : 0.0, 0.5);
+    cJSON *o = cJSON_CreateObject();
+    cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+    double sum = 0;
+    for (const auto &tw : wqf) {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(tw.first);
+        if (t == doc.termlist_end() || *t != tw.first || t.get_wdf() == 0)
+            continue;
+        Xapian::Enquire one(h->db);
+        one.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
+                                    Xapian::Query(tw.first, tw.second),
+                                    Xapian::Query(idterm)));
+        one.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+        Xapian::MSet ms = one.get_mset(0, 1);
+        double w = ms.empty() ? 0.0 : ms.begin().get_weight();
+        sum += w;
+        std::string word;
+        const char *field = term_field(tw.first, word);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "term", tw.first.c_str());
+        cJSON_AddStringToObject(e, "field", field);
+        cJSON_AddStringToObject(e, "word", word.c_str());
+        cJSON_AddBoolToObject(e, "stem", 1); /* layout 2: every word */
+        cJSON_AddNumberToObject(e, "wdf", t.get_wdf());
+        cJSON_AddNumberToObject(e, "docfreq", h->db.get_termfreq(tw.first));
+        cJSON_AddNumberToObject(e, "weight", w);
+        cJSON_AddItemToArray(terms, e);
+    }
+    cJSON_AddNumberToObject(o, "doc_length", doclen);
+    cJSON_AddNumberToObject(o, "avg_length", avlen);
+    cJSON_AddNumberToObject(o, "norm_length", normlen);
+    cJSON_AddNumberToObject(o, "k1", k1);
+    cJSON_AddNumberToObject(o, "b", b);
+    cJSON_AddNumberToObject(o, "length_factor", k1 * ((1 - b) + b * normlen));
+    cJSON_AddNumberToObject(o, "sum", sum);
+    cJSON_AddNumberToObject(o, "other", score - sum);
+    cJSON_AddNumberToObject(o, "score", score);
+    char *txt = cJSON_PrintUnformatted(o);
+    std::string out = txt ? txt : "";
+    cJSON_free(txt);
+    cJSON_Delete(o);
+    return out;
+}
+
+/* A word of free text, as snippets and suggestions see it: a run of word
+ * characters, a '.' or ',' between digits ("3.0") and an apostrophe
+ * between letters ("don't") included, as the TermGenerator joins them. */
+struct Word {
+    size_t start, end; /* bytes [start, end) of the text */
+};
+
+static std::vector<Word> words_of(const std::string &text)
+{
+    std::vector<Word> out;
+    Xapian::Utf8Iterator it(text), end;
+    bool in = false;
+    size_t start = 0;
+    unsigned prev = 0;
+    while (it != end) {
+        const size_t at = it.raw() - text.data();
+        const unsigned ch = *it;
+        ++it;
+        const unsigned next = it != end ? *it : 0;
+        bool word = Xapian::Unicode::is_wordchar(ch);
+        if (!word && in && (ch == '.' || ch == ',') && next &&
+            Xapian::Unicode::get_category(prev) == Xapian::Unicode::DECIMAL_DIGIT_NUMBER &&
+            Xapian::Unicode::get_category(next) == Xapian::Unicode::DECIMAL_DIGIT_NUMBER)
+            word = true;
+        if (!word && in && (ch == '\'' || ch == 0x2019) && next &&
+            Xapian::Unicode::get_category(prev) <= Xapian::Unicode::OTHER_LETTER &&
+            Xapian::Unicode::get_category(next) <= Xapian::Unicode::OTHER_LETTER)
+            word = true;
+        if (word && !in) {
+            in = true;
+            start = at;
+        } else if (!word && in) {
+            in = false;
+            out.push_back(Word{start, at});
+        }
+        prev = ch;
+    }
+    if (in)
+        out.push_back(Word{start, text.size()});
+    return out;
+}
+
+/* A word as it is indexed before stemming: accents folded, lower case. */
+static std::string fold_word(const std::string &w)
+{
+    return Xapian::Unicode::tolower(unaccent(w));
+}
+
+/* The snippet of one hit (pdx_query.snippet_bytes): the window of `text`
+ * (its abstract) of at most `bytes` bytes that holds the most weight of
+ * distinct query stems, each matched word between SHIM_HI_START and
+ * SHIM_HI_END, SHIM_OMIT where the text is cut.  `weight` maps each stem
+ * of the query to its idf.  A word is stemmed only if its first two bytes
+ * begin some query stem (a porter2 stem keeps its word's first letters),
+ * and stems are cached, so a page costs little beyond the scan.  The
+ * window starts at its sentence when that fits, and ends at a sentence
+ * end when one falls in its last part. */
+static std::string make_snippet(shim_db *h, const std::string &text,
+                                const std::map<std::string, double> &weight,
+                                size_t bytes)
+{
+    if (text.empty())
+        return text;
+    std::set<std::string> starts;
+    for (const auto &w : weight)
+        starts.insert(w.first.substr(0, 2));
+    struct Match {
+        Word w;
+        const std::string *stem;
+        double weight;
+    };
+    std::vector<Match> matches;
+    for (const Word &w : words_of(text)) {
+        std::string f = fold_word(text.substr(w.start, w.end - w.start));
+        if (!starts.count(f.substr(0, 2)))
+            continue;
+        auto it = weight.find(h->stem(f));
+        if (it != weight.end())
+            matches.push_back(Match{w, &it->first, it->second});
+    }
+    /* The best run of matches that fits: distinct stems' weights, a
+     * repeat adding a tenth. */
+    size_t best_i = 0, best_j = 0;
+    double best = -1;
+    for (size_t i = 0; i < matches.size(); i++) {
+        std::set<const std::string *> seen;
+        double sc = 0;
+        for (size_t j = i; j < matches.size(); j++) {
+            if (matches[j].w.end - matches[i].w.start > bytes)
+                break;
+            sc += seen.insert(matches[j].stem).second ? matches[j].weight
+                                                      : matches[j].weight / 10;
+            if (sc > best + 1e-9) {
+                best = sc;
+                best_i = i;
+                best_j = j + 1;
+            }
+        }
+    }
+    size_t from = 0, to = text.size();
+    if (text.size() > bytes) {
+        size_t lo = best < 0 ? 0 : matches[best_i].w.start;
+        size_t hi = best < 0 ? 0 : matches[best_j - 1].w.end;
+        /* Start at the sentence if it fits, else a little before the
+         * first match, at a word. */
+        size_t sent = text.rfind(". ", lo);
+        sent = sent == std::string::npos ? 0 : sent + 2;
+        if (lo - sent + (hi - lo) <= bytes)
+            from = sent;
+        else
+            from = lo > bytes / 8 ? lo - bytes / 8 : 0;
+        while (from > 0 && from < lo &&
+               !isspace(static_cast<unsigned char>(text[from - 1])))
+            from++;
+        to = std::min(text.size(), from + bytes);
+        if (to < text.size()) {
+            size_t stop = text.rfind(". ", to - 1);
+            if (stop != std::string::npos && stop + 1 >= hi &&
+                stop + 1 > from + bytes * 6 / 10)
+                to = stop + 1; /* a whole sentence: no mark */
+            else
+                while (to > hi && !isspace(static_cast<unsigned char>(text[to])))
+                    to--;
+        }
+        while (to > from && isspace(static_cast<unsigned char>(text[to - 1])))
+            to--;
+    }
+    std::string out;
+    if (from > 0)
+        out += SHIM_OMIT;
+    size_t at = from;
+    for (const Match &m : matches) {
+        if (m.w.start < from || m.w.end > to)
+            continue;
+        out.append(text, at, m.w.start - at);
+        out += SHIM_HI_START;
+        out.append(text, m.w.start, m.w.end - m.w.start);
+        out += SHIM_HI_END;
+        at = m.w.end;
+    }
+    out.append(text, at, to - at);
+    if (to < text.size() && text[to - 1] != '.')
+        out += SHIM_OMIT;
+    return out;
+}
+
+/* The stems a query matches text by, with their idf, for snippets: its
+ * scored terms, field prefixes taken off. */
+static std::map<std::string, double> snippet_weights(shim_db *h,
+                                                     const Xapian::Query &q)
+{
+    std::map<std::string, Xapian::termcount> wqf;
+    scored_terms(q, wqf);
+    std::map<std::string, double> out;
+    const double n = std::max<double>(1, h->db.get_doccount());
+    for (const auto &t : wqf) {
+        std::string stem;
+        if (!strcmp(term_field(t.first, stem), "text") && !is_plain_term(stem))
+            continue; /* not a word: a boolean term */
+        if (stem.empty())
+            continue;
+        const double tf = std::max<double>(1, h->db.get_termfreq(t.first));
+        out[stem] = std::max(out[stem], std::log(1 + n / tf));
+    }
+    return out;
+}
+
+/* Expand-set terms for feedback: the default field's stems (no prefix),
+ * not numbers.  A stem stands for every form of its word, so the added
+ * query terms match the way the user's own words do. */
+struct FeedbackTerms : public Xapian::ExpandDecider {
+    const Xapian::Stopper &stop;
+    explicit FeedbackTerms(const Xapian::Stopper &s) : stop(s) {}
+    bool operator()(const std::string &t) const override
+    {
+        return t.size() > 1 && is_plain_term(t) &&
+               !isdigit(static_cast<unsigned char>(t[0])) && !stop(t);
+    }
+};
+
+/* Pseudo-relevance feedback (pdx_query.expand_*), as Terrier does it:
+ * rank once, take the top expand_docs works as relevant, and score every
+ * stemmed default-field term in them with Xapian's Bo1 expansion scheme
+ * (the Bose-Einstein divergence-from-randomness model: how much more a
+ * term occurs in those works than its collection frequency predicts).
+ * The expand_terms best terms join the query, each weighted
+ * expand_weight * w(t) / max w: the best added term weighs as much as
+ * one of the user's own words at expand_weight 1.  Xapian multiplies a
+ * scaled query's BM25 weight by the scale, as Lucene does a boost.
+ * (An RM3 model estimated from document vectors was tried first and
+ * lost on both collections: bench/RESULTS.md.) */
+static Xapian::Query expand(shim_db *h, const shim_query *q,
+                            const Xapian::Query &query,
+                            const Xapian::Query &filter, bool loose)
+{
+    Xapian::Enquire fb(h->db);
+    fb.set_query(filter.empty()
+                     ? query
+                     : Xapian::Query(Xapian::Query::OP_FILTER, query, filter));
+    fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
+    fb.set_sort_by_relevance_then_value(SLOT_ID, false);
+    fb.set_expansion_scheme("bo1");
+    Xapian::MSet top =
+        fb.get_mset(0, static_cast<Xapian::doccount>(q->expand_docs));
+    if (top.empty())
+        return query;
+    Xapian::RSet rset;
+    for (Xapian::MSetIterator it = top.begin(); it != top.end(); ++it)
+        rset.add_document(*it);
+    FeedbackTerms decider(h->stopper);
+    Xapian::ESet eset = fb.get_eset(
+        static_cast<Xapian::termcount>(q->expand_terms), rset, &decider);
+    double max_w = 0;
+    for (Xapian::ESetIterator e = eset.begin(); e != eset.end(); ++e)
+        max_w = std::max(max_w, e.get_weight());
+    if (max_w <= 0)
+        return query;
+    std::vector<Xapian::Query> added;
+    for (Xapian::ESetIterator e = eset.begin(); e != eset.end(); ++e)
+        if (e.get_weight() > 0)
+            added.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                               Xapian::Query(*e),
+                               q->expand_weight * e.get_weight() / max_w);
+    Xapian::Query more(Xapian::Query::OP_OR, added.begin(), added.end());
+    return Xapian::Query(loose ? Xapian::Query::OP_OR
+                               : Xapian::Query::OP_AND_MAYBE,
+                         query, more);
+}
+
+/* The title and abstract of a stored work, or "". */
+static std::string stored_text(const std::string &data)
+{
+    std::string out;
+    cJSON *o = cJSON_ParseWithLength(data.data(), data.size());
+    for (const char *f : {"title", "abstract"}) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f);
+        if (cJSON_IsString(v))
+            (out += v->valuestring) += ' ';
+    }
+    cJSON_Delete(o);
+    return out;
+}
+
+/* "Did you mean": each plain word of the query (letters only, four or
+ * more) whose stem fewer than two works hold is replaced by the closest
+ * word of the index -- within one edit (two for words of seven letters
+ * or more), preferring fewer edits, then more works -- if at least two
+ * works, and three times as many as the word's own stem, hold it.
+ *
+ * The index holds stems, not words (layout 2), and a misspelt ending
+ * hides the stem ("mappnig" stems to itself, "mapping" to "map").  So
+ * the candidates are the index's stems with the same first letter that
+ * are within reach of the word's stem, or of the word's beginning (a
+ * stem of at least three letters); each candidate is then spelt as a word
+ * by reading one work that holds it and taking, among that work's words
+ * with that stem, the one closest to what was typed.  The suggestion
+ * follows the index as it changes.  Empty: nothing to suggest. */
+static std::string suggest(shim_db *h, const std::string &raw)
+{
+    const std::string text = unaccent(raw);
+    std::string out;
+    bool changed = false;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t j = i;
+        while (j < text.size() && isalpha(static_cast<unsigned char>(text[j])))
+            j++;
+        if (j == i) {
+            out += text[i++];
+            continue;
+        }
+        std::string word = text.substr(i, j - i);
+        bool field = j < text.size() && text[j] == ':';
+        bool op = word == "AND" || word == "OR" || word == "NOT";
+        std::string lower = word;
+        for (char &ch : lower)
+            ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+        std::string best;
+        if (!field && !op && lower.size() >= 4 && !h->stopper(lower)) {
+            const std::string own = h->stem(lower);
+            Xapian::doccount tf = h->db.get_termfreq(own);
+            if (tf < 2) {
+                const size_t limit = lower.size() >= 7 ? 2 : 1;
+                struct Cand {
+                    std::string stem;
+                    Xapian::doccount tf;
+                };
+                std::vector<Cand> cands;
+                const std::string pfx = lower.substr(0, 1);
+                for (Xapian::TermIterator t = h->db.allterms_begin(pfx);
+                     t != h->db.allterms_end(pfx); ++t) {
+                    const std::string &c = *t;
+                    if (c == own)
+                        continue;
+                    bool near = c.size() + limit >= own.size() &&
+                                c.size() <= own.size() + limit &&
+                                edit_distance(own, c, limit) <= limit;
+                    if (!near && c.size() >= 3 && c.size() < lower.size())
+                        near = edit_distance(lower.substr(0, c.size()), c,
+                                             limit) <= limit;
+                    if (near)
+                        cands.push_back(Cand{c, t.get_termfreq()});
+                }
+                std::sort(cands.begin(), cands.end(),
+                          [](const Cand &a, const Cand &b) {
+                              return a.tf > b.tf;
+                          });
+                if (cands.size() > 8)
+                    cands.resize(8);
+                size_t best_d = limit + 1;
+                Xapian::doccount best_tf = 0;
+                for (const Cand &c : cands) {
+                    Xapian::PostingIterator p = h->db.postlist_begin(c.stem);
+                    if (p == h->db.postlist_end(c.stem))
+                        continue;
+                    const std::string body =
+                        stored_text(h->db.get_document(*p).get_data());
+                    for (const Word &w : words_of(body)) {
+                        std::string f = fold_word(body.substr(w.start, w.end - w.start));
+                        if (f.empty() || f[0] != lower[0] ||
+                            h->stem(f) != c.stem)
+                            continue;
+                        size_t d = edit_distance(lower, f, limit);
+                        if (d == 0 || d > limit)
+                            continue;
+                        if (d < best_d || (d == best_d && c.tf > best_tf)) {
+                            best = f;
+                            best_d = d;
+                            best_tf = c.tf;
+                        }
+                    }
+                }
+                if (best_tf < std::max<Xapian::doccount>(2, 3 * tf))
+                    best.clear();
+            }
+        }
+        if (!best.empty()) {
+            out += best;
+            changed = true;
+        } else {
+            out += word;
+        }
+        i = j;
+    }
+    return changed ? out : std::string();
+}
+
+static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
+                       std::vector<shim_hit> &hits,
+                       std::map<std::string, double> &snippet_stems,
+                       Facets *spy)
+{
+    const bool has_text = q->text && *q->text;
+    Xapian::Query query;
+    if (has_text) {
+        query = parse(h, q->text, q->lenient != 0);
+    } else {
+        query = Xapian::Query::MatchAll;
+    }
+    Xapian::Query filter = build_filter(q);
+    /* Feedback may add matches to an OR of words; anything stricter (+x,
+     * -x, AND, NOT, a phrase) keeps its match set and is only re-ranked. */
+    const Xapian::Query::op top_op = query.get_type();
+    const bool loose = top_op == Xapian::Query::LEAF_TERM ||
+                       top_op == Xapian::Query::OP_OR ||
+                       top_op == Xapian::Query::OP_SYNONYM;
+    if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
+        /* Field boosts add to the score of what the query matches; they
+         * never add matches (AND_MAYBE). */
+        const std::string plain = lower_words(unaccent(q->text));
+        std::vector<Xapian::Query> boosts;
+        if (q->title_weight > 0)
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                                reader(h).qp_title.parse_query(plain, 0),
+                                q->title_weight);
+        if (q->author_weight > 0)
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
+                                reader(h).qp_author.parse_query(plain, 0),
+                                q->author_weight);
+        query = Xapian::Query(
+            Xapian::Query::OP_AND_MAYBE, query,
+            Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
+    }
+    if (has_text && q->expand_docs)
+        query = expand(h, q, query, filter, loose);
+    if (!filter.empty())
+        query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
+
+    /* One Enquire per handle, made at the first search: it holds the
+     * database and the sort key makers, so a query only sets what
+     * changes. */
+    if (!reader(h).enq)
+        reader(h).enq.reset(new Xapian::Enquire(h->db));
+    Xapian::Enquire &enq = *reader(h).enq;
+    enq.clear_matchspies();
+    enq.set_query(query);
+    if (has_text)
+        enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
+    else
+        enq.set_weighting_scheme(Xapian::BoolWeight());
+    if (q->sort == SHIM_SORT_NEWEST)
+        enq.set_sort_by_key(&reader(h).newest, false);
+    else if (q->sort == SHIM_SORT_OLDEST)
+        enq.set_sort_by_key(&reader(h).oldest, false);
+    else
+        enq.set_sort_by_relevance_then_value(SLOT_ID, false);
+
+    /* check_at_least: by default only what the page needs (offset +
+     * limit), so a top-10 query stops as soon as no other work can enter
+     * the top 10, and the total is Xapian's estimate with its bounds;
+     * --exact and facets must see every match. */
+    Xapian::doccount check = static_cast<Xapian::doccount>(q->offset + q->limit);
+    if (q->exact_total || spy)
+        check = h->db.get_doccount();
+    if (spy)
+        spy->attach(enq);
+    Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
+                                   static_cast<Xapian::doccount>(q->limit),
+                                   check);
+    enq.clear_matchspies(); /* the spy belongs to this call */
+    hits.clear();
+    hits.reserve(ms.size());
+    snippet_stems.clear();
+    if (q->snippet_bytes && has_text)
+        snippet_stems = snippet_weights(h, query);
+    for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
+        shim_hit hit{it.get_weight(), it.get_document().get_data(), ""};
+        if (q->explain && has_text)
+            hit.explain = explain_hit(h, query, *it, it.get_weight(), q->k1,
+                                      q->b);
+        hits.push_back(std::move(hit));
+    }
+    totals->estimated = ms.get_matches_estimated();
+    totals->lower = ms.get_matches_lower_bound();
+    totals->upper = ms.get_matches_upper_bound();
+    totals->suggestion[0] = '\0';
+    if (q->suggest && has_text) {
+        std::string sug = suggest(h, q->text);
+        if (!sug.empty() && sug.size() < sizeof totals->suggestion)
+            memcpy(totals->suggestion, sug.c_str(), sug.size() + 1);
+    }
+}
+
+extern "C" int shim_search(shim_totals *totals, shim_db *h,
+                           const shim_query *q, shim_hit_fn fn,
+                           shim_snippet_fn snip_fn, shim_facet_fn facet_fn,
+                           void *ctx, shim_err *e)
+{
+    try {
+        std::vector<shim_hit> hits;
+        std::map<std::string, double> stems;
+        std::unique_ptr<Facets> spy;
+        if (q->facets)
+            spy.reset(new Facets(q->facets));
+        with_reopen(h, [&] {
+            run_search(h, q, totals, hits, stems, spy.get());
+        });
+        const bool snippets = q->snippet_bytes && q->text && *q->text;
+        for (const auto &hit : hits) {
+            /* The caller decodes the record once and lends its abstract:
+             * the snippet is made from that, not from a second parse. */
+            const char *abstract = nullptr;
+            if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
+                   hit.explain.empty() ? nullptr : hit.explain.c_str(),
+                   &abstract) ||
+                (snippets &&
+                 snip_fn(ctx, make_snippet(h, abstract ? abstract : "", stems,
+                                           q->snippet_bytes)
+                                  .c_str()))) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        }
+        for (unsigned k = 0; spy && k < 3; k++) {
+            if (!(q->facets & (1u << k)))
+                continue;
+            const std::map<std::string, uint64_t> counts = spy->fold(k);
+            std::vector<std::pair<std::string, uint64_t>> top(counts.begin(),
+                                                              counts.end());
+            std::stable_sort(top.begin(), top.end(),
+                             [](const std::pair<std::string, uint64_t> &a,
+                                const std::pair<std::string, uint64_t> &b) {
+                                 return a.second > b.second;
+                             }); /* the map gave value order for ties */
+            if (top.size() > q->facet_limit)
+                top.resize(q->facet_limit);
+            for (const auto &v : top)
+                if (facet_fn(ctx, 1u << k, v.first.c_str(), v.second)) {
+                    set_msg(e, PDX_ENOMEM, "out of memory");
+                    return PDX_ENOMEM;
+                }
+        }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+/* Expand-set terms worth suggesting: the default field's stems (no
+ * prefix), never boolean or field terms, so the feedback query ranks by
+ * content. */
+struct ContentTerms : public Xapian::ExpandDecider {
+    bool operator()(const std::string &t) const override
+    {
+        return is_plain_term(t);
+    }
+};
+
+extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
+                            size_t n_terms, double k1, double b, size_t limit,
+                            shim_hit_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        std::vector<std::pair<double, std::string>> hits;
+        bool found = true;
+        const std::string q = std::string(LAYOUT_P_ID) + id;
+        with_reopen(h, [&] {
+            hits.clear();
+            Xapian::PostingIterator p = h->db.postlist_begin(q);
+            if (p == h->db.postlist_end(q)) {
+                found = false;
+                return;
+            }
+            Xapian::Enquire enq(h->db);
+            Xapian::RSet rset;
+            rset.add_document(*p);
+            ContentTerms decider;
+            Xapian::ESet eset = enq.get_eset(
+                static_cast<Xapian::termcount>(n_terms), rset, &decider);
+            std::vector<std::string> terms(eset.begin(), eset.end());
+            Xapian::Query query(Xapian::Query::OP_ELITE_SET, terms.begin(),
+                                terms.end(),
+                                static_cast<Xapian::termcount>(n_terms));
+            enq.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                                        Xapian::Query(q)));
+            enq.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+            enq.set_sort_by_relevance_then_value(SLOT_ID, false);
+            Xapian::MSet ms =
+                enq.get_mset(0, static_cast<Xapian::doccount>(limit));
+            for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
+                hits.emplace_back(it.get_weight(),
+                                  it.get_document().get_data());
+            totals->estimated = ms.get_matches_estimated();
+            totals->lower = ms.get_matches_lower_bound();
+            totals->upper = ms.get_matches_upper_bound();
+        });
+        if (!found) {
+            set_msg(e, PDX_ENOTFOUND,
+                    std::string("no work with id '") + id + "'");
+            return PDX_ENOTFOUND;
+        }
+        for (const auto &hit : hits)
+            if (fn(ctx, hit.first, hit.second.data(), hit.second.size(),
+                   nullptr, nullptr)) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
+{
+    try {
+        with_reopen(h, [&] {
+            out->docs = h->db.get_doccount();
+            out->postings = h->db.get_total_length();
+            out->avg_length = h->db.get_avlength();
+            uint64_t n = 0;
+            for (Xapian::TermIterator t = h->db.allterms_begin();
+                 t != h->db.allterms_end(); ++t)
+                n++;
+            out->terms = n;
+            std::string up = h->db.get_metadata(UPDATED_KEY);
+            out->last_updated = up.empty() ? 0 : std::stoll(up);
+            out->layout = std::stoi(h->db.get_metadata(LAYOUT_KEY));
+            std::string re = h->db.get_metadata(LAYOUT_META_REINDEXED);
+            out->last_reindex = re.empty() ? 0 : std::stoll(re);
+            uint64_t ns = 0;
+            for (Xapian::TermIterator k =
+                     h->db.metadata_keys_begin(LAYOUT_META_SOURCE);
+                 k != h->db.metadata_keys_end(LAYOUT_META_SOURCE); ++k)
+                ns++;
+            out->sources = ns;
+        });
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+

@@ -1,0 +1,108 @@
+/*
+ * shim_read.h -- the read side of the shim (searcher/shim_read.cc):
+ * search, similar works, statistics.  Plain C, for searcher/search.c;
+ * the common part is common/shim.h.
+ */
+#ifndef PDX_SHIM_READ_H
+#define PDX_SHIM_READ_H
+
+#include "../common/shim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds of author filter key. */
+enum { SHIM_AUTHOR_FAMILY, SHIM_AUTHOR_INITIAL, SHIM_AUTHOR_FULL };
+typedef struct shim_author_key {
+    int kind;
+    const char *key;
+} shim_author_key;
+
+enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
+
+typedef struct shim_query {
+    const char *text;        /* "" for a filter-only query */
+    int year_min, year_max;  /* 0 = open */
+    const char *const *cat_keys; /* OR */
+    size_t n_cat_keys;
+    const shim_author_key *author_keys; /* OR */
+    size_t n_author_keys;
+    double k1, b;
+    size_t offset, limit;
+    int sort;
+    int exact_total;
+    unsigned facets;         /* SHIM_FACET_* bits: count over all matches */
+    size_t facet_limit;      /* top values per facet                    */
+    int explain;             /* nonzero: each hit's score, term by term */
+    int suggest;             /* nonzero: offer a spelling correction    */
+    size_t snippet_bytes;    /* 0: no snippets; else about this long, the
+                                matched words between SHIM_HI_START and
+                                SHIM_HI_END bytes */
+    int lenient;             /* unparsable text is read as plain words  */
+    size_t expand_docs;      /* 0: no feedback; else pseudo-relevance
+                                feedback with Xapian's Bo1 scheme, see
+                                pdx_query */
+    size_t expand_terms;
+    double expand_weight;
+    double title_weight, author_weight; /* field boosts; 0 = none */
+} shim_query;
+
+#define SHIM_HI_START '\x01'
+#define SHIM_HI_END '\x02'
+#define SHIM_OMIT "\xE2\x80\xA6" /* ... */
+
+/* Called once per hit, in rank order, after the match has succeeded,
+ * with the stored record (data, len) and the hit's explanation (or NULL).
+ * The callee decodes the record -- the one time it is decoded -- and sets
+ * *abstract to its abstract (or NULL), borrowed until the next call: the
+ * shim makes the hit's snippet from it and hands it over with snip_fn.
+ * Returns 0, or nonzero to abort with PDX_ENOMEM. */
+typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
+                           size_t len, const char *explain,
+                           const char **abstract);
+/* The snippet of the hit just given, its matched words between
+ * SHIM_HI_START and SHIM_HI_END; only with snippet_bytes and text.
+ * 0, or nonzero for PDX_ENOMEM. */
+typedef int (*shim_snippet_fn)(void *ctx, const char *marked);
+
+enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4 };
+
+/* Called for each facet value kept, most frequent first (ties by value),
+ * after the hits.  0 to go on, nonzero for PDX_ENOMEM. */
+typedef int (*shim_facet_fn)(void *ctx, unsigned facet, const char *value,
+                             uint64_t count);
+
+typedef struct shim_totals {
+    size_t estimated, lower, upper;
+    char suggestion[4200]; /* the query with misspelt words corrected, or "" */
+} shim_totals;
+
+int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
+                shim_hit_fn fn, shim_snippet_fn snip_fn,
+                shim_facet_fn facet_fn, void *ctx, shim_err *e);
+
+/* Works like the one with unique term Q<id>: the best `n_terms` terms of
+ * its title and abstract by Xapian's expand set (relevance feedback), run
+ * as a BM25 query; the work itself is left out.  PDX_ENOTFOUND when no
+ * work has that id. */
+int shim_similar(shim_totals *totals, shim_db *db, const char *id,
+                 size_t n_terms, double k1, double b, size_t limit,
+                 shim_hit_fn fn, void *ctx, shim_err *e);
+
+typedef struct shim_stats {
+    uint64_t docs, terms, postings;
+    double avg_length;
+    int64_t last_updated;
+    int layout;
+    int64_t last_reindex;
+    uint64_t sources;
+} shim_stats;
+
+int shim_stats_get(shim_stats *out, shim_db *db, shim_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
