@@ -63,7 +63,7 @@ extern "C" {
 
 #define PDX_VERSION "0.1.0"
 /** The index layout this version writes and searches (see the essay at
- *  the top of common/xapian_shim.cc).  Layout 1 indexes are rebuilt by
+ *  the top of common/layout.h).  Layout 1 indexes are rebuilt by
  *  `paperdex index` (PDX_OPEN_UPGRADE). */
 #define PDX_LAYOUT_VERSION 2
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
@@ -379,16 +379,21 @@ PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
  *  returns 0, or -1 for anything else. */
 PDX_EXTERN int pdx_parse_year_range(const char *s, int *lo, int *hi);
 
-/** Most distinct terms a parsed query may have, and how many index terms
- *  one trailing wildcard (`optim*`) may expand to: the most frequent. */
-#define PDX_MAX_QUERY_TERMS 64
+/** Most distinct terms a query is searched with (Lucene's default clause
+ *  limit).  A pasted abstract (100-200 words) is well within it.  A longer
+ *  query of words joined by OR (the default) is searched with its most
+ *  informative words, the rarest in the index, and pdx_results_note() says
+ *  so; a longer query of any other shape is refused (PDX_EINVAL).  And how
+ *  many index terms one trailing wildcard (`optim*`) may expand to: the
+ *  most frequent. */
+#define PDX_MAX_QUERY_TERMS 1024
 #define PDX_WILDCARD_MAX 100
 
 /** Default page size, and the largest page one call returns. */
 #define PDX_DEFAULT_LIMIT 10
 #define PDX_MAX_LIMIT 10000
-/** Longest query string accepted, in bytes. */
-#define PDX_MAX_QUERY_BYTES 4096
+/** Longest query string accepted, in bytes: a whole abstract or two. */
+#define PDX_MAX_QUERY_BYTES 32768
 
 typedef enum pdx_sort {
     PDX_SORT_AUTO = 0,   /**< relevance, or newest when the text is empty */
@@ -595,6 +600,11 @@ PDX_EXTERN const pdx_facet *pdx_results_facet(const pdx_results *r,
  *  there is nothing to
  *  suggest or pdx_query.no_suggest was set.  Borrowed from r. */
 PDX_EXTERN const char *pdx_results_suggestion(const pdx_results *r);
+
+/** How the query was searched when not quite as written -- "the query
+ *  has 1300 distinct terms; it was searched with the 1024 most
+ *  informative (the rarest in the index)" -- or NULL.  Borrowed from r. */
+PDX_EXTERN const char *pdx_results_note(const pdx_results *r);
 
 /** Number of hits on this page. */
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);

@@ -110,7 +110,8 @@ void follow_replaced(shim_db *h);
 /* Run `read` on h's reader; when a writer's commits overtake it
  * (DatabaseModifiedError), move to the newest revision and run it again,
  * as Xapian documents.  Every read entry point goes through here, so a
- * reader survives a cron commit whatever it was doing.  `read` must start
+ * reader sees the newest commit and survives a cron commit whatever it
+ * was doing.  `read` must start
  * from scratch each time and must not call back into the caller (a retry
  * would repeat the callbacks): it collects, and the caller hands over
  * afterwards.  reopen() itself may meet a commit in flight, so it is
@@ -122,7 +123,11 @@ template <typename F> void with_reopen(shim_db *h, F read)
     follow_replaced(h);
     for (int attempt = 0;; attempt++) {
         try {
-            if (attempt)
+            /* A reader moves to the newest commit before every read (one
+             * read of the version file when nothing changed): without it
+             * a reader would keep its first revision until a commit
+             * happened to overtake a block it reads. */
+            if (attempt || !h->writable)
                 h->db.reopen();
             read();
             return;

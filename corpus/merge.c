@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/layout.h"
 #include "../common/text.h"
 
 static int explicit_id(const pdx_work *w)
@@ -87,14 +88,14 @@ static char *source_key(arena *a, const pdx_work *w)
     char tmp[64];
     unsigned long long h = text_hash64(w->source, strlen(w->source));
     h ^= w->source_line * 0x9E3779B97F4A7C15ULL;
-    snprintf(tmp, sizeof tmp, "XS%016llx", h);
+    snprintf(tmp, sizeof tmp, LAYOUT_P_SOURCE_POS "%016llx", h);
     return arena_strdup(a, tmp);
 }
 
 char *merge_file_key(arena *a, const char *file)
 {
     char tmp[64];
-    snprintf(tmp, sizeof tmp, "XP%016llx", text_hash64(file, strlen(file)));
+    snprintf(tmp, sizeof tmp, LAYOUT_P_SOURCE_FILE "%016llx", text_hash64(file, strlen(file)));
     return arena_strdup(a, tmp);
 }
 
@@ -102,15 +103,15 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
 {
     size_t n = 0;
     char *k;
-    if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = cat(a, "XMA", k)))
+    if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = cat(a, LAYOUT_P_ARXIV, k)))
         keys[n++] = k;
-    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = cat(a, "XMD", k)))
+    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = cat(a, LAYOUT_P_DOI, k)))
         keys[n++] = k;
-    if (w->title && !w->title_derived && (k = hash_key(a, "XMT", w->title)))
+    if (w->title && !w->title_derived && (k = hash_key(a, LAYOUT_P_TITLE_HASH, w->title)))
         keys[n++] = k;
-    if (w->abstract && (k = hash_key(a, "XMF", w->abstract)))
+    if (w->abstract && (k = hash_key(a, LAYOUT_P_ABSTRACT_HASH, w->abstract)))
         keys[n++] = k;
-    if (explicit_id(w) && (k = cat(a, "XI", w->id)))
+    if (explicit_id(w) && (k = cat(a, LAYOUT_P_SOURCE_ID, w->id)))
         keys[n++] = k;
     if (w->source && (k = source_key(a, w)))
         keys[n++] = k;
@@ -124,13 +125,13 @@ size_t merge_class_terms(const merge_work *m, const char *out[])
     for (size_t i = 0; i < m->n_src; i++)
         own |= own_id(&m->src[i].rec);
     if (m->view.arxiv_id)
-        out[n++] = "XMCa";
+        out[n++] = LAYOUT_CLASS_ARXIV;
     if (m->view.doi)
-        out[n++] = "XMCd";
+        out[n++] = LAYOUT_CLASS_DOI;
     if (own)
-        out[n++] = "XMCi";
+        out[n++] = LAYOUT_CLASS_ID;
     if (m->view.title && !m->view.title_derived)
-        out[n++] = "XMCt";
+        out[n++] = LAYOUT_CLASS_TITLE;
     return n;
 }
 
@@ -142,24 +143,26 @@ int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l)
     for (size_t i = 0; i < nk; i++) {
         if (!keys[i])
             return -1;
-        if (!strncmp(keys[i], "XMT", 3))
+        if (!strncmp(keys[i], LAYOUT_P_TITLE_HASH,
+                     sizeof LAYOUT_P_TITLE_HASH - 1))
             l->title = keys[i];
-        else if (!strncmp(keys[i], "XMF", 3))
+        else if (!strncmp(keys[i], LAYOUT_P_ABSTRACT_HASH,
+                          sizeof LAYOUT_P_ABSTRACT_HASH - 1))
             l->abstract = keys[i];
         else
             l->plain[l->n_plain++] = keys[i];
     }
     /* What decides before the title rule, when both sides have it. */
     if (r->arxiv_id)
-        l->title_not[l->n_title_not++] = "XMCa";
+        l->title_not[l->n_title_not++] = LAYOUT_CLASS_ARXIV;
     if (r->doi)
-        l->title_not[l->n_title_not++] = "XMCd";
+        l->title_not[l->n_title_not++] = LAYOUT_CLASS_DOI;
     if (own_id(r))
-        l->title_not[l->n_title_not++] = "XMCi";
+        l->title_not[l->n_title_not++] = LAYOUT_CLASS_ID;
     memcpy(l->abstract_not, l->title_not, sizeof l->title_not);
     l->n_abstract_not = l->n_title_not;
     if (r->title && !r->title_derived) /* then the titles decide */
-        l->abstract_not[l->n_abstract_not++] = "XMCt";
+        l->abstract_not[l->n_abstract_not++] = LAYOUT_CLASS_TITLE;
     return 0;
 }
 

@@ -25,7 +25,7 @@ typedef struct merge_work {
 } merge_work;
 
 /* The terms a record is found by when a later record of the same work
- * arrives (prefix XM, see xapian_shim.cc), plus XI<id> for an id the
+ * arrives (prefix XM, see common/layout.h), plus XI<id> for an id the
  * source gave and XS<source position>.  Up to 6, allocated in a.  (Not
  * XP<file>: every record of a file shares it, so looking it up for each
  * record would be quadratic.) */
@@ -33,7 +33,7 @@ typedef struct merge_work {
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 
 /* The class terms of work m (XMCa, XMCd, XMCi, XMCt; see the layout in
- * xapian_shim.cc): static strings, up to MERGE_MAX_CLASS. */
+ * common/layout.h): static strings, up to MERGE_MAX_CLASS. */
 #define MERGE_MAX_CLASS 4
 size_t merge_class_terms(const merge_work *m, const char *out[]);
 

@@ -55,7 +55,7 @@ static const char help[] =
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
     "  --batch N          commit every N records (default 1000)\n"
-    "  --jobs N           build with N worker processes, each indexing\n"
+    "  --jobs N           build with N worker threads, each indexing\n"
     "                     every N-th record into a shard of its own; the\n"
     "                     shards are merged by Xapian's compactor and the\n"
     "                     result replaces DIR (a new index, or with --full;\n"

@@ -167,7 +167,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         for (size_t i = 0; i < d->n_cat_keys; i++)
             add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);
         std::string idterm = std::string(LAYOUT_P_ID) + d->id;
-        if (idterm.size() > MAX_TERM_BYTES) { /* index.c prevents this */
+        if (idterm.size() > MAX_TERM_BYTES) { /* write.c prevents this */
             set_msg(e, PDX_EINVAL, "id too long");
             return PDX_EINVAL;
         }

@@ -19,6 +19,7 @@
  * qid and skipped; the others still run, and the exit status is then 1.
  */
 #include "batch.h"
+#include "qscan.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -89,29 +90,6 @@ void batch_queries_free(batch_queries *l)
     memset(l, 0, sizeof *l);
 }
 
-/* The family name of a display name "Given Family": its last word, kept
- * only if it has letters.  Written into out (NUL-terminated). */
-static void family_of(const char *name, char *out, size_t n)
-{
-    const char *end = name + strlen(name);
-    while (end > name && isspace((unsigned char)end[-1]))
-        end--;
-    const char *start = end;
-    while (start > name && !isspace((unsigned char)start[-1]))
-        start--;
-    size_t k = 0;
-    for (const char *p = start; p < end && k + 1 < n; p++)
-        if (isalnum((unsigned char)*p) || (unsigned char)*p >= 0x80 ||
-            *p == '-' || *p == '\'')
-            out[k++] = *p;
-    out[k] = '\0';
-    int letters = 0;
-    for (size_t i = 0; i < k; i++)
-        letters += isalpha((unsigned char)out[i]) || (unsigned char)out[i] >= 0x80;
-    if (letters < 2)
-        out[0] = '\0';
-}
-
 /* Queries read as records: BEIR or SMART. */
 static int read_records(batch_queries *l, const char *path, pdx_format fmt,
                         int *bad)
@@ -144,7 +122,7 @@ static int read_records(batch_queries *l, const char *path, pdx_format fmt,
         sb_puts(&t, w->abstract ? w->abstract : w->title ? w->title : "");
         for (size_t i = 0; i < w->n_authors; i++) {
             char fam[256];
-            family_of(w->authors[i], fam, sizeof fam);
+            qscan_family_term(w->authors[i], fam, sizeof fam);
             if (*fam)
                 sb_printf(&t, " author:%s", fam);
         }
@@ -252,6 +230,9 @@ int search_batch(pdx_index *ix, const pdx_query *base, const char *path,
         q.text = l.v[i].text;
         pdx_results *r = NULL;
         int rc = pdx_search(&r, ix, &q);
+        if (!rc && pdx_results_note(r))
+            fprintf(stderr, "note: %s:%llu: query %s: %s\n", path, l.v[i].line,
+                    l.v[i].qid, pdx_results_note(r));
         if (rc == PDX_ENOMEM || rc == PDX_EIO || rc == PDX_ECORRUPT) {
             cli_error("%s:%llu: query %s: %s", path, l.v[i].line, l.v[i].qid,
                       pdx_errmsg(ix));

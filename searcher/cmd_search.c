@@ -335,6 +335,8 @@ int cmd_search(int argc, char **argv)
     }
     pdx_results *r = NULL;
     int rc = pdx_search(&r, ix, &q);
+    if (!rc && pdx_results_note(r))
+        fprintf(stderr, "note: %s\n", pdx_results_note(r));
     if (rc) {
         cli_error("%s", pdx_errmsg(ix));
         status = cli_exit_for(rc);

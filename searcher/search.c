@@ -19,6 +19,7 @@
 #include "../common/text.h"
 #include "../corpus/merge.h"
 #include "../corpus/record.h"
+#include "qscan.h"
 #include "shim_read.h"
 
 struct pdx_results {
@@ -188,100 +189,68 @@ const pdx_facet *pdx_results_facet(const pdx_results *r, unsigned facet,
     return r && k >= 0 && i < r->n_facets[k] ? &r->facets[k][i] : NULL;
 }
 
-/* Parentheses outside "phrases" must balance.  Xapian's QueryParser
- * reports only that a query failed to parse; this says where.  Positions
- * are 1-based byte offsets. */
-static int check_parens(pdx_index *ix, const char *t)
+/* Parentheses outside "phrases" must balance, and a boolean operator
+ * needs a term on each side (NOT: after it; at the start, NOT x means
+ * everything but x).  Xapian's QueryParser reports only that a query
+ * failed to parse; this says where.  Positions are 1-based byte offsets.
+ * Tokens are qscan's. */
+static int check_syntax(pdx_index *ix, const char *t)
 {
-    size_t open_at[64], depth = 0;
-    int quoted = 0;
-    for (size_t i = 0; t[i]; i++) {
-        if (t[i] == '"')
-            quoted = !quoted;
-        else if (quoted)
-            continue;
-        else if (t[i] == '(') {
+    size_t n = strlen(t), pos = 0, open_at[64], depth = 0;
+    int prev_op = 0;      /* the token before was AND, OR or NOT */
+    int after_start = 1;  /* at the start, or just after '(' */
+    size_t prev_at = 0;
+    const char *prev_name = "";
+    qtok k;
+    while (qscan_next(t, n, &pos, &k) != QT_END) {
+        const char *s = t + k.start;
+        int op = k.kind == QT_OP &&
+                 (!strncmp(s, "AND", k.len) || !strncmp(s, "OR", k.len) ||
+                  !strncmp(s, "NOT", k.len));
+        int binary = op && s[0] != 'N';
+        if (k.kind == QT_LPAREN) {
             if (depth == sizeof open_at / sizeof open_at[0])
                 return handle_error(ix, PDX_EQUERY,
-                                 "query: parentheses nested deeper than "
-                                 "%zu at position %zu",
-                                 depth, i + 1);
-            open_at[depth++] = i;
-        } else if (t[i] == ')') {
+                                    "query: parentheses nested deeper than "
+                                    "%zu at position %zu",
+                                    depth, k.start + 1);
+            open_at[depth++] = k.start;
+            after_start = 1;
+            prev_op = 0;
+            continue;
+        }
+        if (k.kind == QT_RPAREN) {
             if (!depth)
                 return handle_error(ix, PDX_EQUERY,
-                                 "query: ')' at position %zu has no "
-                                 "matching '('",
-                                 i + 1);
+                                    "query: ')' at position %zu has no "
+                                    "matching '('",
+                                    k.start + 1);
             depth--;
+            if (prev_op)
+                return handle_error(ix, PDX_EQUERY,
+                                    "query: '%s' at position %zu has no term "
+                                    "after it",
+                                    prev_name, prev_at + 1);
+            continue;
         }
+        if (binary && (after_start || prev_op))
+            return handle_error(ix, PDX_EQUERY,
+                                "query: '%.*s' at position %zu has no term "
+                                "before it",
+                                (int)k.len, s, k.start + 1);
+        prev_op = op;
+        prev_at = k.start;
+        prev_name = binary ? (s[0] == 'A' ? "AND" : "OR") : "NOT";
+        after_start = 0;
     }
     if (depth)
         return handle_error(ix, PDX_EQUERY,
-                         "query: '(' at position %zu is never closed",
-                         open_at[depth - 1] + 1);
-    return 0;
-}
-
-/* A boolean operator needs a term on each side (NOT: after it; at the
- * start, NOT x means everything but x).  Xapian only says that a query
- * failed; this says where.  Quoted text is skipped. */
-static int check_operators(pdx_index *ix, const char *t)
-{
-    size_t prev_end = 0; /* 0: at the start, or just after '(' */
-    int prev_op = 0;     /* the token before was AND, OR or NOT */
-    size_t prev_at = 0;
-    const char *prev_name = "";
-    for (size_t i = 0; t[i];) {
-        if (isspace((unsigned char)t[i])) {
-            i++;
-            continue;
-        }
-        if (t[i] == '(') {
-            prev_end = 0;
-            prev_op = 0;
-            i++;
-            continue;
-        }
-        size_t j = i;
-        if (t[i] == '"') {
-            for (j = i + 1; t[j] && t[j] != '"'; j++)
-                ;
-            j += t[j] == '"';
-        } else if (t[i] == ')') {
-            j = i + 1;
-        } else {
-            while (t[j] && !isspace((unsigned char)t[j]) && t[j] != '(' &&
-                   t[j] != ')')
-                j++;
-        }
-        size_t n = j - i;
-        int op = (n == 3 && !strncmp(t + i, "AND", 3)) ||
-                 (n == 2 && !strncmp(t + i, "OR", 2)) ||
-                 (n == 3 && !strncmp(t + i, "NOT", 3));
-        int binary = op && t[i] != 'N';
-        if (binary && (prev_end == 0 || prev_op))
-            return handle_error(ix, PDX_EQUERY,
-                             "query: '%.*s' at position %zu has no term "
-                             "before it",
-                             (int)n, t + i, i + 1);
-        if (t[i] == ')' && prev_op)
-            return handle_error(ix, PDX_EQUERY,
-                             "query: '%s' at position %zu has no term after "
-                             "it",
-                             prev_name, prev_at + 1);
-        if (t[i] != ')') {
-            prev_op = op;
-            prev_at = i;
-            prev_name = binary ? (t[i] == 'A' ? "AND" : "OR") : "NOT";
-            prev_end = j;
-        }
-        i = j;
-    }
+                            "query: '(' at position %zu is never closed",
+                            open_at[depth - 1] + 1);
     if (prev_op)
         return handle_error(ix, PDX_EQUERY,
-                         "query: '%s' at position %zu has no term after it",
-                         prev_name, prev_at + 1);
+                            "query: '%s' at position %zu has no term after it",
+                            prev_name, prev_at + 1);
     return 0;
 }
 
@@ -332,7 +301,7 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return handle_error(ix, PDX_EINVAL, "a filter has a count but no items");
     if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
         return handle_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
-    if (!q->lenient && (check_parens(ix, t) || check_operators(ix, t)))
+    if (!q->lenient && check_syntax(ix, t))
         return ix->code;
     if (q->expand_weight > 1.0)
         return handle_error(ix, PDX_EINVAL,
@@ -585,6 +554,11 @@ int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
 const char *pdx_results_suggestion(const pdx_results *r)
 {
     return r && r->totals.suggestion[0] ? r->totals.suggestion : NULL;
+}
+
+const char *pdx_results_note(const pdx_results *r)
+{
+    return r && r->totals.note[0] ? r->totals.note : NULL;
 }
 
 size_t pdx_results_count(const pdx_results *r) { return r ? r->n : 0; }

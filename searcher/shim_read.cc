@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../common/shim_db.hh"
+#include "qscan.h"
 #include "shim_read.h"
 extern "C" {
 #include "../common/text.h"
@@ -51,7 +52,7 @@ struct FieldError {
 };
 
 /* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
- * --category flag (index.c's rule, through shim_category_key). */
+ * --category flag (text_category_key, the one rule). */
 struct CategoryField : public Xapian::FieldProcessor {
     FieldError *err;
     explicit CategoryField(FieldError *e) : err(e) {}
@@ -181,46 +182,20 @@ static Xapian::Query build_filter(const shim_query *q)
 /* The query with ASCII capitals lowered, except the operators AND, OR,
  * NOT, XOR, NEAR and ADJ, so that a capitalised word is matched as the
  * lower-case word it is indexed as, and a capitalised "And" in prose is
- * not taken for an operator. */
+ * not taken for an operator; a filter's value is matched as the flags
+ * match it ("category:CV" is cs.CV), so it stays as written.  Tokens are
+ * qscan's. */
 static std::string lower_words(const std::string &text)
 {
-    static const char *const ops[] = {"AND", "OR", "NOT", "XOR", "NEAR",
-                                      "ADJ"};
     std::string out = text;
-    size_t i = 0;
-    while (i < out.size()) {
-        if (!isalpha(static_cast<unsigned char>(out[i]))) {
-            i++;
+    size_t pos = 0;
+    qtok k;
+    while (qscan_next(out.data(), out.size(), &pos, &k) != QT_END) {
+        if (k.kind == QT_OP || k.kind == QT_FILTER)
             continue;
-        }
-        size_t j = i;
-        while (j < out.size() && isalpha(static_cast<unsigned char>(out[j])))
-            j++;
-        if (j < out.size() && out[j] == ':' &&
-            (out.compare(i, j - i, "category") == 0 ||
-             out.compare(i, j - i, "year") == 0)) {
-            /* A filter's value is matched as the flags match it
-             * ("category:CV" is cs.CV): leave it as written. */
-            j++;
-            bool quoted = j < out.size() && out[j] == '"';
-            j += quoted;
-            while (j < out.size() &&
-                   (quoted ? out[j] != '"'
-                           : !isspace(static_cast<unsigned char>(out[j])) &&
-                                 out[j] != ')'))
-                j++;
-            i = j;
-            continue;
-        }
-        bool op = false;
-        for (const char *o : ops)
-            if (out.compare(i, j - i, o) == 0)
-                op = true;
-        if (!op)
-            for (size_t k = i; k < j; k++)
-                out[k] = static_cast<char>(
-                    tolower(static_cast<unsigned char>(out[k])));
-        i = j;
+        for (size_t i = k.start; i < k.start + k.len; i++)
+            if (out[i] >= 'A' && out[i] <= 'Z')
+                out[i] = static_cast<char>(out[i] - 'A' + 'a');
     }
     return out;
 }
@@ -346,7 +321,71 @@ static void scored_terms(const Xapian::Query &q,
 /* The query language (README: "Query syntax").  A field value that is
  * not understood (year:junk) is an error that names its position; any
  * other syntax Xapian refuses is read again leniently, as plain words. */
-static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient)
+/* A query of more distinct terms than PDX_MAX_QUERY_TERMS (a pasted
+ * abstract has 100 to 200, which are searched as they are): when it is
+ * words joined by OR, the default, it is searched with its most
+ * informative words -- the rarest in the index; a word the index does
+ * not hold informs nothing and goes first -- and `note` says so, as
+ * Lucene's users would otherwise meet its clause limit.  A query of any
+ * other shape that long is refused: which parts of it to drop is not
+ * ours to guess. */
+static Xapian::Query keep_informative(shim_db *h, const Xapian::Query &q,
+                                      size_t n, std::string &note)
+{
+    const std::string too_many =
+        "the query has " + std::to_string(n) + " distinct terms; at most " +
+        std::to_string(PDX_MAX_QUERY_TERMS) + " are searched";
+    if (q.get_type() != Xapian::Query::OP_OR)
+        throw Xapian::InvalidArgumentError(
+            too_many + ", and only words joined by OR (the default) are cut "
+                       "down to the most informative");
+    struct Word {
+        Xapian::doccount tf;
+        std::string term;
+    };
+    std::vector<Word> words;
+    std::vector<Xapian::Query> kept;
+    std::set<std::string> held; /* terms of what is kept whole */
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() == Xapian::Query::LEAF_TERM) {
+            const std::string t = *sub.get_terms_begin();
+            Xapian::doccount tf = h->db.get_termfreq(t);
+            words.push_back(Word{tf ? tf : h->db.get_doccount() + 1, t});
+            continue;
+        }
+        kept.push_back(sub);
+        for (Xapian::TermIterator t = sub.get_unique_terms_begin();
+             t != sub.get_unique_terms_end(); ++t)
+            held.insert(*t);
+    }
+    if (held.size() >= PDX_MAX_QUERY_TERMS)
+        throw Xapian::InvalidArgumentError(too_many);
+    std::stable_sort(words.begin(), words.end(),
+                     [](const Word &a, const Word &b) { return a.tf < b.tf; });
+    std::set<std::string> chosen;
+    for (const Word &w : words) {
+        if (held.size() + chosen.size() >= PDX_MAX_QUERY_TERMS &&
+            !chosen.count(w.term))
+            continue;
+        chosen.insert(w.term);
+    }
+    /* In the query's own order, repeats included (they weigh more). */
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() == Xapian::Query::LEAF_TERM &&
+            chosen.count(*sub.get_terms_begin()))
+            kept.push_back(sub);
+    }
+    note = "the query has " + std::to_string(n) +
+           " distinct terms; it was searched with the " +
+           std::to_string(held.size() + chosen.size()) +
+           " most informative (the rarest in the index)";
+    return Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
+}
+
+static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
+                           std::string &note)
 {
     const std::string text = lower_words(unaccent(raw));
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
@@ -379,10 +418,9 @@ static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient)
     for (Xapian::TermIterator t = query.get_unique_terms_begin();
          t != query.get_unique_terms_end(); ++t)
         n++;
+    note.clear();
     if (n > PDX_MAX_QUERY_TERMS)
-        throw Xapian::InvalidArgumentError(
-            "the query has " + std::to_string(n) + " terms; at most " +
-            std::to_string(PDX_MAX_QUERY_TERMS) + " are searched");
+        query = keep_informative(h, query, n, note);
     return field_phrases(query, h->stop_stems);
 }
 
@@ -807,28 +845,15 @@ static std::string stored_text(const std::string &data)
  * by reading one work that holds it and taking, among that work's words
  * with that stem, the one closest to what was typed.  The suggestion
  * follows the index as it changes.  Empty: nothing to suggest. */
-static std::string suggest(shim_db *h, const std::string &raw)
+/* The correction of one word of a query (letters only), or "". */
+static std::string correct_word(shim_db *h, const std::string &word)
 {
-    const std::string text = unaccent(raw);
-    std::string out;
-    bool changed = false;
-    size_t i = 0;
-    while (i < text.size()) {
-        size_t j = i;
-        while (j < text.size() && isalpha(static_cast<unsigned char>(text[j])))
-            j++;
-        if (j == i) {
-            out += text[i++];
-            continue;
-        }
-        std::string word = text.substr(i, j - i);
-        bool field = j < text.size() && text[j] == ':';
-        bool op = word == "AND" || word == "OR" || word == "NOT";
-        std::string lower = word;
-        for (char &ch : lower)
-            ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-        std::string best;
-        if (!field && !op && lower.size() >= 4 && !h->stopper(lower)) {
+    std::string lower = word;
+    for (char &ch : lower)
+        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    std::string best;
+    {
+        if (lower.size() >= 4 && !h->stopper(lower)) {
             const std::string own = h->stem(lower);
             Xapian::doccount tf = h->db.get_termfreq(own);
             if (tf < 2) {
@@ -886,14 +911,36 @@ static std::string suggest(shim_db *h, const std::string &raw)
                     best.clear();
             }
         }
-        if (!best.empty()) {
-            out += best;
-            changed = true;
-        } else {
-            out += word;
-        }
-        i = j;
     }
+    return best;
+}
+
+static std::string suggest(shim_db *h, const std::string &raw)
+{
+    const std::string text = unaccent(raw);
+    std::string out;
+    bool changed = false;
+    size_t copied = 0, pos = 0;
+    qtok k;
+    while (qscan_next(text.data(), text.size(), &pos, &k) != QT_END) {
+        if (k.kind == QT_OP || k.kind == QT_FILTER)
+            continue;
+        size_t wpos = k.start, ws, we;
+        int field;
+        while (qscan_word(text.data(), k.start + k.len, &wpos, &ws, &we,
+                          &field)) {
+            if (field)
+                continue; /* title:, author:, ... */
+            const std::string best = correct_word(h, text.substr(ws, we - ws));
+            if (best.empty())
+                continue;
+            out.append(text, copied, ws - copied);
+            out += best;
+            copied = we;
+            changed = true;
+        }
+    }
+    out.append(text, copied, std::string::npos);
     return changed ? out : std::string();
 }
 
@@ -903,9 +950,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        Facets *spy)
 {
     const bool has_text = q->text && *q->text;
+    totals->note[0] = '\0';
     Xapian::Query query;
     if (has_text) {
-        query = parse(h, q->text, q->lenient != 0);
+        std::string note;
+        query = parse(h, q->text, q->lenient != 0, note);
+        snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
     } else {
         query = Xapian::Query::MatchAll;
     }

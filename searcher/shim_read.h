@@ -6,6 +6,7 @@
 #ifndef PDX_SHIM_READ_H
 #define PDX_SHIM_READ_H
 
+#include "../common/paperdex.h"
 #include "../common/shim.h"
 
 #ifdef __cplusplus
@@ -75,7 +76,10 @@ typedef int (*shim_facet_fn)(void *ctx, unsigned facet, const char *value,
 
 typedef struct shim_totals {
     size_t estimated, lower, upper;
-    char suggestion[4200]; /* the query with misspelt words corrected, or "" */
+    char suggestion[PDX_MAX_QUERY_BYTES + 1024]; /* the query with misspelt
+                                words corrected, or "" (also when longer) */
+    char note[512]; /* how the query was searched, when not as written
+                       (terms left out), or "" */
 } shim_totals;
 
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,

@@ -142,8 +142,17 @@ expect "stray parenthesis shows position" 2 "'\\)' at position 6 has no matching
 expect "dangling operator shows position" 2 "'AND' at position 6 has no term after it" -- "$PDX" search --db "$DB" 'good AND'
 expect "leading operator shows position" 2 "'OR' at position 1 has no term before it" -- "$PDX" search --db "$DB" 'OR good'
 expect "year: with junk shows position" 2 'year:20x1 is not a year or a range .*at position 6' -- "$PDX" search --db "$DB" 'good year:20x1'
-long_query=$(for i in $(seq 70); do printf 'w%d ' "$i"; done)
-expect "too many terms" 2 'the query has 70 terms; at most 64' -- "$PDX" search --db "$DB" "$long_query"
+# Long questions are searched: an abstract's worth of words as they are,
+# past the term limit the most informative words (with a note), and only a
+# structured query past it is refused.
+abstract_query=$(for i in $(seq 200); do printf 'w%d ' "$i"; done)
+expect "200 distinct words are searched" 0 'good (first|second) record' -- "$PDX" search --db "$DB" "$abstract_query good record"
+long_query=$(for i in $(seq 1100); do printf 'w%d ' "$i"; done)
+expect "past the term limit: the rarest words, and a note" 0 'searched with the 1024 most informative' -- \
+    "$PDX" search --db "$DB" "$long_query good"
+and_query=$(for i in $(seq 1100); do printf 'w%d AND ' "$i"; done)
+expect "a structured query past the limit is refused" 2 'the query has 1101 distinct terms; at most 1024 are searched' -- \
+    "$PDX" search --db "$DB" "${and_query}good"
 expect "unbalanced quote is read leniently" 0 'match' -- "$PDX" search --db "$DB" '"good record'
 expect "bad --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 20x1 x
 expect "reversed --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 2021..2019 x

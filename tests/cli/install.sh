@@ -2,7 +2,8 @@
 # install.sh BUILDDIR SRCDIR [EXTRA_CFLAGS] -- `cmake --install` into a
 # scratch prefix, then build docs/example.c against the installed header
 # and library with pkg-config, twice (shared, and static with
-# --static), and run both against an index made by the installed CLI.
+# --static), and run both against an index made by the installed CLI;
+# then build docs/embed.c the same way and run it (tests/cli/embed.py).
 set -u
 B=$1 SRC=$2 EXTRA=${3:-}
 T=$(mktemp -d /tmp/pdx-install-XXXXXX)
@@ -27,5 +28,12 @@ for e in ex ex-static; do
     out=$("$T/$e" "$T/ix" "bird song" 2>&1)
     step "$e finds works" grep -q 'Bird Song' <<<"$out"
 done
+# The long-running embedder, built the same way, and run through its paces.
+# shellcheck disable=SC2046,SC2086
+step "embedder builds against the installed library" cc $EXTRA "$SRC/docs/embed.c" \
+    $(pkg-config --cflags --libs paperdex) -pthread \
+    -Wl,-rpath,"$(pkg-config --variable=libdir paperdex)" -o "$T/embed"
+step "embedder syncs and searches" python3 "$SRC/tests/cli/embed.py" "$T/embed" \
+    "$T/prefix/bin/paperdex" "$SRC"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -480,6 +480,37 @@ static void rewrite_four_times(pdx_index *w, int *round)
  * call below meets a reader left behind by four rewriting commits (the
  * search case was checked once by instrumenting the retry path); without
  * the retry these fail with "The revision being read has been discarded". */
+/* A read handle sees each new commit at its next read, even one commit
+ * behind, where nothing it reads has been overtaken yet (no
+ * DatabaseModifiedError to make it move). */
+static void test_reader_sees_new_commits(void)
+{
+    pdx_index *w = NULL, *r = NULL;
+    CHECK_INT(pdx_open(&w, path_of("fresh"), PDX_OPEN_WRITE | PDX_OPEN_CREATE),
+              0);
+    put(w, "f1", "first arrival", "an abstract about glaciers", "A B",
+        "cs.LG", 2001);
+    CHECK_INT(pdx_commit(w), 0);
+    CHECK_INT(pdx_open(&r, path_of("fresh"), PDX_OPEN_READ), 0);
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "arrival";
+    pdx_results *res = NULL;
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    CHECK_INT(pdx_results_total(res), 1);
+    pdx_results_free(res);
+    put(w, "f2", "second arrival", "another abstract", "A B", "cs.LG", 2002);
+    CHECK_INT(pdx_commit(w), 0);
+    res = NULL;
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    CHECK_INT(pdx_results_total(res), 2);
+    pdx_results_free(res);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, r), 0);
+    CHECK_INT(st.works, 2);
+    pdx_close(r);
+    pdx_close(w);
+}
+
 static void test_reader_survives_commits(void)
 {
     pdx_index *w = NULL, *r = NULL;
@@ -910,6 +941,59 @@ static void test_suggest(void)
     pdx_close(ix);
 }
 
+/* Long questions are searched: a pasted abstract's 200 words as they
+ * are; past PDX_MAX_QUERY_TERMS, an OR of words with its rarest words
+ * (a note says so); a structured query that long is refused. */
+static void test_long_queries(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    size_t cap = 32000, len = 0;
+    char *text = malloc(cap);
+    for (int i = 0; i < 199; i++)
+        len += (size_t)snprintf(text + len, cap - len, "zq%dx ", i);
+    snprintf(text + len, cap - len, "glacier");
+    pdx_query q = PDX_QUERY_INIT;
+    pdx_results *r = NULL;
+    q.text = text;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_count(r) > 0);
+    CHECK(pdx_results_note(r) == NULL);
+    pdx_results_free(r);
+    r = NULL;
+    /* 1,299 words no work holds and one it does: that one is among the
+     * most informative, and the search finds what it finds alone. */
+    len = 0;
+    for (int i = 0; i < 1299; i++)
+        len += (size_t)snprintf(text + len, cap - len, "zq%dx ", i);
+    snprintf(text + len, cap - len, "glacier");
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_note(r) != NULL &&
+          strstr(pdx_results_note(r), "1300 distinct terms") &&
+          strstr(pdx_results_note(r), "the 1024 most informative"));
+    pdx_results *alone = NULL;
+    pdx_query qa = PDX_QUERY_INIT;
+    qa.text = "glacier";
+    CHECK_INT(pdx_search(&alone, ix, &qa), 0);
+    CHECK(pdx_results_count(alone) > 0);
+    CHECK_INT(pdx_results_count(r), pdx_results_count(alone));
+    if (pdx_results_count(r) && pdx_results_count(alone))
+        CHECK_STR(pdx_results_hit(r, 0)->work->id,
+                  pdx_results_hit(alone, 0)->work->id);
+    pdx_results_free(alone);
+    pdx_results_free(r);
+    r = NULL;
+    /* The same words joined by AND: refused, naming the limit. */
+    len = 0;
+    for (int i = 0; i < 1100; i++)
+        len += (size_t)snprintf(text + len, cap - len, "zq%dx AND ", i);
+    snprintf(text + len, cap - len, "glacier");
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+    CHECK(strstr(pdx_errmsg(ix), "at most 1024 are searched") != NULL);
+    free(text);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     /* The linked library is the one the header describes (the header
@@ -939,8 +1023,10 @@ int main(void)
     test_similar();
     test_explain();
     test_suggest();
+    test_long_queries();
     test_long_terms();
     test_lock_and_damage();
+    test_reader_sees_new_commits();
     test_reader_survives_commits();
     test_reader_follows_swap();
     test_merge_api();

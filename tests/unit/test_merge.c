@@ -95,7 +95,7 @@ int main(void)
             continue; /* sources that cannot form one view */
         }
         sb_release(&why);
-        /* The work's terms, as index.c stores them. */
+        /* The work's terms, as indexer/write.c stores them. */
         const char *terms[3 * MERGE_MAX_KEYS + MERGE_MAX_CLASS + 1];
         size_t nt = 0;
         for (size_t i = 0; i < m.n_src; i++)

@@ -1,0 +1,70 @@
+/*
+ * qscan.h -- the one scanner of query text (README, "Query syntax").
+ *
+ * Whatever reads a query string before Xapian's QueryParser does --
+ * checking parentheses and operators so that an error can name its
+ * position (search.c), lowering the case of words but not of operators or
+ * filter values, finding the words to correct for "did you mean"
+ * (shim_read.cc), making a name safe to put in a query (batch.c) -- reads
+ * it through these functions, so they all agree on what a token is.
+ *
+ * Tokens, left to right, white space between them skipped:
+ *   (  )                     QT_LPAREN, QT_RPAREN
+ *   "a quoted phrase"        QT_PHRASE (to the closing quote, or the end)
+ *   AND OR NOT XOR NEAR ADJ  QT_OP: these words exactly, in capitals
+ *   category:V  year:V       QT_FILTER: a filter, its value as written
+ *                            (V may be "quoted"; +/- may lead)
+ *   anything else            QT_TERM: a run of characters that are not
+ *                            white space, parentheses or quotes
+ *                            (title:x, +x, -x, optim*, PP-OCRv3, ...)
+ * Positions are byte offsets; a query's "position N" in messages is the
+ * offset + 1.  Plain C, no allocation: the C++ side includes it too.
+ */
+#ifndef PDX_QSCAN_H
+#define PDX_QSCAN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum qtok_kind {
+    QT_END = 0,
+    QT_LPAREN,
+    QT_RPAREN,
+    QT_PHRASE,
+    QT_OP,
+    QT_FILTER,
+    QT_TERM
+} qtok_kind;
+
+typedef struct qtok {
+    qtok_kind kind;
+    size_t start, len; /* the token's bytes: t[start, start + len) */
+} qtok;
+
+/* The token at or after *pos in t[0..n) (white space skipped), in *out;
+ * *pos moves past it.  Returns its kind, QT_END at the end. */
+qtok_kind qscan_next(const char *t, size_t n, size_t *pos, qtok *out);
+
+/* Is t[0..n) one of the operators?  Which: "AND", "OR", "NOT", ... */
+int qscan_is_op(const char *t, size_t n);
+
+/* The next run of ASCII letters ("a word" for case and spelling) in
+ * t[*pos..end), as [*ws, *we); *pos moves past it.  0 when none is left.
+ * `field` is set when the run is a field name (followed by ':'). */
+int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
+               size_t *we, int *field);
+
+/* The last word of a personal name ("Zhihua Wu" -> "Wu"), reduced to the
+ * characters the query syntax reads as part of one term (letters, digits,
+ * non-ASCII, '-', '\''), in out[0..n); "" when fewer than two letters
+ * are left.  For building `author:` filters from records. */
+void qscan_family_term(const char *name, char *out, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
