@@ -787,7 +787,8 @@ typedef enum pdx_sync_kind {
                              path, records (its records, bad included) */
     PDX_SYNC_PROGRESS,  /**< after each record indexed: records (this
                              run's so far), offset and size of the
-                             current source in bytes (size 0: unknown) */
+                             current source in bytes (size 0: unknown);
+                             with one worker only                      */
     PDX_SYNC_ERROR,     /**< a source could not be read, or broke off
                              (the run goes on), or the run failed:
                              path (or NULL), message                   */

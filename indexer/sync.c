@@ -384,10 +384,13 @@ static uint64_t read_source(run *r, const char *path)
         s->records_indexed++;
         if (++r->since_commit >= r->batch && commit(r))
             break;
-        pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
-                             .records = s->records_indexed,
-                             .offset = pdx_reader_offset(rd), .size = size};
-        emit(r, &ev);
+        if (!r->part_n) { /* workers would contend for the lock */
+            pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
+                                 .records = s->records_indexed,
+                                 .offset = pdx_reader_offset(rd),
+                                 .size = size};
+            emit(r, &ev);
+        }
     }
     if (*r->stop && !r->fatal)
         fail(r, PDX_ERROR, "stopped by the caller");
