@@ -259,7 +259,7 @@ def main(argv):
         db = os.path.join(work, "pdx" + ("-j2" if extra else ""))
         shutil.rmtree(db, ignore_errors=True)
         dt, rss, out = timed_rss([PDX, "index", "--quiet", "--db", db] + extra + [corpus])
-        m = re.search(r"(\d+) indexed", out)
+        m = re.search(r"(\d+) added", out)
         st = json.loads(subprocess.run([PDX, "stats", "--db", db, "--format", "json"],
                                        capture_output=True, text=True).stdout)
         works = st.get("works", 0)

@@ -8,7 +8,7 @@
  * of both sides include it as well as the C++ shim.
  *
  * ======================================================================
- * THE INDEX LAYOUT (layout version 2)
+ * THE INDEX LAYOUT (layout version 3)
  * ======================================================================
  *
  * An index is one Xapian "glass" database directory.  One Xapian document
@@ -91,8 +91,19 @@
  *   XMT<16 hex>        FNV-1a hash of the folded real title
  *   XMF<16 hex>        FNV-1a hash of the folded abstract (its fingerprint)
  *   XI<id>             an id the source gave (Q<id> is the work's own)
- *   XS<16 hex>         hash of the source position (file, line): reading
- *                      the same record again replaces its old version
+ *   XS<16 hex>         hash of the record's place in its file: the file
+ *                      and the record's own id, or its line when it has
+ *                      none.  Reading the same record again replaces its
+ *                      old version, wherever in the file it now is.
+ *   XR<48 hex>         the record itself (merge_record_key): its file,
+ *                      its place and a hash of its content, each 16 hex.
+ *                      A re-read file is compared record by record: a
+ *                      record whose XR term some work holds is unchanged
+ *                      and costs no Xapian work; one with another XR
+ *                      term under XR<file><place> changed; the XR terms
+ *                      under XR<file> whose place the file no longer has
+ *                      are records gone from it.  (Layout 3: layout 2
+ *                      placed every record by its line and had no XR.)
  *   XP<16 hex>         hash of the source file: the works a file feeds,
  *                      found when it changes or vanishes
  *
@@ -139,8 +150,11 @@
  * -------------
  * The merged work as one JSON object in paperdex's own JSON-lines schema
  * (docs/jsonl.md), plus "sources": [{"file", "line", "record"}], one entry
- * per source in (file, line) order, each holding that source's own record
- * when there are several (a single source's record is the work itself).
+ * per source in (file, place) order, each holding that source's own
+ * record when there are several (a single source's record is the work
+ * itself).  "line" is kept only for a record without an id of its own,
+ * whose line is its place: a record with one may move within its file
+ * without the index changing, so its line is not part of the index.
  * Written with cJSON by corpus/merge.c.  Hits are read back from it, and a
  * work is re-merged from its sources when one of them changes.
  *
@@ -197,6 +211,7 @@
 #define LAYOUT_P_SOURCE_ID "XI"
 #define LAYOUT_P_SOURCE_POS "XS"
 #define LAYOUT_P_SOURCE_FILE "XP"
+#define LAYOUT_P_RECORD "XR"
 /* class terms */
 #define LAYOUT_CLASS_ARXIV "XMCa"
 #define LAYOUT_CLASS_DOI "XMCd"

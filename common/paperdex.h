@@ -63,9 +63,9 @@ extern "C" {
 
 #define PDX_VERSION "0.1.0"
 /** The index layout this version writes and searches (see the essay at
- *  the top of common/layout.h).  Layout 1 indexes are rebuilt by
- *  `paperdex index` (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 2
+ *  the top of common/layout.h).  An index of an older layout is rebuilt
+ *  beside itself by `paperdex index` and pdx_sync() (PDX_OPEN_UPGRADE). */
+#define PDX_LAYOUT_VERSION 3
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
 
@@ -175,7 +175,7 @@ typedef struct pdx_index pdx_index;
 /** With PDX_OPEN_WRITE: also open an index of an older layout (one this
  *  version cannot search), only to hold its writer lock while a new index
  *  is built beside it and swapped in (`paperdex index` does this once
- *  when it meets an index of layout 1).  On such a handle pdx_put,
+ *  when it meets an index of an older layout).  On such a handle pdx_put,
  *  pdx_delete and pdx_clear fail with PDX_EVERSION;
  *  pdx_index_layout() says which layout it is.  An index of a newer
  *  layout is still refused. */
@@ -794,7 +794,13 @@ typedef enum pdx_sync_kind {
                              path (or NULL), message                   */
     PDX_SYNC_NOTE,      /**< something worth knowing: message (a work
                              directory a killed run left, removed)     */
-    PDX_SYNC_WARNING    /**< something to look at: message            */
+    PDX_SYNC_WARNING,   /**< something to look at: message            */
+    PDX_SYNC_RECORD_ADD,    /**< a record new to its file was put: path,
+                                 line, message (the record's id)        */
+    PDX_SYNC_RECORD_UPDATE, /**< a record whose content changed was put
+                                 in place of its old version: the same  */
+    PDX_SYNC_RECORD_REMOVE  /**< a record gone from its file was taken
+                                 out: path, message (its id)            */
 } pdx_sync_kind;
 
 /** One report.  Borrowed for the call; fields are only ever added at the
@@ -885,7 +891,16 @@ typedef struct pdx_sync_summary {
     uint64_t sources_added, sources_updated, sources_removed,
         sources_unchanged;
     uint64_t records_read;    /**< records met, bad ones included        */
-    uint64_t records_indexed; /**< records put                           */
+    uint64_t records_indexed; /**< records put (added + updated)         */
+    /** Records by what became of them.  A source read before is compared
+     *  record by record with what the index holds of it (each record
+     *  known by its file, its place -- its own id, else its line -- and a
+     *  hash of its content): an unchanged record costs reading and
+     *  hashing it, nothing in Xapian; a changed one is put in place of
+     *  its old version; one gone from the file is taken out.  Every
+     *  record of a new source, or of a rebuild, is added. */
+    uint64_t records_added, records_updated, records_removed,
+        records_unchanged;
     uint64_t records_skipped; /**< bad records (the sum of the two below) */
     /** Bad records by the reader's reason (index: a pdx_skip), room for
      *  16 reasons so that new ones do not move the fields after it. */
@@ -924,10 +939,16 @@ PDX_EXTERN int pdx_sync_summary_init(pdx_sync_summary *s,
  *     location that is no longer there (pdx_source_remove);
  *  3. skips a source whose size and mtime are unchanged without opening
  *     it, and one whose content hash is unchanged after reading it;
- *  4. reads a new or changed source again: its old records are removed, a
- *     provisional fingerprint stored, its records put (merged with other
- *     sources' records), and its real fingerprint stored in the same
- *     commit as its last records.
+ *  4. reads a new or changed source: a provisional fingerprint is stored,
+ *     then a new source's records are put (merged with other sources'
+ *     records); a changed one is compared record by record with what the
+ *     index holds of it (each record known by its place -- its own id,
+ *     else its line -- and a hash of its content): an unchanged record
+ *     costs reading and hashing it, nothing in Xapian, a changed one is
+ *     put in place of its old version, a new one added, and after the
+ *     whole file was read the records gone from it are taken out, in
+ *     batches; its real fingerprint is stored in the same commit as the
+ *     last of this.
  * Commits come after each changed source and every `batch` records, so a
  * reader always sees a whole commit, a crash loses at most one batch, and
  * the next run finishes the work; the result equals a fresh build from the

@@ -720,3 +720,41 @@ extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
         return fail(e);
     }
 }
+
+extern "C" int shim_terms(shim_db *h, const char *prefix, unsigned min_works,
+                          shim_data_fn fn, void *ctx, shim_err *e)
+{
+    try {
+        std::vector<std::string> found;
+        const std::string p(prefix);
+        with_reopen(h, [&] {
+            found.clear();
+            for (Xapian::TermIterator t = h->db.allterms_begin(p);
+                 t != h->db.allterms_end(p); ++t)
+                if (t.get_termfreq() >= min_works)
+                    found.push_back(*t);
+        });
+        for (const auto &term : found)
+            if (fn(ctx, term.data(), term.size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
+extern "C" int shim_termfreq(shim_db *h, const char *term, uint64_t *out,
+                             shim_err *e)
+{
+    try {
+        *out = 0;
+        if (!term || !*term || strlen(term) > MAX_TERM_BYTES)
+            return 0;
+        with_reopen(h, [&] { *out = h->db.get_termfreq(term); });
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}

@@ -68,6 +68,15 @@ int shim_lookup_pruned(shim_db *db, const char *const *terms, size_t n,
                        const shim_pruned *p, size_t np, shim_data_fn fn,
                        void *ctx, shim_err *e);
 
+/* Every term starting with prefix that at least min_works works hold, in
+ * term order (a writer's pending changes included). */
+int shim_terms(shim_db *db, const char *prefix, unsigned min_works,
+               shim_data_fn fn, void *ctx, shim_err *e);
+
+/* How many works hold term (0 for none, or a term over Xapian's limit):
+ * *out.  A writer answers from its pending changes as they are. */
+int shim_termfreq(shim_db *db, const char *term, uint64_t *out, shim_err *e);
+
 /* Metadata (paperdex.* keys; see layout.h).  get: PDX_ENOTFOUND when
  * absent (no message).  list: every non-empty value whose key starts with
  * prefix, in key order. */

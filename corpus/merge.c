@@ -83,12 +83,80 @@ static char *cat(arena *a, const char *x, const char *y)
     return s;
 }
 
+/* A record's place in its file: its own id when it has one -- a record
+ * that moves to another line (a snapshot regenerated in another order,
+ * lines deleted above it) is still itself -- else its line. */
+unsigned long long merge_place_hash(const pdx_work *w)
+{
+    if (explicit_id(w)) {
+        unsigned long long h = text_hash64(w->id, strlen(w->id));
+        return h * 0x9E3779B97F4A7C15ULL + 1;
+    }
+    return w->source_line * 0x9E3779B97F4A7C15ULL;
+}
+
 static char *source_key(arena *a, const pdx_work *w)
 {
     char tmp[64];
     unsigned long long h = text_hash64(w->source, strlen(w->source));
-    h ^= w->source_line * 0x9E3779B97F4A7C15ULL;
+    h ^= merge_place_hash(w);
     snprintf(tmp, sizeof tmp, LAYOUT_P_SOURCE_POS "%016llx", h);
+    return arena_strdup(a, tmp);
+}
+
+/* FNV-1a 64 over a record's content (every field but its id, which is
+ * its identity, and where it was read), each field with a tag and a
+ * separator so that moving text between fields changes the hash. */
+static unsigned long long mix(unsigned long long h, int tag, const char *s)
+{
+    h ^= (unsigned char)tag;
+    h *= 1099511628211ULL;
+    for (const char *p = s ? s : ""; *p; p++) {
+        h ^= (unsigned char)*p;
+        h *= 1099511628211ULL;
+    }
+    h ^= 0x1f;
+    return h * 1099511628211ULL;
+}
+
+unsigned long long merge_content_hash(const pdx_work *w)
+{
+    char num[64];
+    unsigned long long h = 1469598103934665603ULL;
+    h = mix(h, 't', w->title);
+    h = mix(h, 'b', w->abstract);
+    for (size_t i = 0; i < w->n_authors; i++)
+        h = mix(h, 'a', w->authors[i]);
+    for (size_t i = 0; i < w->n_categories; i++)
+        h = mix(h, 'c', w->categories[i]);
+    snprintf(num, sizeof num, "%d %d %d %d", w->title_derived ? 1 : 0,
+             w->authors_truncated ? 1 : 0, w->year, w->code_available ? 1 : 0);
+    h = mix(h, 'n', num);
+    h = mix(h, 'd', w->date);
+    h = mix(h, 'o', w->doi);
+    h = mix(h, 'x', w->arxiv_id);
+    h = mix(h, 'v', w->venue);
+    h = mix(h, 'm', w->comments);
+    h = mix(h, 'f', w->affiliation);
+    return h;
+}
+
+char *merge_record_prefix(arena *a, const char *file, const pdx_work *w)
+{
+    char tmp[64];
+    int n = snprintf(tmp, sizeof tmp, LAYOUT_P_RECORD "%016llx",
+                     text_hash64(file, strlen(file)));
+    if (w)
+        snprintf(tmp + n, sizeof tmp - (size_t)n, "%016llx", merge_place_hash(w));
+    return arena_strdup(a, tmp);
+}
+
+char *merge_record_key(arena *a, const pdx_work *w)
+{
+    char tmp[80];
+    snprintf(tmp, sizeof tmp, LAYOUT_P_RECORD "%016llx%016llx%016llx",
+             text_hash64(w->source, strlen(w->source)), merge_place_hash(w),
+             merge_content_hash(w));
     return arena_strdup(a, tmp);
 }
 
@@ -201,9 +269,14 @@ int merge_matches(arena *a, const pdx_work *r, const merge_work *m)
 
 int merge_same_source(const pdx_work *x, const pdx_work *y)
 {
-    return x->source && y->source && x->source_line == y->source_line &&
-           !strcmp(x->source, y->source);
+    if (!x->source || !y->source || strcmp(x->source, y->source))
+        return 0;
+    if (explicit_id(x) || explicit_id(y)) /* the place is the id */
+        return explicit_id(x) && explicit_id(y) && !strcmp(x->id, y->id);
+    return x->source_line == y->source_line;
 }
+
+int merge_has_own_place(const pdx_work *w) { return explicit_id(w); }
 
 /* ------------------------------------------------------------- view */
 
@@ -219,6 +292,13 @@ static int src_cmp(const void *pa, const void *pb)
     int c = strcmp(a->source, b->source);
     if (c)
         return c;
+    /* Within a file, by place: records with an id of their own by id
+     * (their line is not kept), before those placed by their line. */
+    int ea = explicit_id(a), eb = explicit_id(b);
+    if (ea != eb)
+        return eb - ea;
+    if (ea)
+        return strcmp(a->id, b->id);
     return (a->source_line > b->source_line) - (a->source_line < b->source_line);
 }
 
@@ -360,9 +440,12 @@ char *merge_to_json(const merge_work *m)
         cJSON *s = cJSON_CreateObject();
         if (!s || !cJSON_AddItemToArray(arr, s))
             goto done;
+        /* A record with an id of its own is placed by it: its line is
+         * not kept, so that moving within its file changes nothing. */
         if (r->source && (!cJSON_AddStringToObject(s, "file", r->source) ||
-                          !cJSON_AddNumberToObject(s, "line",
-                                                   (double)r->source_line)))
+                          (!explicit_id(r) &&
+                           !cJSON_AddNumberToObject(s, "line",
+                                                    (double)r->source_line))))
             goto done;
         /* The id the source gave, when the work goes by another. */
         if (m->n_src == 1 && r->id && strcmp(r->id, m->view.id) &&

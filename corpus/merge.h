@@ -17,7 +17,8 @@ typedef struct merge_src {
     pdx_work rec;
 } merge_src;
 
-/* A stored work: its merged view and its sources, in (file, line) order. */
+/* A stored work: its merged view and its sources, in (file, place)
+ * order (see merge_same_source). */
 typedef struct merge_work {
     pdx_work view;
     merge_src *src;
@@ -60,16 +61,40 @@ char *merge_file_key(arena *a, const char *file);
  * folded abstracts. */
 int merge_matches(arena *a, const pdx_work *r, const merge_work *m);
 
-/* 1 if two records come from the same place (file and line); records
- * without a source never do. */
+/* 1 if two records come from the same place in the same file: the same
+ * id of their own when they have one (a record that moves to another
+ * line is still itself), else the same line.  Records without a source
+ * never do. */
 int merge_same_source(const pdx_work *x, const pdx_work *y);
+
+/* 1 if record w is placed in its file by an id of its own (else by its
+ * line). */
+int merge_has_own_place(const pdx_work *w);
+
+/* A hash of record w's place in its file: its own id, else its line. */
+unsigned long long merge_place_hash(const pdx_work *w);
+
+/* A hash of record w's content: every field but its id and where it was
+ * read.  What tells a re-read record unchanged. */
+unsigned long long merge_content_hash(const pdx_work *w);
+
+/* XR<file 16 hex><place 16 hex><content 16 hex>: one term per record of a
+ * file, on the work that holds it (w->source set).  A re-run finds a
+ * record unchanged when some work holds its term, and the records gone
+ * from a file among the terms under merge_record_prefix(file, NULL).
+ * Allocated in a. */
+char *merge_record_key(arena *a, const pdx_work *w);
+/* XR<file 16 hex>, and with w, its place's 16 hex: the prefix of the
+ * record terms of a file, or of one record whatever its content. */
+char *merge_record_prefix(arena *a, const char *file, const pdx_work *w);
 
 /* Compute m->view from m->src (sorted here): the fullest value of each
  * field; see merge.c.  0, or -1 with the reason in why. */
 int merge_view(arena *a, merge_work *m, strbuf *why);
 
 /* The stored JSON of m: the view's fields, plus "sources": [{"file",
- * "line"[, "id"][, "record"]}] (the record is kept only when there are
+ * "line"[, "id"][, "record"]}] ("line" only for a record without an id of
+ * its own, which its line places; the record is kept only when there are
  * several sources; a single source's record is the view, under the id in
  * "id" when the source gave another).  malloc'd. */
 char *merge_to_json(const merge_work *m);

@@ -67,7 +67,11 @@ static const char help[] =
     "\n"
     "Output: on a terminal, a progress bar and the first 20 skipped records\n"
     "of each file; elsewhere (cron) only errors and one summary line:\n"
-    "  sources: A added, U updated, R removed, N unchanged; records: ...\n"
+    "  sources: A added, U updated, R removed, N unchanged; records: N\n"
+    "  read, A added, U updated, R removed, K unchanged, S skipped-bad\n"
+    "A file read before is compared record by record (each known by its\n"
+    "own id, else its line, and its content): unchanged records cost no\n"
+    "index work.  --verbose lists the files and the records that changed.\n"
     "\n"
     "exit status: 0 done; 3 done, but some records were skipped as bad\n"
     "(counted in the summary); 1 a source could not be read or broke off\n"
@@ -167,6 +171,25 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
     case PDX_SYNC_WARNING:
         fprintf(stderr, "warning: %s\n", ev->message);
         break;
+    case PDX_SYNC_RECORD_ADD:
+    case PDX_SYNC_RECORD_UPDATE:
+    case PDX_SYNC_RECORD_REMOVE:
+        /* --verbose lists the records that changed (on a file's first
+         * read, every record). */
+        if (v->verbose) {
+            const char *what = ev->kind == PDX_SYNC_RECORD_ADD ? "add"
+                               : ev->kind == PDX_SYNC_RECORD_UPDATE
+                                   ? "update"
+                                   : "remove";
+            if (ev->line)
+                printf("  %s record %s:%llu %s\n", what, ev->path,
+                       (unsigned long long)ev->line,
+                       ev->message ? ev->message : "");
+            else
+                printf("  %s record %s %s\n", what, ev->path,
+                       ev->message ? ev->message : "");
+        }
+        break;
     }
     return 0;
 }
@@ -174,13 +197,17 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
 static void summary(const pdx_sync_summary *s, int dry_run)
 {
     printf("sources: %llu added, %llu updated, %llu removed, %llu "
-           "unchanged; records: %llu read, %llu indexed, %llu skipped-bad",
+           "unchanged; records: %llu read, %llu added, %llu updated, %llu "
+           "removed, %llu unchanged, %llu skipped-bad",
            (unsigned long long)s->sources_added,
            (unsigned long long)s->sources_updated,
            (unsigned long long)s->sources_removed,
            (unsigned long long)s->sources_unchanged,
            (unsigned long long)s->records_read,
-           (unsigned long long)s->records_indexed,
+           (unsigned long long)s->records_added,
+           (unsigned long long)s->records_updated,
+           (unsigned long long)s->records_removed,
+           (unsigned long long)s->records_unchanged,
            (unsigned long long)s->records_skipped);
     const char *sep = " (";
     for (int k = 1; k < PDX_SKIP__COUNT; k++)

@@ -205,31 +205,6 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
     }
 }
 
-extern "C" int shim_shared_terms(shim_db *h, const char *prefix,
-                                 shim_data_fn fn, void *ctx, shim_err *e)
-{
-    try {
-        std::vector<std::string> found;
-        const std::string p(prefix);
-        with_reopen(h, [&] {
-            found.clear();
-            for (Xapian::TermIterator t = h->db.allterms_begin(p);
-                 t != h->db.allterms_end(p); ++t) {
-                if (t.get_termfreq() > 1) /* no prefix of ours extends XI */
-                    found.push_back(*t);
-            }
-        });
-        for (const auto &term : found)
-            if (fn(ctx, term.data(), term.size())) {
-                set_msg(e, PDX_ENOMEM, "out of memory");
-                return PDX_ENOMEM;
-            }
-        return 0;
-    } catch (...) {
-        return fail(e);
-    }
-}
-
 extern "C" int shim_meta_set(shim_db *h, const char *key, const char *value,
                              shim_err *e)
 {

@@ -49,9 +49,6 @@ typedef struct shim_doc {
 int shim_compact(shim_db *h, const char *dest, shim_err *e);
 
 int shim_put(shim_db *db, const shim_doc *d, shim_err *e);
-/* Every term starting with prefix that more than one work holds. */
-int shim_shared_terms(shim_db *db, const char *prefix, shim_data_fn fn,
-                      void *ctx, shim_err *e);
 int shim_delete(shim_db *db, const char *id, shim_err *e);
 
 /* Set a metadata key; "" deletes it. */

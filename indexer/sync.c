@@ -15,12 +15,22 @@
  *      fed; a work fed only by it goes);
  *   3. skips a source whose size and mtime are unchanged without opening
  *      it, and one whose content hash is unchanged after reading it;
- *   4. re-reads a new or changed source: its old records are removed, a
- *      provisional fingerprint stored (so that a crash leaves no record
- *      the next run does not know of), its current records put (merging
- *      with other sources' records), and its real fingerprint stored -- in
- *      the same commit as its last records, so a crash never leaves a
- *      fingerprint for records that are not there.
+ *   4. reads a new or changed source: a provisional fingerprint is stored
+ *      first (so that a crash leaves no record the next run does not know
+ *      of), then a new source's records are put (merging with other
+ *      sources' records), while a changed source is compared record by
+ *      record with what the index holds of it (read_source with a seen
+ *      set, then remove_absent): each record is known by its place in the
+ *      file (its own id, else its line) and a hash of its content, kept as
+ *      its XR term (common/layout.h).  An unchanged record -- also one that
+ *      moved to another line -- costs reading, parsing and hashing it and
+ *      one term lookup, no Xapian write; a changed one is put in place of
+ *      its old version; a new one added; and once the whole file was read,
+ *      the records whose place it no longer has are taken out, committed
+ *      in batches like additions, so memory is bounded by the batch and
+ *      the set of places read (8-16 bytes a record).  The real fingerprint
+ *      is stored in the same commit as the last of this, so a crash never
+ *      leaves a fingerprint for records that are not there.
  *
  * Commits happen after each changed source and every `batch` records
  * within one (Xapian holds uncommitted changes in memory), so a reader
@@ -58,6 +68,8 @@
 #include <unistd.h>
 
 #include "../common/paperdex.h"
+#include "../corpus/merge.h"
+#include "write.h"
 
 typedef struct run {
     pdx_index *ix;
@@ -322,8 +334,131 @@ static int hash_file(const char *path, uint64_t *out)
     return 0;
 }
 
-/* Read one source and put its records.  Returns the number of records. */
-static uint64_t read_source(run *r, const char *path)
+/* ------------------------------------------- record-level differences */
+
+/* The places (merge_place_hash) of the records read from one file this
+ * run: open addressing, 16 bytes a record at most (40 MB for the full
+ * arXiv snapshot's 2.5M records in one file). */
+typedef struct placeset {
+    uint64_t *v;
+    size_t cap, n;
+    int has_zero;
+} placeset;
+
+/* 1 if h was added, 0 if it was there, -1 out of memory. */
+static int ps_add(placeset *s, uint64_t h)
+{
+    if (!h) {
+        int added = !s->has_zero;
+        s->has_zero = 1;
+        return added;
+    }
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        uint64_t *nv = calloc(cap, sizeof *nv);
+        if (!nv)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->v[i]) {
+                size_t k = (size_t)(s->v[i] * 0x9E3779B97F4A7C15ULL) & (cap - 1);
+                while (nv[k])
+                    k = (k + 1) & (cap - 1);
+                nv[k] = s->v[i];
+            }
+        free(s->v);
+        s->v = nv;
+        s->cap = cap;
+    }
+    size_t k = (size_t)(h * 0x9E3779B97F4A7C15ULL) & (s->cap - 1);
+    while (s->v[k]) {
+        if (s->v[k] == h)
+            return 0;
+        k = (k + 1) & (s->cap - 1);
+    }
+    s->v[k] = h;
+    s->n++;
+    return 1;
+}
+
+static int ps_has(const placeset *s, uint64_t h)
+{
+    if (!h)
+        return s->has_zero;
+    if (!s->cap)
+        return 0;
+    size_t k = (size_t)(h * 0x9E3779B97F4A7C15ULL) & (s->cap - 1);
+    while (s->v[k]) {
+        if (s->v[k] == h)
+            return 1;
+        k = (k + 1) & (s->cap - 1);
+    }
+    return 0;
+}
+
+/* The record terms of a file whose place was not read this run. */
+typedef struct absent {
+    const placeset *seen;
+    char **v;
+    size_t n, cap;
+} absent;
+
+static int on_record_term(void *ctx, const char *t, size_t len)
+{
+    absent *ab = ctx;
+    if (len < 2 + 32)
+        return 0;
+    char hex[17];
+    memcpy(hex, t + 2 + 16, 16);
+    hex[16] = '\0';
+    if (ps_has(ab->seen, strtoull(hex, NULL, 16)))
+        return 0;
+    if (ab->n == ab->cap) {
+        size_t cap = ab->cap ? 2 * ab->cap : 64;
+        char **nv = realloc(ab->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        ab->v = nv;
+        ab->cap = cap;
+    }
+    return (ab->v[ab->n++] = strndup(t, len)) ? 0 : -1;
+}
+
+/* After a whole read of `path`: every record the index holds of it whose
+ * place was not read this run is gone from the file, and is taken out,
+ * committed every batch like additions. */
+static void remove_absent(run *r, const char *path, const placeset *seen)
+{
+    absent ab = {seen, NULL, 0, 0};
+    int rc = write_file_records(r->ix, path, on_record_term, &ab);
+    if (rc)
+        fail(r, rc, "%s: %s", path, pdx_errmsg(r->ix));
+    for (size_t i = 0; i < ab.n; i++) {
+        if (!r->fatal && !*r->stop) {
+            arena a = {0};
+            const char *id = "";
+            if ((rc = write_remove_record(r->ix, path, ab.v[i], &a, &id))) {
+                fail(r, rc, "%s: %s", path, pdx_errmsg(r->ix));
+            } else {
+                r->s->records_removed++;
+                pdx_sync_event ev = {.kind = PDX_SYNC_RECORD_REMOVE,
+                                     .path = path, .message = id};
+                emit(r, &ev);
+                if (++r->since_commit >= r->batch)
+                    commit(r);
+            }
+            arena_free(&a);
+        }
+        free(ab.v[i]);
+    }
+    free(ab.v);
+    if (*r->stop && !r->fatal)
+        fail(r, PDX_ERROR, "stopped by the caller");
+}
+
+/* Read one source and put its records; with `seen`, only those the index
+ * does not hold as they are (their places noted in seen).  Returns the
+ * number of records. */
+static uint64_t read_source(run *r, const char *path, placeset *seen)
 {
     pdx_reader *rd = NULL;
     uint64_t records = 0;
@@ -362,6 +497,26 @@ static uint64_t read_source(run *r, const char *path)
             emit(r, &ev);
             continue;
         }
+        write_rec state = WRITE_REC_NEW;
+        if (seen) {
+            int fresh = ps_add(seen, merge_place_hash(w));
+            if (fresh < 0) {
+                fail(r, PDX_ENOMEM, "out of memory");
+                break;
+            }
+            /* A place read twice (one id twice in the file) is put again:
+             * the later record replaces the earlier, as in a fresh build. */
+            if (fresh && write_record_state(r->ix, w, &state)) {
+                fail(r, pdx_errcode(r->ix), "%s:%llu: %s", path,
+                     (unsigned long long)pdx_reader_line(rd),
+                     pdx_errmsg(r->ix));
+                break;
+            }
+            if (state == WRITE_REC_UNCHANGED) {
+                s->records_unchanged++;
+                continue; /* read, parsed, hashed: nothing in Xapian */
+            }
+        }
         rc = pdx_put(r->ix, w);
         if (rc == PDX_EINVAL) {
             s->invalid++;
@@ -382,6 +537,18 @@ static uint64_t read_source(run *r, const char *path)
             break;
         }
         s->records_indexed++;
+        if (state == WRITE_REC_CHANGED)
+            s->records_updated++;
+        else
+            s->records_added++;
+        if (r->o->progress) {
+            pdx_sync_event ev = {.kind = state == WRITE_REC_CHANGED
+                                             ? PDX_SYNC_RECORD_UPDATE
+                                             : PDX_SYNC_RECORD_ADD,
+                                 .path = path, .line = pdx_reader_line(rd),
+                                 .message = w->id};
+            emit(r, &ev);
+        }
         if (++r->since_commit >= r->batch && commit(r))
             break;
         if (!r->part_n) { /* workers would contend for the lock */
@@ -438,9 +605,12 @@ static void update_source(run *r, const char *path)
         s->sources_added++;
     if (r->o->dry_run)
         return;
-    /* Remove even when no fingerprint is stored: a run killed while
-     * reading a new source leaves its committed records without one. */
-    if (pdx_source_remove(r->ix, path)) {
+    /* A source read before is compared record by record (read_source
+     * with `seen`, then remove_absent): what did not change costs no
+     * Xapian work, and nothing is taken out all at once.  A new source's
+     * records are all put; any a killed run left of it without a
+     * fingerprint are taken out first. */
+    if (!known && pdx_source_remove(r->ix, path)) {
         fail(r, pdx_errcode(r->ix), "%s: %s", path, pdx_errmsg(r->ix));
         return;
     }
@@ -456,7 +626,11 @@ static void update_source(run *r, const char *path)
         return;
     }
     unsigned failed_before = s->sources_failed;
-    cur.records = read_source(r, path);
+    placeset seen = {NULL, 0, 0, 0};
+    cur.records = read_source(r, path, known ? &seen : NULL);
+    if (known && !r->fatal && s->sources_failed == failed_before)
+        remove_absent(r, path, &seen); /* only after a whole read */
+    free(seen.v);
     if (r->fatal)
         return;
     if (s->sources_failed == failed_before && pdx_source_set(r->ix, &cur)) {
@@ -860,6 +1034,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
             s->sources_added = c->sources_added;
         s->records_read += c->records_read;
         s->records_indexed += c->records_indexed;
+        s->records_added += c->records_added;
+        s->records_updated += c->records_updated;
+        s->records_removed += c->records_removed;
+        s->records_unchanged += c->records_unchanged;
         s->records_skipped += c->records_skipped;
         s->invalid += c->invalid;
         for (size_t i = 0; i < sizeof s->skipped / sizeof s->skipped[0]; i++)
@@ -1103,7 +1281,7 @@ int pdx_sync(pdx_sync_summary *out, const char *db,
     for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++)
         update_source(&r, r.files[i]);
     if (use_stdin && !r.fatal && !opts->dry_run)
-        read_source(&r, "-");
+        read_source(&r, "-", NULL);
     if (r.ix && !opts->dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
         commit(&r);

@@ -25,6 +25,7 @@
 #include "../corpus/merge.h"
 #include "../corpus/record.h"
 #include "shim_write.h"
+#include "write.h"
 
 int pdx_compact(pdx_index *ix, const char *dest)
 {
@@ -83,7 +84,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
                         : NULL;
     const char **terms =
-        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 1) + MERGE_MAX_CLASS + 1) *
+        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 2) + MERGE_MAX_CLASS + 1) *
                            sizeof *terms);
     if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
         !terms)
@@ -118,7 +119,8 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
         n_terms += merge_keys(a, r, terms + n_terms);
-        if (r->source && !(terms[n_terms++] = merge_file_key(a, r->source)))
+        if (r->source && (!(terms[n_terms++] = merge_file_key(a, r->source)) ||
+                          !(terms[n_terms++] = merge_record_key(a, r))))
             goto oom;
     }
     n_terms += merge_class_terms(m, terms + n_terms);
@@ -335,7 +337,7 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
     shim_err e = {0, ""};
     int rc = 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rc; i++)
-        rc = shim_shared_terms(ix->db, prefixes[i], on_shared_term, &terms, &e);
+        rc = shim_terms(ix->db, prefixes[i], 2, on_shared_term, &terms, &e);
     if (rc) {
         handle_from_shim(ix, rc, &e);
         goto done;
@@ -545,8 +547,22 @@ int pdx_source_set(pdx_index *ix, const pdx_source *s)
 typedef struct remove_ctx {
     pdx_index *ix;
     const char *path;
+    const char *record; /* only the record with this record term, or NULL */
     int rc;
+    arena *out;          /* where the removed record's id is copied */
+    const char **id;
 } remove_ctx;
+
+/* Is source record r one remove_from_work takes out? */
+static int removed_here(arena *a, const remove_ctx *rc, const pdx_work *r)
+{
+    if (!r->source || strcmp(r->source, rc->path))
+        return 0;
+    if (!rc->record)
+        return 1;
+    const char *k = merge_record_key(a, r);
+    return k && !strcmp(k, rc->record);
+}
 
 static int remove_from_work(void *ctx, const char *data, size_t len)
 {
@@ -558,9 +574,17 @@ static int remove_from_work(void *ctx, const char *data, size_t len)
     if (merge_from_json(&a, &cw, data, len) == 0) {
         const char *old[1] = {cw.view.id};
         size_t kept = 0;
-        for (size_t j = 0; j < cw.n_src; j++)
-            if (!cw.src[j].rec.source || strcmp(cw.src[j].rec.source, rc->path))
+        for (size_t j = 0; j < cw.n_src; j++) {
+            if (!removed_here(&a, rc, &cw.src[j].rec))
                 cw.src[kept++] = cw.src[j];
+            else if (rc->id && !**rc->id && cw.src[j].rec.id)
+                *rc->id = arena_strdup(rc->out, cw.src[j].rec.id);
+        }
+        if (kept == cw.n_src) { /* nothing of it here (a stale lookup) */
+            sb_release(&why);
+            arena_free(&a);
+            return 0;
+        }
         cw.n_src = kept;
         if (kept == 0) {
             if ((rc->rc = shim_delete(rc->ix->db, cw.view.id, &e)))
@@ -586,7 +610,7 @@ int pdx_source_remove(pdx_index *ix, const char *path)
         return handle_error(ix, PDX_EINVAL, "pdx_source_remove: no path");
     arena a = {0};
     const char *keys[1] = {merge_file_key(&a, path)};
-    remove_ctx rc = {ix, path, 0};
+    remove_ctx rc = {ix, path, NULL, 0, NULL, NULL};
     shim_err e = {0, ""};
     int r = keys[0] ? shim_lookup(ix->db, keys, 1, remove_from_work, &rc, &e)
                     : PDX_ENOMEM;
@@ -650,3 +674,70 @@ int pdx_mark_reindexed(pdx_index *ix)
     return rc ? handle_from_shim(ix, rc, &e) : 0;
 }
 
+/* ---------------------------------------------- record-level sync (sync.c) */
+
+int write_record_state(pdx_index *ix, const pdx_work *w, write_rec *state)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (!w || !w->source)
+        return handle_error(ix, PDX_EINVAL, "write_record_state: no source");
+    arena a = {0};
+    const char *key = merge_record_key(&a, w);
+    uint64_t tf = 0;
+    shim_err e = {0, ""};
+    int rc = key ? shim_termfreq(ix->db, key, &tf, &e) : PDX_ENOMEM;
+    *state = WRITE_REC_NEW;
+    if (!rc && tf) {
+        *state = WRITE_REC_UNCHANGED;
+    } else if (!rc) {
+        /* Another version of the record at this place? */
+        const char *prefix = merge_record_prefix(&a, w->source, w);
+        strlist l = {0};
+        rc = prefix ? shim_terms(ix->db, prefix, 1, on_shared_term, &l, &e)
+                    : PDX_ENOMEM;
+        if (!rc && l.n)
+            *state = WRITE_REC_CHANGED;
+        for (size_t i = 0; i < l.n; i++)
+            free(l.v[i]);
+        free(l.v);
+    }
+    arena_free(&a);
+    if (rc == PDX_ENOMEM && !e.msg[0])
+        return handle_error(ix, rc, "out of memory");
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+int write_file_records(pdx_index *ix, const char *path,
+                       int (*fn)(void *, const char *, size_t), void *ctx)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    arena a = {0};
+    const char *prefix = merge_record_prefix(&a, path, NULL);
+    shim_err e = {0, ""};
+    int rc = prefix ? shim_terms(ix->db, prefix, 1, fn, ctx, &e) : PDX_ENOMEM;
+    arena_free(&a);
+    if (rc == PDX_ENOMEM && !e.msg[0])
+        return handle_error(ix, rc, "out of memory");
+    return rc ? handle_from_shim(ix, rc, &e) : 0;
+}
+
+int write_remove_record(pdx_index *ix, const char *path, const char *term,
+                        arena *out, const char **id)
+{
+    int entry = handle_enter(ix);
+    if (entry)
+        return entry;
+    if (id)
+        *id = "";
+    const char *keys[1] = {term};
+    remove_ctx rc = {ix, path, term, 0, out, id};
+    shim_err e = {0, ""};
+    int r = shim_lookup(ix->db, keys, 1, remove_from_work, &rc, &e);
+    if (rc.rc)
+        return rc.rc;
+    return r ? handle_from_shim(ix, r, &e) : 0;
+}

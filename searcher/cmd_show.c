@@ -53,9 +53,17 @@ static void show_text(const char *json)
     {
         const cJSON *file = cJSON_GetObjectItemCaseSensitive(s, "file");
         const cJSON *line = cJSON_GetObjectItemCaseSensitive(s, "line");
-        printf("  [%d] %s:%g\n", ++i,
-               cJSON_IsString(file) ? file->valuestring : "(added by a program)",
-               cJSON_IsNumber(line) ? line->valuedouble : 0.0);
+        /* A record with an id of its own is placed by the id, not by a
+         * line (it may move within its file). */
+        if (cJSON_IsNumber(line))
+            printf("  [%d] %s:%g\n", ++i,
+                   cJSON_IsString(file) ? file->valuestring
+                                        : "(added by a program)",
+                   line->valuedouble);
+        else
+            printf("  [%d] %s\n", ++i,
+                   cJSON_IsString(file) ? file->valuestring
+                                        : "(added by a program)");
         const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
         cJSON_ArrayForEach(f, rec)
             if (strcmp(f->string, "abstract") && strcmp(f->string, "id")) {

@@ -52,7 +52,7 @@ printf '%s\n' '{"id":"g1","title":"good first record"}' \
 cron_out=$("$PDX" index --db "$DB" "$T/mixed.jsonl" 2>&1)
 cron_rc=$?
 if [ "$cron_rc" -eq 3 ] && [ "$(printf '%s\n' "$cron_out" | wc -l)" -eq 1 ] &&
-    grep -q '^sources: 1 added, 0 updated, 0 removed, 0 unchanged; records: 5 read, 2 indexed, 3 skipped-bad' <<<"$cron_out"; then
+    grep -q '^sources: 1 added, 0 updated, 0 removed, 0 unchanged; records: 5 read, 2 added, 0 updated, 0 removed, 0 unchanged, 3 skipped-bad' <<<"$cron_out"; then
     ok "cron: one summary line, no warnings"
 else
     bad "cron: exit $cron_rc, output: $cron_out"
@@ -65,7 +65,7 @@ expect "malformed JSON names file:line" 3 'mixed\.jsonl:3: malformed JSON' -- \
     "$PDX" index --full --verbose --db "$DB" "$T/mixed.jsonl"
 expect "no title or abstract names file:line" 3 'mixed\.jsonl:4: record has neither a title nor an abstract' -- \
     "$PDX" index --full --verbose --db "$DB" "$T/mixed.jsonl"
-expect "summary counts each reason" 3 'records: 5 read, 2 indexed, 3 skipped-bad \(invalid UTF-8: 1, malformed JSON: 1, no title or abstract: 1\)' -- \
+expect "summary counts each reason" 3 'records: 5 read, 2 added, 0 updated, 0 removed, 0 unchanged, 3 skipped-bad \(invalid UTF-8: 1, malformed JSON: 1, no title or abstract: 1\)' -- \
     "$PDX" index --full --db "$DB" "$T/mixed.jsonl"
 [ "$(count "$DB" record)" = 2 ] && ok "good records around bad ones are indexed" ||
     bad "good records: $(count "$DB" record), want 2"
@@ -85,7 +85,7 @@ consistent "$DB" "after a truncated .gz"
 
 # gzip detected by content, not by name.
 cp "$T/whole.gz" "$T/not-compressed-honest.txt"
-expect "gzip read whatever the name" 0 'records: 3000 read, 3000 indexed' -- \
+expect "gzip read whatever the name" 0 'records: 3000 read, 3000 added' -- \
     "$PDX" index --db "$T/ix2" "$T/not-compressed-honest.txt"
 
 # A missing file: reported, the other files still indexed.
@@ -158,6 +158,26 @@ expect "bad --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 20x1 x
 expect "reversed --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 2021..2019 x
 expect "bad --limit" 2 '--limit takes' -- "$PDX" search --db "$DB" --limit -3 x
 expect "bad --b" 2 '--b takes' -- "$PDX" search --db "$DB" --b 2 x
+
+# A changed file is compared record by record: the summary counts each
+# kind, --verbose names each record, and a record that only moved is
+# unchanged.
+RL=$T/records.jsonl
+printf '%s\n' '{"id":"r1","title":"First record"}' '{"id":"r2","title":"Second record"}' \
+    '{"id":"r3","title":"Third record"}' '{"id":"r4","title":"Fourth record"}' >"$RL"
+"$PDX" index --quiet --db "$T/rl" "$RL"
+printf '%s\n' '{"id":"r5","title":"Fifth record"}' '{"id":"r4","title":"Fourth record"}' \
+    '{"id":"r2","title":"Second record, revised"}' '{"id":"r1","title":"First record"}' >"$RL"
+expect "a changed file, record by record" 0 \
+    'records: 4 read, 1 added, 1 updated, 1 removed, 2 unchanged, 0 skipped-bad' -- \
+    "$PDX" index --db "$T/rl" --verbose "$RL"
+printf '%s\n' '{"id":"r6","title":"Sixth record"}' >>"$RL"
+out=$("$PDX" index --db "$T/rl" --verbose "$RL" 2>&1)
+if grep -q "add record $RL:5 r6" <<<"$out" && ! grep -q 'update record\|remove record' <<<"$out"; then
+    ok "--verbose names the records that changed, and only those"
+else bad "--verbose record list: $out"; fi
+[ "$(count "$T/rl" record)" = 5 ] && ok "the records the file has now are the works" ||
+    bad "record-level re-run: $(count "$T/rl" record) works, want 5"
 
 # Usage and help.
 expect "no command" 2 'usage: paperdex' -- "$PDX"

@@ -21,7 +21,7 @@ whole; run to the end, it removes what the killed run left, equals a fresh
 build, and readers saw the old index or the new one, never a part; on a
 full disk (one process, and --jobs 2) it exits 1 and the index is as it was.
 """
-import json, os, random, resource, shutil, signal, subprocess, sys, tempfile, time
+import json, os, random, re, resource, shutil, signal, subprocess, sys, tempfile, time
 
 PDX = sys.argv[1]
 KILLS = int(sys.argv[2]) if len(sys.argv) > 2 else 24
@@ -71,19 +71,33 @@ def run_index(*extra, **kw):
                           capture_output=True, text=True, **kw)
 
 
+def all_works(path):
+    """Every work of the index as JSON lines, page by page."""
+    lines, off = [], 0
+    while True:
+        s = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--offset", str(off),
+                            "--format", "jsonl"], capture_output=True, text=True)
+        if s.returncode != 0:
+            return None, s.stderr
+        page = s.stdout.splitlines()
+        lines += page
+        if len(page) < 10000:
+            return lines, ""
+        off += 10000
+
+
 def committed_state_ok(label):
     """xapian-check, and every fingerprinted source fully present."""
     if not os.path.exists(os.path.join(db, "iamglass")):
         return  # killed before the first commit
     x = subprocess.run(["xapian-check", db], capture_output=True, text=True)
     check(label + ": xapian-check", x.returncode == 0 and "No errors found" in x.stdout, x.stdout[-300:] + x.stderr)
-    s = subprocess.run([PDX, "search", "--db", db, "--all", "--limit", "10000", "--format", "jsonl"],
-                       capture_output=True, text=True)
-    check(label + ": search runs", s.returncode == 0, s.stderr)
-    if s.returncode != 0:
+    lines, err = all_works(db)
+    check(label + ": search runs", lines is not None, err)
+    if lines is None:
         return
     per_file = {}
-    for l in s.stdout.splitlines():
+    for l in lines:
         for so in json.loads(l)["sources"]:
             per_file[so["file"]] = per_file.get(so["file"], 0) + 1
     st = subprocess.run([PDX, "stats", "--db", db, "--sources", "--format", "json"], capture_output=True, text=True)
@@ -96,8 +110,9 @@ def committed_state_ok(label):
 
 
 def snapshot(path):
-    out = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--format", "jsonl"],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    out, err = all_works(path)
+    if out is None:
+        raise RuntimeError(err)
     works = [json.loads(l) for l in out]
     for w in works:
         del w["rank"]  # a listing position: compared as a whole set instead
@@ -130,7 +145,7 @@ subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=Tr
 a, b = snapshot(db), snapshot(fresh)
 def brief(x):
     d = json.loads(x)
-    return "%s %s %s" % (d["id"], d["title"][:40], [(os.path.basename(s["file"]), s["line"]) for s in d["sources"]])
+    return "%s %s %s" % (d["id"], d["title"][:40], [(os.path.basename(s["file"]), s.get("line")) for s in d["sources"]])
 
 
 if a != b and os.environ.get("PDX_DEBUG"):
@@ -173,6 +188,54 @@ check("after the full disk, the next run completes", p.returncode == 0, p.stdout
 shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
 check("and equals a fresh build", snapshot(db) == snapshot(fresh))
+
+# A new snapshot of one big file, read record by record (issue 17): edits
+# in place, deletions (every record below moves), appends and a shuffle,
+# killed part way through its additions or its removals.  Each kill leaves
+# a committed state; the next run finishes, and equals a fresh build.
+snap = os.path.join(src, "snap.jsonl")
+snap_keys = list(range(200000, 206000))
+snap_edition = {}
+
+
+def write_snap():
+    with open(snap, "w", encoding="utf-8") as f:
+        for k in snap_keys:
+            f.write(json.dumps(record(k, snap_edition.get(k, 0)), ensure_ascii=False) + "\n")
+
+
+write_snap()
+p = run_index()
+check("big snapshot: first read", p.returncode == 0, p.stdout + p.stderr)
+landed, next_key = 0, 206000
+for n in range(4):
+    for k in rng.sample(snap_keys, 1200):
+        snap_edition[k] = snap_edition.get(k, 0) + 1
+    for k in rng.sample(snap_keys, 1200):
+        snap_keys.remove(k)
+    snap_keys += list(range(next_key, next_key + 600))
+    next_key += 600
+    rng.shuffle(snap_keys)
+    write_snap()
+    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "50", src],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(rng.uniform(0.2, 1.5))
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+        landed += 1
+    p.wait()
+    committed_state_ok("big snapshot, kill %d" % n)
+check("big snapshot: kills landed during record-level updates (%d of 4)" % landed, landed >= 1, landed)
+p = run_index()
+m = re.search(r"records: (\d+) read, (\d+) added, (\d+) updated, (\d+) removed, (\d+) unchanged", p.stdout)
+check("big snapshot: the next run completes, most records unchanged",
+      p.returncode == 0 and m and int(m.group(5)) > len(snap_keys) // 2, p.stdout + p.stderr)
+shutil.rmtree(fresh)
+subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
+a, b = snapshot(db), snapshot(fresh)
+check("big snapshot: equals a fresh build (%d works)" % len(b), a == b,
+      "only incremental %s; only fresh %s" % ([brief(x) for x in sorted(set(a) - set(b))[:3]],
+                                              [brief(x) for x in sorted(set(b) - set(a))[:3]]))
 
 # A real full disk, where the machine lets us mount a small tmpfs (root).
 mnt = os.path.join(tmp, "mnt")
@@ -337,9 +400,14 @@ p.send_signal(signal.SIGKILL)
 p.wait()
 check("layout 1: the upgrade killed part way leaves the old index as it was",
       alive and layout() == "1" and doccount() == old_docs, (alive, layout(), doccount(), old_docs))
+probe = os.path.join(tmp, "probe")  # the layout this paperdex writes
+subprocess.run([PDX, "index", "--quiet", "--db", probe, os.path.join(src, "profile.txt")], check=True)
+LAYOUT = str(json.loads(subprocess.run([PDX, "stats", "--db", probe, "--format", "json"], capture_output=True,
+                                       text=True, check=True).stdout)["layout"])
 p = run_index()
 check("layout 1: cron's run rebuilds it and says so",
-      p.returncode == 0 and "rebuilt from index layout 1 to layout 2" in p.stdout and layout() == "2",
+      p.returncode == 0 and "rebuilt from index layout 1 to layout %s" % LAYOUT in p.stdout
+      and layout() == LAYOUT,
       p.stdout + p.stderr)
 shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)

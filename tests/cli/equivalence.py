@@ -5,7 +5,10 @@ Incremental reindexing must end exactly where a fresh build ends.  With a
 fixed seed, this makes a directory of sources -- JSONL files, arXiv
 snapshot files (one of them gzipped) and profile pages in three styles --
 and changes it step by step: new files, edited records, appended records,
-renamed, deleted and touched files.  After each step it runs
+records deleted in the middle of a file (those below move), files
+reordered, new snapshots of a file (edits, deletions, appends and moves
+at once), renamed, deleted and touched files.  A re-read file is compared
+record by record, so every one of these takes the record-level path.  After each step it runs
 `paperdex index` on the directory into one index that lives through all
 steps, builds a fresh index from the same directory, and compares:
 
@@ -153,6 +156,40 @@ def append():
     return "append to " + s.name
 
 
+def delete_records():
+    """Lines deleted in the middle of a file: every record below moves."""
+    s = sources[rng.choice(sorted(sources))]
+    if len(s.works) < 3:
+        return append()
+    for _ in range(rng.randint(1, len(s.works) // 2)):
+        del s.works[rng.randrange(len(s.works) - 1)]
+    s.write(src)
+    return "delete records in " + s.name
+
+
+def reorder():
+    """The same records in another order (a snapshot regenerated)."""
+    s = sources[rng.choice(sorted(sources))]
+    rng.shuffle(s.works)
+    s.write(src)
+    return "reorder " + s.name
+
+
+def churn():
+    """A new snapshot of one file: records edited in place, some deleted,
+    some appended, the rest moved."""
+    s = sources[rng.choice(sorted(sources))]
+    for i in rng.sample(range(len(s.works)), max(1, len(s.works) // 3)):
+        s.works[i] = variant(s.works[i])
+    if len(s.works) > 2:
+        del s.works[rng.randrange(len(s.works))]
+    s.works += pick_works(rng.randint(1, 3))
+    if rng.random() < 0.5:
+        rng.shuffle(s.works)
+    s.write(src)
+    return "churn " + s.name
+
+
 def rename():
     old = rng.choice(sorted(sources))
     s = sources.pop(old)
@@ -204,7 +241,8 @@ merged_seen = 0
 for _ in range(4):
     new_source()
 for step in range(STEPS):
-    ops = [new_source, edit, edit, append, rename, delete, touch] if len(sources) > 2 else [new_source]
+    ops = ([new_source, edit, edit, append, rename, delete, touch, delete_records, reorder, churn, churn]
+           if len(sources) > 2 else [new_source])
     what = rng.choice(ops)()
     summary = index(inc)
     fresh = os.path.join(tmp, "fresh-%d" % step)

@@ -66,7 +66,7 @@ check("treceval: BEIR qrels with grades", beir.get("q1") == {"d1": 2, "3": 1}, b
 # ---- the readers ----------------------------------------------------------
 db = os.path.join(tmp, "mini")
 r = pdx("index", "--db", db, os.path.join(EV, "mini.all"))
-check("smart: indexed", r.returncode == 0 and "7 indexed" in r.stdout, r.stdout + r.stderr)
+check("smart: indexed", r.returncode == 0 and "7 added" in r.stdout, r.stdout + r.stderr)
 works = {}
 r = pdx("search", "--db", db, "--all", "--format", "jsonl", "--limit", "100")
 for line in r.stdout.splitlines():
@@ -97,11 +97,11 @@ check("smart bad input: exit 3 (done, records skipped)", r.returncode == 3, r)
 for needle in ("bad.all:1: text before the first .I", "bad.all:5: .I is not followed",
                "bad.all:8: invalid UTF-8 on line 10", "bad.all:11: record has neither"):
     check("smart bad input: " + needle, needle in r.stderr, r.stderr)
-check("smart bad input: the good records indexed", "2 indexed" in r.stdout, r.stdout)
+check("smart bad input: the good records indexed", "2 added" in r.stdout, r.stdout)
 
 bdb = os.path.join(tmp, "beir")
 r = pdx("index", "--db", bdb, os.path.join(EV, "beir", "corpus.jsonl"))
-check("beir: indexed", r.returncode == 0 and "4 indexed" in r.stdout, r.stdout + r.stderr)
+check("beir: indexed", r.returncode == 0 and "4 added" in r.stdout, r.stdout + r.stderr)
 r = pdx("show", "--db", bdb, "--format", "json", "3")
 check("beir: numeric _id read as text, empty title left out",
       r.returncode == 0 and json.loads(r.stdout).get("id") == "3", r.stdout + r.stderr)

@@ -172,7 +172,7 @@ with open(bad, "w", encoding="utf-8") as f:
 p = run("index", "--verbose", "--db", os.path.join(tmp, "cbad"), "--page-date", REF, bad, ok=(3,))
 check("compact: unsplittable line warned with file:line", re.search(r"compact-bad\.txt:5: cannot tell the title from the authors", p.stderr), p.stderr)
 check("compact: broken-off last block warned", re.search(r"compact-bad\.txt:10: block breaks off", p.stderr), p.stderr)
-check("compact: the other blocks are indexed", "records: 4 read, 2 indexed, 2 skipped-bad (page block: 2)" in p.stdout, p.stdout)
+check("compact: the other blocks are indexed", "records: 4 read, 2 added, 0 updated, 0 removed, 0 unchanged, 2 skipped-bad (page block: 2)" in p.stdout, p.stdout)
 
 # ---- profile page (000) -----------------------------------------------------
 PROFILE = [(2026, "NextFlow: Unified Sequential Modeling Activates Multimodal Understanding and Generation"),
@@ -223,7 +223,7 @@ for e in entries:
 # ---- all five pages together ---------------------------------------------------
 db = os.path.join(tmp, "all")
 p = run("index", "--db", db, "--page-date", REF, *sorted(os.path.join(SEEDS, f) for f in os.listdir(SEEDS)))
-check("all pages: 67 blocks read, none skipped", "records: 67 read, 67 indexed, 0 skipped-bad" in p.stdout, p.stdout)
+check("all pages: 67 blocks read, none skipped", "records: 67 read, 67 added, 0 updated, 0 removed, 0 unchanged, 0 skipped-bad" in p.stdout, p.stdout)
 ws = works(db)
 check("all pages: 58 distinct works", len(ws) == 58, len(ws))
 MERGED = {

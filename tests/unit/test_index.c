@@ -159,7 +159,7 @@ static void test_lifecycle(void)
     CHECK(st.bytes > 0);
     CHECK(st.last_updated > 1600000000);
     CHECK_INT(st.layout, PDX_LAYOUT_VERSION);
-    CHECK_INT(pdx_index_layout(ix), 2);
+    CHECK_INT(pdx_index_layout(ix), PDX_LAYOUT_VERSION);
     CHECK_INT(count(ix, (filt){"survey", 0, 0, 0, 0, 0}, ids, sizeof ids), 0);
     CHECK_INT(count(ix, (filt){"design", 0, 0, 0, 0, 0}, ids, sizeof ids), 1);
     /* Delete; deleting an unknown id is fine. */
