@@ -83,14 +83,44 @@ static char *cat(arena *a, const char *x, const char *y)
     return s;
 }
 
-/* A record's place in its file: its own id when it has one -- a record
- * that moves to another line (a snapshot regenerated in another order,
- * lines deleted above it) is still itself -- else its line. */
+/* The identity a record carries, which places it in its file: its own
+ * id, else its arXiv id, else its DOI (tag 'i', 'a', 'd' in *tag, so that
+ * an id never equals a DOI); 0 when it has none, and its line places it.
+ * A record that moves to another line (a snapshot regenerated in another
+ * order, lines deleted above it) is still itself. */
+static int identity(const pdx_work *w, char *tag, const char **id)
+{
+    *tag = 0;
+    *id = "";
+    if (explicit_id(w)) {
+        *tag = 'i';
+        *id = w->id;
+    } else if (w->arxiv_id && *w->arxiv_id) {
+        *tag = 'a';
+        *id = w->arxiv_id;
+    } else if (w->doi && *w->doi) {
+        *tag = 'd';
+        *id = w->doi;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int merge_has_own_place(const pdx_work *w)
+{
+    char tag;
+    const char *id;
+    return identity(w, &tag, &id);
+}
+
 unsigned long long merge_place_hash(const pdx_work *w)
 {
-    if (explicit_id(w)) {
-        unsigned long long h = text_hash64(w->id, strlen(w->id));
-        return h * 0x9E3779B97F4A7C15ULL + 1;
+    char tag;
+    const char *id;
+    if (identity(w, &tag, &id)) {
+        unsigned long long h = text_hash64(id, strlen(id));
+        return h * 0x9E3779B97F4A7C15ULL + (unsigned char)tag;
     }
     return w->source_line * 0x9E3779B97F4A7C15ULL;
 }
@@ -271,12 +301,13 @@ int merge_same_source(const pdx_work *x, const pdx_work *y)
 {
     if (!x->source || !y->source || strcmp(x->source, y->source))
         return 0;
-    if (explicit_id(x) || explicit_id(y)) /* the place is the id */
-        return explicit_id(x) && explicit_id(y) && !strcmp(x->id, y->id);
+    char tx = 0, ty = 0;
+    const char *ix = "", *iy = "";
+    int hx = identity(x, &tx, &ix), hy = identity(y, &ty, &iy);
+    if (hx || hy) /* the place is the identity */
+        return hx && hy && tx == ty && !strcmp(ix, iy);
     return x->source_line == y->source_line;
 }
-
-int merge_has_own_place(const pdx_work *w) { return explicit_id(w); }
 
 /* ------------------------------------------------------------- view */
 
@@ -292,13 +323,15 @@ static int src_cmp(const void *pa, const void *pb)
     int c = strcmp(a->source, b->source);
     if (c)
         return c;
-    /* Within a file, by place: records with an id of their own by id
-     * (their line is not kept), before those placed by their line. */
-    int ea = explicit_id(a), eb = explicit_id(b);
+    /* Within a file, by place: records with an identity by it (their
+     * line is not kept), before those placed by their line. */
+    char ta = 0, tb = 0;
+    const char *ia = "", *ib = "";
+    int ea = identity(a, &ta, &ia), eb = identity(b, &tb, &ib);
     if (ea != eb)
         return eb - ea;
     if (ea)
-        return strcmp(a->id, b->id);
+        return ta != tb ? (ta > tb) - (ta < tb) : strcmp(ia, ib);
     return (a->source_line > b->source_line) - (a->source_line < b->source_line);
 }
 
@@ -440,10 +473,10 @@ char *merge_to_json(const merge_work *m)
         cJSON *s = cJSON_CreateObject();
         if (!s || !cJSON_AddItemToArray(arr, s))
             goto done;
-        /* A record with an id of its own is placed by it: its line is
-         * not kept, so that moving within its file changes nothing. */
+        /* A record with an identity is placed by it: its line is not
+         * kept, so that moving within its file changes nothing. */
         if (r->source && (!cJSON_AddStringToObject(s, "file", r->source) ||
-                          (!explicit_id(r) &&
+                          (!merge_has_own_place(r) &&
                            !cJSON_AddNumberToObject(s, "line",
                                                     (double)r->source_line))))
             goto done;

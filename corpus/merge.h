@@ -62,16 +62,16 @@ char *merge_file_key(arena *a, const char *file);
 int merge_matches(arena *a, const pdx_work *r, const merge_work *m);
 
 /* 1 if two records come from the same place in the same file: the same
- * id of their own when they have one (a record that moves to another
- * line is still itself), else the same line.  Records without a source
- * never do. */
+ * identity when they have one -- their own id, else their arXiv id, else
+ * their DOI; a record that moves to another line is still itself -- else
+ * the same line.  Records without a source never do. */
 int merge_same_source(const pdx_work *x, const pdx_work *y);
 
-/* 1 if record w is placed in its file by an id of its own (else by its
- * line). */
+/* 1 if record w is placed in its file by its identity (its own id, arXiv
+ * id or DOI), else 0: by its line. */
 int merge_has_own_place(const pdx_work *w);
 
-/* A hash of record w's place in its file: its own id, else its line. */
+/* A hash of record w's place in its file: its identity, else its line. */
 unsigned long long merge_place_hash(const pdx_work *w);
 
 /* A hash of record w's content: every field but its id and where it was
