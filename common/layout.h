@@ -92,7 +92,8 @@
  *   XMF<16 hex>        FNV-1a hash of the folded abstract (its fingerprint)
  *   XI<id>             an id the source gave (Q<id> is the work's own)
  *   XS<16 hex>         hash of the record's place in its file: the file
- *                      and the record's own id, or its line when it has
+ *                      and the record's identity (its own id, else its
+ *                      arXiv id, else its DOI), or its line when it has
  *                      none.  Reading the same record again replaces its
  *                      old version, wherever in the file it now is.
  *   XR<48 hex>         the record itself (merge_record_key): its file,
@@ -152,9 +153,9 @@
  * (docs/jsonl.md), plus "sources": [{"file", "line", "record"}], one entry
  * per source in (file, place) order, each holding that source's own
  * record when there are several (a single source's record is the work
- * itself).  "line" is kept only for a record without an id of its own,
- * whose line is its place: a record with one may move within its file
- * without the index changing, so its line is not part of the index.
+ * itself).  "line" is kept only for a record without an identity, whose
+ * line is its place: a record with one may move within its file without
+ * the index changing, so its line is not part of the index.
  * Written with cJSON by corpus/merge.c.  Hits are read back from it, and a
  * work is re-merged from its sources when one of them changes.
  *

@@ -894,8 +894,8 @@ typedef struct pdx_sync_summary {
     uint64_t records_indexed; /**< records put (added + updated)         */
     /** Records by what became of them.  A source read before is compared
      *  record by record with what the index holds of it (each record
-     *  known by its file, its place -- its own id, else its line -- and a
-     *  hash of its content): an unchanged record costs reading and
+     *  known by its file, its place -- its own id, else its arXiv id, else
+     *  its DOI, else its line -- and a hash of its content): an unchanged record costs reading and
      *  hashing it, nothing in Xapian; a changed one is put in place of
      *  its old version; one gone from the file is taken out.  Every
      *  record of a new source, or of a rebuild, is added. */
@@ -942,7 +942,7 @@ PDX_EXTERN int pdx_sync_summary_init(pdx_sync_summary *s,
  *  4. reads a new or changed source: a provisional fingerprint is stored,
  *     then a new source's records are put (merged with other sources'
  *     records); a changed one is compared record by record with what the
- *     index holds of it (each record known by its place -- its own id,
+ *     index holds of it (each record known by its place -- its identity,
  *     else its line -- and a hash of its content): an unchanged record
  *     costs reading and hashing it, nothing in Xapian, a changed one is
  *     put in place of its old version, a new one added, and after the

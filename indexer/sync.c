@@ -21,7 +21,8 @@
  *      sources' records), while a changed source is compared record by
  *      record with what the index holds of it (read_source with a seen
  *      set, then remove_absent): each record is known by its place in the
- *      file (its own id, else its line) and a hash of its content, kept as
+ *      file (its identity: own id, arXiv id or DOI; else its line) and a
+ *      hash of its content, kept as
  *      its XR term (common/layout.h).  An unchanged record -- also one that
  *      moved to another line -- costs reading, parsing and hashing it and
  *      one term lookup, no Xapian write; a changed one is put in place of
