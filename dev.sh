@@ -17,7 +17,7 @@ cd "$(dirname "$0")"
 
 PKGS=(build-essential cmake pkg-config python3 gzip
       libxapian-dev xapian-tools libstemmer-dev libcjson-dev
-      libutf8proc-dev zlib1g-dev libsqlite3-dev)
+      libutf8proc-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 need_pkgs() {
@@ -76,7 +76,7 @@ fuzz)
     # shared library, C programs linked to it) needs runtimes that clang
     # leaves to executables; the gcc builds test those.
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DPDX_WERROR=ON -DPDX_FUZZ=ON >/dev/null
-    cmake --build build-fuzz -j "$JOBS" --target fuzz_reader fuzz_query fuzz_batch
+    cmake --build build-fuzz -j "$JOBS" --target fuzz_reader fuzz_query fuzz_batch fuzz_params
     secs=${2:-60}
     for t in build-fuzz/tests/fuzz_*; do
         [ -x "$t" ] || continue

@@ -26,6 +26,7 @@ int cmd_search(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_similar(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* "paperdex: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

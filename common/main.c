@@ -2,7 +2,8 @@
  * main.c -- the top of the `paperdex` program: main() and the command
  * table.  This is the one place that knows both sides, the write side's
  * commands (indexer/cmd_index.c, cmd_compact.c) and the read side's
- * (searcher/cmd_search.c, cmd_show.c, cmd_similar.c, cmd_stats.c); every
+ * (searcher/cmd_search.c, cmd_show.c, cmd_similar.c, cmd_stats.c,
+ * cmd_serve.c); every
  * other file depends only downwards (commands -> indexer/searcher ->
  * corpus -> common).  It sits in common/ beside cli.c, the helpers the
  * commands share, and like cli.c it is built into the program, never into
@@ -27,6 +28,7 @@ static const struct {
     {"show", cmd_show, "Print works with all their fields and sources"},
     {"similar", cmd_similar, "List the works most like one work"},
     {"stats", cmd_stats, "Show what an index holds"},
+    {"serve", cmd_serve, "Serve the index over HTTP: a JSON API and a search page"},
 };
 
 static void usage(FILE *f)

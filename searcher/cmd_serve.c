@@ -1,0 +1,586 @@
+/*
+ * cmd_serve.c -- `paperdex serve`: the index as a read-only HTTP and JSON
+ * search backend, and a search page, on libmicrohttpd (Debian's
+ * libmicrohttpd-dev: a well-kept HTTP server library, so no HTTP parsing
+ * is written here).
+ *
+ *   GET /search?q=...     the schema of `search --format json`
+ *   GET /works/ID         the work, as `show --format json`
+ *   GET /works/ID/similar the schema of `similar --format json`
+ *   GET /stats            as `stats --format json`
+ *   GET /healthz          {"status": "ok", "works": N}, or 503
+ *   GET /                 the search page (searcher/www/index.html)
+ *
+ * Threads: a fixed pool of libmicrohttpd worker threads, each with its own
+ * read handle on the index (the library's rule: one handle per thread),
+ * opened at its first request and kept; a handle follows new commits and
+ * an index swapped in by a rebuild by itself.  Limits on what a client
+ * controls: connections (--max-connections), an idle or slow connection's
+ * time (--timeout), the request's size (URL and headers within a 32 KB
+ * connection buffer: longer requests are refused by libmicrohttpd), every
+ * parameter's range (checked here, each error naming its parameter), the
+ * query's length and terms (the library's limits).  No endpoint writes.
+ *
+ * Errors are JSON, {"error": {"status": N, "message": ..., "parameter":
+ * ...}}: 400 for a bad parameter or query (the message names the query
+ * position), 404 for an unknown path or id, 405 for a method other than
+ * GET or HEAD, 503 while the index cannot be opened.  One access-log line
+ * per request, as JSON, on standard output (--quiet: none).  SIGTERM and
+ * SIGINT stop it cleanly: in-flight requests finish, handles are closed.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/cli.h"
+#include "output.h"
+#include "serve_params.h"
+
+#define MAX_DBS 64
+
+extern const unsigned char pdx_page_html[];
+extern const size_t pdx_page_html_len;
+
+static const char help[] =
+    "usage: paperdex serve --db DIR [--db DIR|tcp://HOST:PORT ...] [options]\n"
+    "\n"
+    "Serve the index read-only over HTTP: a JSON search API and a search\n"
+    "page.  GET /search?q=WORDS&year=2019..2021&category=cs.CV&author=NAME\n"
+    "&sort=relevance|newest|oldest&limit=10&offset=0&facets=year,category,\n"
+    "author&snippet=200&explain=1&expand=1&k1=1.2&b=0.6 answers with the\n"
+    "schema of `search --format json`; GET /works/ID, /works/ID/similar,\n"
+    "/stats, /healthz; GET / is the search page.\n"
+    "\n"
+    "options:\n"
+    "  --db DIR             the index (repeat, or tcp://HOST:PORT, for\n"
+    "                       shards searched as one)\n"
+    "  --listen HOST:PORT   where to listen (default 127.0.0.1:8080; port\n"
+    "                       0 picks a free one, printed at start).  Bind to\n"
+    "                       loopback, and put a reverse proxy with TLS in\n"
+    "                       front of it for anything else.\n"
+    "  --threads N          worker threads, each with its own index handle\n"
+    "                       (default 4)\n"
+    "  --max-connections N  connections at once (default 256)\n"
+    "  --timeout SECONDS    idle or slow connections are closed after this\n"
+    "                       long (default 10)\n"
+    "  --quiet              no access log\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "Prints \"listening on http://HOST:PORT\" on standard error once ready,\n"
+    "then one JSON access-log line per request on standard output.\n"
+    "SIGTERM or SIGINT stops it.  exit status: 0 stopped; 1 could not\n"
+    "listen or open the index; 2 usage.\n";
+
+typedef struct server {
+    const char *dbs[MAX_DBS];
+    size_t n_dbs;
+    int quiet;
+    pthread_key_t handle; /* each worker thread's pdx_index */
+    pthread_mutex_t log_lock;
+} server;
+
+/* What one request says in the access log. */
+typedef struct request {
+    struct timespec start;
+    unsigned status;
+    size_t bytes;
+    char path[256];
+} request;
+
+static void close_handle(void *ix) { pdx_close(ix); }
+
+/* This thread's index handle, opened at its first request.  NULL with
+ * the reason in msg when the index cannot be opened (the next request
+ * tries again). */
+static pdx_index *thread_index(server *s, char *msg, size_t n)
+{
+    pdx_index *ix = pthread_getspecific(s->handle);
+    if (ix)
+        return ix;
+    if (pdx_open_shards(&ix, s->dbs, s->n_dbs)) {
+        snprintf(msg, n, "the index cannot be opened: %s", pdx_errmsg(ix));
+        pdx_close(ix);
+        return NULL;
+    }
+    pthread_setspecific(s->handle, ix);
+    return ix;
+}
+
+static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
+                                 unsigned status, const char *type,
+                                 const void *body, size_t len, int copy)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        len, (void *)body,
+        copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    rq->status = status;
+    rq->bytes = len;
+    return ok;
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, request *rq,
+                                 unsigned status, cJSON *o)
+{
+    char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!s) {
+        static const char oom[] =
+            "{\"error\":{\"status\":500,\"message\":\"out of memory\"}}";
+        return send_body(c, rq, 500, "application/json", oom, sizeof oom - 1,
+                         0);
+    }
+    enum MHD_Result ok = send_body(c, rq, status,
+                                   "application/json; charset=utf-8", s,
+                                   strlen(s), 1);
+    cJSON_free(s);
+    return ok;
+}
+
+/* {"error": {"status", "message"[, "parameter"]}} */
+static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
+                                  unsigned status, const char *param,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
+                                  unsigned status, const char *param,
+                                  const char *fmt, ...)
+{
+    char msg[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
+    cJSON_AddNumberToObject(e, "status", status);
+    /* A message may quote invalid UTF-8 from the request: cJSON escapes
+     * control bytes, and the page shows it as text. */
+    cJSON_AddStringToObject(e, "message", msg);
+    if (param)
+        cJSON_AddStringToObject(e, "parameter", param);
+    return send_json(c, rq, status, o);
+}
+
+/* A library failure as an HTTP status. */
+static unsigned status_for(int rc)
+{
+    switch (rc) {
+    case PDX_EQUERY:
+    case PDX_EINVAL: return 400;
+    case PDX_ENOTFOUND: return 404;
+    case PDX_ELOCKED:
+    case PDX_EIO:
+    case PDX_EVERSION:
+    case PDX_ENOTINDEX: return 503;
+    default: return 500;
+    }
+}
+
+/* Output printed by the CLI's own formatter (output.c) into memory, so
+ * the API's schema is the CLI's. */
+static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
+                                    const char *query, const pdx_results *r,
+                                    size_t offset, size_t limit,
+                                    unsigned facets)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int bad = !f || out_results(f, OUT_JSON, query, r, offset, limit, 0,
+                                facets);
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad) {
+        free(buf);
+        return send_error(c, rq, 500, NULL, "out of memory");
+    }
+    enum MHD_Result ok = send_body(c, rq, 200,
+                                   "application/json; charset=utf-8", buf,
+                                   len, 1);
+    free(buf);
+    return ok;
+}
+
+/* ------------------------------------------------------- /search */
+
+typedef struct args {
+    const char *keys[SERVE_MAX_PARAMS], *values[SERVE_MAX_PARAMS];
+    size_t n;
+    int too_many;
+} args;
+
+static enum MHD_Result on_arg(void *cls, enum MHD_ValueKind kind,
+                              const char *key, const char *value)
+{
+    (void)kind;
+    args *a = cls;
+    if (a->n == SERVE_MAX_PARAMS) {
+        a->too_many = 1;
+        return MHD_NO;
+    }
+    a->keys[a->n] = key;
+    a->values[a->n++] = value ? value : "";
+    return MHD_YES;
+}
+
+static enum MHD_Result search(struct MHD_Connection *c, request *rq,
+                              server *s)
+{
+    args a;
+    memset(&a, 0, sizeof a);
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, on_arg, &a);
+    if (a.too_many)
+        return send_error(c, rq, 400, NULL, "at most %d parameters",
+                          SERVE_MAX_PARAMS);
+    serve_query sq;
+    if (serve_parse_params(&sq, a.keys, a.values, a.n))
+        return send_error(c, rq, 400, sq.bad, "%s", sq.msg);
+    char msg[1200];
+    pdx_index *ix = thread_index(s, msg, sizeof msg);
+    if (!ix)
+        return send_error(c, rq, 503, NULL, "%s", msg);
+    pdx_results *r = NULL;
+    int rc = pdx_search(&r, ix, &sq.q);
+    if (rc)
+        return send_error(c, rq, status_for(rc),
+                          rc == PDX_EQUERY ? "q" : NULL, "%s",
+                          pdx_errmsg(ix));
+    enum MHD_Result ok = send_results(c, rq, sq.q.text, r, sq.q.offset,
+                                      sq.q.limit, sq.q.facets);
+    pdx_results_free(r);
+    return ok;
+}
+
+/* A whole decimal number in [0, max].  0 or -1. */
+static int whole(const char *s, size_t max, size_t *out)
+{
+    return cli_size(s, max, out);
+}
+
+/* GET /works/ID and /works/ID/similar. */
+static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
+                            const char *id_path)
+{
+    char id[PDX_ID_MAX + 16];
+    size_t n = strlen(id_path);
+    int similar = n > 8 && !strcmp(id_path + n - 8, "/similar");
+    if (similar)
+        n -= 8;
+    if (n == 0 || n > PDX_ID_MAX)
+        return send_error(c, rq, 404, NULL, "no work with that id");
+    memcpy(id, id_path, n);
+    id[n] = '\0';
+    char msg[1200];
+    pdx_index *ix = thread_index(s, msg, sizeof msg);
+    if (!ix)
+        return send_error(c, rq, 503, NULL, "%s", msg);
+    pdx_results *r = NULL;
+    int rc;
+    if (similar) {
+        size_t limit = PDX_DEFAULT_LIMIT;
+        const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                    "limit");
+        if (v && whole(v, PDX_MAX_LIMIT, &limit))
+            return send_error(c, rq, 400, "limit", "limit takes a whole "
+                              "number from 0 to %d", PDX_MAX_LIMIT);
+        rc = pdx_similar(&r, ix, id, limit);
+        if (rc)
+            return send_error(c, rq, status_for(rc), NULL, "%s",
+                              pdx_errmsg(ix));
+        char label[sizeof id + 16];
+        snprintf(label, sizeof label, "similar:%s", id); /* as the CLI */
+        enum MHD_Result ok = send_results(c, rq, label, r, 0, limit, 0);
+        pdx_results_free(r);
+        return ok;
+    }
+    rc = pdx_get(&r, ix, id);
+    if (rc)
+        return send_error(c, rq, status_for(rc), NULL, "%s", pdx_errmsg(ix));
+    if (!pdx_results_count(r)) {
+        pdx_results_free(r);
+        return send_error(c, rq, 404, NULL, "no work with id '%.200s'", id);
+    }
+    cJSON *o = cJSON_Parse(pdx_results_hit(r, 0)->json);
+    pdx_results_free(r);
+    return send_json(c, rq, 200, o);
+}
+
+static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
+                             server *s, int health)
+{
+    char msg[1200];
+    pdx_index *ix = thread_index(s, msg, sizeof msg);
+    if (!ix)
+        return send_error(c, rq, 503, NULL, "%s", msg);
+    pdx_stats st = PDX_STATS_INIT;
+    int rc = pdx_stats_get(&st, ix);
+    if (rc)
+        return send_error(c, rq, 503, NULL, "%s", pdx_errmsg(ix));
+    cJSON *o = cJSON_CreateObject();
+    if (health) {
+        cJSON_AddStringToObject(o, "status", "ok");
+        cJSON_AddNumberToObject(o, "works", (double)st.works);
+        return send_json(c, rq, 200, o);
+    }
+    cJSON_AddStringToObject(o, "db", s->dbs[0]);
+    cJSON_AddNumberToObject(o, "works", (double)st.works);
+    cJSON_AddNumberToObject(o, "terms", (double)st.terms);
+    cJSON_AddNumberToObject(o, "postings", (double)st.postings);
+    cJSON_AddNumberToObject(o, "avg_length", st.avg_length);
+    cJSON_AddNumberToObject(o, "bytes", (double)st.bytes);
+    cJSON_AddNumberToObject(o, "last_updated_unix", (double)st.last_updated);
+    cJSON_AddNumberToObject(o, "sources", (double)st.sources);
+    cJSON_AddNumberToObject(o, "layout", st.layout);
+    return send_json(c, rq, 200, o);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
+                              const char *url, const char *method,
+                              const char *version, const char *upload,
+                              size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    (void)upload;
+    server *s = cls;
+    request *rq = *con_cls;
+    if (!rq) { /* the first call: headers only */
+        if (!(rq = calloc(1, sizeof *rq)))
+            return MHD_NO;
+        clock_gettime(CLOCK_MONOTONIC, &rq->start);
+        snprintf(rq->path, sizeof rq->path, "%s %s", method, url);
+        *con_cls = rq;
+        return MHD_YES;
+    }
+    if (*upload_size) { /* no endpoint takes a body */
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+        return send_error(c, rq, 405, NULL, "%s is not served: every "
+                          "endpoint is GET", method);
+    if (!strcmp(url, "/"))
+        return send_body(c, rq, 200, "text/html; charset=utf-8",
+                         pdx_page_html, pdx_page_html_len, 0);
+    if (!strcmp(url, "/search"))
+        return search(c, rq, s);
+    if (!strcmp(url, "/stats"))
+        return stats(c, rq, s, 0);
+    if (!strcmp(url, "/healthz"))
+        return stats(c, rq, s, 1);
+    if (!strncmp(url, "/works/", 7))
+        return work(c, rq, s, url + 7);
+    return send_error(c, rq, 404, NULL, "nothing at %.200s; see GET / and "
+                      "/search", url);
+}
+
+/* The access-log line, once the response is sent (or the client gone). */
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode why)
+{
+    server *s = cls;
+    request *rq = *con_cls;
+    if (!rq)
+        return;
+    *con_cls = NULL;
+    if (!s->quiet) {
+        struct timespec end;
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        double ms = (double)(end.tv_sec - rq->start.tv_sec) * 1e3 +
+                    (double)(end.tv_nsec - rq->start.tv_nsec) / 1e6;
+        char addr[INET6_ADDRSTRLEN] = "-";
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (ci && ci->client_addr) {
+            const struct sockaddr *sa = ci->client_addr;
+            if (sa->sa_family == AF_INET)
+                inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+                          addr, sizeof addr);
+            else if (sa->sa_family == AF_INET6)
+                inet_ntop(AF_INET6,
+                          &((const struct sockaddr_in6 *)sa)->sin6_addr, addr,
+                          sizeof addr);
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "time", (double)time(NULL));
+        cJSON_AddStringToObject(o, "remote", addr);
+        cJSON_AddStringToObject(o, "request", rq->path);
+        cJSON_AddNumberToObject(o, "status", rq->status);
+        cJSON_AddNumberToObject(o, "bytes", (double)rq->bytes);
+        cJSON_AddNumberToObject(o, "ms", round(ms * 1000) / 1000);
+        if (why != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+            cJSON_AddStringToObject(o, "ended", "client gone or timed out");
+        char *line = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        if (line) {
+            pthread_mutex_lock(&s->log_lock);
+            printf("%s\n", line);
+            fflush(stdout);
+            pthread_mutex_unlock(&s->log_lock);
+            cJSON_free(line);
+        }
+    }
+    free(rq);
+}
+
+/* "HOST:PORT" (IPv4, or [IPv6]:PORT) into a socket address.  0 or -1. */
+static int parse_listen(const char *s, struct sockaddr_storage *ss,
+                        socklen_t *len)
+{
+    char host[128];
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof host)
+        return -1;
+    size_t hn = (size_t)(colon - s);
+    memcpy(host, s, hn);
+    host[hn] = '\0';
+    size_t port;
+    if (cli_size(colon + 1, 65535, &port))
+        return -1;
+    memset(ss, 0, sizeof *ss);
+    if (host[0] == '[' && host[hn - 1] == ']') {
+        host[hn - 1] = '\0';
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        *len = sizeof *a;
+        return inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1 ? 0 : -1;
+    }
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    *len = sizeof *a;
+    return inet_pton(AF_INET, host, &a->sin_addr) == 1 ? 0 : -1;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"listen", required_argument, NULL, 'l'},
+        {"threads", required_argument, NULL, 't'},
+        {"max-connections", required_argument, NULL, 'm'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    server s;
+    memset(&s, 0, sizeof s);
+    const char *listen = "127.0.0.1:8080";
+    size_t threads = 4, max_conn = 256, timeout = 10;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            if (s.n_dbs == MAX_DBS) {
+                cli_error("at most %d --db", MAX_DBS);
+                return EXIT_USAGE;
+            }
+            s.dbs[s.n_dbs++] = optarg;
+            break;
+        case 'l': listen = optarg; break;
+        case 't':
+            if (cli_size(optarg, 256, &threads) || !threads) {
+                cli_error("--threads takes a number from 1 to 256");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'm':
+            if (cli_size(optarg, 100000, &max_conn) || !max_conn) {
+                cli_error("--max-connections takes a number from 1 to 100000");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'T':
+            if (cli_size(optarg, 3600, &timeout) || !timeout) {
+                cli_error("--timeout takes seconds, from 1 to 3600");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'q': s.quiet = 1; break;
+        case 'h': fputs(help, stdout); return EXIT_OK_;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (!s.n_dbs || optind < argc) {
+        cli_error(!s.n_dbs ? "serve: --db DIR is required"
+                           : "serve: unexpected argument '%s'",
+                  argv[optind < argc ? optind : 0]);
+        fputs(help, stderr);
+        return EXIT_USAGE;
+    }
+    struct sockaddr_storage addr;
+    socklen_t alen;
+    if (parse_listen(listen, &addr, &alen)) {
+        cli_error("--listen takes HOST:PORT (an IPv4 address, or [IPv6]), "
+                  "not '%s'", listen);
+        return EXIT_USAGE;
+    }
+    /* Fail at once, not at the first request, when the index is not
+     * there. */
+    int status = EXIT_OK_;
+    pdx_index *probe = cli_open_shards(s.dbs, s.n_dbs, &status);
+    if (!probe)
+        return status;
+    pdx_close(probe);
+
+    pthread_key_create(&s.handle, close_handle);
+    pthread_mutex_init(&s.log_lock, NULL);
+    /* The worker threads inherit this mask: only this thread takes the
+     * stop signals, in sigwait below. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+            (addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+        0, NULL, NULL, handle, &s,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
+        MHD_OPTION_END);
+    if (!d) {
+        cli_error("cannot listen on %s: %s", listen, strerror(errno));
+        return EXIT_ERROR;
+    }
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    char host[128];
+    snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
+             listen);
+    fprintf(stderr, "listening on http://%s:%u\n", host,
+            info ? (unsigned)info->port : 0u);
+    fflush(stderr);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    MHD_stop_daemon(d); /* waits for in-flight requests; threads exit */
+    fprintf(stderr, "stopped on %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    pthread_key_delete(s.handle);
+    return EXIT_OK_;
+}

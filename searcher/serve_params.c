@@ -1,0 +1,131 @@
+/*
+ * serve_params.c -- GET /search's parameters into a pdx_query (see
+ * serve_params.h).  Every number is a whole decimal in its range ("1e30",
+ * "-1", "nan" are refused), every word one of its list.
+ */
+#include "serve_params.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/cli.h"
+
+static int refuse(serve_query *sq, const char *param, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int refuse(serve_query *sq, const char *param, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sq->msg, sizeof sq->msg, fmt, ap);
+    va_end(ap);
+    sq->bad = param;
+    return -1;
+}
+
+/* 1/true/yes or 0/false/no ("" is 0).  0 or -1. */
+static int flag(const char *s, int *out)
+{
+    if (!strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes"))
+        *out = 1;
+    else if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no") || !*s)
+        *out = 0;
+    else
+        return -1;
+    return 0;
+}
+
+int serve_parse_params(serve_query *sq, const char *const *keys,
+                       const char *const *values, size_t n)
+{
+    static const char *const single[] = {"q", "year", "sort", "limit",
+                                         "offset", "facets", "snippet",
+                                         "explain", "expand", "k1", "b"};
+    enum { NS = sizeof single / sizeof single[0] };
+    const char *val[NS] = {0};
+    memset(sq, 0, sizeof *sq);
+    sq->q = (pdx_query)PDX_QUERY_INIT;
+    size_t nc = 0, na = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
+        if (!strcmp(k, "category") || !strcmp(k, "author")) {
+            int cat = k[0] == 'c';
+            size_t *cnt = cat ? &nc : &na;
+            if (*cnt == SERVE_MAX_FILTERS)
+                return refuse(sq, cat ? "category" : "author",
+                              "at most %d %s filters", SERVE_MAX_FILTERS, k);
+            (cat ? sq->cats : sq->authors)[(*cnt)++] = v;
+            continue;
+        }
+        for (size_t j = 0; j < NS; j++)
+            if (!strcmp(k, single[j]))
+                val[j] = v; /* the last one counts */
+    }
+    pdx_query *q = &sq->q;
+    q->categories = sq->cats;
+    q->n_categories = nc;
+    q->authors = sq->authors;
+    q->n_authors = na;
+    q->text = val[0];
+    const char *v;
+    if ((v = val[1]) && *v && pdx_parse_year_range(v, &q->year_min, &q->year_max))
+        return refuse(sq, "year", "year takes 2020, 2019..2021, 2019.. or "
+                      "..2021, not '%.60s'", v);
+    if ((v = val[2]) && *v) {
+        if (!strcmp(v, "relevance"))
+            q->sort = PDX_SORT_RELEVANCE;
+        else if (!strcmp(v, "newest"))
+            q->sort = PDX_SORT_NEWEST;
+        else if (!strcmp(v, "oldest"))
+            q->sort = PDX_SORT_OLDEST;
+        else
+            return refuse(sq, "sort", "sort takes relevance, newest or "
+                          "oldest, not '%.60s'", v);
+    }
+    if ((v = val[3]) && cli_size(v, PDX_MAX_LIMIT, &q->limit))
+        return refuse(sq, "limit", "limit takes a whole number from 0 to %d",
+                      PDX_MAX_LIMIT);
+    if ((v = val[4]) && cli_size(v, 100000000, &q->offset))
+        return refuse(sq, "offset", "offset takes a whole number from 0 to "
+                      "100000000");
+    if ((v = val[5]) && *v) {
+        const char *p = v;
+        while (*p) {
+            size_t len = strcspn(p, ",");
+            if (len == 4 && !strncmp(p, "year", 4))
+                q->facets |= PDX_FACET_YEAR;
+            else if (len == 8 && !strncmp(p, "category", 8))
+                q->facets |= PDX_FACET_CATEGORY;
+            else if (len == 6 && !strncmp(p, "author", 6))
+                q->facets |= PDX_FACET_AUTHOR;
+            else
+                return refuse(sq, "facets", "facets takes year, category "
+                              "and author, comma-separated");
+            p += len + (p[len] == ',');
+        }
+    }
+    if ((v = val[6]) && cli_size(v, 100000, &q->snippet_bytes))
+        return refuse(sq, "snippet", "snippet takes a length in bytes from 0 "
+                      "to 100000");
+    if ((v = val[7]) && flag(v, &q->explain))
+        return refuse(sq, "explain", "explain takes 1 or 0");
+    if ((v = val[8]) && *v) {
+        int on;
+        if (!flag(v, &on))
+            q->expand_docs = on ? PDX_DEFAULT_EXPAND_DOCS : 0;
+        else if (cli_size(v, 1000, &q->expand_docs))
+            return refuse(sq, "expand", "expand takes 1 or 0, or the number "
+                          "of works to learn from (at most 1000)");
+    }
+    for (int i = 0; i < 2; i++) {
+        double *d = i ? &q->b : &q->k1;
+        if ((v = val[9 + i]) && *v &&
+            (cli_double(v, d) || !isfinite(*d) || *d < 0 ||
+             *d > (i ? 1.0 : 1000.0)))
+            return refuse(sq, i ? "b" : "k1", "%s takes a number from 0 to %s",
+                          i ? "b" : "k1", i ? "1" : "1000");
+    }
+    return 0;
+}

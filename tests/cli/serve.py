@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""serve.py PAPERDEX SRC -- `paperdex serve` on a free loopback port, over
+the sample corpus:
+
+* every endpoint (/search with each parameter, /works/ID, /works/ID/similar,
+  /stats, /healthz, /) answers, and /search, /works and /similar bodies
+  equal the CLI's `--format json` output for the same query;
+* errors are JSON with the right status and name the parameter or the
+  query position: a bad query, invalid UTF-8 in q, limit=-1, offset=1e30,
+  an unknown parameter value, an unknown id, a path-traversal attempt, a
+  POST, a 1 MB URL;
+* 300 idle connections and a client that disconnects mid-response neither
+  stop it nor slow the next request; SIGTERM stops it, exit 0;
+* a search keeps working while the index is rebuilt and swapped in
+  (`paperdex index --full`), and sees the rebuilt index afterwards.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
+
+PDX, SRC = sys.argv[1], sys.argv[2]
+tmp = tempfile.mkdtemp(prefix="pdx-serve-")
+db = os.path.join(tmp, "ix")
+samples = os.path.join(SRC, "corpus", "samples")
+subprocess.run([PDX, "index", "--quiet", "--db", db, samples], check=True)
+
+srv = subprocess.Popen([PDX, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "3",
+                        "--timeout", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+line = srv.stderr.readline()
+check("it says where it listens", line.startswith("listening on http://127.0.0.1:"), line)
+port = int(line.strip().rsplit(":", 1)[1])
+BASE = "http://127.0.0.1:%d" % port
+
+
+def get(path, method="GET", data=None):
+    req = urllib.request.Request(BASE + path, method=method, data=data)
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type", ""), e.read()
+
+
+def cli(*args):
+    p = subprocess.run([PDX] + list(args), capture_output=True, text=True)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def same_as_cli(label, path, args):
+    st, ctype, body = get(path)
+    want = cli(*args)
+    got = json.loads(body) if st == 200 else None
+    check(label + ": 200, JSON", st == 200 and ctype.startswith("application/json"), (st, ctype, body[:200]))
+    check(label + ": equals the CLI's --format json", got == want and want is not None,
+          (str(got)[:300], str(want)[:300]))
+
+
+# ---- the API against the CLI -------------------------------------------
+q = urllib.parse.quote
+same_as_cli("search", "/search?q=" + q("glacier mapping"),
+            ["search", "--db", db, "--format", "json", "glacier mapping"])
+same_as_cli("search with every parameter",
+            "/search?q=" + q("networks") + "&year=2010..2022&category=cs&author=" + q("Løvås") +
+            "&sort=newest&limit=3&offset=1&facets=year,category,author&snippet=80&explain=1&k1=1.0&b=0.5",
+            ["search", "--db", db, "--format", "json", "--year", "2010..2022", "--category", "cs",
+             "--author", "Løvås", "--sort", "newest", "--limit", "3", "--offset", "1",
+             "--facets", "year,category,author", "--snippet", "80", "--explain", "--k1", "1.0",
+             "--b", "0.5", "networks"])
+same_as_cli("search, repeated filters OR-ed", "/search?q=&category=cs.CV&category=q-bio&limit=50",
+            ["search", "--db", db, "--format", "json", "--category", "cs.CV", "--category", "q-bio",
+             "--limit", "50"])
+same_as_cli("search with feedback", "/search?q=" + q("coral reef") + "&expand=1",
+            ["search", "--db", db, "--format", "json", "--expand", "coral reef"])
+same_as_cli("similar", "/works/1406.10925/similar?limit=4",
+            ["similar", "--db", db, "--format", "json", "--limit", "4", "1406.10925"])
+st, _, body = get("/works/1406.10925")
+want = cli("show", "--db", db, "--format", "json", "1406.10925")
+check("works/ID equals show --format json", st == 200 and json.loads(body) == want, body[:200])
+st, _, body = get("/works/cs/0302017")
+check("an id with a slash", st == 200 and json.loads(body)["id"] == "cs/0302017", (st, body[:120]))
+st, _, body = get("/stats")
+sj, cj = json.loads(body), cli("stats", "--db", db, "--format", "json")
+check("stats", st == 200 and sj["works"] == cj["works"] and sj["layout"] == cj["layout"], body[:200])
+st, _, body = get("/healthz")
+check("healthz", st == 200 and json.loads(body) == {"status": "ok", "works": cj["works"]}, body)
+st, ctype, body = get("/")
+check("the search page", st == 200 and ctype.startswith("text/html") and b"<form" in body
+      and b'"/search?"' in body, (st, ctype))
+check("the page loads nothing from elsewhere", b"src=\"http" not in body and b"href=\"http" not in body)
+
+# ---- errors ---------------------------------------------------------------
+def error(label, path, status, param=None, text=None, method="GET"):
+    st, ctype, body = get(path, method=method)
+    try:
+        e = json.loads(body)["error"]
+    except (ValueError, KeyError, TypeError):
+        e = None
+    ok = st == status and e is not None and e["status"] == status
+    if param:
+        ok = ok and e.get("parameter") == param
+    if text:
+        ok = ok and text in e["message"]
+    check(label + ": %d" % status, ok, (st, body[:300]))
+
+
+error("unbalanced query", "/search?q=" + q("title:(glacier AND"), 400, "q", "position 7")
+error("invalid UTF-8 in q", "/search?q=%ff%fe", 400, "q", "UTF-8")
+error("limit=-1", "/search?q=x&limit=-1", 400, "limit")
+error("offset=1e30", "/search?q=x&offset=1e30", 400, "offset")
+error("k1=nan", "/search?q=x&k1=nan", 400, "k1")
+error("sort=sideways", "/search?q=x&sort=sideways", 400, "sort")
+error("facets=colour", "/search?q=x&facets=colour", 400, "facets")
+error("year=20x1", "/search?q=x&year=20x1", 400, "year")
+error("empty query, no filter", "/search", 400, None, "empty query")
+error("unknown id", "/works/no-such-work", 404, None, "no work")
+error("path traversal", "/works/..%2f..%2fetc%2fpasswd", 404)
+error("path traversal in the path", "/../../etc/passwd", 404)
+error("unknown path", "/admin", 404)
+error("POST", "/search?q=x", 405, method="POST")
+st, _, _ = get("/search?q=" + "a" * (1 << 20))
+check("a 1 MB URL is refused (414 or 431), not served", st in (414, 431), st)
+
+# ---- idle and vanishing clients -------------------------------------------
+idle = []
+for _ in range(300):
+    s = socket.create_connection(("127.0.0.1", port))
+    idle.append(s)
+t0 = time.time()
+st, _, _ = get("/search?q=glacier")
+check("300 idle connections: a search is still answered", st == 200, st)
+check("... promptly (%.2f s)" % (time.time() - t0), time.time() - t0 < 5)
+for s in idle:
+    s.close()
+for _ in range(20):  # ask for a big page and hang up before reading it
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET /search?q=the&limit=1000&snippet=500 HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.close()
+slow = socket.create_connection(("127.0.0.1", port))
+slow.sendall(b"GET /search?q=gla")  # never finishes its request
+time.sleep(4)  # past --timeout 3
+try:
+    slow.sendall(b"cier HTTP/1.1\r\n\r\n")
+    got = slow.recv(100)
+except OSError:
+    got = b""
+check("a slow client is cut off after --timeout", got == b"", got)
+st, _, _ = get("/search?q=glacier")
+check("after clients that hung up, a search is answered", st == 200, st)
+
+# ---- a rebuild under the server -------------------------------------------
+extra = os.path.join(tmp, "extra.jsonl")
+with open(extra, "w") as f:
+    f.write(json.dumps({"id": "serve-1", "title": "Axolotl regeneration atlas",
+                        "abstract": "An atlas of axolotl limb regeneration.", "year": 2024}) + "\n")
+reindex = subprocess.Popen([PDX, "index", "--quiet", "--full", "--db", db, samples, extra])
+codes = []
+while reindex.poll() is None:
+    codes.append(get("/search?q=glacier")[0])
+reindex.wait()
+check("searches during a --full rebuild all answered (%d)" % len(codes), set(codes) <= {200}, codes[:20])
+st, _, body = get("/search?q=axolotl")
+check("after the swap, the rebuilt index is searched", st == 200 and json.loads(body)["total"] == 1, body[:200])
+
+# ---- the access log and the stop ------------------------------------------
+srv.send_signal(signal.SIGTERM)
+try:
+    out, err = srv.communicate(timeout=15)
+except subprocess.TimeoutExpired:
+    srv.kill()
+    out, err = srv.communicate()
+check("SIGTERM stops it, exit 0", srv.returncode == 0 and "stopped on SIGTERM" in err, (srv.returncode, err[-300:]))
+log = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+check("one JSON access-log line per request", len(log) >= 30 and
+      all({"remote", "request", "status", "bytes", "ms"} <= set(l) for l in log), len(log))
+check("the log has the errors' statuses", any(l["status"] == 404 for l in log) and any(l["status"] == 400 for l in log))
+p = subprocess.run([PDX, "serve", "--db", os.path.join(tmp, "nothing")], capture_output=True, text=True, timeout=10)
+check("a missing index: exit 1, named", p.returncode == 1 and "nothing" in p.stderr, p.stderr)
+p = subprocess.run([PDX, "serve", "--db", db, "--listen", "localhost"], capture_output=True, text=True, timeout=10)
+check("a bad --listen: exit 2", p.returncode == 2 and "--listen" in p.stderr, p.stderr)
+shutil.rmtree(tmp)
+done()
