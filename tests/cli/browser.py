@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""browser.py PAPERDEX SRC OUTDIR -- the search page of `paperdex serve`
+in a real browser: headless Chromium driven through chromedriver's
+WebDriver protocol (plain HTTP and JSON, so urllib is enough).
+
+It types a query, narrows by year, clicks a facet, removes the filter,
+pages, opens a work and comes back, checks what the page shows against
+the API at each step, checks that the keyboard reaches the search box
+first and that a phone-sized window needs no sideways scrolling, and saves
+a screenshot of the results page as OUTDIR/search-page.png.
+
+Needs Debian's chromium and chromium-driver (./dev.sh installs them);
+without them it reports itself skipped (exit 77), naming what is missing.
+"""
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
+
+PDX, SRC, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+CHROME = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+missing = [p for p in (CHROME, DRIVER) if not os.path.exists(p)]
+if missing:
+    print("SKIP: the browser test needs %s (Debian packages chromium and chromium-driver)" % ", ".join(missing))
+    sys.exit(77)
+
+tmp = tempfile.mkdtemp(prefix="pdx-browser-")
+db = os.path.join(tmp, "ix")
+subprocess.run([PDX, "index", "--quiet", "--db", db, os.path.join(SRC, "corpus", "samples")], check=True)
+srv = subprocess.Popen([PDX, "serve", "--quiet", "--db", db, "--listen", "127.0.0.1:0"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+BASE = "http://127.0.0.1:%d" % int(srv.stderr.readline().strip().rsplit(":", 1)[1])
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+dport = free_port()
+driver = subprocess.Popen([DRIVER, "--port=%d" % dport], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+WD = "http://127.0.0.1:%d" % dport
+
+
+def wd(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(WD + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())["value"]
+    except urllib.error.HTTPError as e:
+        raise RuntimeError("webdriver %s %s: %s" % (method, path, e.read()[:300]))
+
+
+for _ in range(100):
+    try:
+        if wd("GET", "/status").get("ready"):
+            break
+    except (OSError, RuntimeError):
+        pass
+    time.sleep(0.1)
+sid = wd("POST", "/session", {"capabilities": {"alwaysMatch": {
+    "browserName": "chrome",
+    "goog:chromeOptions": {"binary": CHROME, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                                      "--disable-dev-shm-usage", "--window-size=1100,1300"]}}}})["sessionId"]
+S = "/session/" + sid
+
+
+def js(script, *args):
+    return wd("POST", S + "/execute/sync", {"script": script, "args": list(args)})
+
+
+def until(script, limit=15):
+    """Poll a JavaScript expression until it is truthy; its value."""
+    t0 = time.time()
+    while True:
+        v = js("return " + script)
+        if v or time.time() - t0 > limit:
+            return v
+        time.sleep(0.1)
+
+
+def find(css):
+    v = wd("POST", S + "/element", {"using": "css selector", "value": css})
+    return v.get("element-6066-11e4-a52e-4f27bb4ad4ef") or v.get("ELEMENT") or list(v.values())[0]
+
+
+def click(css):
+    wd("POST", S + "/element/%s/click" % find(css), {})
+
+
+def typed(css, text):
+    el = find(css)
+    wd("POST", S + "/element/%s/clear" % el, {})
+    wd("POST", S + "/element/%s/value" % el, {"text": text})
+
+
+def api(params):
+    with urllib.request.urlopen(BASE + "/search?" + urllib.parse.urlencode(params, doseq=True)) as r:
+        return json.loads(r.read())
+
+
+HITS = "Array.from(document.querySelectorAll('#hits li.hit a.title')).map(a => a.textContent)"
+try:
+    wd("POST", S + "/url", {"url": BASE + "/"})
+    check("the page loads, titled", until("document.title") == "paperdex")
+    check("the search box has the keyboard at once", until("document.activeElement.id") == "q",
+          js("return document.activeElement.outerHTML"))
+    wd("POST", S + "/actions", {"actions": [{"type": "key", "id": "k", "actions": [
+        {"type": "keyDown", "value": "\ue004"}, {"type": "keyUp", "value": "\ue004"}]}]})
+    check("Tab goes on to the year range", js("return document.activeElement.id") == "y1",
+          js("return document.activeElement.outerHTML"))
+    js("document.getElementById('q').focus()")
+
+    # A query, typed and submitted with Enter.
+    typed("#q", "glacier mapping\ue007")
+    got = until(HITS + ".length && " + HITS)
+    want = [h["title"] for h in api({"q": "glacier mapping", "limit": 10})["hits"]]
+    check("typing a query shows the API's hits, in order", got == want, (got, want))
+    check("the query is in the URL", "q=glacier+mapping" in js("return location.search"), js("return location.search"))
+    check("snippets mark the matched words", until("document.querySelectorAll('#hits mark').length") > 0)
+    check("facets are shown", until("document.querySelectorAll('#facets a').length") > 0)
+
+    # A year range.
+    typed("#y1", "2015")
+    click("button[type=submit]")
+    until("location.search.includes('year=')")
+    want = [h["title"] for h in api({"q": "glacier mapping", "year": "2015..", "limit": 10})["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    check("a year range narrows the hits as the API does", got == want, (got, want))
+
+    # A facet: the first category.
+    cat = until("document.querySelector('#facets ul:nth-of-type(2) a, #facets a[aria-label^=\"Only category\"]')"
+                " && document.querySelector('#facets a[aria-label^=\"Only category\"]').getAttribute('aria-label')")
+    click('#facets a[aria-label^="Only category"]')
+    value = cat.replace("Only category ", "")
+    want = [h["title"] for h in api({"q": "glacier mapping", "year": "2015..", "category": value, "limit": 10})["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    check("clicking a facet narrows to it (%s)" % value, got == want and len(got) > 0, (got, want))
+    check("the filter shows as a chip", value in (until("document.querySelector('#chips').textContent") or ""))
+    click("#chips button[data-k=category]")
+    until("!location.search.includes('category=')")
+    check("removing the chip removes the filter", "category=" not in js("return location.search"))
+
+    # Paging.
+    typed("#y1", "")
+    typed("#q", "data\ue007")
+    total = api({"q": "data", "limit": 10})["total"]
+    until(HITS + ".length")
+    check("enough hits to page (%d)" % total, total > 10)
+    click('nav.pages a')
+    until("location.search.includes('offset=10')")
+    want = [h["title"] for h in api({"q": "data", "offset": 10, "limit": 10})["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    check("next page shows the API's second page", got == want, (got, want))
+    check("and numbers it from 11", js("return document.querySelector('#hits ol').start") == 11)
+    wd("POST", S + "/back", {})
+    until("!location.search.includes('offset=')")
+    want = [h["title"] for h in api({"q": "data", "limit": 10})["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    check("the browser's back button returns to the first page", got == want)
+
+    # The results page, saved for the README.
+    typed("#q", "coral reef monitoring\ue007")
+    until(HITS + ".length && document.querySelectorAll('#facets a').length")
+    os.makedirs(OUT, exist_ok=True)
+    png = base64.b64decode(wd("GET", S + "/screenshot"))
+    with open(os.path.join(OUT, "search-page.png"), "wb") as f:
+        f.write(png)
+    check("a screenshot is saved", png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10000, len(png))
+
+    # A work's page.
+    first = until(HITS + "[0]")
+    click("#hits li.hit a.title")
+    heading = until("document.querySelector('article h2') && document.querySelector('article h2').textContent")
+    check("opening a work shows it", heading == first, (heading, first))
+    check("with its sources and similar works",
+          until("document.body.textContent.includes('Sources') && document.querySelectorAll('article li.hit').length > 0"))
+    check("the work is in the URL", "work=" in js("return location.search"))
+
+    # "Did you mean".
+    typed("#q", "glaicer\ue007")
+    sug = until("document.querySelector('#hits p a') && document.querySelector('#hits p a').textContent")
+    check("a misspelling offers the API's suggestion", sug and sug == api({"q": "glaicer"}).get("suggestion"), sug)
+
+    # A phone.
+    wd("POST", S + "/window/rect", {"width": 390, "height": 844})
+    typed("#q", "graph neural networks\ue007")
+    until(HITS + ".length")
+    check("a phone-sized window needs no sideways scrolling",
+          js("return document.documentElement.scrollWidth <= window.innerWidth + 1"),
+          js("return [document.documentElement.scrollWidth, window.innerWidth]"))
+
+    # A bad query: the error, on the page.
+    typed("#q", "title:(glacier\ue007")
+    err = until("document.querySelector('#status .err') && document.querySelector('#status .err').textContent")
+    check("a bad query's error is shown, with its position", err and "position" in err, err)
+finally:
+    try:
+        wd("DELETE", S)
+    except (OSError, RuntimeError):
+        pass
+    driver.terminate()
+    srv.terminate()
+    srv.wait(timeout=10)
+    shutil.rmtree(tmp)
+done()
