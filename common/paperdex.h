@@ -363,7 +363,7 @@ PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 2
+#define PDX_QUERY_VERSION 3
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -472,6 +472,12 @@ typedef struct pdx_query {
      *  PDX_DEFAULT_AUTHOR_WEIGHT. */
     double title_weight;
     double author_weight;
+    /* ---- version 3 ---- */
+    /** A time budget for the match, in seconds (0 = none): past it,
+     *  Xapian stops looking for better matches and the best found so far
+     *  are returned (Enquire::set_time_limit) -- for a server that must
+     *  answer in time.  Facets and an exact total still see every match. */
+    double time_limit;
 } pdx_query;
 
 /** Feedback defaults (pdx_query.expand_*): of docs {3,5,10,20} x terms
@@ -506,7 +512,7 @@ typedef struct pdx_query {
                         .author_weight = -1.0}
 #endif
 
-/** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 or 2).
+/** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 to 3).
  *  0, PDX_EVERSION or PDX_EINVAL. */
 PDX_EXTERN int pdx_query_init(pdx_query *q, unsigned int version);
 

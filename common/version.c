@@ -86,10 +86,12 @@ int pdx_query_init(pdx_query *q, unsigned int version)
 {
     if (!q)
         return PDX_EINVAL;
-    if (version != 1 && version != PDX_QUERY_VERSION)
+    if (version < 1 || version > PDX_QUERY_VERSION)
         return PDX_EVERSION;
-    /* A version 1 struct is shorter: only its part is written. */
-    size_t n = version == 1 ? offsetof(pdx_query, lenient) : sizeof *q;
+    /* An older struct is shorter: only its part is written. */
+    size_t n = version == 1   ? offsetof(pdx_query, lenient)
+               : version == 2 ? offsetof(pdx_query, time_limit)
+                              : sizeof *q;
     memset(q, 0, n);
     q->version = version;
     q->k1 = -1.0;

@@ -76,6 +76,9 @@ static const char help[] =
     "  --max-connections N  connections at once (default 256)\n"
     "  --timeout SECONDS    idle or slow connections are closed after this\n"
     "                       long (default 10)\n"
+    "  --time-budget MS     a match stops looking for better works after\n"
+    "                       this long and answers with the best found\n"
+    "                       (default 1000; 0: no limit)\n"
     "  --quiet              no access log\n"
     "  -h, --help           this text\n"
     "\n"
@@ -88,6 +91,7 @@ typedef struct server {
     const char *dbs[MAX_DBS];
     size_t n_dbs;
     int quiet;
+    double time_budget; /* seconds a match may take; 0 = none */
     pthread_key_t handle; /* each worker thread's pdx_index */
     pthread_mutex_t log_lock;
 } server;
@@ -255,6 +259,7 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
     serve_query sq;
     if (serve_parse_params(&sq, a.keys, a.values, a.n))
         return send_error(c, rq, 400, sq.bad, "%s", sq.msg);
+    sq.q.time_limit = s->time_budget;
     char msg[1200];
     pdx_index *ix = thread_index(s, msg, sizeof msg);
     if (!ix)
@@ -481,10 +486,12 @@ int cmd_serve(int argc, char **argv)
         {"max-connections", required_argument, NULL, 'm'},
         {"timeout", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
+        {"time-budget", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     server s;
     memset(&s, 0, sizeof s);
+    s.time_budget = 1.0;
     const char *listen = "127.0.0.1:8080";
     size_t threads = 4, max_conn = 256, timeout = 10;
     int c;
@@ -518,6 +525,16 @@ int cmd_serve(int argc, char **argv)
             }
             break;
         case 'q': s.quiet = 1; break;
+        case 'B': {
+            size_t ms;
+            if (cli_size(optarg, 3600000, &ms)) {
+                cli_error("--time-budget takes milliseconds, from 0 to "
+                          "3600000");
+                return EXIT_USAGE;
+            }
+            s.time_budget = (double)ms / 1000.0;
+            break;
+        }
         case 'h': fputs(help, stdout); return EXIT_OK_;
         default: fputs(help, stderr); return EXIT_USAGE;
         }

@@ -303,6 +303,10 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return handle_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
     if (!q->lenient && check_syntax(ix, t))
         return ix->code;
+    if (!(q->time_limit >= 0 && q->time_limit <= 3600))
+        return handle_error(ix, PDX_EINVAL,
+                            "time limit must be 0 to 3600 seconds, not %g",
+                            q->time_limit);
     if (q->expand_weight > 1.0)
         return handle_error(ix, PDX_EINVAL,
                          "expansion weight must be in (0,1], not %g",
@@ -364,11 +368,12 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     int entry = handle_enter(ix);
     if (entry)
         return entry;
-    /* A version 1 caller's struct ends before `lenient`: read that much
-     * and give the rest its defaults. */
+    /* An older caller's struct ends before `lenient` (version 1) or
+     * `time_limit` (version 2): read that much, the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
-    if (q && q->version == 1) {
-        memcpy(&v2, q, offsetof(pdx_query, lenient));
+    if (q && (q->version == 1 || q->version == 2)) {
+        memcpy(&v2, q, q->version == 1 ? offsetof(pdx_query, lenient)
+                                        : offsetof(pdx_query, time_limit));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -451,6 +456,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                             : q->title_weight,
         .author_weight = q->author_weight < 0 ? PDX_DEFAULT_AUTHOR_WEIGHT
                                               : q->author_weight,
+        .time_limit = q->time_limit,
     };
     r->offset = q->offset;
     shim_err e = {0, ""};

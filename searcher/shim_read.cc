@@ -996,6 +996,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::Enquire &enq = *reader(h).enq;
     enq.clear_matchspies();
     enq.set_query(query);
+    enq.set_time_limit(q->time_limit); /* 0: none */
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else

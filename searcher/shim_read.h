@@ -47,6 +47,7 @@ typedef struct shim_query {
     size_t expand_terms;
     double expand_weight;
     double title_weight, author_weight; /* field boosts; 0 = none */
+    double time_limit;       /* seconds for the match; 0 = none        */
 } shim_query;
 
 #define SHIM_HI_START '\x01'

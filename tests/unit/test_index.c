@@ -205,7 +205,8 @@ static void test_lifecycle(void)
           qb.expand_weight == qa.expand_weight &&
           qb.title_weight == qa.title_weight &&
           qb.author_weight == qa.author_weight && qb.expand_docs == 0);
-    CHECK_INT(pdx_query_init(&qb, 3), PDX_EVERSION);
+    CHECK_INT(pdx_query_init(&qb, PDX_QUERY_VERSION + 1), PDX_EVERSION);
+    CHECK(qb.time_limit == 0 && qa.time_limit == 0);
     pdx_work wa;
     CHECK_INT(pdx_work_init(&wa, PDX_WORK_VERSION), 0);
     CHECK(wa.version == PDX_WORK_VERSION && wa.id == NULL && wa.year == 0);
@@ -306,6 +307,22 @@ static void test_query_errors_and_paging(void)
     q.expand_docs = 0;
     q.title_weight = -1;
     CHECK_INT(pdx_search(&r, ix, &q), 0); /* lenient now read */
+    pdx_results_free(r);
+    r = NULL;
+    /* A version 2 caller: time_limit is not read. */
+    q = (pdx_query)PDX_QUERY_INIT;
+    q.version = 2;
+    q.text = "networks";
+    q.time_limit = -7;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    pdx_results_free(r);
+    r = NULL;
+    q.version = PDX_QUERY_VERSION;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL); /* now it is */
+    CHECK(strstr(pdx_errmsg(ix), "time limit") != NULL);
+    q.time_limit = 2.5; /* a budget the match does not need */
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_count(r) > 0);
     pdx_results_free(r);
     r = NULL;
     char longq[PDX_MAX_QUERY_BYTES + 2];
