@@ -191,7 +191,8 @@ static unsigned status_for(int rc)
     switch (rc) {
     case PDX_EQUERY:
     case PDX_EINVAL: return 400;
-    case PDX_ENOTFOUND: return 404;
+    case PDX_ENOTFOUND: /* the index itself is gone (an unknown id is
+                           told apart by the caller) */
     case PDX_ELOCKED:
     case PDX_EIO:
     case PDX_EVERSION:
@@ -309,6 +310,8 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
             return send_error(c, rq, 400, "limit", "limit takes a whole "
                               "number from 0 to %d", PDX_MAX_LIMIT);
         rc = pdx_similar(&r, ix, id, limit);
+        if (rc == PDX_ENOTFOUND && strstr(pdx_errmsg(ix), "no work with id"))
+            return send_error(c, rq, 404, NULL, "%s", pdx_errmsg(ix));
         if (rc)
             return send_error(c, rq, status_for(rc), NULL, "%s",
                               pdx_errmsg(ix));

@@ -125,6 +125,7 @@ error("facets=colour", "/search?q=x&facets=colour", 400, "facets")
 error("year=20x1", "/search?q=x&year=20x1", 400, "year")
 error("empty query, no filter", "/search", 400, None, "empty query")
 error("unknown id", "/works/no-such-work", 404, None, "no work")
+error("similar to an unknown id", "/works/no-such-work/similar", 404, None, "no work")
 error("path traversal", "/works/..%2f..%2fetc%2fpasswd", 404)
 error("path traversal in the path", "/../../etc/passwd", 404)
 error("unknown path", "/admin", 404)
@@ -172,6 +173,17 @@ reindex.wait()
 check("searches during a --full rebuild all answered (%d)" % len(codes), set(codes) <= {200}, codes[:20])
 st, _, body = get("/search?q=axolotl")
 check("after the swap, the rebuilt index is searched", st == 200 and json.loads(body)["total"] == 1, body[:200])
+
+# ---- the index gone from under it: 503, then back -------------------------
+os.rename(db, db + ".away")
+os.makedirs(db)  # an empty directory where the index was
+codes = {get("/search?q=glacier")[0] for _ in range(6)} | {get("/healthz")[0] for _ in range(6)}
+st, _, body = get("/search?q=glacier")
+check("while the index cannot be opened: 503, JSON", codes == {503} and json.loads(body)["error"]["status"] == 503,
+      (codes, body[:200]))
+os.rmdir(db)
+os.rename(db + ".away", db)
+check("and 200 once it is back", get("/search?q=glacier")[0] == 200 and get("/healthz")[0] == 200)
 
 # ---- the access log and the stop ------------------------------------------
 srv.send_signal(signal.SIGTERM)
