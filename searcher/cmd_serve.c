@@ -211,8 +211,8 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    int bad = !f || out_results(f, OUT_JSON, query, r, offset, limit, 0,
-                                facets);
+    int bad = !f || out_results(f, OUT_JSON_COMPACT, query, r, offset,
+                                limit, 0, facets);
     if (f)
         bad |= fclose(f) != 0;
     if (bad) {

@@ -249,6 +249,87 @@ static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
         text_explain(f, h);
 }
 
+/* cJSON's own printing of one value, so that numbers and strings read
+ * back exactly as in the cJSON-built documents. */
+static int put_value(FILE *f, cJSON *v)
+{
+    char *s = v ? cJSON_PrintUnformatted(v) : NULL;
+    cJSON_Delete(v);
+    int rc = s && fputs(s, f) >= 0 ? 0 : -1;
+    cJSON_free(s);
+    return rc;
+}
+
+/* One hit, compact: hit_json's object, but the stored record is spliced in
+ * as it is when it holds no per-source "record" (a work read from one
+ * source, the common case) -- the library decoded it once already.  A
+ * "record" key, or text that only looks like one, takes hit_json's way. */
+static int hit_compact(FILE *f, const pdx_hit *h)
+{
+    const char *j = h->json;
+    size_t n = strlen(j);
+    if (n < 2 || j[0] != '{' || j[n - 1] != '}' || strstr(j, "\"record\":"))
+        return put_value(f, hit_json(h));
+    fprintf(f, "{\"rank\":%zu,\"score\":", h->rank + 1);
+    if (put_value(f, cJSON_CreateNumber(round6(h->score))))
+        return -1;
+    if (n > 2) {
+        fputc(',', f);
+        fwrite(j + 1, 1, n - 2, f);
+    }
+    if (h->explain)
+        fprintf(f, ",\"explain\":%s", h->explain);
+    if (h->snippet) {
+        fputs(",\"snippet\":", f);
+        if (put_value(f, cJSON_CreateString(h->snippet)))
+            return -1;
+        fputs(",\"highlights\":[", f);
+        for (size_t i = 0; i < h->n_highlights; i++)
+            fprintf(f, "%s[%zu,%zu]", i ? "," : "", h->highlights[2 * i],
+                    h->highlights[2 * i + 1]);
+        fputc(']', f);
+    }
+    fputc('}', f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* out_json's document on one line: its head built with cJSON, the hits
+ * spliced after it (hit_compact). */
+static int out_json_compact(FILE *f, const char *query, const pdx_results *r,
+                            size_t offset, size_t limit, unsigned facets)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *head = NULL;
+    if (o && cJSON_AddStringToObject(o, "query", query ? query : "") &&
+        cJSON_AddNumberToObject(o, "total", (double)pdx_results_total(r)) &&
+        cJSON_AddNumberToObject(o, "total_lower",
+                                (double)pdx_results_total_lower(r)) &&
+        cJSON_AddNumberToObject(o, "total_upper",
+                                (double)pdx_results_total_upper(r)) &&
+        cJSON_AddNumberToObject(o, "offset", (double)offset) &&
+        cJSON_AddNumberToObject(o, "limit", (double)limit) &&
+        (!pdx_results_suggestion(r) ||
+         cJSON_AddStringToObject(o, "suggestion",
+                                 pdx_results_suggestion(r))) &&
+        !facets_json(o, r, facets))
+        head = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!head)
+        return -1;
+    size_t hn = strlen(head);
+    fwrite(head, 1, hn - 1, f); /* without its closing brace */
+    cJSON_free(head);
+    fputs(",\"hits\":[", f);
+    for (size_t i = 0; i < pdx_results_count(r); i++) {
+        if (i)
+            fputc(',', f);
+        if (hit_compact(f, pdx_results_hit(r, i)))
+            return -1;
+    }
+    fputs("]}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
 int out_results(FILE *f, out_format fmt, const char *query,
                 const pdx_results *r, size_t offset, size_t limit, int bold,
                 unsigned facets)
@@ -256,6 +337,8 @@ int out_results(FILE *f, out_format fmt, const char *query,
     size_t n = pdx_results_count(r);
     if (fmt == OUT_JSON)
         return out_json(f, query, r, offset, limit, facets);
+    if (fmt == OUT_JSON_COMPACT)
+        return out_json_compact(f, query, r, offset, limit, facets);
     if (fmt == OUT_JSONL) {
         for (size_t i = 0; i < n; i++) {
             cJSON *h = hit_json(pdx_results_hit(r, i));

@@ -10,7 +10,10 @@
 
 #include "../common/paperdex.h"
 
-typedef enum { OUT_TEXT, OUT_JSON, OUT_JSONL } out_format;
+/* OUT_JSON_COMPACT: the OUT_JSON document on one line, written without
+ * parsing each hit's stored record again where it can be spliced in as it
+ * is (paperdex serve's responses). */
+typedef enum { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JSON_COMPACT } out_format;
 
 /* Parse "text", "json" or "jsonl".  0 or -1. */
 int out_parse_format(const char *s, out_format *f);

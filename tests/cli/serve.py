@@ -81,6 +81,13 @@ same_as_cli("search with every parameter",
 same_as_cli("search, repeated filters OR-ed", "/search?q=&category=cs.CV&category=q-bio&limit=50",
             ["search", "--db", db, "--format", "json", "--category", "cs.CV", "--category", "q-bio",
              "--limit", "50"])
+same_as_cli("every dated work, merged ones included (their records kept per source)",
+            "/search?year=1000..&limit=100&sort=oldest",
+            ["search", "--db", db, "--format", "json", "--year", "1000..", "--limit", "100", "--sort", "oldest"])
+same_as_cli("many hits with snippets and explanations",
+            "/search?q=" + q("data OR study OR approach") + "&limit=60&snippet=300&explain=1",
+            ["search", "--db", db, "--format", "json", "--limit", "60", "--snippet", "300", "--explain",
+             "data OR study OR approach"])
 same_as_cli("search with feedback", "/search?q=" + q("coral reef") + "&expand=1",
             ["search", "--db", db, "--format", "json", "--expand", "coral reef"])
 same_as_cli("similar", "/works/1406.10925/similar?limit=4",
