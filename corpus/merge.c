@@ -216,6 +216,19 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
     return n;
 }
 
+size_t merge_id_keys(arena *a, const char *id, const char *keys[])
+{
+    pdx_work probe = PDX_WORK_INIT;
+    probe.id = id;
+    probe.arxiv_id = id;
+    size_t n = merge_keys(a, &probe, keys); /* XMA<id>, XI<id> */
+    char *q = cat(a, LAYOUT_P_ID, id);
+    if (!q)
+        return 0;
+    keys[n++] = q;
+    return n;
+}
+
 size_t merge_class_terms(const merge_work *m, const char *out[])
 {
     size_t n = 0;

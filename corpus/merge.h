@@ -52,6 +52,12 @@ typedef struct merge_lookup {
 } merge_lookup;
 int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l);
 
+/* The terms a work known by `id` is found by, whichever id it goes by:
+ * Q<id> (its own), XMA<id> (an arXiv id), XI<id> (an id a source gave).
+ * Up to MERGE_MAX_KEYS + 1, allocated in a; 0 on out-of-memory.  What
+ * pdx_get and pdx_delete look a work up by. */
+size_t merge_id_keys(arena *a, const char *id, const char *keys[]);
+
 /* XP<16 hex>: the term of every work with a record from `file`. */
 char *merge_file_key(arena *a, const char *file);
 

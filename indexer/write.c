@@ -380,24 +380,16 @@ int pdx_delete(pdx_index *ix, const char *id)
         return handle_error(ix, PDX_EINVAL, "pdx_delete: invalid id");
     /* The work may go by another id than the one given (an arXiv id, or
      * another source's): found by the keys pdx_get uses. */
-    pdx_work probe = PDX_WORK_INIT;
-    probe.id = id;
-    probe.arxiv_id = id;
     arena a = {0};
     const char *keys[MERGE_MAX_KEYS + 1];
-    size_t nk = merge_keys(&a, &probe, keys); /* XMA<id>, XI<id> */
-    char *q = arena_alloc(&a, strlen(id) + 2);
+    size_t nk = merge_id_keys(&a, id, keys);
     candidates c = {.a = &a};
     shim_err e = {0, ""};
     int rc = 0;
-    if (!q) {
+    if (!nk)
         rc = handle_error(ix, PDX_ENOMEM, "out of memory");
-    } else {
-        snprintf(q, strlen(id) + 2, LAYOUT_P_ID "%s", id);
-        keys[nk++] = q;
-        if ((rc = shim_lookup(ix->db, keys, nk, on_candidate, &c, &e)))
-            handle_from_shim(ix, rc, &e);
-    }
+    else if ((rc = shim_lookup(ix->db, keys, nk, on_candidate, &c, &e)))
+        handle_from_shim(ix, rc, &e);
     for (size_t i = 0; rc == 0 && i < c.n; i++)
         if ((rc = shim_delete(ix->db, c.v[i].view.id, &e)))
             handle_from_shim(ix, rc, &e);

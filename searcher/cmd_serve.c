@@ -192,7 +192,7 @@ static unsigned status_for(int rc)
     case PDX_EQUERY:
     case PDX_EINVAL: return 400;
     case PDX_ENOTFOUND: /* the index itself is gone (an unknown id is
-                           told apart by the caller) */
+                           found out by pdx_get before, in work()) */
     case PDX_ELOCKED:
     case PDX_EIO:
     case PDX_EVERSION:
@@ -277,12 +277,6 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
     return ok;
 }
 
-/* A whole decimal number in [0, max].  0 or -1. */
-static int whole(const char *s, size_t max, size_t *out)
-{
-    return cli_size(s, max, out);
-}
-
 /* GET /works/ID and /works/ID/similar. */
 static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
                             const char *id_path)
@@ -302,17 +296,26 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
         return send_error(c, rq, 503, NULL, "%s", msg);
     pdx_results *r = NULL;
     int rc;
+    size_t limit = PDX_DEFAULT_LIMIT;
+    const char *v = similar ? MHD_lookup_connection_value(
+                                  c, MHD_GET_ARGUMENT_KIND, "limit")
+                            : NULL;
+    if (v && cli_size(v, PDX_MAX_LIMIT, &limit))
+        return send_error(c, rq, 400, "limit", "limit takes a whole number "
+                          "from 0 to %d", PDX_MAX_LIMIT);
+    /* The work first, for both: an unknown id is 404, and any failure
+     * after that is the index's (status_for). */
+    rc = pdx_get(&r, ix, id);
+    if (rc)
+        return send_error(c, rq, status_for(rc), NULL, "%s", pdx_errmsg(ix));
+    if (!pdx_results_count(r)) {
+        pdx_results_free(r);
+        return send_error(c, rq, 404, NULL, "no work with id '%.200s'", id);
+    }
     if (similar) {
-        size_t limit = PDX_DEFAULT_LIMIT;
-        const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
-                                                    "limit");
-        if (v && whole(v, PDX_MAX_LIMIT, &limit))
-            return send_error(c, rq, 400, "limit", "limit takes a whole "
-                              "number from 0 to %d", PDX_MAX_LIMIT);
-        rc = pdx_similar(&r, ix, id, limit);
-        if (rc == PDX_ENOTFOUND && strstr(pdx_errmsg(ix), "no work with id"))
-            return send_error(c, rq, 404, NULL, "%s", pdx_errmsg(ix));
-        if (rc)
+        pdx_results_free(r);
+        r = NULL;
+        if ((rc = pdx_similar(&r, ix, id, limit)))
             return send_error(c, rq, status_for(rc), NULL, "%s",
                               pdx_errmsg(ix));
         char label[sizeof id + 16];
@@ -320,13 +323,6 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
         enum MHD_Result ok = send_results(c, rq, label, r, 0, limit, 0);
         pdx_results_free(r);
         return ok;
-    }
-    rc = pdx_get(&r, ix, id);
-    if (rc)
-        return send_error(c, rq, status_for(rc), NULL, "%s", pdx_errmsg(ix));
-    if (!pdx_results_count(r)) {
-        pdx_results_free(r);
-        return send_error(c, rq, 404, NULL, "no work with id '%.200s'", id);
     }
     cJSON *o = cJSON_Parse(pdx_results_hit(r, 0)->json);
     pdx_results_free(r);

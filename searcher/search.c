@@ -490,21 +490,15 @@ int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
         return entry;
     if (!id || !*id || strlen(id) > PDX_ID_MAX)
         return handle_error(ix, PDX_EINVAL, "pdx_get: invalid id");
-    pdx_work probe = PDX_WORK_INIT;
-    probe.id = id;
-    probe.arxiv_id = id;
     arena a = {0};
     const char *keys[MERGE_MAX_KEYS + 1];
-    size_t nk = merge_keys(&a, &probe, keys); /* XMA<id>, XI<id> */
-    char *q = arena_alloc(&a, strlen(id) + 2);
+    size_t nk = merge_id_keys(&a, id, keys);
     pdx_results *r = calloc(1, sizeof *r);
     int rc = PDX_ENOMEM;
-    if (!q || !r) {
+    if (!nk || !r) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto done;
     }
-    snprintf(q, strlen(id) + 2, LAYOUT_P_ID "%s", id);
-    keys[nk++] = q;
     shim_err e = {0, ""};
     rc = shim_lookup(ix->db, keys, nk, on_got, r, &e);
     if (rc)

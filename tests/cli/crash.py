@@ -71,6 +71,19 @@ def run_index(*extra, **kw):
                           capture_output=True, text=True, **kw)
 
 
+def killed_run(batch, lo, hi):
+    """`paperdex index` on src, SIGKILLed after a random lo..hi seconds
+    unless it ended first; whether the kill landed."""
+    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", str(batch), src],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(rng.uniform(lo, hi))
+    landed = p.poll() is None
+    if landed:
+        p.send_signal(signal.SIGKILL)
+    p.wait()
+    return landed
+
+
 def all_works(path):
     """Every work of the index as JSON lines, page by page."""
     lines, off = [], 0
@@ -127,13 +140,7 @@ for n in range(KILLS):
                 os.remove(os.path.join(src, "part-%02d.jsonl" % i))
             else:
                 write_jsonl(i, n=rng.randint(700, 1000), edition=editions.get(i, 0) + 1)
-    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "150", src],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(rng.uniform(0.05, 0.8))
-    if p.poll() is None:
-        p.send_signal(signal.SIGKILL)
-        kills += 1
-    p.wait()
+    kills += killed_run(150, 0.05, 0.8)
     committed_state_ok("after run %d" % n)
 check("at least 20 kills landed mid-run", kills >= 20, kills)
 
@@ -217,13 +224,7 @@ for n in range(4):
     next_key += 600
     rng.shuffle(snap_keys)
     write_snap()
-    p = subprocess.Popen([PDX, "index", "--db", db, "--batch", "50", src],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(rng.uniform(0.2, 1.5))
-    if p.poll() is None:
-        p.send_signal(signal.SIGKILL)
-        landed += 1
-    p.wait()
+    landed += killed_run(50, 0.2, 1.5)
     committed_state_ok("big snapshot, kill %d" % n)
 check("big snapshot: kills landed during record-level updates (%d of 4)" % landed, landed >= 1, landed)
 p = run_index()
