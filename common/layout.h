@@ -82,12 +82,24 @@
  *   XAI<family> <i>    family name and first initial     ("wu z")
  *   XAF<family> <g>    family name and first given name  ("wu zhihua"),
  *                      or the initial when only initials are known.
+ *   XK<subject>        each subject term (MeSH heading, OpenAlex topic,
+ *                      BibTeX keyword), folded as an author key is
+ *                      ("drugtherapycombination"): `subject:` and the
+ *                      subject filter match a whole heading.
+ *   XW                 a tombstone: a work whose every record is set
+ *                      aside (corpus/merge.c, "Versions and
+ *                      withdrawals").  It has no text terms and no
+ *                      values but SLOT_ID, so only a search for every
+ *                      work could reach it, and that one excludes XW;
+ *                      pdx_stats counts works without them.
  *
  * Merge keys (corpus/merge.c): how a new record finds the work it belongs
  * to.  Each source's record of a work contributes its own:
  *
  *   XMA<arxiv id>      arXiv id, lower case, without its version suffix
  *   XMD<doi>           DOI, lower case
+ *   XMP<pmid>          PubMed id, digits
+ *   XMO<openalex id>   OpenAlex work id, upper case, without its URL
  *   XMT<16 hex>        FNV-1a hash of the folded real title
  *   XMF<16 hex>        FNV-1a hash of the folded abstract (its fingerprint)
  *   XI<id>             an id the source gave (Q<id> is the work's own)
@@ -146,6 +158,12 @@
  *   4  SLOT_AUTHORS  the author names as shown, separated by 0x1f:
  *                 facets.  (A MatchSpy reads values cheaply for every
  *                 match; the stored JSON would have to be parsed.)
+ *   5  SLOT_SUBJECTS  the subject terms as written, separated by 0x1f:
+ *                 facets.
+ *
+ * (XMP, XMO, XK, XW and slot 5 came with the PubMed, OpenAlex, OAI-PMH
+ * and BibTeX readers; an index of layout 3 written before them simply
+ * has none, as no record it holds had those fields.)
  *
  * Document data
  * -------------
@@ -203,10 +221,14 @@
 #define LAYOUT_P_AUTHOR_FAMILY "XAL"
 #define LAYOUT_P_AUTHOR_INITIAL "XAI"
 #define LAYOUT_P_AUTHOR_FULL "XAF"
+#define LAYOUT_P_SUBJECT "XK"
+#define LAYOUT_TOMBSTONE "XW"
 
 /* ---- merge keys (corpus/merge.c) */
 #define LAYOUT_P_ARXIV "XMA"
 #define LAYOUT_P_DOI "XMD"
+#define LAYOUT_P_PMID "XMP"
+#define LAYOUT_P_OPENALEX "XMO"
 #define LAYOUT_P_TITLE_HASH "XMT"
 #define LAYOUT_P_ABSTRACT_HASH "XMF"
 #define LAYOUT_P_SOURCE_ID "XI"
@@ -225,6 +247,7 @@
 #define LAYOUT_SLOT_ID 2u
 #define LAYOUT_SLOT_CATS 3u
 #define LAYOUT_SLOT_AUTHORS 4u
+#define LAYOUT_SLOT_SUBJECTS 5u
 #define LAYOUT_FACET_SEP '\x1f'
 
 /* ---- metadata keys */

@@ -102,7 +102,10 @@ PDX_EXTERN const char *pdx_strerror(int code);
 /* Works                                                                    */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_WORK_VERSION 1
+#define PDX_WORK_VERSION 2
+/** The fields of version 1 end here: a version-1 pdx_work is this many
+ *  bytes, and the library reads no further in one. */
+#define PDX_WORK_V1_SIZE offsetof(pdx_work, pmid)
 
 /** Longest id, in bytes.  Ids are the unique key of a work; adding a work
  *  whose id is already indexed replaces it. */
@@ -141,6 +144,32 @@ typedef struct pdx_work {
                                    "<stdin>", or NULL for a work built by
                                    the caller                              */
     uint64_t source_line;     /**< 1-based line of the record in `source`   */
+    /* ---- version 2 ---- */
+    const char *pmid;         /**< PubMed id, digits ("31452104")           */
+    const char *pmcid;        /**< PubMed Central id ("PMC6712345")         */
+    const char *openalex_id;  /**< OpenAlex work id ("W2741809807")         */
+    /** Subject terms: MeSH headings, OpenAlex topics, BibTeX keywords.
+     *  Searched with `subject:` and counted by PDX_FACET_SUBJECT;
+     *  categories keep their arXiv meaning. */
+    const char *const *subjects;
+    size_t n_subjects;
+    /** What places the record in its source when it has no id of its own
+     *  (a BibTeX citation key): a record that keeps its key is the same
+     *  record wherever it moves in its file.  Never used to merge works:
+     *  two files may use one key for two papers. */
+    const char *source_key;
+    /** Nonzero: the record is its source's current version of the work
+     *  its identity names (its PMID, OpenAlex id, else arXiv id): of the
+     *  versioned records with one identity, the one whose file sorts
+     *  last (by path) stands and the others are set aside -- a PubMed
+     *  update file's citation replaces the baseline's. */
+    int versioned;
+    /** Nonzero (with versioned): the record withdraws the work its
+     *  identity names, from the files that sort before its own -- a
+     *  PubMed DeleteCitation, an OAI-PMH deleted header, an OpenAlex
+     *  merged id.  It carries identity only; a work whose every record
+     *  is set aside is not found by any search. */
+    int withdrawn;
 } pdx_work;
 
 /* Designated initialisers: C99 and C++20.  Before C++20, use the
@@ -363,7 +392,7 @@ PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 3
+#define PDX_QUERY_VERSION 4
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -478,6 +507,12 @@ typedef struct pdx_query {
      *  are returned (Enquire::set_time_limit) -- for a server that must
      *  answer in time.  Facets and an exact total still see every match. */
     double time_limit;
+    /* ---- version 4 ---- */
+    /** Subject terms (MeSH headings, OpenAlex topics, BibTeX keywords):
+     *  a work passes when one of its subjects is one of these, ignoring
+     *  case, accents and punctuation ("Neoplasms", "neoplasms"). */
+    const char *const *subjects;
+    size_t n_subjects;
 } pdx_query;
 
 /** Feedback defaults (pdx_query.expand_*): of docs {3,5,10,20} x terms
@@ -498,6 +533,7 @@ typedef struct pdx_query {
 #define PDX_FACET_YEAR 1u
 #define PDX_FACET_CATEGORY 2u
 #define PDX_FACET_AUTHOR 4u
+#define PDX_FACET_SUBJECT 8u
 #define PDX_DEFAULT_FACET_LIMIT 10
 
 /** Default snippet length, in bytes: two lines of a terminal. */
@@ -677,11 +713,22 @@ typedef enum pdx_format {
                               starts with ".I"                          */
     PDX_FORMAT_BEIR,     /**< BEIR corpus or queries, JSON lines with
                               "_id" (AUTO decides it per line)          */
+    PDX_FORMAT_PUBMED,   /**< MEDLINE/PubMed XML (PubmedArticleSet),
+                              baseline and update files; AUTO: an XML
+                              file whose root is PubmedArticleSet       */
+    PDX_FORMAT_OPENALEX, /**< OpenAlex works, JSON lines or an API page
+                              ({"results": [...]}), and the snapshot's
+                              merged_ids CSV; AUTO decides per line     */
+    PDX_FORMAT_OAI,      /**< arXiv OAI-PMH ListRecords/GetRecord, the
+                              arXiv or arXivRaw metadata formats        */
+    PDX_FORMAT_BIBTEX,   /**< BibTeX (.bib); AUTO: the file's first
+                              non-blank byte is '@' or '%'              */
     PDX_FORMAT__COUNT
 } pdx_format;
 
 /** Name of a format ("auto", "arxiv", "jsonl", "profile", "list",
- *  "abstracts", "listing", "compact", "smart", "beir"); pdx_format_parse() is its inverse
+ *  "abstracts", "listing", "compact", "smart", "beir", "pubmed", "openalex",
+ *  "oai", "bibtex"); pdx_format_parse() is its inverse
  *  and returns -1 for an unknown name. */
 PDX_EXTERN const char *pdx_format_name(pdx_format f);
 PDX_EXTERN int pdx_format_parse(const char *name, pdx_format *out);

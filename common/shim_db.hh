@@ -38,6 +38,7 @@ const Xapian::valueno SLOT_DATE = LAYOUT_SLOT_DATE;
 const Xapian::valueno SLOT_ID = LAYOUT_SLOT_ID;
 const Xapian::valueno SLOT_CATS = LAYOUT_SLOT_CATS;
 const Xapian::valueno SLOT_AUTHORS = LAYOUT_SLOT_AUTHORS;
+const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
 const char FACET_SEP = LAYOUT_FACET_SEP;
 const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;

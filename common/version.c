@@ -41,9 +41,10 @@ int pdx_work_init(pdx_work *w, unsigned int version)
 {
     if (!w)
         return PDX_EINVAL;
-    if (version != PDX_WORK_VERSION)
+    if (version != 1 && version != PDX_WORK_VERSION)
         return PDX_EVERSION;
-    memset(w, 0, sizeof *w);
+    /* A version-1 struct is shorter: only its part is written. */
+    memset(w, 0, version == 1 ? PDX_WORK_V1_SIZE : sizeof *w);
     w->version = version;
     return 0;
 }
@@ -91,6 +92,7 @@ int pdx_query_init(pdx_query *q, unsigned int version)
     /* An older struct is shorter: only its part is written. */
     size_t n = version == 1   ? offsetof(pdx_query, lenient)
                : version == 2 ? offsetof(pdx_query, time_limit)
+               : version == 3 ? offsetof(pdx_query, subjects)
                               : sizeof *q;
     memset(q, 0, n);
     q->version = version;

@@ -5,6 +5,8 @@
  * precedence (the first rule both records can answer decides):
  *   1. both have an arXiv id (version suffix ignored): the ids are equal;
  *   2. both have a DOI: the DOIs are equal, ignoring case;
+ *   2a. both have a PMID: the PMIDs are equal;
+ *   2b. both have an OpenAlex id: the ids are equal;
  *   3. both have an id of their source's own (not one paperdex derived,
  *      nor an arXiv id standing as the id): the ids are equal -- so two
  *      JSONL records with different ids never merge;
@@ -22,15 +24,31 @@
  * plus, in source order, every author the other sources name that it
  * lacks (the same person: family name, and given name or its initial),
  * the most precise date (day over month over year), the union of
- * categories, and the first value any source has of the rest.  Sources are
- * taken in (file, line) order, so the view does not depend on the order
- * records arrived in.
+ * categories and subjects, and the first value any source has of the
+ * rest.  Sources are taken in (file, line) order, so the view does not
+ * depend on the order records arrived in.
+ *
+ * Versions and withdrawals.  A versioned record (pdx_work.versioned: a
+ * PubMed citation, an OpenAlex work, an arXiv OAI-PMH record) is its
+ * source's current version of the work its identity names.  Of the
+ * versioned records of one work with the same identity, only the one
+ * whose file sorts last by path stands: PubMed names its update files so
+ * that this is the order they were published in.  The others are set
+ * aside: kept as sources (so that a re-run finds them, and the one that
+ * stands is known again if the later file goes), but the view ignores
+ * them.  A withdrawal (pdx_work.withdrawn) stands for nothing itself.
+ * A work whose every source is set aside is a tombstone: its view holds
+ * only its ids, and it is indexed without text, so no search finds it;
+ * it remains so that a record of an earlier file read later (a rebuild,
+ * a baseline file added after its update files) is set aside too, and
+ * the index stays what a fresh build gives.
  */
 #include "merge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/layout.h"
 #include "../common/text.h"
@@ -62,6 +80,18 @@ static char *arxiv_key(arena *a, const char *id)
     return s;
 }
 
+/* An OpenAlex id in upper case without its URL: "https://openalex.org/
+ * w123" -> "W123". */
+static char *openalex_key(arena *a, const char *id)
+{
+    const char *slash = strrchr(id, '/');
+    char *s = arena_strdup(a, slash ? slash + 1 : id);
+    for (char *p = s; p && *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    return s;
+}
+
 static char *hash_key(arena *a, const char *prefix, const char *text)
 {
     char *f = text_fold(a, text, strlen(text));
@@ -84,8 +114,9 @@ static char *cat(arena *a, const char *x, const char *y)
 }
 
 /* The identity a record carries, which places it in its file: its own
- * id, else its arXiv id, else its DOI (tag 'i', 'a', 'd' in *tag, so that
- * an id never equals a DOI); 0 when it has none, and its line places it.
+ * id, else its arXiv id, else its DOI, else its key in the source (a
+ * BibTeX citation key) (tag 'i', 'a', 'd', 'k' in *tag, so that an id
+ * never equals a DOI); 0 when it has none, and its line places it.
  * A record that moves to another line (a snapshot regenerated in another
  * order, lines deleted above it) is still itself. */
 static int identity(const pdx_work *w, char *tag, const char **id)
@@ -101,6 +132,9 @@ static int identity(const pdx_work *w, char *tag, const char **id)
     } else if (w->doi && *w->doi) {
         *tag = 'd';
         *id = w->doi;
+    } else if (w->source_key && *w->source_key) {
+        *tag = 'k';
+        *id = w->source_key;
     } else {
         return 0;
     }
@@ -168,6 +202,14 @@ unsigned long long merge_content_hash(const pdx_work *w)
     h = mix(h, 'v', w->venue);
     h = mix(h, 'm', w->comments);
     h = mix(h, 'f', w->affiliation);
+    h = mix(h, 'p', w->pmid);
+    h = mix(h, 'P', w->pmcid);
+    h = mix(h, 'O', w->openalex_id);
+    for (size_t i = 0; i < w->n_subjects; i++)
+        h = mix(h, 's', w->subjects[i]);
+    snprintf(num, sizeof num, "%d %d", w->versioned ? 1 : 0,
+             w->withdrawn ? 1 : 0);
+    h = mix(h, 'w', num);
     return h;
 }
 
@@ -205,6 +247,11 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
         keys[n++] = k;
     if (w->doi && (k = arxiv_key(a, w->doi)) && (k = cat(a, LAYOUT_P_DOI, k)))
         keys[n++] = k;
+    if (w->pmid && (k = cat(a, LAYOUT_P_PMID, w->pmid)))
+        keys[n++] = k;
+    if (w->openalex_id && (k = openalex_key(a, w->openalex_id)) &&
+        (k = cat(a, LAYOUT_P_OPENALEX, k)))
+        keys[n++] = k;
     if (w->title && !w->title_derived && (k = hash_key(a, LAYOUT_P_TITLE_HASH, w->title)))
         keys[n++] = k;
     if (w->abstract && (k = hash_key(a, LAYOUT_P_ABSTRACT_HASH, w->abstract)))
@@ -221,7 +268,12 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
     pdx_work probe = PDX_WORK_INIT;
     probe.id = id;
     probe.arxiv_id = id;
-    size_t n = merge_keys(a, &probe, keys); /* XMA<id>, XI<id> */
+    if ((id[0] == 'p' || id[0] == 'P') && !strncasecmp(id, "pmid:", 5) &&
+        record_pmid_valid(id + 5))
+        probe.pmid = id + 5;
+    else if ((id[0] == 'W' || id[0] == 'w') && id[1] >= '0' && id[1] <= '9')
+        probe.openalex_id = id;
+    size_t n = merge_keys(a, &probe, keys); /* XMA<id>, XI<id>, XMP, XMO */
     char *q = cat(a, LAYOUT_P_ID, id);
     if (!q)
         return 0;
@@ -292,6 +344,10 @@ int merge_matches(arena *a, const pdx_work *r, const merge_work *m)
     }
     if (r->doi && v->doi)
         return !strcasecmp(r->doi, v->doi);
+    if (r->pmid && v->pmid)
+        return !strcmp(r->pmid, v->pmid);
+    if (r->openalex_id && v->openalex_id)
+        return !strcasecmp(r->openalex_id, v->openalex_id);
     if (own_id(r)) { /* against the own ids of all the work's sources */
         int any = 0;
         for (size_t i = 0; i < m->n_src; i++)
@@ -394,15 +450,77 @@ static int add_author(arena *a, const char **v, name_keys *keys, size_t *n,
     return 0;
 }
 
+/* Is source i of m set aside: a withdrawal, or a versioned record with a
+ * later file's version of the same identity? */
+static int set_aside(const merge_work *m, size_t i)
+{
+    const pdx_work *r = &m->src[i].rec;
+    if (r->withdrawn)
+        return 1;
+    if (!r->versioned || !r->source)
+        return 0;
+    char tr, tx;
+    const char *ir, *ix;
+    if (!identity(r, &tr, &ir))
+        return 0;
+    for (size_t j = 0; j < m->n_src; j++) {
+        const pdx_work *x = &m->src[j].rec;
+        if (j != i && x->versioned && x->source &&
+            strcmp(x->source, r->source) > 0 && identity(x, &tx, &ix) &&
+            tx == tr && !strcmp(ix, ir))
+            return 1;
+    }
+    return 0;
+}
+
+/* The view of a work whose every source is set aside: its ids. */
+static int tombstone_view(arena *a, merge_work *m)
+{
+    const pdx_work init = PDX_WORK_INIT;
+    pdx_work v = init;
+    for (size_t i = 0; i < m->n_src; i++) {
+        const pdx_work *r = &m->src[i].rec;
+        v.arxiv_id = first(v.arxiv_id, r->arxiv_id);
+        v.doi = first(v.doi, r->doi);
+        v.pmid = first(v.pmid, r->pmid);
+        v.openalex_id = first(v.openalex_id, r->openalex_id);
+        v.source = first(v.source, r->source);
+        if (!v.id && r->withdrawn)
+            v.id = r->id;
+    }
+    if (!v.id)
+        v.id = m->src[0].rec.id;
+    if (m->n_src == 1)
+        v = m->src[0].rec;
+    v.withdrawn = 1;
+    v.versioned = 1;
+    m->view = v;
+    return v.id ? 0 : -1;
+    (void)a;
+}
+
 int merge_view(arena *a, merge_work *m, strbuf *why)
 {
     const pdx_work init = PDX_WORK_INIT;
     pdx_work v = init;
     qsort(m->src, m->n_src, sizeof *m->src, src_cmp);
     const pdx_work *base = NULL; /* whose author list leads */
-    size_t n_auth = 0, n_cat = 0;
+    size_t n_auth = 0, n_cat = 0, n_subj = 0, n_live = 0;
+    char *aside = arena_alloc(a, m->n_src + 1);
+    if (!aside)
+        goto oom;
+    for (size_t i = 0; i < m->n_src; i++)
+        n_live += !(aside[i] = (char)set_aside(m, i));
+    if (n_live == 0) {
+        if (tombstone_view(a, m) == 0)
+            return 0;
+        sb_puts(why, "a withdrawn work without an id");
+        return -1;
+    }
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
+        if (aside[i])
+            continue;
         if (r->title && !r->title_derived)
             v.title = longest(v.title, r->title);
         v.abstract = longest(v.abstract, r->abstract);
@@ -413,6 +531,9 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
         v.venue = first(v.venue, r->venue);
         v.comments = first(v.comments, r->comments);
         v.affiliation = first(v.affiliation, r->affiliation);
+        v.pmid = first(v.pmid, r->pmid);
+        v.pmcid = first(v.pmcid, r->pmcid);
+        v.openalex_id = first(v.openalex_id, r->openalex_id);
         v.code_available |= r->code_available;
         v.source = first(v.source, r->source);
         if (v.source == r->source)
@@ -423,6 +544,7 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
         }
         n_auth += r->n_authors;
         n_cat += r->n_categories;
+        n_subj += r->n_subjects;
         if (r->n_authors &&
             (!base || (base->authors_truncated && !r->authors_truncated) ||
              (base->authors_truncated == r->authors_truncated &&
@@ -437,7 +559,8 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
     const char **authors = arena_alloc(a, (n_auth + 1) * sizeof *authors);
     name_keys *keys = arena_alloc(a, (n_auth + 1) * sizeof *keys);
     const char **cats = arena_alloc(a, (n_cat + 1) * sizeof *cats);
-    if (!authors || !keys || !cats)
+    const char **subj = arena_alloc(a, (n_subj + 1) * sizeof *subj);
+    if (!authors || !keys || !cats || !subj)
         goto oom;
     size_t na = 0;
     if (base)
@@ -446,6 +569,15 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
                 goto oom;
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
+        if (aside[i])
+            continue;
+        for (size_t j = 0; j < r->n_subjects; j++) {
+            size_t k = 0;
+            while (k < v.n_subjects && strcasecmp(subj[k], r->subjects[j]))
+                k++;
+            if (k == v.n_subjects)
+                subj[v.n_subjects++] = r->subjects[j];
+        }
         for (size_t j = 0; r != base && j < r->n_authors; j++)
             if (add_author(a, authors, keys, &na, r->authors[j], 1))
                 goto oom;
@@ -461,8 +593,15 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
     v.n_authors = na;
     v.authors_truncated = base && base->authors_truncated;
     v.categories = cats;
+    v.subjects = subj;
     if (v.date)
         v.year = atoi(v.date);
+    if (m->n_src == 1) {
+        /* A single source's record is stored as the view (merge_to_json):
+         * what places and versions it goes with it. */
+        v.source_key = m->src[0].rec.source_key;
+        v.versioned = m->src[0].rec.versioned;
+    }
     m->view = v;
     /* A title derived from the abstract, and an id when no source gave
      * one, exactly as for a single record. */

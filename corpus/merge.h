@@ -27,10 +27,10 @@ typedef struct merge_work {
 
 /* The terms a record is found by when a later record of the same work
  * arrives (prefix XM, see common/layout.h), plus XI<id> for an id the
- * source gave and XS<source position>.  Up to 6, allocated in a.  (Not
+ * source gave and XS<source position>.  Up to MERGE_MAX_KEYS, allocated in a.  (Not
  * XP<file>: every record of a file shares it, so looking it up for each
  * record would be quadratic.) */
-#define MERGE_MAX_KEYS 6
+#define MERGE_MAX_KEYS 8
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 
 /* The class terms of work m (XMCa, XMCd, XMCi, XMCt; see the layout in

@@ -181,16 +181,21 @@ int rec_list(arena *a, const cJSON *obj, const char *key, int authors,
                 goto oom;
         }
     } else if (cJSON_IsString(v)) {
-        if (authors) {
+        if (authors == 1) {
             rc = split_authors(a, v->valuestring, &items, &n, &cap);
         } else {
             const char *p = v->valuestring;
+            int semi = authors == REC_LIST_SEMICOLONS;
+            const char *sep = semi ? ";" : " \t\r\n,";
             while (*p && !rc) {
-                p += strspn(p, " \t\r\n,");
-                size_t len = strcspn(p, " \t\r\n,");
+                p += strspn(p, semi ? "; \t\r\n" : sep);
+                size_t len = strcspn(p, sep);
+                size_t step = len;
+                while (len && strchr(" \t\r\n", p[len - 1]))
+                    len--;
                 if (len)
                     rc = add_item(a, &items, &n, &cap, p, len, mode);
-                p += len;
+                p += step;
             }
         }
         if (rc)
@@ -245,8 +250,21 @@ static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
         rec_string(a, obj, "venue", text, &w->venue, why) ||
         rec_string(a, obj, "comments", text, &w->comments, why) ||
         rec_string(a, obj, "affiliation", text, &w->affiliation, why) ||
-        get_bool(obj, "code_available", &w->code_available, why))
+        get_bool(obj, "code_available", &w->code_available, why) ||
+        rec_string(a, obj, "pmid", plain, &w->pmid, why) ||
+        rec_string(a, obj, "pmcid", plain, &w->pmcid, why) ||
+        rec_string(a, obj, "openalex_id", plain, &w->openalex_id, why) ||
+        rec_list(a, obj, "subjects", REC_LIST_SEMICOLONS, plain, &w->subjects,
+                 &w->n_subjects, why) ||
+        rec_string(a, obj, "source_key", plain, &w->source_key, why) ||
+        get_bool(obj, "versioned", &w->versioned, why) ||
+        get_bool(obj, "withdrawn", &w->withdrawn, why))
         return PDX_SKIP_FIELD;
+    if (w->pmid && !record_pmid_valid(w->pmid)) {
+        sb_printf(why, "field \"pmid\" is not a PubMed id (digits): \"%s\"",
+                  w->pmid);
+        return PDX_SKIP_FIELD;
+    }
     const cJSON *y = cJSON_GetObjectItemCaseSensitive(obj, "year");
     if (present(y)) {
         if (cJSON_IsNumber(y) && y->valuedouble == (double)(int)y->valuedouble)
@@ -310,8 +328,39 @@ static const char *derive_title(arena *a, const char *abs)
     return arena_strndup(a, abs, end);
 }
 
+int record_pmid_valid(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= 12 && digits(s, n);
+}
+
 pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
 {
+    if (w->withdrawn) {
+        /* Identity only: the work it withdraws is named by its PMID,
+         * OpenAlex id or arXiv id. */
+        w->versioned = 1;
+        if (!w->id) {
+            if (w->pmid)
+                w->id = text_join2(a, "pmid:", w->pmid);
+            else if (w->openalex_id)
+                w->id = w->openalex_id;
+            else if (w->arxiv_id)
+                w->id = w->arxiv_id;
+            else {
+                sb_puts(why, "a withdrawal names no PMID, OpenAlex id or "
+                             "arXiv id");
+                return PDX_SKIP_ID;
+            }
+            if (!w->id) {
+                sb_puts(why, "out of memory");
+                return PDX_SKIP_FIELD;
+            }
+        }
+        if (record_check(w, why))
+            return PDX_SKIP_FIELD;
+        return PDX_SKIP_NONE;
+    }
     if (!w->title && !w->abstract) {
         sb_puts(why, "record has neither a title nor an abstract");
         return PDX_SKIP_EMPTY;
@@ -326,6 +375,10 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
     } else if (w->title_derived && !w->abstract) {
         w->title_derived = 0; /* nothing else to index it as */
     }
+    if (!w->id && w->pmid) /* PubMed's own id, as PubMed writes it */
+        w->id = text_join2(a, "pmid:", w->pmid);
+    else if (!w->id && w->openalex_id)
+        w->id = w->openalex_id;
     if (!w->id) {
         /* A stable id from the text, so re-reading the same record
          * replaces it instead of adding a twin. */
@@ -373,6 +426,10 @@ int record_check(const pdx_work *w, strbuf *why)
                   PDX_WORK_VERSION);
         return -1;
     }
+    if (w->pmid && *w->pmid && !record_pmid_valid(w->pmid)) {
+        sb_printf(why, "pmid \"%s\" is not a PubMed id (digits)", w->pmid);
+        return -1;
+    }
     if (!w->id || !*w->id) {
         sb_puts(why, "the id is missing");
         return -1;
@@ -395,8 +452,21 @@ int record_check(const pdx_work *w, strbuf *why)
         check_str(w->venue, "venue", why) ||
         check_str(w->comments, "comments", why) ||
         check_str(w->affiliation, "affiliation", why) ||
-        check_str(w->source, "source", why))
+        check_str(w->source, "source", why) ||
+        check_str(w->pmcid, "pmcid", why) ||
+        check_str(w->openalex_id, "openalex_id", why) ||
+        check_str(w->source_key, "source_key", why))
         return -1;
+    if (w->n_subjects && !w->subjects) {
+        sb_puts(why, "a list has a count but no items");
+        return -1;
+    }
+    for (size_t i = 0; i < w->n_subjects; i++)
+        if (!w->subjects[i] || check_str(w->subjects[i], "a subject", why)) {
+            if (!w->subjects[i])
+                sb_puts(why, "a subject is NULL");
+            return -1;
+        }
     if ((w->n_authors && !w->authors) || (w->n_categories && !w->categories)) {
         sb_puts(why, "a list has a count but no items");
         return -1;
@@ -414,7 +484,8 @@ int record_check(const pdx_work *w, strbuf *why)
                 sb_puts(why, "a category is NULL");
             return -1;
         }
-    if ((!w->title || !*w->title) && (!w->abstract || !*w->abstract)) {
+    if (!w->withdrawn && (!w->title || !*w->title) &&
+        (!w->abstract || !*w->abstract)) {
         sb_puts(why, "the work has neither a title nor an abstract");
         return -1;
     }
@@ -471,7 +542,13 @@ cJSON *record_to_cjson(const pdx_work *w)
         put_str(o, "arxiv_id", w->arxiv_id) ||
         put_str(o, "venue", w->venue) || put_str(o, "comments", w->comments) ||
         put_str(o, "affiliation", w->affiliation) ||
-        (w->code_available && !cJSON_AddTrueToObject(o, "code_available"))) {
+        (w->code_available && !cJSON_AddTrueToObject(o, "code_available")) ||
+        put_str(o, "pmid", w->pmid) || put_str(o, "pmcid", w->pmcid) ||
+        put_str(o, "openalex_id", w->openalex_id) ||
+        put_list(o, "subjects", w->subjects, w->n_subjects) ||
+        put_str(o, "source_key", w->source_key) ||
+        (w->versioned && !cJSON_AddTrueToObject(o, "versioned")) ||
+        (w->withdrawn && !cJSON_AddTrueToObject(o, "withdrawn"))) {
         cJSON_Delete(o);
         return NULL;
     }

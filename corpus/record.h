@@ -37,8 +37,11 @@ int rec_string(arena *a, const cJSON *obj, const char *key, int mode,
                const char **out, strbuf *why);
 
 /* A list given as a JSON array of strings, or as one string split on white
- * space and commas -- or, when `authors`, on commas, semicolons and
- * " and ", with parenthesised affiliations dropped. */
+ * space and commas -- or, when `authors` is 1, on commas, semicolons and
+ * " and ", with parenthesised affiliations dropped; when it is
+ * REC_LIST_SEMICOLONS, on semicolons alone (subjects: "Drug Therapy;
+ * Humans"). */
+#define REC_LIST_SEMICOLONS 2
 int rec_list(arena *a, const cJSON *obj, const char *key, int authors,
              int mode, const char *const **out, size_t *count, strbuf *why);
 
@@ -52,6 +55,9 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why);
  * and characters, a title or abstract, year and date syntax.  0 if fine,
  * else nonzero with the reason in why. */
 int record_check(const pdx_work *w, strbuf *why);
+
+/* A PubMed id: 1 to 12 digits? */
+int record_pmid_valid(const char *s);
 
 /* "YYYY", "YYYY-MM" or "YYYY-MM-DD" with a real month and day? */
 int record_date_valid(const char *d);

@@ -166,6 +166,8 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         }
         for (size_t i = 0; i < d->n_cat_keys; i++)
             add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);
+        for (size_t i = 0; i < d->n_subject_keys; i++)
+            add_boolean(doc, LAYOUT_P_SUBJECT, d->subject_keys[i]);
         std::string idterm = std::string(LAYOUT_P_ID) + d->id;
         if (idterm.size() > MAX_TERM_BYTES) { /* write.c prevents this */
             set_msg(e, PDX_EINVAL, "id too long");
@@ -185,7 +187,11 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (d->date_key && *d->date_key)
             doc.add_value(SLOT_DATE, d->date_key);
         doc.add_value(SLOT_ID, d->id);
-        std::string cats, names;
+        std::string cats, names, subjects;
+        for (size_t i = 0; i < d->n_subjects; i++)
+            (subjects += (i ? std::string(1, FACET_SEP) : "")) += d->subjects[i];
+        if (!subjects.empty())
+            doc.add_value(SLOT_SUBJECTS, subjects);
         for (size_t i = 0; i < d->n_categories; i++)
             (cats += (i ? std::string(1, FACET_SEP) : "")) += d->categories[i];
         for (size_t i = 0; i < d->n_authors; i++)

@@ -35,6 +35,10 @@ typedef struct shim_doc {
     size_t data_len;
     const char *const *categories; /* as written, for facets */
     size_t n_categories;
+    const char *const *subject_keys; /* folded subject keys (XK) */
+    size_t n_subject_keys;
+    const char *const *subjects; /* as written, for facets */
+    size_t n_subjects;
     const char *const *terms; /* more boolean terms, prefix included
                                  (merge keys); over-long ones are left out */
     size_t n_terms;

@@ -76,7 +76,16 @@ int pdx_sync_dir(const char *path)
 static int put_work(pdx_index *ix, arena *a, const merge_work *m,
                     const char *const *del, size_t n_del, int fresh)
 {
-    const pdx_work *w = &m->view;
+    /* A tombstone (every record set aside) is written with its ids, its
+     * records' keys and XW, and nothing a search could find. */
+    const int tomb = m->view.withdrawn;
+    pdx_work shown = m->view;
+    if (tomb) {
+        pdx_work bare = PDX_WORK_INIT;
+        bare.id = shown.id;
+        shown = bare;
+    }
+    const pdx_work *w = &shown;
     char *json = merge_to_json(m);
     shim_author *authors =
         w->n_authors ? arena_alloc(a, w->n_authors * sizeof *authors) : NULL;
@@ -84,11 +93,21 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         w->n_categories ? arena_alloc(a, 2 * w->n_categories * sizeof *cats)
                         : NULL;
     const char **terms =
-        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 2) + MERGE_MAX_CLASS + 1) *
+        arena_alloc(a, (m->n_src * (MERGE_MAX_KEYS + 2) + MERGE_MAX_CLASS + 2) *
                            sizeof *terms);
+    const char **subj =
+        w->n_subjects ? arena_alloc(a, w->n_subjects * sizeof *subj) : NULL;
     if (!json || (w->n_authors && !authors) || (w->n_categories && !cats) ||
-        !terms)
+        !terms || (w->n_subjects && !subj))
         goto oom;
+    size_t n_subj = 0;
+    for (size_t i = 0; i < w->n_subjects; i++) {
+        char *k = text_fold(a, w->subjects[i], strlen(w->subjects[i]));
+        if (!k)
+            goto oom;
+        if (*k)
+            subj[n_subj++] = k;
+    }
     for (size_t i = 0; i < w->n_authors; i++) {
         name_keys nk;
         if (text_name_keys(a, w->authors[i], &nk))
@@ -124,6 +143,8 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
             goto oom;
     }
     n_terms += merge_class_terms(m, terms + n_terms);
+    if (tomb)
+        terms[n_terms++] = LAYOUT_TOMBSTONE;
     char date_key[9];
     record_date_key(w->date, date_key);
     if (!date_key[0] && w->year > 0) /* a year alone sorts as YYYY0000 */
@@ -143,6 +164,10 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         .data_len = strlen(json),
         .categories = w->categories,
         .n_categories = w->n_categories,
+        .subject_keys = subj,
+        .n_subject_keys = n_subj,
+        .subjects = w->subjects,
+        .n_subjects = w->n_subjects,
         .terms = terms,
         .n_terms = n_terms,
         .delete_ids = del,
@@ -197,11 +222,19 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     int entry = handle_enter(ix);
     if (entry)
         return entry;
-    if (w && w->version != PDX_WORK_VERSION)
+    if (w && w->version != 1 && w->version != PDX_WORK_VERSION)
         return handle_error(ix, PDX_EVERSION,
-                            "pdx_work version %u is not %d (initialise it "
-                            "with PDX_WORK_INIT or pdx_work_init)",
+                            "pdx_work version %u is not 1 or %d (initialise "
+                            "it with PDX_WORK_INIT or pdx_work_init)",
                             w->version, PDX_WORK_VERSION);
+    /* A version-1 caller's struct ends before pmid: read that much, the
+     * rest empty. */
+    pdx_work w2 = PDX_WORK_INIT;
+    if (w && w->version == 1) {
+        memcpy(&w2, w, PDX_WORK_V1_SIZE);
+        w2.version = PDX_WORK_VERSION;
+        w = &w2;
+    }
     strbuf why = STRBUF_INIT;
     if (record_check(w, &why)) {
         handle_error(ix, PDX_EINVAL, "invalid work%s%s: %s", w && w->id ? " " : "",

@@ -31,6 +31,10 @@ static const char help[] =
     "  --author NAME      \"Zhihua Wu\", \"Wu, Zhihua\", \"Z. Wu\": case,\n"
     "                     accents, order and initials do not matter\n"
     "                     (repeatable)\n"
+    "  --subject S        a whole subject term: a MeSH heading, an OpenAlex\n"
+    "                     topic, a BibTeX keyword; case, accents and\n"
+    "                     punctuation do not matter (repeatable); in a\n"
+    "                     query, subject:\"Drug Therapy\"\n"
     "options:\n"
     "  --db DIR           the index directory (required); repeat it to\n"
     "                     search several indexes as one, with global BM25\n"
@@ -59,7 +63,7 @@ static const char help[] =
     "                     wdf, document frequency) and its length\n"
     "                     normalisation; the weights add up to the score\n"
     "  --no-suggest       no \"did you mean\" for misspelt words\n"
-    "  --facets LIST      count year, category and/or author values over\n"
+    "  --facets LIST      count year, category, author and/or subject values over\n"
     "                     every match (comma-separated)\n"
     "  --facet-limit N    values kept per facet (default 10)\n"
     "  --snippet N        show about N bytes of each abstract around the\n"
@@ -81,7 +85,7 @@ static const char help[] =
     "including a query that cannot be parsed or an empty query without\n"
     "filters.\n";
 
-/* "year,category,author" -> PDX_FACET_* bits. */
+/* "year,category,author,subject" -> PDX_FACET_* bits. */
 static int parse_facets(const char *s, unsigned *out)
 {
     *out = 0;
@@ -93,6 +97,8 @@ static int parse_facets(const char *s, unsigned *out)
             *out |= PDX_FACET_CATEGORY;
         else if (n == 6 && !strncmp(s, "author", 6))
             *out |= PDX_FACET_AUTHOR;
+        else if (n == 7 && !strncmp(s, "subject", 7))
+            *out |= PDX_FACET_SUBJECT;
         else
             return -1;
         s += n + (s[n] == ',');
@@ -107,6 +113,7 @@ int cmd_search(int argc, char **argv)
         {"year", required_argument, NULL, 'y'},
         {"category", required_argument, NULL, 'c'},
         {"author", required_argument, NULL, 'a'},
+        {"subject", required_argument, NULL, 'j'},
         {"limit", required_argument, NULL, 'l'},
         {"offset", required_argument, NULL, 'o'},
         {"sort", required_argument, NULL, 's'},
@@ -131,7 +138,8 @@ int cmd_search(int argc, char **argv)
         {"run-tag", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *dbs[MAX_FILTERS], *cats[MAX_FILTERS], *authors[MAX_FILTERS];
+    const char *dbs[MAX_FILTERS], *cats[MAX_FILTERS], *authors[MAX_FILTERS],
+        *subjects[MAX_FILTERS];
     size_t n_dbs = 0;
     pdx_query q = PDX_QUERY_INIT;
     out_format fmt = OUT_TEXT;
@@ -157,12 +165,15 @@ int cmd_search(int argc, char **argv)
             }
             break;
         case 'c':
-        case 'a': {
-            size_t *n = c == 'c' ? &q.n_categories : &q.n_authors;
-            const char **v = c == 'c' ? cats : authors;
+        case 'a':
+        case 'j': {
+            size_t *n = c == 'c'   ? &q.n_categories
+                        : c == 'a' ? &q.n_authors
+                                   : &q.n_subjects;
+            const char **v = c == 'c' ? cats : c == 'a' ? authors : subjects;
             if (*n == MAX_FILTERS) {
                 cli_error("at most %d --%s filters", MAX_FILTERS,
-                          c == 'c' ? "category" : "author");
+                          c == 'c' ? "category" : c == 'a' ? "author" : "subject");
                 return EXIT_USAGE;
             }
             v[(*n)++] = optarg;
@@ -212,7 +223,7 @@ int cmd_search(int argc, char **argv)
         case 'N': q.no_suggest = 1; break;
         case 'T':
             if (parse_facets(optarg, &q.facets)) {
-                cli_error("--facets takes a list of year, category, author");
+                cli_error("--facets takes a list of year, category, author, subject");
                 return EXIT_USAGE;
             }
             break;
@@ -281,6 +292,7 @@ int cmd_search(int argc, char **argv)
         return EXIT_USAGE;
     }
     q.categories = cats;
+    q.subjects = subjects;
     q.authors = authors;
     if (batch) {
         batch_format bf = BATCH_TREC;

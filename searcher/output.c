@@ -91,7 +91,9 @@ static const struct {
     const char *name;
 } facet_names[] = {{PDX_FACET_YEAR, "year"},
                    {PDX_FACET_CATEGORY, "category"},
-                   {PDX_FACET_AUTHOR, "author"}};
+                   {PDX_FACET_AUTHOR, "author"},
+                   {PDX_FACET_SUBJECT, "subject"}};
+#define N_FACETS (sizeof facet_names / sizeof facet_names[0])
 
 /* "facets": {"year": [{"value": "2021", "count": 3}, ...], ...}, only
  * for the facets asked for. */
@@ -102,7 +104,7 @@ static int facets_json(cJSON *o, const pdx_results *r, unsigned asked)
     cJSON *fo = cJSON_AddObjectToObject(o, "facets");
     if (!fo)
         return -1;
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < N_FACETS; k++) {
         if (!(asked & facet_names[k].bit))
             continue;
         cJSON *arr = cJSON_AddArrayToObject(fo, facet_names[k].name);
@@ -125,7 +127,7 @@ static void facets_text(FILE *f, const pdx_results *r, unsigned asked)
     if (!asked)
         return;
     fputs("\nfacets (works among all matches):\n", f);
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < N_FACETS; k++) {
         if (!(asked & facet_names[k].bit))
             continue;
         fprintf(f, "  %-9s", facet_names[k].name);

@@ -26,8 +26,8 @@ struct pdx_results {
     arena a;
     pdx_hit *hits;
     size_t n, cap;
-    pdx_facet *facets[3]; /* year, category, author */
-    size_t n_facets[3], cap_facets[3];
+    pdx_facet *facets[4]; /* year, category, author, subject */
+    size_t n_facets[4], cap_facets[4];
     size_t offset;
     shim_totals totals;
 };
@@ -148,6 +148,7 @@ static int facet_index(unsigned facet)
     return facet == PDX_FACET_YEAR       ? 0
            : facet == PDX_FACET_CATEGORY ? 1
            : facet == PDX_FACET_AUTHOR   ? 2
+           : facet == PDX_FACET_SUBJECT  ? 3
                                          : -1;
 }
 
@@ -275,7 +276,8 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     if (q->limit > PDX_MAX_LIMIT)
         return handle_error(ix, PDX_EINVAL, "limit %zu is above %d", q->limit,
                          PDX_MAX_LIMIT);
-    if (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY | PDX_FACET_AUTHOR))
+    if (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY | PDX_FACET_AUTHOR |
+                      PDX_FACET_SUBJECT))
         return handle_error(ix, PDX_EINVAL, "unknown facet bits 0x%x", q->facets);
     if (q->facets && (q->facet_limit == 0 || q->facet_limit > 1000000))
         return handle_error(ix, PDX_EINVAL, "facet limit %zu is not in 1..1000000",
@@ -321,10 +323,10 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         if (!isspace((unsigned char)*p))
             has_text = 1;
     if (!has_text && !q->all && !q->n_categories && !q->n_authors &&
-        !q->year_min && !q->year_max)
+        !q->n_subjects && !q->year_min && !q->year_max)
         return handle_error(ix, PDX_EINVAL,
                          "empty query: give search words or at least one "
-                         "filter (year, category, author)");
+                         "filter (year, category, author, subject)");
     return 0;
 }
 
@@ -371,9 +373,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     /* An older caller's struct ends before `lenient` (version 1) or
      * `time_limit` (version 2): read that much, the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
-    if (q && (q->version == 1 || q->version == 2)) {
-        memcpy(&v2, q, q->version == 1 ? offsetof(pdx_query, lenient)
-                                        : offsetof(pdx_query, time_limit));
+    if (q && q->version >= 1 && q->version < PDX_QUERY_VERSION) {
+        memcpy(&v2, q, q->version == 1   ? offsetof(pdx_query, lenient)
+                       : q->version == 2 ? offsetof(pdx_query, time_limit)
+                                         : offsetof(pdx_query, subjects));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -415,6 +418,33 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     for (size_t i = 0; i < q->n_authors; i++)
         if ((rc = author_query_keys(ix, &a, q->authors[i], aks, &n_aks)))
             goto fail;
+    const char **subj =
+        q->n_subjects ? arena_alloc(&a, q->n_subjects * sizeof *subj) : NULL;
+    if (q->n_subjects && (!subj || !q->subjects)) {
+        rc = q->subjects ? handle_error(ix, PDX_ENOMEM, "out of memory")
+                         : handle_error(ix, PDX_EINVAL,
+                                        "n_subjects without subjects");
+        goto fail;
+    }
+    for (size_t i = 0; i < q->n_subjects; i++) {
+        size_t bad;
+        if (!q->subjects[i] ||
+            !text_utf8_valid(q->subjects[i], strlen(q->subjects[i]), &bad)) {
+            rc = handle_error(ix, PDX_EINVAL, "subject filter is not valid UTF-8");
+            goto fail;
+        }
+        subj[i] = text_fold(&a, q->subjects[i], strlen(q->subjects[i]));
+        if (!subj[i]) {
+            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (!*subj[i]) {
+            rc = handle_error(ix, PDX_EINVAL,
+                              "subject filter \"%s\" names no subject",
+                              q->subjects[i]);
+            goto fail;
+        }
+    }
 
     const char *text = q->text ? q->text : "";
     int has_text = 0;
@@ -432,6 +462,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         .n_cat_keys = n_cats,
         .author_keys = aks,
         .n_author_keys = n_aks,
+        .subject_keys = subj,
+        .n_subject_keys = q->n_subjects,
         .k1 = q->k1 < 0 ? PDX_DEFAULT_K1 : q->k1,
         .b = q->b < 0 ? PDX_DEFAULT_B : q->b,
         .offset = q->offset,
@@ -444,7 +476,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         .explain = q->explain,
         .suggest = !q->no_suggest,
         .facets = q->facets & (PDX_FACET_YEAR | PDX_FACET_CATEGORY |
-                               PDX_FACET_AUTHOR),
+                               PDX_FACET_AUTHOR | PDX_FACET_SUBJECT),
         .facet_limit = q->facet_limit,
         .lenient = q->lenient,
         .expand_docs = q->expand_docs,
@@ -478,8 +510,13 @@ fail:
 static int on_got(void *ctx, const char *data, size_t len)
 {
     pdx_results *r = ctx;
-    r->totals.estimated = r->totals.lower = r->totals.upper = r->n + 1;
-    return on_hit(ctx, 0.0, data, len, NULL, NULL);
+    int rc = on_hit(ctx, 0.0, data, len, NULL, NULL);
+    /* A tombstone (every record of the work withdrawn or replaced) is
+     * not a work: not found. */
+    if (!rc && r->n && r->hits[r->n - 1].work->withdrawn)
+        r->n--;
+    r->totals.estimated = r->totals.lower = r->totals.upper = r->n;
+    return rc;
 }
 
 int pdx_get(pdx_results **out, pdx_index *ix, const char *id)

@@ -47,16 +47,19 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
     sq->q = (pdx_query)PDX_QUERY_INIT;
-    size_t nc = 0, na = 0;
+    size_t nc = 0, na = 0, ns = 0;
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
-        if (!strcmp(k, "category") || !strcmp(k, "author")) {
-            int cat = k[0] == 'c';
-            size_t *cnt = cat ? &nc : &na;
+        if (!strcmp(k, "category") || !strcmp(k, "author") ||
+            !strcmp(k, "subject")) {
+            size_t *cnt = k[0] == 'c' ? &nc : k[0] == 'a' ? &na : &ns;
+            const char **list = k[0] == 'c'   ? sq->cats
+                                : k[0] == 'a' ? sq->authors
+                                              : sq->subjects;
             if (*cnt == SERVE_MAX_FILTERS)
-                return refuse(sq, cat ? "category" : "author",
-                              "at most %d %s filters", SERVE_MAX_FILTERS, k);
-            (cat ? sq->cats : sq->authors)[(*cnt)++] = v;
+                return refuse(sq, k, "at most %d %s filters",
+                              SERVE_MAX_FILTERS, k);
+            list[(*cnt)++] = v;
             continue;
         }
         for (size_t j = 0; j < NS; j++)
@@ -68,6 +71,8 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     q->n_categories = nc;
     q->authors = sq->authors;
     q->n_authors = na;
+    q->subjects = sq->subjects;
+    q->n_subjects = ns;
     q->text = val[0];
     const char *v;
     if ((v = val[1]) && *v && pdx_parse_year_range(v, &q->year_min, &q->year_max))
@@ -100,9 +105,11 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
                 q->facets |= PDX_FACET_CATEGORY;
             else if (len == 6 && !strncmp(p, "author", 6))
                 q->facets |= PDX_FACET_AUTHOR;
+            else if (len == 7 && !strncmp(p, "subject", 7))
+                q->facets |= PDX_FACET_SUBJECT;
             else
-                return refuse(sq, "facets", "facets takes year, category "
-                              "and author, comma-separated");
+                return refuse(sq, "facets", "facets takes year, category, "
+                              "author and subject, comma-separated");
             p += len + (p[len] == ',');
         }
     }

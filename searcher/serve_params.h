@@ -16,7 +16,8 @@
 
 typedef struct serve_query {
     pdx_query q;             /* its pointers point into the values given */
-    const char *cats[SERVE_MAX_FILTERS], *authors[SERVE_MAX_FILTERS];
+    const char *cats[SERVE_MAX_FILTERS], *authors[SERVE_MAX_FILTERS],
+        *subjects[SERVE_MAX_FILTERS];
     const char *bad;         /* the parameter refused, or NULL         */
     char msg[256];           /* why                                    */
 } serve_query;

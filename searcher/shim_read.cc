@@ -69,6 +69,26 @@ struct CategoryField : public Xapian::FieldProcessor {
     }
 };
 
+/* `subject:Neoplasms`, `subject:"Drug Therapy"`: a whole subject term,
+ * folded as the index folds it. */
+struct SubjectField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit SubjectField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        arena a = {};
+        char *k = text_fold(&a, value.data(), value.size());
+        std::string key = k ? k : "";
+        arena_free(&a);
+        if (key.empty()) {
+            if (err->msg.empty())
+                err->msg = "subject:" + value + " names no subject";
+            return Xapian::Query::MatchNothing;
+        }
+        return Xapian::Query(LAYOUT_P_SUBJECT + cut_key(key.c_str()));
+    }
+};
+
 /* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
 struct YearField : public Xapian::FieldProcessor {
     FieldError *err;
@@ -121,6 +141,8 @@ struct Reader : Side {
         qp.add_boolean_prefix("category",
                               (new CategoryField(&field_error))->release());
         qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
+        qp.add_boolean_prefix("subject",
+                              (new SubjectField(&field_error))->release());
         qp.set_max_expansion(PDX_WILDCARD_MAX,
                              Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
         newest.add_value(SLOT_DATE, true); /* undated last */
@@ -162,6 +184,12 @@ static Xapian::Query build_filter(const shim_query *q)
         for (size_t i = 0; i < q->n_author_keys; i++)
             alts.emplace_back(author_prefix(q->author_keys[i].kind) +
                               cut_key(q->author_keys[i].key));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->n_subject_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_subject_keys; i++)
+            alts.emplace_back(LAYOUT_P_SUBJECT + cut_key(q->subject_keys[i]));
         parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
     }
     if (q->year_min > 0 && q->year_max > 0)
@@ -470,9 +498,9 @@ class Facets {
     /* Fresh spies on enq, for one attempt at the match. */
     void attach(Xapian::Enquire &enq)
     {
-        static const Xapian::valueno slot[3] = {SLOT_YEAR, SLOT_CATS,
-                                                SLOT_AUTHORS};
-        for (unsigned k = 0; k < 3; k++) {
+        static const Xapian::valueno slot[SHIM_N_FACETS] = {
+            SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
+        for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             spy_[k].reset();
             if (which_ & (1u << k)) {
                 spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
@@ -481,7 +509,7 @@ class Facets {
         }
     }
 
-    /* The counts of facet k (0 year, 1 category, 2 author), after the
+    /* The counts of facet k (0 year, 1 category, 2 author, 3 subject), after the
      * match, by value. */
     std::map<std::string, uint64_t> fold(unsigned k) const
     {
@@ -513,7 +541,7 @@ class Facets {
 
   private:
     unsigned which_;
-    std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[3];
+    std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
 };
 
 struct shim_hit {
@@ -957,7 +985,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         query = parse(h, q->text, q->lenient != 0, note);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
     } else {
-        query = Xapian::Query::MatchAll;
+        /* Every work: tombstones (common/layout.h) are not works. */
+        query = Xapian::Query(Xapian::Query::OP_AND_NOT,
+                              Xapian::Query::MatchAll,
+                              Xapian::Query(LAYOUT_TOMBSTONE));
     }
     Xapian::Query filter = build_filter(q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
@@ -1074,7 +1105,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
                 return PDX_ENOMEM;
             }
         }
-        for (unsigned k = 0; spy && k < 3; k++) {
+        for (unsigned k = 0; spy && k < SHIM_N_FACETS; k++) {
             if (!(q->facets & (1u << k)))
                 continue;
             const std::map<std::string, uint64_t> counts = spy->fold(k);
@@ -1168,7 +1199,8 @@ extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
 {
     try {
         with_reopen(h, [&] {
-            out->docs = h->db.get_doccount();
+            out->docs = h->db.get_doccount() -
+                        h->db.get_termfreq(LAYOUT_TOMBSTONE);
             out->postings = h->db.get_total_length();
             out->avg_length = h->db.get_avlength();
             uint64_t n = 0;

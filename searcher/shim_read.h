@@ -29,6 +29,8 @@ typedef struct shim_query {
     size_t n_cat_keys;
     const shim_author_key *author_keys; /* OR */
     size_t n_author_keys;
+    const char *const *subject_keys; /* OR; folded (text_fold) */
+    size_t n_subject_keys;
     double k1, b;
     size_t offset, limit;
     int sort;
@@ -68,7 +70,8 @@ typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
  * 0, or nonzero for PDX_ENOMEM. */
 typedef int (*shim_snippet_fn)(void *ctx, const char *marked);
 
-enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4 };
+enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4,
+       SHIM_FACET_SUBJECT = 8, SHIM_N_FACETS = 4 };
 
 /* Called for each facet value kept, most frequent first (ties by value),
  * after the hits.  0 to go on, nonzero for PDX_ENOMEM. */

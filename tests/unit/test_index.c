@@ -210,7 +210,23 @@ static void test_lifecycle(void)
     pdx_work wa;
     CHECK_INT(pdx_work_init(&wa, PDX_WORK_VERSION), 0);
     CHECK(wa.version == PDX_WORK_VERSION && wa.id == NULL && wa.year == 0);
-    CHECK_INT(pdx_work_init(&wa, 2), PDX_EVERSION);
+    CHECK_INT(pdx_work_init(&wa, PDX_WORK_VERSION + 1), PDX_EVERSION);
+    /* A program built against version 1: its struct ends before pmid.
+     * Init writes no further, and pdx_put reads no further (the bytes
+     * past it are garbage here; read as pointers they would crash). */
+    pdx_work v1[2];
+    memset(v1, 0x5a, sizeof v1);
+    CHECK_INT(pdx_work_init(&v1[0], 1), 0);
+    CHECK(((unsigned char *)&v1[0])[PDX_WORK_V1_SIZE] == 0x5a);
+    v1[0].id = "built-against-v1";
+    v1[0].title = "A work from an older program";
+    CHECK_INT(pdx_put(ix, &v1[0]), 0);
+    pdx_results *got = NULL;
+    CHECK_INT(pdx_get(&got, ix, "built-against-v1"), 0);
+    const pdx_hit *gh = got ? pdx_results_hit(got, 0) : NULL;
+    CHECK(gh && gh->work->pmid == NULL && gh->work->n_subjects == 0);
+    pdx_results_free(got);
+    CHECK_INT(pdx_delete(ix, "built-against-v1"), 0);
     pdx_stats sa;
     CHECK_INT(pdx_stats_init(&sa, PDX_STATS_VERSION), 0);
     CHECK_INT(pdx_stats_init(&sa, 0), PDX_EVERSION);
