@@ -168,9 +168,11 @@ typedef struct pdx_work {
      *  identity names, from the files that sort before its own -- a
      *  PubMed DeleteCitation, an OAI-PMH deleted header, an OpenAlex
      *  merged id.  It carries identity only; a work whose every record
-     *  is set aside is not found by any search. */
+     *  is set aside is not found by any search.  PDX_WITHDRAWN_EVERYWHERE:
+     *  from every file, whatever its name (an OpenAlex merged id). */
     int withdrawn;
 } pdx_work;
+#define PDX_WITHDRAWN_EVERYWHERE 2
 
 /* Designated initialisers: C99 and C++20.  Before C++20, use the
  * pdx_*_init() functions. */

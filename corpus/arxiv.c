@@ -36,7 +36,7 @@ int arxiv_looks_like(const cJSON *obj)
 }
 
 /* "Mon, 2 Apr 2007 19:18:42 GMT" -> "2007-04-02" */
-static int version_date(const char *s, char out[32])
+int arxiv_version_date(const char *s, char out[32])
 {
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
     char mon[4];
@@ -168,7 +168,7 @@ pdx_skip arxiv_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why)
                                               : NULL;
     const cJSON *created = cJSON_GetObjectItemCaseSensitive(v0, "created");
     const char *upd = NULL;
-    if (cJSON_IsString(created) && version_date(created->valuestring, date) == 0)
+    if (cJSON_IsString(created) && arxiv_version_date(created->valuestring, date) == 0)
         w->date = arena_strdup(a, date);
     else if (id_date(w->id, date) == 0)
         w->date = arena_strdup(a, date);

@@ -36,7 +36,10 @@
  * that this is the order they were published in.  The others are set
  * aside: kept as sources (so that a re-run finds them, and the one that
  * stands is known again if the later file goes), but the view ignores
- * them.  A withdrawal (pdx_work.withdrawn) stands for nothing itself.
+ * them.  A withdrawal (pdx_work.withdrawn) stands for nothing itself,
+ * and sets aside the records of its identity in files before its own --
+ * or in every file, for PDX_WITHDRAWN_EVERYWHERE (an OpenAlex merged id,
+ * whose file's name says nothing of when it was merged).
  * A work whose every source is set aside is a tombstone: its view holds
  * only its ids, and it is indexed without text, so no search finds it;
  * it remains so that a record of an earlier file read later (a rebuild,
@@ -466,8 +469,9 @@ static int set_aside(const merge_work *m, size_t i)
     for (size_t j = 0; j < m->n_src; j++) {
         const pdx_work *x = &m->src[j].rec;
         if (j != i && x->versioned && x->source &&
-            strcmp(x->source, r->source) > 0 && identity(x, &tx, &ix) &&
-            tx == tr && !strcmp(ix, ir))
+            (strcmp(x->source, r->source) > 0 ||
+             x->withdrawn == PDX_WITHDRAWN_EVERYWHERE) &&
+            identity(x, &tx, &ix) && tx == tr && !strcmp(ix, ir))
             return 1;
     }
     return 0;
@@ -491,8 +495,9 @@ static int tombstone_view(arena *a, merge_work *m)
     if (!v.id)
         v.id = m->src[0].rec.id;
     if (m->n_src == 1)
-        v = m->src[0].rec;
-    v.withdrawn = 1;
+        v = m->src[0].rec; /* stored as the view: all of it, as it is */
+    if (!v.withdrawn)
+        v.withdrawn = 1;
     v.versioned = 1;
     m->view = v;
     return v.id ? 0 : -1;
@@ -635,6 +640,10 @@ char *merge_to_json(const merge_work *m)
         /* The id the source gave, when the work goes by another. */
         if (m->n_src == 1 && r->id && strcmp(r->id, m->view.id) &&
             !cJSON_AddStringToObject(s, "id", r->id))
+            goto done;
+        /* Said, not decided here: merge_view decides again on read. */
+        if (m->n_src > 1 && set_aside(m, i) &&
+            !cJSON_AddTrueToObject(s, "set_aside"))
             goto done;
         if (m->n_src > 1) {
             cJSON *rec = record_to_cjson(r);

@@ -99,7 +99,9 @@ char *merge_record_prefix(arena *a, const char *file, const pdx_work *w);
 int merge_view(arena *a, merge_work *m, strbuf *why);
 
 /* The stored JSON of m: the view's fields, plus "sources": [{"file",
- * "line"[, "id"][, "record"]}] ("line" only for a record without an id of
+ * "line"[, "id"][, "set_aside"][, "record"]}] ("set_aside": true for a
+ * record a later version or a withdrawal sets aside; "line" only for a
+ * record without an id of
  * its own, which its line places; the record is kept only when there are
  * several sources; a single source's record is the view, under the id in
  * "id" when the source gave another).  malloc'd. */

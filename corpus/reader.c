@@ -29,13 +29,16 @@
 #include <zlib.h>
 
 #include "../common/text.h"
+#include "bibtex.h"
 #include "page.h"
 #include "record.h"
 #include "testcoll.h"
+#include "xmlrec.h"
 
 #define CHUNK 65536
 
-enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART };
+enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART, MODE_XML,
+       MODE_BIBTEX, MODE_CSV };
 
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
@@ -60,6 +63,13 @@ struct pdx_reader {
     int done;
     smart_rec smart;     /* MODE_SMART: the record being assembled */
     int smart_preamble;  /* text before the first .I was reported */
+    xmlrec *xml;         /* MODE_XML */
+    bibtex *bib;         /* MODE_BIBTEX */
+    /* An OpenAlex API page on one line ({"meta", "results": [...]}): its
+     * results, handed over one at a time. */
+    cJSON *results_doc;
+    const cJSON *results_next;
+    uint64_t results_line;
 };
 
 static void set_err(pdx_reader *r, const char *fmt, ...)
@@ -78,7 +88,7 @@ static void set_err(pdx_reader *r, const char *fmt, ...)
 
 static const char *const format_names[PDX_FORMAT__COUNT] = {
     "auto", "arxiv", "jsonl", "profile", "list", "abstracts", "listing",
-    "compact", "smart", "beir"};
+    "compact", "smart", "beir", "pubmed", "openalex", "oai", "bibtex"};
 
 const char *pdx_format_name(pdx_format f)
 {
@@ -258,7 +268,27 @@ static int finish_record(pdx_reader *r, pdx_skip k, strbuf *why)
     return rc;
 }
 
-/* Decode the line in r->line into r->rec. */
+/* Decode one JSON object into r->rec: arXiv snapshot, BEIR, OpenAlex or
+ * paperdex's own schema, as forced or as its keys say. */
+static int decode_object(pdx_reader *r, const cJSON *obj)
+{
+    strbuf why = STRBUF_INIT;
+    pdx_format f = r->format;
+    if (f == PDX_FORMAT_AUTO)
+        f = arxiv_looks_like(obj)      ? PDX_FORMAT_ARXIV
+            : openalex_looks_like(obj) ? PDX_FORMAT_OPENALEX
+            : beir_looks_like(obj)     ? PDX_FORMAT_BEIR
+                                       : PDX_FORMAT_JSONL;
+    pdx_skip k = f == PDX_FORMAT_ARXIV  ? arxiv_decode(&r->rec_arena, &r->rec, obj, &why)
+                 : f == PDX_FORMAT_BEIR ? beir_decode(&r->rec_arena, &r->rec, obj, &why)
+                 : f == PDX_FORMAT_OPENALEX
+                     ? openalex_decode(&r->rec_arena, &r->rec, obj, &why)
+                     : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
+    return finish_record(r, k, &why);
+}
+
+/* Decode the line in r->line into r->rec.  1 when the line is an
+ * OpenAlex API page, whose results are handed over next. */
 static int decode_line(pdx_reader *r)
 {
     const char *s = r->line.s;
@@ -288,17 +318,53 @@ static int decode_line(pdx_reader *r)
                            : "the line is not a JSON object");
         return skip(r, PDX_SKIP_JSON, detail);
     }
-    strbuf why = STRBUF_INIT;
-    int arxiv = r->format == PDX_FORMAT_ARXIV ||
-                (r->format == PDX_FORMAT_AUTO && arxiv_looks_like(obj));
-    int beir = r->format == PDX_FORMAT_BEIR ||
-               (r->format == PDX_FORMAT_AUTO && !arxiv && beir_looks_like(obj));
-    pdx_skip k = arxiv ? arxiv_decode(&r->rec_arena, &r->rec, obj, &why)
-                 : beir ? beir_decode(&r->rec_arena, &r->rec, obj, &why)
-                        : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
-    int rc = finish_record(r, k, &why);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");
+    if (cJSON_IsArray(results) &&
+        (r->format == PDX_FORMAT_OPENALEX ||
+         (r->format == PDX_FORMAT_AUTO &&
+          cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(obj, "meta"))))) {
+        r->results_doc = obj;
+        r->results_next = results->child;
+        r->results_line = r->rec_line;
+        return 1;
+    }
+    int rc = decode_object(r, obj);
     cJSON_Delete(obj);
     return rc;
+}
+
+/* Hand the reader's bytes to xmlrec and bibtex: what decide_mode()
+ * looked at first, then the rest of the file. */
+static int pull(void *ctx, char *buf, int cap)
+{
+    pdx_reader *r = ctx;
+    if (r->pos == r->len) {
+        int rc = refill(r);
+        if (rc <= 0)
+            return rc;
+    }
+    size_t n = r->len - r->pos;
+    if (n > (size_t)cap)
+        n = (size_t)cap;
+    memcpy(buf, r->buf + r->pos, n);
+    r->pos += n;
+    return (int)n;
+}
+
+static int start_xml(pdx_reader *r)
+{
+    r->mode = MODE_XML;
+    r->xml = xmlrec_new(r->name, r->format == PDX_FORMAT_AUTO ? PDX_FORMAT_AUTO
+                                                              : r->format);
+    return r->xml ? 0 : -1;
+}
+
+static int start_bibtex(pdx_reader *r)
+{
+    r->mode = MODE_BIBTEX;
+    r->detected = PDX_FORMAT_BIBTEX;
+    r->bib = bibtex_new(r->name);
+    return r->bib ? 0 : -1;
 }
 
 /* Choose JSON lines or a page from the first non-blank byte. */
@@ -315,7 +381,11 @@ static int decide_mode(pdx_reader *r)
         r->detected = r->format;
         return 0;
     }
-    if (r->format != PDX_FORMAT_AUTO) {
+    if (r->format == PDX_FORMAT_PUBMED || r->format == PDX_FORMAT_OAI)
+        return start_xml(r);
+    if (r->format == PDX_FORMAT_BIBTEX)
+        return start_bibtex(r);
+    if (r->format != PDX_FORMAT_AUTO && r->format != PDX_FORMAT_OPENALEX) {
         r->mode = MODE_PAGE;
         return 0;
     }
@@ -333,7 +403,20 @@ static int decide_mode(pdx_reader *r)
                 r->detected = PDX_FORMAT_SMART;
                 return 0;
             }
+            if (xmlrec_looks_like(r->buf + r->pos, r->len - r->pos))
+                return start_xml(r);
+            if (bibtex_looks_like(r->buf + k, r->len - k))
+                return start_bibtex(r);
+            if (openalex_merged_header(r->buf + k, r->len - k)) {
+                r->mode = MODE_CSV;
+                r->detected = PDX_FORMAT_OPENALEX;
+                return 0;
+            }
             r->mode = r->buf[k] == '{' ? MODE_JSON : MODE_PAGE;
+            if (r->format == PDX_FORMAT_OPENALEX) {
+                r->mode = MODE_JSON;
+                r->detected = PDX_FORMAT_OPENALEX;
+            }
             return 0;
         }
         for (k = r->pos; k < r->len; k++) /* blank lines, all of them */
@@ -478,6 +561,47 @@ static int next_smart(const pdx_work **out, pdx_reader *r)
     }
 }
 
+/* The next record of an XML or BibTeX file. */
+static int next_streamed(const pdx_work **out, pdx_reader *r)
+{
+    for (;;) {
+        strbuf why = STRBUF_INIT;
+        uint64_t line = 0;
+        int rc = r->xml ? xmlrec_next(r->xml, &r->rec_arena, &r->rec, &line,
+                                      &why, pull, r)
+                        : bibtex_next(r->bib, &r->rec_arena, &r->rec, &line,
+                                      &why, pull, r);
+        if (r->xml && xmlrec_format(r->xml) != PDX_FORMAT_AUTO)
+            r->detected = xmlrec_format(r->xml);
+        r->rec_line = line;
+        if (rc == 1) {
+            if ((rc = finish_record(r, PDX_SKIP_NONE, &why)) != 0)
+                return rc;
+            r->rec.source = r->name;
+            r->rec.source_line = line;
+            *out = &r->rec;
+            return 0;
+        }
+        if (rc == -1) { /* a bad record: named, and reading goes on */
+            int k = skip(r, PDX_SKIP_FIELD, why.s ? why.s : "bad record");
+            sb_release(&why);
+            return k;
+        }
+        if (rc == 0) {
+            sb_release(&why);
+            r->done = 1;
+            return PDX_ITEROVER;
+        }
+        /* -2: the XML cannot be read on (message in why); -3: the stream
+         * broke (message set by refill). */
+        if (rc == -2)
+            set_err(r, "%s", why.s ? why.s : "cannot read on");
+        sb_release(&why);
+        r->done = -1;
+        return PDX_EIO;
+    }
+}
+
 int pdx_reader_next(const pdx_work **out, pdx_reader *r)
 {
     *out = NULL;
@@ -502,7 +626,28 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
         return next_page_item(out, r);
     if (r->mode == MODE_SMART)
         return next_smart(out, r);
+    if (r->mode == MODE_XML || r->mode == MODE_BIBTEX)
+        return next_streamed(out, r);
     for (;;) {
+        if (r->results_doc) { /* an OpenAlex API page's next result */
+            const cJSON *it = r->results_next;
+            if (!it) {
+                cJSON_Delete(r->results_doc);
+                r->results_doc = NULL;
+                continue;
+            }
+            r->results_next = it->next;
+            r->rec_line = r->results_line;
+            int rc = cJSON_IsObject(it)
+                         ? decode_object(r, it)
+                         : skip(r, PDX_SKIP_JSON, "a result is not an object");
+            if (rc)
+                return rc;
+            r->rec.source = r->name;
+            r->rec.source_line = r->rec_line;
+            *out = &r->rec;
+            return 0;
+        }
         int rc = read_line(r);
         if (rc == 0) {
             r->done = 1;
@@ -522,7 +667,23 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             i++;
         if (i == r->line.len)
             continue; /* blank lines separate nothing; not records */
-        rc = decode_line(r);
+        if (r->mode == MODE_CSV) {
+            if (r->lineno == 1 || openalex_merged_header(r->line.s, r->line.len))
+                continue; /* the header */
+            strbuf why = STRBUF_INIT;
+            pdx_skip k = PDX_SKIP_UTF8;
+            size_t bad;
+            if (text_utf8_valid(r->line.s, r->line.len, &bad))
+                k = openalex_merged_decode(&r->rec_arena, &r->rec, r->line.s,
+                                           r->line.len, &why);
+            else
+                sb_puts(&why, "invalid UTF-8");
+            rc = finish_record(r, k, &why);
+        } else {
+            rc = decode_line(r);
+        }
+        if (rc == 1)
+            continue; /* an API page: its results come next */
         if (rc)
             return rc;
         r->rec.source = r->name;
@@ -582,6 +743,9 @@ void pdx_reader_free(pdx_reader *r)
     sb_release(&r->line);
     sb_release(&r->err);
     smart_release(&r->smart);
+    xmlrec_free(r->xml);
+    bibtex_free(r->bib);
+    cJSON_Delete(r->results_doc);
     free(r->name);
     free(r);
 }

@@ -227,6 +227,17 @@ static int get_bool(const cJSON *obj, const char *key, int *out, strbuf *why)
     return 0;
 }
 
+/* "withdrawn": true, or "everywhere" (PDX_WITHDRAWN_EVERYWHERE). */
+static int get_withdrawn(const cJSON *obj, int *out, strbuf *why)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "withdrawn");
+    if (cJSON_IsString(v) && !strcmp(v->valuestring, "everywhere")) {
+        *out = PDX_WITHDRAWN_EVERYWHERE;
+        return 0;
+    }
+    return get_bool(obj, "withdrawn", out, why);
+}
+
 /* Decode our own schema; `stored` skips the cleaning that records coming
  * from outside need (stored records were cleaned when indexed). */
 static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
@@ -258,7 +269,7 @@ static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
                  &w->n_subjects, why) ||
         rec_string(a, obj, "source_key", plain, &w->source_key, why) ||
         get_bool(obj, "versioned", &w->versioned, why) ||
-        get_bool(obj, "withdrawn", &w->withdrawn, why))
+        get_withdrawn(obj, &w->withdrawn, why))
         return PDX_SKIP_FIELD;
     if (w->pmid && !record_pmid_valid(w->pmid)) {
         sb_printf(why, "field \"pmid\" is not a PubMed id (digits): \"%s\"",
@@ -328,6 +339,18 @@ static const char *derive_title(arena *a, const char *abs)
     return arena_strndup(a, abs, end);
 }
 
+/* "pmid:" and the PMID: the id a PubMed record goes by. */
+static const char *pmid_id(arena *a, const char *pmid)
+{
+    size_t n = strlen(pmid);
+    char *s = arena_alloc(a, n + 6);
+    if (s) {
+        memcpy(s, "pmid:", 5);
+        memcpy(s + 5, pmid, n + 1);
+    }
+    return s;
+}
+
 int record_pmid_valid(const char *s)
 {
     size_t n = strlen(s);
@@ -342,7 +365,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         w->versioned = 1;
         if (!w->id) {
             if (w->pmid)
-                w->id = text_join2(a, "pmid:", w->pmid);
+                w->id = pmid_id(a, w->pmid);
             else if (w->openalex_id)
                 w->id = w->openalex_id;
             else if (w->arxiv_id)
@@ -376,7 +399,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         w->title_derived = 0; /* nothing else to index it as */
     }
     if (!w->id && w->pmid) /* PubMed's own id, as PubMed writes it */
-        w->id = text_join2(a, "pmid:", w->pmid);
+        w->id = pmid_id(a, w->pmid);
     else if (!w->id && w->openalex_id)
         w->id = w->openalex_id;
     if (!w->id) {
@@ -548,7 +571,9 @@ cJSON *record_to_cjson(const pdx_work *w)
         put_list(o, "subjects", w->subjects, w->n_subjects) ||
         put_str(o, "source_key", w->source_key) ||
         (w->versioned && !cJSON_AddTrueToObject(o, "versioned")) ||
-        (w->withdrawn && !cJSON_AddTrueToObject(o, "withdrawn"))) {
+        (w->withdrawn == 1 && !cJSON_AddTrueToObject(o, "withdrawn")) ||
+        (w->withdrawn > 1 &&
+         !cJSON_AddStringToObject(o, "withdrawn", "everywhere"))) {
         cJSON_Delete(o);
         return NULL;
     }

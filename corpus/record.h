@@ -24,6 +24,19 @@
 pdx_skip jsonl_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why);
 /* Map an arXiv metadata snapshot object onto w. */
 pdx_skip arxiv_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why);
+/* OpenAlex (openalex.c): 1 if obj looks like an OpenAlex work; decode
+ * it; the merged_ids CSV's header line, and one of its lines as a
+ * withdrawal of the merged id. */
+int openalex_looks_like(const cJSON *obj);
+pdx_skip openalex_decode(arena *a, pdx_work *w, const cJSON *obj,
+                         strbuf *why);
+int openalex_merged_header(const char *s, size_t n);
+pdx_skip openalex_merged_decode(arena *a, pdx_work *w, const char *line,
+                                size_t n, strbuf *why);
+
+/* An arXiv version date, "Mon, 2 Apr 2007 19:18:42 GMT", as "YYYY-MM-DD"
+ * in out; 0, or -1 when it is not one. */
+int arxiv_version_date(const char *s, char out[32]);
 /* 1 if obj has keys only the arXiv snapshot schema uses. */
 int arxiv_looks_like(const cJSON *obj);
 

@@ -42,8 +42,9 @@ static void show_text(const char *json)
 {
     cJSON *o = cJSON_Parse(json);
     const cJSON *f;
+    /* "versioned" belongs to a source's record, not to the work. */
     cJSON_ArrayForEach(f, o)
-        if (strcmp(f->string, "sources"))
+        if (strcmp(f->string, "sources") && strcmp(f->string, "versioned"))
             text_field(f->string, f);
     const cJSON *srcs = cJSON_GetObjectItemCaseSensitive(o, "sources");
     int n = cJSON_GetArraySize(srcs), i = 0;
@@ -64,6 +65,9 @@ static void show_text(const char *json)
             printf("  [%d] %s\n", ++i,
                    cJSON_IsString(file) ? file->valuestring
                                         : "(added by a program)");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "set_aside")))
+            printf("      (set aside: a later file's version or withdrawal "
+                   "replaces it)\n");
         const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
         cJSON_ArrayForEach(f, rec)
             if (strcmp(f->string, "abstract") && strcmp(f->string, "id")) {

@@ -2,7 +2,7 @@
 # golden.sh PAPERDEX SRCDIR -- golden tests of `paperdex search` output.
 #
 # Each tests/golden/NAME.args holds the arguments of one search over an
-# index of corpus/samples/*.jsonl, one argument per line (a first line
+# index of corpus/samples (every format paperdex reads), one argument per line (a first line
 # "@similar" or "@show" runs that subcommand instead); NAME.out holds its
 # expected standard output followed by a line "exit N".  With
 # PDX_GOLDEN_UPDATE=1 the .out files are rewritten from what the binary
@@ -15,7 +15,7 @@ T=$(mktemp -d /tmp/pdx-golden-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 # Relative paths, so that the sources the output names are the same in
 # every checkout.
-(cd "$SRC" && "$PDX" index --db "$T/ix" corpus/samples/*.jsonl >/dev/null) || exit 1
+(cd "$SRC" && "$PDX" index --db "$T/ix" corpus/samples >/dev/null) || exit 1
 # The seed pages too, for the cases that start with "@seeds" (skipped when
 # ../shared is not there).
 SHARED="$SRC/../shared"

@@ -1,0 +1,728 @@
+/*
+ * xmlrec.c -- MEDLINE/PubMed XML and arXiv OAI-PMH records, streamed with
+ * expat (Debian's libexpat1-dev): a well-kept, fuzzed streaming parser,
+ * so no XML is parsed by hand here.  Only the records' elements are
+ * looked at; everything else passes by.
+ *
+ * Streaming.  The file is fed to expat a buffer at a time (XML_GetBuffer
+ * and XML_ParseBuffer: expat owns the bytes).  When a record's end tag
+ * has been seen, the end handler suspends the parser (XML_StopParser
+ * with resumable set): xmlrec_next() hands the record over, and the next
+ * call resumes where it stopped.  So one record's fields are in memory at
+ * a time, whatever the file's size, and each field is cut at FIELD_MAX
+ * bytes (a record with a longer one is skipped, named by its line).
+ *
+ * PubMed.  A PubmedArticle (or PubmedBookArticle) gives: PMID (the one of
+ * MedlineCitation or BookDocument, not those of its comments or
+ * references), ArticleTitle, the AbstractText parts (a structured
+ * abstract's Label kept: "BACKGROUND: ..."), the authors (ForeName or
+ * Initials and LastName, or CollectiveName; editors' lists left out),
+ * the journal's Title as venue, PubDate (Year, Month, Day, or a
+ * MedlineDate such as "1998 Dec-1999 Jan", read as its first year and
+ * month), the DOI and PMC id of PubmedData's ArticleIdList (an
+ * ELocationID DOI when that has none), MeSH DescriptorNames and Keywords
+ * as subjects.  Each is marked versioned: a later file's version of a
+ * PMID replaces an earlier one's (corpus/merge.c).  A DeleteCitation
+ * gives one withdrawal per PMID it lists.
+ *
+ * OAI-PMH.  Each <record> of ListRecords or GetRecord, in the arXiv or
+ * arXivRaw metadata format: id, title, abstract, authors (arXiv's
+ * keyname/forenames/suffix, or arXivRaw's one string), categories,
+ * comments, journal-ref as venue, doi, and the date of the first version
+ * (arXiv's <created>, arXivRaw's first <version><date>).  A header with
+ * status="deleted" is a withdrawal of its identifier's arXiv id.
+ *
+ * Entities: expat expands only XML's own and character references; it
+ * fetches no external entity (no handler is set) and refuses the
+ * "billion laughs" amplification itself (expat >= 2.4).
+ */
+#include "xmlrec.h"
+
+#include <expat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/text.h"
+#include "record.h"
+
+#define FIELD_MAX (1u << 20) /* bytes of one field */
+#define MAX_DEPTH 64
+#define NAME_MAX_LEN 40
+#define MAX_ITEMS 10000 /* authors or subjects of one record */
+
+/* A list of strings, NUL-separated in one buffer. */
+typedef struct strlist {
+    strbuf b;
+    size_t n;
+} strlist;
+
+static void list_add(strlist *l, const char *s, size_t n)
+{
+    if (l->n >= MAX_ITEMS || !n)
+        return;
+    sb_append(&l->b, s, n);
+    sb_putc(&l->b, '\0');
+    l->n++;
+}
+
+static void list_clear(strlist *l)
+{
+    sb_clear(&l->b);
+    l->n = 0;
+}
+
+enum { F_TITLE, F_ABSTRACT, F_VENUE, F_PMID, F_PMCID, F_DOI, F_ELOC_DOI,
+       F_ARXIV, F_COMMENTS, F_CATEGORIES, F_DATE, F_YEAR, F_MONTH, F_DAY,
+       F_MEDLINE_DATE, F_RAW_AUTHORS, F_OAI_ID,
+       /* an author's parts */
+       F_LAST, F_FORE, F_INITIALS, F_COLLECTIVE, F_SUFFIX,
+       F__COUNT };
+
+struct xmlrec {
+    const char *name;
+    XML_Parser p;
+    pdx_format format;
+    int started;        /* the root was seen */
+    int suspended;      /* a record is ready, the parser waits */
+    int ended;          /* the last buffer was parsed */
+    int fatal;          /* a syntax error or a stream error: no more */
+    /* the element path: local names */
+    char path[MAX_DEPTH][NAME_MAX_LEN + 1];
+    int depth, deep;    /* deep: levels past MAX_DEPTH, not kept */
+    /* text capture */
+    int capture;        /* the depth whose element's text is captured, or 0 */
+    int field;          /* which field it goes to */
+    strbuf text;
+    int too_long;
+    /* the record being read */
+    int in_record;
+    uint64_t rec_line;
+    int deleted;        /* OAI deleted header */
+    int editors;        /* inside an AuthorList of editors */
+    int raw_version_seen;
+    strbuf f[F__COUNT];
+    strlist authors, subjects;
+    char *skip_why;     /* a record-level problem, static text */
+    /* records ready to hand over */
+    int ready;          /* 1: a record, 2: a DeleteCitation's PMIDs */
+    strlist deletions;  /* PMIDs of a DeleteCitation, handed over one by one */
+    size_t next_deletion, deletion_pos;
+    uint64_t deletion_line;
+    char err[512];
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static const char *local(const char *name)
+{
+    const char *c = strrchr(name, ':');
+    return c ? c + 1 : name;
+}
+
+static const char *attr(const char **atts, const char *key)
+{
+    for (size_t i = 0; atts && atts[i]; i += 2)
+        if (!strcmp(local(atts[i]), key))
+            return atts[i + 1];
+    return NULL;
+}
+
+/* The name of the element `up` levels above the current one ("" when
+ * out of range or too deep to be kept). */
+static const char *up(const xmlrec *x, int k)
+{
+    int i = x->depth - 1 - k;
+    return i >= 0 && i < MAX_DEPTH && !x->deep ? x->path[i] : "";
+}
+
+static int is(const char *a, const char *b) { return !strcmp(a, b); }
+
+static void reset_record(xmlrec *x)
+{
+    for (int i = 0; i < F__COUNT; i++)
+        sb_clear(&x->f[i]);
+    list_clear(&x->authors);
+    list_clear(&x->subjects);
+    x->deleted = 0;
+    x->editors = 0;
+    x->raw_version_seen = 0;
+    x->skip_why = NULL;
+}
+
+static void start_capture(xmlrec *x, int field)
+{
+    x->capture = x->depth;
+    x->field = field;
+    x->too_long = 0;
+    sb_clear(&x->text);
+}
+
+/* ------------------------------------------------------------ handlers */
+
+static void XMLCALL on_start(void *ud, const XML_Char *qname,
+                             const XML_Char **atts)
+{
+    xmlrec *x = ud;
+    const char *name = local(qname);
+    if (!x->started) {
+        x->started = 1;
+        pdx_format f = is(name, "PubmedArticleSet") ? PDX_FORMAT_PUBMED
+                       : is(name, "OAI-PMH")         ? PDX_FORMAT_OAI
+                                                     : PDX_FORMAT_AUTO;
+        if (f == PDX_FORMAT_AUTO || (x->format != PDX_FORMAT_AUTO && f != x->format)) {
+            snprintf(x->err, sizeof x->err,
+                     "%s:%lu: the root element <%.60s> is not %s", x->name,
+                     (unsigned long)XML_GetCurrentLineNumber(x->p), name,
+                     x->format == PDX_FORMAT_OAI      ? "<OAI-PMH>"
+                     : x->format == PDX_FORMAT_PUBMED ? "<PubmedArticleSet>"
+                                                      : "<PubmedArticleSet> "
+                                                        "or <OAI-PMH>");
+            x->fatal = 1;
+            XML_StopParser(x->p, XML_FALSE);
+            return;
+        }
+        x->format = f;
+    }
+    if (x->depth >= MAX_DEPTH) {
+        x->deep++;
+        return;
+    }
+    snprintf(x->path[x->depth], NAME_MAX_LEN + 1, "%s", name);
+    x->depth++;
+    if (x->capture)
+        return; /* inline markup inside a captured field: its text counts */
+    const char *parent = up(x, 1);
+    if (x->format == PDX_FORMAT_PUBMED) {
+        if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle")) {
+            reset_record(x);
+            x->in_record = 1;
+            x->rec_line = XML_GetCurrentLineNumber(x->p);
+        } else if (is(name, "DeleteCitation")) {
+            list_clear(&x->deletions);
+            x->next_deletion = x->deletion_pos = 0;
+            x->deletion_line = XML_GetCurrentLineNumber(x->p);
+        } else if (is(name, "PMID") && is(parent, "DeleteCitation")) {
+            start_capture(x, -1);
+        } else if (!x->in_record) {
+            return;
+        } else if (is(name, "PMID") &&
+                   (is(parent, "MedlineCitation") || is(parent, "BookDocument"))) {
+            if (!x->f[F_PMID].len)
+                start_capture(x, F_PMID);
+        } else if (is(name, "ArticleTitle") &&
+                   (is(parent, "Article") || is(parent, "BookDocument"))) {
+            start_capture(x, F_TITLE);
+        } else if (is(name, "AbstractText") && is(parent, "Abstract")) {
+            strbuf *ab = &x->f[F_ABSTRACT];
+            const char *label = attr(atts, "Label");
+            if (ab->len)
+                sb_putc(ab, ' ');
+            if (label && *label)
+                sb_printf(ab, "%s: ", label);
+            start_capture(x, F_ABSTRACT);
+        } else if (is(name, "AuthorList")) {
+            const char *type = attr(atts, "Type");
+            x->editors = type && is(type, "editors");
+        } else if (is(name, "Author") && is(parent, "AuthorList")) {
+            for (int i = F_LAST; i <= F_SUFFIX; i++)
+                sb_clear(&x->f[i]);
+        } else if (is(parent, "Author") && is(up(x, 2), "AuthorList")) {
+            int f = is(name, "LastName")         ? F_LAST
+                    : is(name, "ForeName")       ? F_FORE
+                    : is(name, "Initials")       ? F_INITIALS
+                    : is(name, "CollectiveName") ? F_COLLECTIVE
+                    : is(name, "Suffix")         ? F_SUFFIX
+                                                 : -2;
+            if (f >= 0)
+                start_capture(x, f);
+        } else if (is(name, "Title") && is(parent, "Journal")) {
+            start_capture(x, F_VENUE);
+        } else if (is(parent, "PubDate")) {
+            int f = is(name, "Year")          ? F_YEAR
+                    : is(name, "Month")       ? F_MONTH
+                    : is(name, "Day")         ? F_DAY
+                    : is(name, "MedlineDate") ? F_MEDLINE_DATE
+                                              : -2;
+            if (f >= 0)
+                start_capture(x, f);
+        } else if (is(name, "ArticleId") && is(parent, "ArticleIdList") &&
+                   is(up(x, 2), "PubmedData")) {
+            const char *type = attr(atts, "IdType");
+            if (type && is(type, "doi"))
+                start_capture(x, F_DOI);
+            else if (type && is(type, "pmc"))
+                start_capture(x, F_PMCID);
+        } else if (is(name, "ELocationID") && is(parent, "Article")) {
+            const char *type = attr(atts, "EIdType");
+            if (type && is(type, "doi"))
+                start_capture(x, F_ELOC_DOI);
+        } else if ((is(name, "DescriptorName") && is(parent, "MeshHeading")) ||
+                   (is(name, "Keyword") && is(parent, "KeywordList"))) {
+            start_capture(x, -3); /* a subject */
+        }
+        return;
+    }
+    /* OAI-PMH */
+    if (is(name, "record") &&
+        (is(parent, "ListRecords") || is(parent, "GetRecord"))) {
+        reset_record(x);
+        x->in_record = 1;
+        x->rec_line = XML_GetCurrentLineNumber(x->p);
+        return;
+    }
+    if (!x->in_record)
+        return;
+    const char *fmt = up(x, 2); /* arXiv or arXivRaw, for their children */
+    int arx = is(fmt, "arXiv"), raw = is(fmt, "arXivRaw");
+    if (is(name, "header") && is(parent, "record")) {
+        const char *st = attr(atts, "status");
+        x->deleted = st && is(st, "deleted");
+    } else if (is(name, "identifier") && is(parent, "header")) {
+        start_capture(x, F_OAI_ID);
+    } else if (is(parent, "arXiv") || is(parent, "arXivRaw")) {
+        int f = is(name, "id")            ? F_ARXIV
+                : is(name, "title")       ? F_TITLE
+                : is(name, "abstract")    ? F_ABSTRACT
+                : is(name, "categories")  ? F_CATEGORIES
+                : is(name, "comments")    ? F_COMMENTS
+                : is(name, "journal-ref") ? F_VENUE
+                : is(name, "doi")         ? F_DOI
+                : is(name, "created")     ? F_DATE
+                : is(name, "authors") && is(parent, "arXivRaw") ? F_RAW_AUTHORS
+                                                                 : -2;
+        if (f >= 0)
+            start_capture(x, f);
+    } else if (arx && is(parent, "author")) {
+        /* arXiv: <authors><author><keyname/><forenames/><suffix/> */
+        (void)raw;
+    } else if (is(name, "author") && is(parent, "authors") &&
+               is(up(x, 2), "arXiv")) {
+        for (int i = F_LAST; i <= F_SUFFIX; i++)
+            sb_clear(&x->f[i]);
+    } else if (is(parent, "author") && is(up(x, 2), "authors") &&
+               is(up(x, 3), "arXiv")) {
+        int f = is(name, "keyname")     ? F_LAST
+                : is(name, "forenames") ? F_FORE
+                : is(name, "suffix")    ? F_SUFFIX
+                                        : -2;
+        if (f >= 0)
+            start_capture(x, f);
+    } else if (is(name, "date") && is(parent, "version") &&
+               is(up(x, 2), "arXivRaw") && !x->raw_version_seen) {
+        x->raw_version_seen = 1;
+        start_capture(x, F_DATE);
+    }
+}
+
+static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
+{
+    xmlrec *x = ud;
+    if (!x->capture)
+        return;
+    if (x->text.len + (size_t)len > FIELD_MAX) {
+        x->too_long = 1;
+        return;
+    }
+    sb_append(&x->text, s, (size_t)len);
+}
+
+/* An author's name from its parts, into the author list. */
+static void end_author(xmlrec *x)
+{
+    strbuf name = STRBUF_INIT;
+    if (x->f[F_COLLECTIVE].len) {
+        sb_append(&name, x->f[F_COLLECTIVE].s, x->f[F_COLLECTIVE].len);
+    } else if (x->f[F_LAST].len) {
+        if (x->f[F_FORE].len) {
+            sb_append(&name, x->f[F_FORE].s, x->f[F_FORE].len);
+            sb_putc(&name, ' ');
+        } else {
+            /* MEDLINE's Initials "JP": written "J. P." so that they are
+             * known for initials when authors are matched. */
+            const strbuf *in = &x->f[F_INITIALS];
+            for (size_t i = 0; i < in->len; i++)
+                if (in->s[i] != ' ' && in->s[i] != '.') {
+                    sb_putc(&name, in->s[i]);
+                    if ((unsigned char)in->s[i] < 0x80)
+                        sb_puts(&name, ". ");
+                }
+        }
+        sb_append(&name, x->f[F_LAST].s, x->f[F_LAST].len);
+        if (x->f[F_SUFFIX].len) {
+            sb_putc(&name, ' ');
+            sb_append(&name, x->f[F_SUFFIX].s, x->f[F_SUFFIX].len);
+        }
+    }
+    if (name.len)
+        list_add(&x->authors, name.s, name.len);
+    sb_release(&name);
+}
+
+static void XMLCALL on_end(void *ud, const XML_Char *qname)
+{
+    xmlrec *x = ud;
+    const char *name = local(qname);
+    if (x->deep) {
+        x->deep--;
+        return;
+    }
+    if (x->capture == x->depth) {
+        x->capture = 0;
+        if (x->too_long)
+            x->skip_why = "a field is longer than 1 MiB";
+        if (x->field == -1) {
+            list_add(&x->deletions, x->text.s ? x->text.s : "", x->text.len);
+        } else if (x->field == -3) {
+            list_add(&x->subjects, x->text.s ? x->text.s : "", x->text.len);
+        } else if (x->field >= 0) {
+            strbuf *f = &x->f[x->field];
+            sb_append(f, x->text.s ? x->text.s : "", x->text.len);
+        }
+    }
+    const char *parent = up(x, 1);
+    int record_end = 0;
+    if (x->format == PDX_FORMAT_PUBMED) {
+        if (is(name, "Author") && is(parent, "AuthorList") && x->in_record &&
+            !x->editors)
+            end_author(x);
+        else if (is(name, "AuthorList"))
+            x->editors = 0;
+        else if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle"))
+            record_end = 1;
+        else if (is(name, "DeleteCitation") && x->deletions.n) {
+            x->next_deletion = x->deletion_pos = 0;
+            record_end = 2;
+        }
+    } else if (x->format == PDX_FORMAT_OAI) {
+        if (is(name, "author") && is(parent, "authors") &&
+            is(up(x, 2), "arXiv") && x->in_record)
+            end_author(x);
+        else if (is(name, "record") && x->in_record)
+            record_end = 1;
+    }
+    if (x->depth > 0)
+        x->depth--;
+    if (record_end) {
+        x->ready = record_end;
+        XML_StopParser(x->p, XML_TRUE);
+    }
+}
+
+/* ------------------------------------------------------------ records */
+
+static const char *field(arena *a, const xmlrec *x, int i, int tex)
+{
+    const strbuf *b = &x->f[i];
+    if (!b->len)
+        return NULL;
+    char *s = arena_strndup(a, b->s, b->len);
+    char *c = s ? (tex ? text_clean(a, s) : text_collapse(a, s)) : NULL;
+    return c && *c ? c : NULL;
+}
+
+static int month_number(const char *m)
+{
+    static const char *const names[] = {"jan", "feb", "mar", "apr", "may",
+                                        "jun", "jul", "aug", "sep", "oct",
+                                        "nov", "dec"};
+    if (!m)
+        return 0;
+    if (m[0] >= '0' && m[0] <= '9') {
+        int v = atoi(m);
+        return v >= 1 && v <= 12 ? v : 0;
+    }
+    for (int i = 0; i < 12; i++)
+        if (!strncasecmp(m, names[i], 3))
+            return i + 1;
+    return 0;
+}
+
+/* PubDate -> "YYYY[-MM[-DD]]" in out, or "" when it gives no year. */
+static void pubmed_date(const xmlrec *x, char out[16])
+{
+    out[0] = '\0';
+    const char *y = x->f[F_YEAR].s, *m = x->f[F_MONTH].s, *d = x->f[F_DAY].s;
+    char tmp[16];
+    if (!x->f[F_YEAR].len && x->f[F_MEDLINE_DATE].len) {
+        /* "1998 Dec-1999 Jan", "2000 Spring", "1999-2000": the first
+         * year, and the month right after it */
+        const char *s = x->f[F_MEDLINE_DATE].s;
+        while (*s && !(s[0] >= '0' && s[0] <= '9'))
+            s++;
+        if (strlen(s) < 4)
+            return;
+        snprintf(tmp, sizeof tmp, "%.4s", s);
+        y = tmp;
+        s += 4;
+        while (*s == ' ')
+            s++;
+        m = *s && !(*s >= '0' && *s <= '9') ? s : NULL;
+        d = NULL;
+    }
+    if (!y || strlen(y) != 4)
+        return;
+    int mo = month_number(m), da = d ? atoi(d) : 0;
+    if (mo && da >= 1 && da <= 31)
+        snprintf(out, 16, "%.4s-%02d-%02d", y, mo, da);
+    else if (mo)
+        snprintf(out, 16, "%.4s-%02d", y, mo);
+    else
+        snprintf(out, 16, "%.4s", y);
+    if (!record_date_valid(out)) { /* 31 February: the month will do */
+        if (mo)
+            snprintf(out, 16, "%.4s-%02d", y, mo);
+        if (!record_date_valid(out))
+            out[0] = '\0';
+    }
+}
+
+static const char *const *list_out(arena *a, const strlist *l, size_t *n,
+                                   int tex)
+{
+    *n = 0;
+    if (!l->n)
+        return NULL;
+    const char **v = arena_alloc(a, l->n * sizeof *v);
+    if (!v)
+        return NULL;
+    const char *p = l->b.s;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t len = strlen(p);
+        char *s = arena_strndup(a, p, len);
+        char *c = s ? (tex ? text_clean(a, s) : text_collapse(a, s)) : NULL;
+        if (c && *c)
+            v[(*n)++] = c;
+        p += len + 1;
+    }
+    return v;
+}
+
+/* The finished record into w; -1 (why set) when it cannot be one. */
+static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
+{
+    const pdx_work init = PDX_WORK_INIT;
+    *w = init;
+    w->versioned = 1;
+    if (x->skip_why) {
+        sb_puts(why, x->skip_why);
+        return -1;
+    }
+    if (x->format == PDX_FORMAT_PUBMED) {
+        w->pmid = field(a, x, F_PMID, 0);
+        if (!w->pmid || !record_pmid_valid(w->pmid)) {
+            sb_printf(why, "a PubmedArticle without a valid PMID%s%s",
+                      w->pmid ? ": " : "", w->pmid ? w->pmid : "");
+            return -1;
+        }
+        w->title = field(a, x, F_TITLE, 0);
+        w->abstract = field(a, x, F_ABSTRACT, 0);
+        w->venue = field(a, x, F_VENUE, 0);
+        w->doi = field(a, x, F_DOI, 0);
+        if (!w->doi)
+            w->doi = field(a, x, F_ELOC_DOI, 0);
+        w->pmcid = field(a, x, F_PMCID, 0);
+        char date[16];
+        pubmed_date(x, date);
+        if (*date)
+            w->date = arena_strdup(a, date);
+        w->authors = list_out(a, &x->authors, &w->n_authors, 0);
+        w->subjects = list_out(a, &x->subjects, &w->n_subjects, 0);
+        /* A title in brackets is a translation ("[Title in English]."):
+         * kept as written. */
+        return 0;
+    }
+    /* OAI-PMH: the arXiv id from the header when the metadata is gone */
+    const char *ident = field(a, x, F_OAI_ID, 0);
+    w->arxiv_id = field(a, x, F_ARXIV, 0);
+    if (!w->arxiv_id && ident) {
+        const char *p = strstr(ident, "arXiv.org:");
+        w->arxiv_id = p ? p + 10 : NULL;
+    }
+    if (!w->arxiv_id || !*w->arxiv_id) {
+        sb_puts(why, "an OAI-PMH record without an arXiv id");
+        return -1;
+    }
+    w->id = w->arxiv_id;
+    if (x->deleted) {
+        w->withdrawn = 1;
+        return 0;
+    }
+    w->title = field(a, x, F_TITLE, 1);
+    w->abstract = field(a, x, F_ABSTRACT, 1);
+    w->venue = field(a, x, F_VENUE, 1);
+    w->comments = field(a, x, F_COMMENTS, 1);
+    w->doi = field(a, x, F_DOI, 0);
+    const char *cats = field(a, x, F_CATEGORIES, 0);
+    const char *date = field(a, x, F_DATE, 0);
+    const char *raw = field(a, x, F_RAW_AUTHORS, 1);
+    cJSON *o = cJSON_CreateObject();
+    if (!o || (cats && !cJSON_AddStringToObject(o, "categories", cats)) ||
+        (raw && !cJSON_AddStringToObject(o, "authors", raw)) ||
+        rec_list(a, o, "categories", 0, REC_AS_IS, &w->categories,
+                 &w->n_categories, why) ||
+        (raw && rec_list(a, o, "authors", 1, REC_AS_IS, &w->authors,
+                         &w->n_authors, why))) {
+        cJSON_Delete(o);
+        if (!why->len)
+            sb_puts(why, "out of memory");
+        return -1;
+    }
+    cJSON_Delete(o);
+    if (!raw)
+        w->authors = list_out(a, &x->authors, &w->n_authors, 1);
+    if (date) {
+        char d[32];
+        if (record_date_valid(date))
+            w->date = date;
+        else if (arxiv_version_date(date, d) == 0)
+            w->date = arena_strdup(a, d);
+        else {
+            sb_printf(why, "the date \"%.40s\" is neither YYYY-MM-DD nor "
+                           "an RFC 822 date", date);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the API */
+
+xmlrec *xmlrec_new(const char *name, pdx_format format)
+{
+    xmlrec *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->name = name;
+    x->format = format;
+    x->p = XML_ParserCreate(NULL);
+    if (!x->p) {
+        free(x);
+        return NULL;
+    }
+    x->text = (strbuf)STRBUF_INIT;
+    for (int i = 0; i < F__COUNT; i++)
+        x->f[i] = (strbuf)STRBUF_INIT;
+    x->authors.b = x->subjects.b = x->deletions.b = (strbuf)STRBUF_INIT;
+    XML_SetUserData(x->p, x);
+    XML_SetElementHandler(x->p, on_start, on_end);
+    XML_SetCharacterDataHandler(x->p, on_text);
+    return x;
+}
+
+void xmlrec_free(xmlrec *x)
+{
+    if (!x)
+        return;
+    XML_ParserFree(x->p);
+    sb_release(&x->text);
+    for (int i = 0; i < F__COUNT; i++)
+        sb_release(&x->f[i]);
+    sb_release(&x->authors.b);
+    sb_release(&x->subjects.b);
+    sb_release(&x->deletions.b);
+    free(x);
+}
+
+int xmlrec_looks_like(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+        i++;
+    if (i >= n || s[i] != '<')
+        return 0;
+    /* Only the two roots paperdex reads: a saved HTML page stays a page. */
+    size_t left = n - i;
+    const char *roots[] = {"PubmedArticleSet", "OAI-PMH"};
+    for (int r = 0; r < 2; r++)
+        for (size_t k = i; k + strlen(roots[r]) + 1 <= n && k < i + 4096; k++)
+            if (s[k] == '<' && !memcmp(s + k + 1, roots[r], strlen(roots[r])))
+                return 1;
+    (void)left;
+    return 0;
+}
+
+static int feed_error(xmlrec *x, strbuf *why)
+{
+    if (!x->err[0])
+        snprintf(x->err, sizeof x->err, "%s:%lu:%lu: XML error: %s", x->name,
+                 (unsigned long)XML_GetCurrentLineNumber(x->p),
+                 (unsigned long)XML_GetCurrentColumnNumber(x->p) + 1,
+                 XML_ErrorString(XML_GetErrorCode(x->p)));
+    x->fatal = 1;
+    sb_puts(why, x->err);
+    return -2;
+}
+
+int xmlrec_next(xmlrec *x, arena *a, pdx_work *w, uint64_t *line,
+                strbuf *why, xmlrec_read_fn rd, void *ctx)
+{
+    const pdx_work init = PDX_WORK_INIT;
+    for (;;) {
+        if (x->ready == 2) { /* a DeleteCitation: one PMID a call */
+            const char *p = x->deletions.b.s + x->deletion_pos;
+            size_t len = strlen(p);
+            x->deletion_pos += len + 1;
+            if (++x->next_deletion >= x->deletions.n)
+                x->ready = 0;
+            *w = init;
+            w->withdrawn = 1;
+            w->versioned = 1;
+            *line = x->deletion_line;
+            char *s = arena_strndup(a, p, len);
+            char *pm = s ? text_collapse(a, s) : NULL;
+            if (!pm || !record_pmid_valid(pm)) {
+                sb_printf(why, "DeleteCitation lists \"%.30s\", not a PMID",
+                          pm ? pm : "");
+                return -1;
+            }
+            w->pmid = pm;
+            return 1;
+        }
+        if (x->ready == 1) {
+            x->ready = 0;
+            x->in_record = 0;
+            *line = x->rec_line;
+            return build(x, a, w, why) == 0 ? 1 : -1;
+        }
+        if (x->fatal) {
+            sb_puts(why, x->err[0] ? x->err : "the XML stream broke");
+            return -2;
+        }
+        enum XML_Status st;
+        if (x->suspended) {
+            x->suspended = 0;
+            st = XML_ResumeParser(x->p);
+        } else if (x->ended) {
+            return 0;
+        } else {
+            void *b = XML_GetBuffer(x->p, 65536);
+            if (!b) {
+                sb_puts(why, "out of memory");
+                x->fatal = 1;
+                return -2;
+            }
+            int n = rd(ctx, b, 65536);
+            if (n < 0) {
+                x->fatal = 1;
+                return -3;
+            }
+            x->ended = n == 0;
+            st = XML_ParseBuffer(x->p, n, n == 0);
+        }
+        if (st == XML_STATUS_ERROR)
+            return feed_error(x, why);
+        if (st == XML_STATUS_SUSPENDED)
+            x->suspended = 1;
+    }
+}
+
+pdx_format xmlrec_format(const xmlrec *x)
+{
+    return x ? x->format : PDX_FORMAT_AUTO;
+}
