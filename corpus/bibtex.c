@@ -36,7 +36,8 @@
  *
  * Errors: an entry that is not closed, a field without '=' or a value
  * that is not one, is skipped with its line; reading goes on at the next
- * '@' that starts a line.
+ * '@' that starts a line.  Such an '@' also ends a value left open: a
+ * missing brace costs one entry, not the rest of the file.
  */
 #include "bibtex.h"
 
@@ -175,6 +176,16 @@ static int piece(bibtex *b, xmlrec_read_fn rd, void *ctx)
         getc_(b, rd, ctx);
         int depth = 0;
         for (;;) {
+            /* An '@' that starts a line is taken for the next entry: one
+             * missing brace costs its own entry, not the rest of the
+             * file (BibTeX itself would read on to the end). */
+            if (peekc(b, rd, ctx) == '@' && b->at_line_start) {
+                snprintf(b->err, sizeof b->err, "a %s value is not closed "
+                         "before the next entry (line %llu)",
+                         quote ? "quoted" : "braced",
+                         (unsigned long long)b->line);
+                return -1;
+            }
             c = getc_(b, rd, ctx);
             if (c == EOF) {
                 snprintf(b->err, sizeof b->err, "a %s value is not closed "
@@ -496,8 +507,7 @@ static pdx_skip build(bibtex *b, arena *a, pdx_work *w, strbuf *why)
                record_date_valid(date)) {
         w->date = date; /* "2020-05-01/2020-05-03": its start */
     } else if (year) {
-        if (strlen(year) != 4 || !isdigit((unsigned char)year[0]) ||
-            !isdigit((unsigned char)year[3])) {
+        if (strlen(year) != 4 || strspn(year, "0123456789") != 4) {
             sb_printf(why, "year \"%.20s\" is not a four-digit year", year);
             return PDX_SKIP_FIELD;
         }

@@ -1,7 +1,9 @@
 /*
  * fuzz_reader.c -- libFuzzer target for every record reader: the input is
- * a file (JSON lines or a profile page, plain or gzip) read to the end
- * with every format, forced and detected.
+ * a file (JSON lines, a profile page, XML, BibTeX; plain or gzip) read to
+ * the end with every format, forced and detected.  With FUZZ_ONLY set to
+ * a format (fuzz_pubmed.c, fuzz_oai.c, fuzz_openalex.c, fuzz_bibtex.c),
+ * that format alone, forced and detected: the fuzzer's time goes to it.
  * Everything the reader returns is checked for the reader's own promises:
  * valid UTF-8, an id within PDX_ID_MAX, a title or an abstract.
  *
@@ -27,8 +29,21 @@ static void check_work(const pdx_work *w)
     size_t bad;
     if (!w->id || !*w->id || strlen(w->id) > PDX_ID_MAX)
         abort();
-    if ((!w->title || !*w->title) && (!w->abstract || !*w->abstract))
+    /* A withdrawal carries identity only, and always an identity. */
+    if (w->withdrawn && !w->pmid && !w->openalex_id && !w->arxiv_id)
         abort();
+    if (!w->withdrawn && (!w->title || !*w->title) &&
+        (!w->abstract || !*w->abstract))
+        abort();
+    for (size_t i = 0; i < w->n_subjects; i++)
+        if (!w->subjects[i] ||
+            !text_utf8_valid(w->subjects[i], strlen(w->subjects[i]), &bad))
+            abort();
+    const char *more[] = {w->pmid, w->pmcid, w->openalex_id, w->source_key,
+                          w->doi, w->arxiv_id, w->comments};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        if (more[i] && !text_utf8_valid(more[i], strlen(more[i]), &bad))
+            abort();
     const char *fields[] = {w->id, w->title, w->abstract, w->date, w->venue};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (fields[i] && !text_utf8_valid(fields[i], strlen(fields[i]), &bad))
@@ -45,6 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0)
         return 0;
     for (int f = 0; f < PDX_FORMAT__COUNT; f++) {
+#ifdef FUZZ_ONLY
+        if (f != FUZZ_ONLY && f != PDX_FORMAT_AUTO)
+            continue;
+#endif
         pdx_reader *r = NULL;
         pdx_reader_options ro = PDX_READER_OPTIONS_INIT;
         ro.format = (pdx_format)f;

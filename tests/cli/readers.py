@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""readers.py PAPERDEX SRC -- the PubMed, OpenAlex, OAI-PMH and BibTeX
+readers end to end, on the invented samples of corpus/samples and on
+files written here:
+
+- what each reader takes from its format (structured abstracts, MedlineDate,
+  initials, collective names, the inverted abstract, API pages, TeX
+  accents, @string macros, deleted headers, arXivRaw dates);
+- merging by DOI, PMID, OpenAlex id and arXiv id across formats;
+- versions and withdrawals: an update file's citation replaces the
+  baseline's, DeleteCitation and OpenAlex merged ids remove works, and the
+  index is the same whatever order the files arrive in, and when an update
+  file goes away again (incremental = fresh);
+- subject terms: subject:, --subject, the subject facet;
+- bad input in each format: named by file:line, the rest read.
+"""
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
+
+PDX, SRC = sys.argv[1], sys.argv[2]
+SAMPLES = os.path.join(SRC, "corpus", "samples")
+T = tempfile.mkdtemp(prefix="pdx-readers-")
+
+
+def run(*args):
+    p = subprocess.run([PDX] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def index(db, *paths, extra=()):
+    return run("index", "--db", db, *extra, *paths)
+
+
+def show(db, wid):
+    rc, out, err = run("show", "--db", db, "--format", "json", wid)
+    return json.loads(out) if rc == 0 else None
+
+
+def works(db):
+    """Every work, as search --all gives it (tombstones are not works)."""
+    rc, out, err = run("search", "--db", db, "--all", "--exact", "--limit", "10000",
+                       "--snippet", "0", "--format", "jsonl", "--sort", "oldest")
+    assert rc == 0, err
+    ws = [json.loads(l) for l in out.splitlines() if l.strip()]
+    for w in ws:
+        w.pop("rank", None)
+        w.pop("score", None)
+    return sorted(ws, key=lambda w: w["id"])
+
+
+def stats_works(db):
+    rc, out, err = run("stats", "--db", db)
+    for line in out.splitlines():
+        if line.startswith("works"):
+            return int(line.split()[1])
+    return None
+
+
+def search_ids(db, *args):
+    rc, out, err = run("search", "--db", db, "--format", "jsonl", "--snippet", "0",
+                       "--limit", "100", *args)
+    return [json.loads(l)["id"] for l in out.splitlines() if l.strip()], rc, err
+
+
+try:
+    # ---------------------------------------------------------- samples
+    db = os.path.join(T, "samples")
+    rc, out, err = index(db, SAMPLES)
+    check("the samples index cleanly", rc == 0 and "skipped-bad" in out and " 0 skipped-bad" in out, out + err)
+
+    w = show(db, "pmid:90000001")
+    check("PubMed: a work is found by pmid:N", w is not None)
+    if w:
+        check("PubMed: the update file's version replaces the baseline's title",
+              w["title"].startswith("Wrist-worn sensors"), w.get("title"))
+        check("PubMed: a structured abstract keeps its section labels",
+              w["abstract"].startswith("BACKGROUND: ") and " RESULTS: " in w["abstract"], w["abstract"][:80])
+        check("PubMed: a collective name is an author", "Heat Safety Study Group" in w["authors"], w["authors"])
+        check("PubMed: DOI, PMC id and journal", w.get("doi") == "10.5555/pdx.med.1" and
+              w.get("pmcid") == "PMC9000001" and w.get("venue") == "Journal of Invented Clinical Results", w)
+        check("PubMed: MeSH headings and BibTeX keywords are subjects",
+              "Heat Stress Disorders" in w.get("subjects", []) and "wearables" in w.get("subjects", []),
+              w.get("subjects"))
+        files = [os.path.basename(s["file"]) for s in w["sources"]]
+        check("PubMed + BibTeX by DOI: one work, every source listed",
+              files == ["pubmed-baseline.xml", "pubmed-update.xml.gz", "references.bib"], files)
+        aside = [s.get("set_aside", False) for s in w["sources"]]
+        check("the baseline's version is kept as a source, set aside", aside == [True, False, False], aside)
+        check("a reference list's DOI is not the article's", "not.this.one" not in json.dumps(w))
+
+    check("DeleteCitation: the deleted PMID is no work", show(db, "pmid:90000003") is None)
+    ids, rc, _ = search_ids(db, "duplicate citation withdrawn")
+    check("DeleteCitation: its text is not found", "pmid:90000003" not in ids, ids)
+
+    w = show(db, "pmid:90000002")
+    check("PubMed + OpenAlex by DOI and PMID: one work", w and len(w["sources"]) == 2 and
+          w.get("openalex_id") == "W9000000001", w and w.get("sources"))
+    if w:
+        check("MedlineDate '1998 Dec-1999 Jan' is read as 1998-12 (OpenAlex's day wins)",
+              w["sources"][1]["record"]["date"] == "1998-12" and w["date"] == "1998-12-01",
+              [s["record"].get("date") for s in w["sources"]])
+        check("MEDLINE initials 'JP' are written as initials and merge with the full name",
+              w["authors"] == ["Kwame Mensah", "João Pedro Ferreira"], w["authors"])
+        check("OpenAlex: the abstract is rebuilt from the inverted index in word order",
+              w["abstract"].startswith("Monthly malaria cases in 14 districts"), w["abstract"][:60])
+        check("OpenAlex: topics are subjects", "Malaria Transmission and Climate" in w["subjects"], w["subjects"])
+        check("the work is found by its OpenAlex id too", (show(db, "W9000000001") or {}).get("id") == w["id"])
+
+    w = show(db, "W9000000002")
+    check("OpenAlex + arXiv snapshot by the arXiv location: one work",
+          w and w["id"] == "1306.10037" and len(w["sources"]) == 2, w and w["id"])
+    check("OpenAlex merged id: the merged work is gone", show(db, "W9000000004") is None)
+    ids, _, _ = search_ids(db, "preprint later merged")
+    check("OpenAlex merged id: its text is not found", "W9000000004" not in ids, ids)
+    check("OpenAlex API page: its result is read", (show(db, "W9000000005") or {}).get("venue") is None and
+          show(db, "W9000000005") is not None)
+
+    w = show(db, "0801.10000")
+    check("BibTeX + arXiv snapshot by eprint: one work", w and len(w["sources"]) == 2 and
+          "legal informatics" in w.get("subjects", []), w and w.get("sources"))
+    ids, _, _ = search_ids(db, "title:glacier")
+    gl = show(db, ids[0]) if ids else None
+    check("BibTeX: TeX accents decoded, braces dropped, 'and others' truncates",
+          gl and gl["title"] == "Gläcier Mapping from Sentinel-2 with U-Nets" and
+          gl["authors"] == ["Jörg Müller", "María de la Cruz", "Sanja Petrović"] and gl.get("authors_truncated"),
+          gl and (gl["title"], gl["authors"]))
+    check("BibTeX: @string macros and month names", (show(db, "pmid:90000001") or {})["sources"][2]["record"].get("date") == "2021-03")
+
+    check("OAI-PMH: a deleted header leaves no work", show(db, "2611.00999") is None)
+    w = show(db, "2611.09002")
+    check("OAI-PMH arXivRaw: the first version's date", w and w["date"] == "2026-11-17", w and w.get("date"))
+    w = show(db, "2611.09001")
+    check("OAI-PMH arXiv: keyname, forenames and suffix, TeX in names",
+          w and w["authors"] == ["Csaba Balázs", "Chidinma Okafor", "John Smith Jr"], w and w.get("authors"))
+    w = show(db, "1811.10074")
+    check("OAI-PMH + snapshot: one work, the OAI record's journal reference and DOI",
+          w and {"arxiv-oai.xml", "arxiv-sample.jsonl"} <= {os.path.basename(s["file"]) for s in w["sources"]}
+          and w.get("doi") == "10.5555/pdx.oai.1" and
+          w.get("venue", "").startswith("Invented Journal of Agricultural"), w and (w.get("doi"), w.get("venue")))
+
+    every = works(db)
+    check("stats counts works, not tombstones", stats_works(db) == len(every), (stats_works(db), len(every)))
+
+    # ---------------------------------------------------------- subjects
+    ids, rc, _ = search_ids(db, "--subject", "malaria")
+    check("--subject matches a whole heading, ignoring case", ids == ["W9000000001"], ids)
+    ids, rc, _ = search_ids(db, "--subject", "Malaria Transmission")
+    check("--subject does not match part of a heading", ids == [], ids)
+    ids, rc, _ = search_ids(db, 'subject:"Heat Stress Disorders"')
+    check("subject: in a query", ids == ["pmid:90000001"], ids)
+    ids, rc, _ = search_ids(db, "heat", "--subject", "citizen science")
+    check("--subject filters a text query", ids == ["W9000000005"], ids)
+    rc, out, err = run("search", "--db", db, "--all", "--facets", "subject", "--format", "json", "--limit", "0",
+                       "--facet-limit", "1000")
+    facets = {f["value"]: f["count"] for f in json.loads(out)["facets"]["subject"]}
+    want = {}
+    for wk in every:
+        for s in set(x for x in wk.get("subjects", [])):
+            want[s] = want.get(s, 0) + 1
+    check("the subject facet counts each work once per subject", facets == want, (facets, want))
+    rc, out, err = run("search", "--db", db, "--subject", " ;. ")
+    check("a subject filter with no letters names the problem",
+          rc == 2 and 'subject filter " ;. " names no subject' in err, (rc, err))
+
+    # ------------------------------------------- order and incrementality
+    base = os.path.join(SAMPLES, "pubmed-baseline.xml")
+    upd = os.path.join(SAMPLES, "pubmed-update.xml.gz")
+    oa = os.path.join(SAMPLES, "openalex-works.jsonl")
+    merged = os.path.join(SAMPLES, "openalex-merged_ids.csv")
+    src = os.path.join(T, "src")
+    os.makedirs(src)
+
+    def fresh(name, files):
+        d = os.path.join(T, name)
+        for f in files:
+            shutil.copy(f, os.path.join(src, os.path.basename(f)))
+        rc, out, err = index(d, *[os.path.join(src, os.path.basename(f)) for f in files])
+        return d, rc
+
+    def put(name):
+        shutil.copy(name, os.path.join(src, os.path.basename(name)))
+
+    f_all, rc = fresh("fresh-all", [base, upd, oa, merged])
+    want = works(f_all)
+    # 90000001 (two versions), 90000002 = W9000000001, 1306.10037 (W...02),
+    # W9000000003; 90000003 deleted, W9000000004 merged away.
+    check("a fresh build of PubMed and OpenAlex files indexes", rc == 0 and len(want) == 4, [w["id"] for w in want])
+
+    # The update file first, the baseline later, each run incremental.
+    shutil.rmtree(src)
+    os.makedirs(src)
+    inc = os.path.join(T, "inc")
+    for f in (upd, merged, oa, base):
+        put(f)
+        rc, out, err = index(inc, src)
+    check("files arriving in another order, run by run, give the fresh build",
+          works(inc) == want, [w["id"] for w in works(inc)])
+    check("... and the same number of works", stats_works(inc) == stats_works(f_all))
+
+    # The update file goes: the baseline's version and the deleted PMID return.
+    os.remove(os.path.join(src, os.path.basename(upd)))
+    rc, out, err = index(inc, src)
+    w = show(inc, "pmid:90000001")
+    check("without the update file the baseline's title is back",
+          w and w["title"].startswith("Wearable sensors"), w and w["title"])
+    check("without the update file the deleted PMID is a work again", show(inc, "pmid:90000003") is not None)
+    f2, _ = fresh("fresh-no-update", [base, oa, merged])
+    check("and the index equals a fresh build of what is left", works(inc) == works(f2))
+    os.remove(os.path.join(src, os.path.basename(merged)))
+    rc, out, err = index(inc, src)
+    check("without the merged-ids file the merged work returns", show(inc, "W9000000004") is not None)
+
+    # --jobs 2 builds the same index.
+    j2 = os.path.join(T, "jobs2")
+    shutil.rmtree(src)
+    os.makedirs(src)
+    for f in (base, upd, oa, merged):
+        put(f)
+    rc, out, err = index(j2, src, extra=("--jobs", "2"))
+    check("--jobs 2 gives the one-process index", rc == 0 and works(j2) == want, (rc, err))
+
+    # A versioned record re-read unchanged costs nothing.
+    rc, out, err = index(j2, src, extra=("--full",))
+    touched = os.path.join(src, os.path.basename(oa))
+    os.utime(touched, None)
+    with open(touched, "a") as f:
+        f.write("\n")
+    rc, out, err = index(j2, src)
+    check("a re-read OpenAlex file with a blank line added changes no record",
+          "0 added, 0 updated, 0 removed, 4 unchanged" in out, out)
+
+    # ---------------------------------------------------------- bad input
+    bad = os.path.join(T, "bad")
+    os.makedirs(bad)
+    with open(os.path.join(bad, "refs.bib"), "w") as f:
+        f.write("@article{ok1, title = {First good entry}, year = 2020}\n"
+                "@article{bad1, title = {Never closed, year = 2020,\n\n"
+                "@article{ok2, title = {Second good entry}, year = {20x0}}\n"
+                "@article{ok3, title = {Third good entry}, year = 2021}\n")
+    rc, out, err = index(os.path.join(T, "b1"), os.path.join(bad, "refs.bib"), extra=("--verbose",))
+    check("BibTeX: an unclosed entry is named by its line, the next one read",
+          rc == 3 and "refs.bib:2: @article bad1: a braced value is not closed before the next entry" in err
+          and 'refs.bib:4: year "20x0" is not a four-digit year' in err and
+          "2 added" in out, (rc, out, err))
+    with open(os.path.join(bad, "pm.xml"), "w") as f:
+        f.write("<PubmedArticleSet>\n<PubmedArticle><MedlineCitation><PMID>11</PMID><Article>"
+                "<ArticleTitle>Kept before the break</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n"
+                "<PubmedArticle><MedlineCitation><PMID>1x</PMID><Article><ArticleTitle>Bad PMID"
+                "</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n"
+                "<PubmedArticle><MedlineCitation><PMID>12</PMID><Article><ArticleTitle>Broken <b>tag"
+                "</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n</PubmedArticleSet>\n")
+    rc, out, err = index(os.path.join(T, "b2"), os.path.join(bad, "pm.xml"), extra=("--verbose",))
+    check("PubMed: a bad PMID is named by its line; an XML error by line and column, the records before kept",
+          rc == 1 and "pm.xml:3: a PubmedArticle without a valid PMID: 1x" in err and
+          "pm.xml:4:" in err and "XML error: mismatched tag" in err and "1 added" in out, (rc, out, err))
+    with gzip.open(os.path.join(bad, "cut.xml.gz"), "wt") as f:
+        f.write("<PubmedArticleSet>\n")
+        for i in range(2000):
+            f.write("<PubmedArticle><MedlineCitation><PMID>%d</PMID><Article><ArticleTitle>Record number %d "
+                    "of a long update file %x</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n"
+                    % (i + 1, i, i * 2654435761 % 4294967296))
+        f.write("</PubmedArticleSet>\n")
+    with open(os.path.join(bad, "cut.xml.gz"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(bad, "cut.xml.gz"), "wb") as f:
+        f.write(data[:len(data) // 2])
+    rc, out, err = index(os.path.join(T, "b3"), os.path.join(bad, "cut.xml.gz"))
+    n = len(works(os.path.join(T, "b3")))
+    check("PubMed: a truncated .xml.gz keeps the records before the break, and says so",
+          rc == 1 and "truncated" in err and 0 < n < 2000, (rc, n, err))
+    rc, out, err = index(os.path.join(T, "b4"), os.path.join(SAMPLES, "arxiv-oai.xml"),
+                         extra=("--format", "pubmed"))
+    check("--format pubmed on an OAI-PMH file: the root is named",
+          rc == 1 and "root element <OAI-PMH> is not <PubmedArticleSet>" in err, (rc, err))
+    with open(os.path.join(bad, "oa.jsonl"), "w") as f:
+        f.write(json.dumps({"id": "https://openalex.org/W77", "title": "Good OpenAlex work"}) + "\n")
+        f.write(json.dumps({"id": "https://openalex.org/W78", "title": "Bad index",
+                            "abstract_inverted_index": {"word": [0, -3]}}) + "\n")
+        f.write(json.dumps({"id": "https://openalex.org/A1", "display_name": "An author, not a work",
+                            "authorships": []}) + "\n")
+    rc, out, err = index(os.path.join(T, "b5"), os.path.join(bad, "oa.jsonl"), extra=("--format", "openalex",
+                                                                                          "--verbose"))
+    check("OpenAlex: a bad inverted index and a non-work id are named by line",
+          rc == 3 and "oa.jsonl:2: abstract_inverted_index" in err and "oa.jsonl:3: an OpenAlex work without a work id" in err
+          and "1 added" in out, (rc, out, err))
+finally:
+    shutil.rmtree(T, ignore_errors=True)
+done()
