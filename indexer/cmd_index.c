@@ -45,12 +45,15 @@ static const char help[] =
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
-    "  --format FMT       auto (default): JSON lines (arxiv, jsonl or\n"
-    "                     beir, decided per line), a SMART collection\n"
-    "                     (starts with .I) or a profile page whose style\n"
-    "                     is detected; or force one of arxiv, jsonl,\n"
-    "                     profile, list, abstracts, listing, compact,\n"
-    "                     smart, beir\n"
+    "  --format FMT       auto (default): JSON lines (arxiv, openalex,\n"
+    "                     jsonl or beir, decided per line), MEDLINE/PubMed\n"
+    "                     or OAI-PMH XML (by the root element), BibTeX\n"
+    "                     (starts with @), OpenAlex merged_ids CSV, a\n"
+    "                     SMART collection (starts with .I) or a profile\n"
+    "                     page whose style is detected; or force one of\n"
+    "                     arxiv, jsonl, profile, list, abstracts, listing,\n"
+    "                     compact, smart, beir, pubmed, openalex, oai,\n"
+    "                     bibtex\n"
     "  --page-date DATE   YYYY-MM-DD the pages were saved on: a page date\n"
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
@@ -271,8 +274,8 @@ int cmd_index(int argc, char **argv)
         case 'f':
             if (pdx_format_parse(optarg, &o.format)) {
                 cli_error("--format takes auto, arxiv, jsonl, profile, list, "
-                          "abstracts, listing, compact, smart or beir, "
-                          "not '%s'",
+                          "abstracts, listing, compact, smart, beir, pubmed, "
+                          "openalex, oai or bibtex, not '%s'",
                           optarg);
                 return EXIT_USAGE;
             }

@@ -168,6 +168,22 @@ try:
     until("!location.search.includes('category=')")
     check("removing the chip removes the filter", "category=" not in js("return location.search"))
 
+    # A subject facet (MeSH headings, OpenAlex topics, BibTeX keywords).
+    typed("#y1", "")
+    typed("#q", "heat\ue007")
+    until("location.search.includes('q=heat') && !location.search.includes('year=')")
+    subj = until("document.querySelector('#facets a[aria-label^=\"Only subject\"]')"
+                 " && document.querySelector('#facets a[aria-label^=\"Only subject\"]').getAttribute('aria-label')")
+    check("subjects are a facet", bool(subj), subj)
+    if subj:
+        click('#facets a[aria-label^="Only subject"]')
+        value = subj.replace("Only subject ", "")
+        want = [h["title"] for h in api({"q": "heat", "subject": value, "limit": 10})["hits"]]
+        got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+        check("clicking a subject narrows to it (%s)" % value, got == want and len(got) > 0, (got, want))
+        click("#chips button[data-k=subject]")
+        until("!location.search.includes('subject=')")
+
     # Paging.
     typed("#y1", "")
     typed("#q", "data\ue007")

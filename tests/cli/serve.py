@@ -88,6 +88,15 @@ same_as_cli("many hits with snippets and explanations",
             "/search?q=" + q("data OR study OR approach") + "&limit=60&snippet=300&explain=1",
             ["search", "--db", db, "--format", "json", "--limit", "60", "--snippet", "300", "--explain",
              "data OR study OR approach"])
+same_as_cli("subjects: filter (repeated, OR-ed) and facet",
+            "/search?subject=Malaria&subject=" + q("citizen science") + "&facets=subject,year&snippet=0",
+            ["search", "--db", db, "--format", "json", "--subject", "Malaria", "--subject", "citizen science",
+             "--facets", "subject,year", "--snippet", "0"])
+st, _, body = get("/search?subject=Malaria&subject=" + q("citizen science"))
+check("the subject filter finds works of two formats",
+      st == 200 and sorted(h["id"] for h in json.loads(body)["hits"]) == ["W9000000001", "W9000000005"], body[:200])
+st, _, body = get("/works/pmid:90000003")
+check("a PMID a DeleteCitation removed is 404", st == 404, (st, body[:100]))
 same_as_cli("search with feedback", "/search?q=" + q("coral reef") + "&expand=1",
             ["search", "--db", db, "--format", "json", "--expand", "coral reef"])
 same_as_cli("similar", "/works/1406.10925/similar?limit=4",
