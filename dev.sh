@@ -61,6 +61,8 @@ demo)
     build/paperdex search --db build/demo-index --limit 3 --author "Løvås" --year 2015..
     build/paperdex search --db build/demo-index --limit 2 --category cs --format json '"protein folding"'
     build/paperdex show --db build/demo-index sample:047
+    build/paperdex search --db build/demo-index --limit 3 --facets subject heat stress
+    build/paperdex show --db build/demo-index pmid:90000001
     ;;
 test)
     need_pkgs "${PKGS[@]}"
