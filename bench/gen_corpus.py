@@ -2,7 +2,14 @@
 """gen_corpus.py -- a synthetic corpus of works whose term statistics look
 like real arXiv abstracts, for benchmarks at sizes no sample has.
 
-usage: gen_corpus.py [--seed S] [--learn FILE] N OUT.jsonl.gz
+usage: gen_corpus.py [--seed S] [--learn FILE] [--format F] N OUT.gz
+
+--format jsonl (default), medline, openalex or bibtex: the same works
+written as paperdex's JSON lines, a MEDLINE/PubMed XML file
+(PubmedArticleSet), OpenAlex works JSON lines (the abstract as an
+abstract_inverted_index), or BibTeX, so that readers can be compared on
+one content.  The categories stand in for subjects (MeSH headings,
+topics, keywords) in the other formats.
 
 Everything is learned at run time from FILE (default
 ../shared/data/arxiv-101k.jsonl.gz) and nothing of it is stored:
@@ -24,6 +31,7 @@ is the models, not the corpus).  The same seed gives the same corpus.
 """
 import gzip
 import json
+from xml.sax.saxutils import escape
 import os
 import random
 import re
@@ -95,8 +103,58 @@ class Model:
         return rng.choices(self.words, cum_weights=self.cum, k=k)
 
 
+def inverted(text):
+    d = {}
+    for i, w in enumerate(text.split()):
+        d.setdefault(w, []).append(i)
+    return d
+
+
+def write_rec(f, fmt, k, rec):
+    """One work in the format asked for."""
+    if fmt == "jsonl":
+        f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        return
+    doi = "10.5555/syn.%d" % k
+    y, m, d = rec["date"].split("-")
+    if fmt == "medline":
+        au = "".join("<Author><LastName>%s</LastName><ForeName>%s</ForeName></Author>"
+                     % (escape(a.split(" ", 1)[1]), escape(a.split(" ", 1)[0])) if " " in a else
+                     "<Author><CollectiveName>%s</CollectiveName></Author>" % escape(a)
+                     for a in rec["authors"])
+        mesh = "".join("<MeshHeading><DescriptorName>%s</DescriptorName></MeshHeading>" % escape(c)
+                       for c in rec["categories"])
+        f.write("<PubmedArticle><MedlineCitation Status=\"MEDLINE\"><PMID Version=\"1\">%d</PMID>"
+                "<Article><Journal><JournalIssue><PubDate><Year>%s</Year><Month>%s</Month><Day>%s</Day>"
+                "</PubDate></JournalIssue><Title>Synthetic Journal %d</Title></Journal>"
+                "<ArticleTitle>%s</ArticleTitle><Abstract><AbstractText>%s</AbstractText></Abstract>"
+                "<AuthorList>%s</AuthorList></Article><MeshHeadingList>%s</MeshHeadingList></MedlineCitation>"
+                "<PubmedData><ArticleIdList><ArticleId IdType=\"pubmed\">%d</ArticleId>"
+                "<ArticleId IdType=\"doi\">%s</ArticleId></ArticleIdList></PubmedData></PubmedArticle>\n"
+                % (10000000 + k, y, m, d, k % 500, escape(rec["title"]), escape(rec["abstract"]), au, mesh,
+                   10000000 + k, doi))
+    elif fmt == "openalex":
+        w = {"id": "https://openalex.org/W%d" % (9000000000 + k), "doi": "https://doi.org/" + doi,
+             "title": rec["title"], "display_name": rec["title"],
+             "publication_year": rec["year"], "publication_date": rec["date"],
+             "ids": {"openalex": "https://openalex.org/W%d" % (9000000000 + k), "doi": "https://doi.org/" + doi},
+             "primary_location": {"source": {"display_name": "Synthetic Journal %d" % (k % 500)}},
+             "authorships": [{"author_position": "middle", "author": {"display_name": a}} for a in rec["authors"]],
+             "topics": [{"display_name": c, "score": 0.9} for c in rec["categories"]],
+             "abstract_inverted_index": inverted(rec["abstract"]),
+             "cited_by_count": k % 37, "updated_date": rec["date"] + "T00:00:00"}
+        f.write(json.dumps(w, ensure_ascii=False) + "\n")
+    elif fmt == "bibtex":
+        def b(s):
+            return s.replace("{", "").replace("}", "")
+        f.write("@article{syn%07d,\n  title = {%s},\n  author = {%s},\n  journal = {Synthetic Journal %d},\n"
+                "  year = %s,\n  month = %d,\n  doi = {%s},\n  keywords = {%s},\n  abstract = {%s}\n}\n\n"
+                % (k, b(rec["title"]), " and ".join(b(a) for a in rec["authors"]), k % 500, y, int(m), doi,
+                   ", ".join(rec["categories"]), b(rec["abstract"])))
+
+
 def main(argv):
-    seed, src = 20261122, None
+    seed, src, fmt = 20261122, None, "jsonl"
     args = []
     i = 0
     while i < len(argv):
@@ -104,12 +162,14 @@ def main(argv):
             seed = int(argv[i + 1]); i += 1
         elif argv[i] == "--learn":
             src = argv[i + 1]; i += 1
+        elif argv[i] == "--format":
+            fmt = argv[i + 1]; i += 1
         elif argv[i] in ("-h", "--help"):
             print(__doc__); return 0
         else:
             args.append(argv[i])
         i += 1
-    if len(args) != 2:
+    if len(args) != 2 or fmt not in ("jsonl", "medline", "openalex", "bibtex"):
         sys.stderr.write(__doc__)
         return 2
     n, out = int(args[0]), args[1]
@@ -122,6 +182,8 @@ def main(argv):
     tit_cat = {c: Model(m) for c, m in st["tit_cat"].items()}
     given, family = Model(st["given"]), Model(st["family"])
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=1) as f:
+        if fmt == "medline":
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>\n')
         for k in range(n):
             cats = rng.choice(st["cats"])
             primary = cats.split()[0]
@@ -145,7 +207,9 @@ def main(argv):
             rec = {"id": "syn:%07d" % k, "title": " ".join(title),
                    "abstract": " ".join(sentences), "authors": authors,
                    "categories": cats.split(), "year": int(date[:4]), "date": date}
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            write_rec(f, fmt, k, rec)
+        if fmt == "medline":
+            f.write("</PubmedArticleSet>\n")
     return 0
 
 

@@ -364,7 +364,8 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
     /* The merge keys two works share; XS (source positions) and XP (file
      * keys) are not evidence of the same work. */
     static const char *const prefixes[] = {
-        LAYOUT_P_ARXIV, LAYOUT_P_DOI, LAYOUT_P_SOURCE_ID, LAYOUT_P_TITLE_HASH,
+        LAYOUT_P_ARXIV,      LAYOUT_P_DOI,        LAYOUT_P_PMID,
+        LAYOUT_P_OPENALEX,   LAYOUT_P_SOURCE_ID,  LAYOUT_P_TITLE_HASH,
         LAYOUT_P_ABSTRACT_HASH};
     strlist terms = {0};
     shim_err e = {0, ""};

@@ -227,6 +227,33 @@ try:
     rc, out, err = index(j2, src, extra=("--jobs", "2"))
     check("--jobs 2 gives the one-process index", rc == 0 and works(j2) == want, (rc, err))
 
+    # Records that share only a PMID, spread over many files: with --jobs
+    # each worker holds some of them, and the shards' works must still
+    # merge.
+    pm = os.path.join(T, "pmonly")
+    os.makedirs(pm)
+    # Worker k takes records k, k+J, ... of each file: the PubMed file's
+    # first record shifts its others onto other workers than their
+    # OpenAlex twins.
+    with open(os.path.join(pm, "oa.jsonl"), "w") as f:
+        for i in range(6):
+            f.write(json.dumps({"id": "https://openalex.org/W5%d" % i, "title": "OpenAlex title %d" % i,
+                                "ids": {"pmid": "https://pubmed.ncbi.nlm.nih.gov/7770%d" % i}}) + "\n")
+    with open(os.path.join(pm, "pm.xml"), "w") as f:
+        f.write("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article>"
+                "<ArticleTitle>A first record</ArticleTitle></Article></MedlineCitation></PubmedArticle>")
+        for i in range(6):
+            f.write("<PubmedArticle><MedlineCitation><PMID>7770%d</PMID><Article>"
+                    "<ArticleTitle>PubMed title %d</ArticleTitle></Article></MedlineCitation>"
+                    "</PubmedArticle>" % (i, i))
+        f.write("</PubmedArticleSet>")
+    one = os.path.join(T, "pm1")
+    index(one, pm)
+    three = os.path.join(T, "pm3")
+    rc, out, err = index(three, pm, extra=("--jobs", "3"))
+    check("works joined only by a PMID: 7, whatever the workers", len(works(one)) == 7 and
+          works(three) == works(one), ([w["id"] for w in works(three)], [w["id"] for w in works(one)]))
+
     # A versioned record re-read unchanged costs nothing.
     rc, out, err = index(j2, src, extra=("--full",))
     touched = os.path.join(src, os.path.basename(oa))
