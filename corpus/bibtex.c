@@ -566,16 +566,6 @@ int bibtex_looks_like(const char *s, size_t n)
     return i < n && (s[i] == '@' || (s[i] == '%' && memchr(s, '@', n)));
 }
 
-int bibtex_prime(bibtex *b, const char *s, size_t n)
-{
-    if (n > BUF)
-        return -1;
-    memcpy(b->buf, s, n);
-    b->pos = 0;
-    b->len = n;
-    return 0;
-}
-
 int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
                 strbuf *why, xmlrec_read_fn rd, void *ctx)
 {

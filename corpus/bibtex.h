@@ -22,10 +22,6 @@ void bibtex_free(bibtex *b);
  * byte is '@', or '%' (a comment line) with an '@' further on. */
 int bibtex_looks_like(const char *s, size_t n);
 
-/* Give the reader bytes already read (at most 64 KiB), before what rd
- * delivers.  0, or -1 when too many. */
-int bibtex_prime(bibtex *b, const char *s, size_t n);
-
 /* The next entry, into w (strings in a), *line the line of its '@'.
  * 1 a record (not yet checked by record_finish), 0 the end, -1 a bad
  * entry skipped (why says what), -2 out of memory, -3 rd failed. */

@@ -478,7 +478,7 @@ static int set_aside(const merge_work *m, size_t i)
 }
 
 /* The view of a work whose every source is set aside: its ids. */
-static int tombstone_view(arena *a, merge_work *m)
+static int tombstone_view(merge_work *m)
 {
     const pdx_work init = PDX_WORK_INIT;
     pdx_work v = init;
@@ -501,7 +501,6 @@ static int tombstone_view(arena *a, merge_work *m)
     v.versioned = 1;
     m->view = v;
     return v.id ? 0 : -1;
-    (void)a;
 }
 
 int merge_view(arena *a, merge_work *m, strbuf *why)
@@ -517,7 +516,7 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
     for (size_t i = 0; i < m->n_src; i++)
         n_live += !(aside[i] = (char)set_aside(m, i));
     if (n_live == 0) {
-        if (tombstone_view(a, m) == 0)
+        if (tombstone_view(m) == 0)
             return 0;
         sb_puts(why, "a withdrawn work without an id");
         return -1;

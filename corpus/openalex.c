@@ -111,7 +111,7 @@ static int rebuild_abstract(arena *a, const cJSON *inv, const char **out,
         sb_puts(why, "out of memory");
         return -1;
     }
-    size_t k = 0, bytes = 0;
+    size_t k = 0;
     cJSON_ArrayForEach(w, inv)
     {
         const cJSON *p;
@@ -127,7 +127,6 @@ static int rebuild_abstract(arena *a, const cJSON *inv, const char **out,
             }
             v[k].pos = (long)p->valuedouble;
             v[k++].word = w->string ? w->string : "";
-            bytes += strlen(w->string ? w->string : "") + 1;
         }
     }
     qsort(v, k, sizeof *v, by_pos);
@@ -140,7 +139,6 @@ static int rebuild_abstract(arena *a, const cJSON *inv, const char **out,
         sb_puts(&b, v[i].word);
     }
     free(v);
-    (void)bytes;
     char *s = b.ok && b.s ? text_collapse(a, b.s) : NULL;
     int ok = b.ok;
     sb_release(&b);

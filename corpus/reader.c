@@ -70,6 +70,7 @@ struct pdx_reader {
     cJSON *results_doc;
     const cJSON *results_next;
     uint64_t results_line;
+    int json_started;    /* a JSON line was seen: no document now */
 };
 
 static void set_err(pdx_reader *r, const char *fmt, ...)
@@ -329,6 +330,66 @@ static int decode_line(pdx_reader *r)
         return 1;
     }
     int rc = decode_object(r, obj);
+    cJSON_Delete(obj);
+    return rc;
+}
+
+/* The rest of a file whose first line is a lone '{': one JSON document,
+ * at most PDX_MAX_PAGE bytes.  1 when it is an API page (its results come
+ * next), 0 with r->rec for a single object, PDX_EINVAL for a skip,
+ * PDX_EIO when the stream broke (message set). */
+static int load_document(pdx_reader *r)
+{
+    strbuf doc = STRBUF_INIT;
+    sb_puts(&doc, "{\n");
+    int rc;
+    while ((rc = read_line(r)) != 0) {
+        if (rc == -1) {
+            sb_release(&doc);
+            return PDX_EIO;
+        }
+        if (rc == -2 || doc.len + r->line.len + 1 > PDX_MAX_PAGE) {
+            sb_release(&doc);
+            r->done = 1;
+            return skip(r, PDX_SKIP_TOOLONG, "a JSON document longer than "
+                                             "16 MiB is not read");
+        }
+        sb_append(&doc, r->line.s, r->line.len);
+        sb_putc(&doc, '\n');
+    }
+    r->done = 1; /* the document was the whole file */
+    size_t bad;
+    if (!doc.ok) {
+        sb_release(&doc);
+        return skip(r, PDX_SKIP_JSON, "out of memory reading the document");
+    }
+    if (!text_utf8_valid(doc.s, doc.len, &bad)) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "invalid UTF-8 at byte %zu of the "
+                 "document", bad + 1);
+        sb_release(&doc);
+        return skip(r, PDX_SKIP_UTF8, detail);
+    }
+    const char *end = NULL;
+    cJSON *obj = cJSON_ParseWithLengthOpts(doc.s, doc.len, &end, 0);
+    size_t at = end ? (size_t)(end - doc.s) + 1 : 0;
+    sb_release(&doc);
+    if (!cJSON_IsObject(obj)) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "malformed JSON document near byte "
+                 "%zu", at);
+        cJSON_Delete(obj);
+        return skip(r, PDX_SKIP_JSON, detail);
+    }
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");
+    if (cJSON_IsArray(results)) {
+        r->done = 0; /* the results are still to come */
+        r->results_doc = obj;
+        r->results_next = results->child;
+        r->results_line = r->rec_line;
+        return 1;
+    }
+    rc = decode_object(r, obj);
     cJSON_Delete(obj);
     return rc;
 }
@@ -667,6 +728,31 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             i++;
         if (i == r->line.len)
             continue; /* blank lines separate nothing; not records */
+        if (r->mode == MODE_JSON && !r->json_started) {
+            r->json_started = 1;
+            size_t b = 0, e = r->line.len;
+            while (b < e && strchr(" \t\r", r->line.s[b]))
+                b++;
+            while (e > b && strchr(" \t\r", r->line.s[e - 1]))
+                e--;
+            if (e - b == 1 && r->line.s[b] == '{') {
+                /* A pretty-printed document (an API page saved through
+                 * jq): read whole, then its results one by one. */
+                rc = load_document(r);
+                if (rc == 1)
+                    continue;
+                if (rc == PDX_EIO) {
+                    r->done = -1;
+                    return PDX_EIO;
+                }
+                if (rc)
+                    return rc;
+                r->rec.source = r->name;
+                r->rec.source_line = r->rec_line;
+                *out = &r->rec;
+                return 0;
+            }
+        }
         if (r->mode == MODE_CSV) {
             if (r->lineno == 1 || openalex_merged_header(r->line.s, r->line.len))
                 continue; /* the header */

@@ -276,8 +276,6 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
     }
     if (!x->in_record)
         return;
-    const char *fmt = up(x, 2); /* arXiv or arXivRaw, for their children */
-    int arx = is(fmt, "arXiv"), raw = is(fmt, "arXivRaw");
     if (is(name, "header") && is(parent, "record")) {
         const char *st = attr(atts, "status");
         x->deleted = st && is(st, "deleted");
@@ -296,15 +294,13 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
                                                                  : -2;
         if (f >= 0)
             start_capture(x, f);
-    } else if (arx && is(parent, "author")) {
-        /* arXiv: <authors><author><keyname/><forenames/><suffix/> */
-        (void)raw;
     } else if (is(name, "author") && is(parent, "authors") &&
                is(up(x, 2), "arXiv")) {
         for (int i = F_LAST; i <= F_SUFFIX; i++)
             sb_clear(&x->f[i]);
     } else if (is(parent, "author") && is(up(x, 2), "authors") &&
                is(up(x, 3), "arXiv")) {
+        /* arXiv: <authors><author><keyname/><forenames/><suffix/> */
         int f = is(name, "keyname")     ? F_LAST
                 : is(name, "forenames") ? F_FORE
                 : is(name, "suffix")    ? F_SUFFIX
@@ -637,13 +633,11 @@ int xmlrec_looks_like(const char *s, size_t n)
     if (i >= n || s[i] != '<')
         return 0;
     /* Only the two roots paperdex reads: a saved HTML page stays a page. */
-    size_t left = n - i;
     const char *roots[] = {"PubmedArticleSet", "OAI-PMH"};
     for (int r = 0; r < 2; r++)
         for (size_t k = i; k + strlen(roots[r]) + 1 <= n && k < i + 4096; k++)
             if (s[k] == '<' && !memcmp(s + k + 1, roots[r], strlen(roots[r])))
                 return 1;
-    (void)left;
     return 0;
 }
 

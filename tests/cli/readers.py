@@ -318,6 +318,22 @@ try:
     check("OpenAlex: a bad inverted index and a non-work id are named by line",
           rc == 3 and "oa.jsonl:2: abstract_inverted_index" in err and "oa.jsonl:3: an OpenAlex work without a work id" in err
           and "1 added" in out, (rc, out, err))
+    # An API page saved pretty-printed (through jq): read as one document.
+    page = {"meta": {"count": 2}, "results": [
+        {"id": "https://openalex.org/W81", "title": "A pretty page's first work"},
+        {"id": "https://openalex.org/W82", "title": "A pretty page's second work",
+         "abstract_inverted_index": {"second": [1], "words": [0]}}]}
+    with open(os.path.join(bad, "page.json"), "w") as f:
+        f.write(json.dumps(page, indent=2) + "\n")
+    rc, out, err = index(os.path.join(T, "b6"), os.path.join(bad, "page.json"))
+    w = show(os.path.join(T, "b6"), "W82")
+    check("OpenAlex: a pretty-printed API page is read whole",
+          rc == 0 and "2 added" in out and w and w["abstract"] == "words second", (rc, out, err))
+    with open(os.path.join(bad, "broken-page.json"), "w") as f:
+        f.write('{\n  "meta": {,\n  "results": []\n}\n')
+    rc, out, err = index(os.path.join(T, "b7"), os.path.join(bad, "broken-page.json"), extra=("--verbose",))
+    check("a malformed pretty-printed document is one bad record, named",
+          rc == 3 and "broken-page.json:1: malformed JSON document near byte" in err, (rc, out, err))
 finally:
     shutil.rmtree(T, ignore_errors=True)
 done()
