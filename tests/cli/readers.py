@@ -50,9 +50,12 @@ def works(db):
                        "--snippet", "0", "--format", "jsonl", "--sort", "oldest")
     assert rc == 0, err
     ws = [json.loads(l) for l in out.splitlines() if l.strip()]
-    for w in ws:
+    for w in ws:  # compared across directories: sources by file name
         w.pop("rank", None)
         w.pop("score", None)
+        for s in w.get("sources", []):
+            if "file" in s:
+                s["file"] = os.path.basename(s["file"])
     return sorted(ws, key=lambda w: w["id"])
 
 
@@ -179,10 +182,12 @@ try:
     os.makedirs(src)
 
     def fresh(name, files):
-        d = os.path.join(T, name)
+        """A fresh build of copies of files, in a directory of its own."""
+        d, own = os.path.join(T, name), os.path.join(T, name + "-src")
+        os.makedirs(own)
         for f in files:
-            shutil.copy(f, os.path.join(src, os.path.basename(f)))
-        rc, out, err = index(d, *[os.path.join(src, os.path.basename(f)) for f in files])
+            shutil.copy(f, os.path.join(own, os.path.basename(f)))
+        rc, out, err = index(d, own)
         return d, rc
 
     def put(name):
@@ -217,6 +222,25 @@ try:
     os.remove(os.path.join(src, os.path.basename(merged)))
     rc, out, err = index(inc, src)
     check("without the merged-ids file the merged work returns", show(inc, "W9000000004") is not None)
+
+    # An update file edited in place: its DeleteCitation taken out, the
+    # record-level re-run brings the citation back.
+    upd_x = os.path.join(src, "pubmed-update.xml")
+    with gzip.open(upd, "rt", encoding="utf-8") as f:
+        text = f.read()
+    with open(upd_x, "w", encoding="utf-8") as f:
+        f.write(text)
+    rc, out, err = index(inc, src)
+    check("an update file's DeleteCitation removes the PMID on a re-run", show(inc, "pmid:90000003") is None)
+    with open(upd_x, "w", encoding="utf-8") as f:
+        f.write(text.replace("<DeleteCitation>", "<!--").replace("</DeleteCitation>", "-->"))
+    rc, out, err = index(inc, src)
+    check("the DeleteCitation edited out of it: the citation is back, one record changed",
+          show(inc, "pmid:90000003") is not None and "0 added, 0 updated, 1 removed" in out, out)
+    f3, _ = fresh("fresh-edited", [base, upd_x, oa])
+    check("and the index equals a fresh build of the edited files", works(inc) == works(f3))
+    os.remove(upd_x)
+    rc, out, err = index(inc, src)
 
     # --jobs 2 builds the same index.
     j2 = os.path.join(T, "jobs2")
