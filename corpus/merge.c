@@ -117,9 +117,10 @@ static char *cat(arena *a, const char *x, const char *y)
 }
 
 /* The identity a record carries, which places it in its file: its own
- * id, else its arXiv id, else its DOI, else its key in the source (a
- * BibTeX citation key) (tag 'i', 'a', 'd', 'k' in *tag, so that an id
- * never equals a DOI); 0 when it has none, and its line places it.
+ * id, else its key in the source (a BibTeX citation key: two entries
+ * of one file may share a DOI, never a key), else its arXiv id, else its
+ * DOI (tag 'i', 'k', 'a', 'd' in *tag, so that an id never equals a
+ * DOI); 0 when it has none, and its line places it.
  * A record that moves to another line (a snapshot regenerated in another
  * order, lines deleted above it) is still itself. */
 static int identity(const pdx_work *w, char *tag, const char **id)
@@ -129,15 +130,15 @@ static int identity(const pdx_work *w, char *tag, const char **id)
     if (explicit_id(w)) {
         *tag = 'i';
         *id = w->id;
+    } else if (w->source_key && *w->source_key) {
+        *tag = 'k';
+        *id = w->source_key;
     } else if (w->arxiv_id && *w->arxiv_id) {
         *tag = 'a';
         *id = w->arxiv_id;
     } else if (w->doi && *w->doi) {
         *tag = 'd';
         *id = w->doi;
-    } else if (w->source_key && *w->source_key) {
-        *tag = 'k';
-        *id = w->source_key;
     } else {
         return 0;
     }

@@ -403,11 +403,18 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
     else if (!w->id && w->openalex_id)
         w->id = w->openalex_id;
     if (!w->id) {
-        /* A stable id from the text, so re-reading the same record
-         * replaces it instead of adding a twin. */
-        const char *src = (w->title && !w->title_derived) ? w->title
-                                                           : w->abstract;
-        char *f = text_fold(a, src, strlen(src));
+        /* A stable id from the DOI, else from the text, so re-reading the
+         * same record replaces it instead of adding a twin -- and two
+         * records with one title ("Editorial", "Introduction") but two
+         * DOIs are not taken for one work by their ids. */
+        const char *src = w->doi ? w->doi
+                          : (w->title && !w->title_derived) ? w->title
+                                                            : w->abstract;
+        char *f = w->doi ? text_join2(a, "doi", w->doi)
+                         : text_fold(a, src, strlen(src));
+        for (char *p = w->doi ? f : NULL; p && *p; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p - 'A' + 'a'); /* DOIs ignore case */
         char *id = arena_alloc(a, 24);
         if (!f || !id) {
             sb_puts(why, "out of memory");

@@ -342,6 +342,16 @@ try:
     check("OpenAlex: a bad inverted index and a non-work id are named by line",
           rc == 3 and "oa.jsonl:2: abstract_inverted_index" in err and "oa.jsonl:3: an OpenAlex work without a work id" in err
           and "1 added" in out, (rc, out, err))
+    # Two entries with one title and two DOIs are two works.
+    with open(os.path.join(bad, "same-title.bib"), "w") as f:
+        f.write("@article{e1, title = {Editorial}, doi = {10.5555/ed.1}, year = 2020}\n"
+                "@article{e2, title = {Editorial}, doi = {10.5555/ED.2}, year = 2021}\n"
+                "@article{e3, title = {Editorial}, doi = {10.5555/ed.1}, journal = {J}}\n")
+    rc, out, err = index(os.path.join(T, "b8"), os.path.join(bad, "same-title.bib"))
+    ws = works(os.path.join(T, "b8"))
+    check("BibTeX: one title, two DOIs: two works (the third entry joins the first by DOI)",
+          rc == 0 and len(ws) == 2 and sorted(len(w["sources"]) for w in ws) == [1, 2], [w["id"] for w in ws])
+
     # An API page saved pretty-printed (through jq): read as one document.
     page = {"meta": {"count": 2}, "results": [
         {"id": "https://openalex.org/W81", "title": "A pretty page's first work"},
