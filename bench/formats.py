@@ -8,8 +8,11 @@ The same N synthetic works (bench/gen_corpus.py, learned from the arXiv
 works and BibTeX, each gzipped; each file is indexed from scratch by
 `paperdex index` (J workers), beside the real arXiv 101k snapshot
 (../shared/data/arxiv-101k.jsonl.gz).  Printed per format: file size,
-records, seconds, works per second, peak RSS (GNU time), and the ratio to
-the synthetic JSON lines, which hold exactly the same text.  Every
+records, seconds, works per second, peak RSS (GNU time), the ratio to
+the synthetic JSON lines, which hold exactly the same text, and the
+records per second of the reader alone (bench/pdx_readbench, built beside
+PAPERDEX: decoding, no index), which tells the reader's share of the
+time from Xapian's.  Every
 format must index the same number of works and rank one query alike;
 the script says so when they do not.
 """
@@ -61,8 +64,9 @@ def main(argv):
             print("generated %s in %.0f s" % (path, time.time() - t0), flush=True)
         files.append((fmt, path))
     print("\npaperdex index, %d worker(s), each file into a new index, one run:\n" % jobs)
-    print("%-18s %10s %9s %8s %10s %9s %8s" % ("format", "file MB", "works", "s", "works/s", "RSS MB",
-                                               "vs jsonl"))
+    readbench = os.path.join(os.path.dirname(pdx), "pdx_readbench")
+    print("%-18s %10s %9s %8s %10s %9s %8s %12s" % ("format", "file MB", "works", "s", "works/s", "RSS MB",
+                                                    "vs jsonl", "read only/s"))
     base = None
     firsts = {}
     for name, path in files:
@@ -93,8 +97,17 @@ def main(argv):
             base = rate
         rows.append((name, os.path.getsize(path) / 1e6, works, secs, rate, rss))
         ratio = "%.2f" % (rate / base) if base and name != "arxiv (real 101k)" else "-"
-        print("%-18s %10.1f %9d %8.1f %10.0f %9s %8s" % (name, os.path.getsize(path) / 1e6, works, secs, rate,
-                                                        "%.0f" % rss if rss else "?", ratio), flush=True)
+        read_rate = "?"
+        if os.path.exists(readbench):
+            rb = subprocess.run([readbench, path], capture_output=True, text=True)
+            try:
+                recs, _, rsecs = rb.stdout.split()
+                read_rate = "%.0f" % (int(recs) / float(rsecs))
+            except ValueError:
+                pass
+        print("%-18s %10.1f %9d %8.1f %10.0f %9s %8s %12s" % (name, os.path.getsize(path) / 1e6, works, secs, rate,
+                                                             "%.0f" % rss if rss else "?", ratio, read_rate),
+              flush=True)
         if not keep:
             shutil.rmtree(db, ignore_errors=True)
     syn = [r for r in rows if not r[0].startswith("arxiv")]

@@ -105,8 +105,8 @@
  *   XI<id>             an id the source gave (Q<id> is the work's own)
  *   XS<16 hex>         hash of the record's place in its file: the file
  *                      and the record's identity (its own id, else its
- *                      arXiv id, else its DOI), or its line when it has
- *                      none.  Reading the same record again replaces its
+ *                      BibTeX key, else its arXiv id, else its DOI), or
+ *                      its line when it has none.  Reading the same record again replaces its
  *                      old version, wherever in the file it now is.
  *   XR<48 hex>         the record itself (merge_record_key): its file,
  *                      its place and a hash of its content, each 16 hex.
