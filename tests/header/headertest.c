@@ -3,8 +3,9 @@
  *
  * It also pins the ABI a program built against this header relies on:
  * the offsets of every field of the structs the library hands out or
- * reads by version (pdx_hit, and pdx_query's version-1 part, which
- * pdx_search still accepts), checked at compile time against frozen
+ * reads by version (pdx_hit, pdx_query's version-1 part, which
+ * pdx_search still accepts, and pdx_work's, which pdx_put still
+ * accepts), checked at compile time against frozen
  * copies of their first published layout.  A field inserted in the
  * middle, or one that changes size, fails the build here; a field added
  * at the end does not.  And the version the build system gives the
@@ -67,6 +68,34 @@ SAME_AT(pdx_query, facets, struct frozen_query_v1, facets);
 SAME_AT(pdx_query, facet_limit, struct frozen_query_v1, facet_limit);
 ABI_CHECK(query_v1_end, offsetof(pdx_query, lenient) >=
                             sizeof(struct frozen_query_v1));
+
+/* pdx_work version 1: everything before `pmid`, which pdx_put still
+ * accepts (reading PDX_WORK_V1_SIZE bytes of it). */
+struct frozen_work_v1 {
+    unsigned int version;
+    const char *id, *title;
+    int title_derived;
+    const char *abstract;
+    const char *const *authors;
+    size_t n_authors;
+    int authors_truncated;
+    const char *const *categories;
+    size_t n_categories;
+    int year;
+    const char *date, *doi, *arxiv_id, *venue, *comments, *affiliation;
+    int code_available;
+    const char *source;
+    uint64_t source_line;
+};
+SAME_AT(pdx_work, id, struct frozen_work_v1, id);
+SAME_AT(pdx_work, abstract, struct frozen_work_v1, abstract);
+SAME_AT(pdx_work, n_authors, struct frozen_work_v1, n_authors);
+SAME_AT(pdx_work, n_categories, struct frozen_work_v1, n_categories);
+SAME_AT(pdx_work, year, struct frozen_work_v1, year);
+SAME_AT(pdx_work, affiliation, struct frozen_work_v1, affiliation);
+SAME_AT(pdx_work, source, struct frozen_work_v1, source);
+SAME_AT(pdx_work, source_line, struct frozen_work_v1, source_line);
+ABI_CHECK(work_v1_end, PDX_WORK_V1_SIZE == sizeof(struct frozen_work_v1));
 
 #ifndef PDX_EXPECT_VERSION
 #error "the build gives PDX_EXPECT_VERSION (CMake's project version)"
