@@ -62,6 +62,17 @@ char *arena_strdup(arena *a, const char *s)
     return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+char *arena_concat(arena *a, const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y);
+    char *s = arena_alloc(a, nx + ny + 1);
+    if (s) {
+        memcpy(s, x, nx);
+        memcpy(s + nx, y, ny + 1);
+    }
+    return s;
+}
+
 void arena_reset(arena *a)
 {
     arena_block *b = a->head;

@@ -24,6 +24,8 @@ void *arena_alloc(arena *a, size_t n);
 char *arena_strndup(arena *a, const char *s, size_t n);
 /* Copy s; NULL in gives NULL out (and is not an error). */
 char *arena_strdup(arena *a, const char *s);
+/* x followed by y, in a.  NULL on out-of-memory. */
+char *arena_concat(arena *a, const char *x, const char *y);
 /* Release everything; the arena stays usable. */
 void arena_reset(arena *a);
 #define arena_free arena_reset

@@ -83,7 +83,7 @@ struct bibtex {
 
 /* ------------------------------------------------------------ input */
 
-static int peekc(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static int peekc(bibtex *b, record_read_fn rd, void *ctx)
 {
     if (b->pos == b->len) {
         if (b->eof)
@@ -100,7 +100,7 @@ static int peekc(bibtex *b, xmlrec_read_fn rd, void *ctx)
     return (unsigned char)b->buf[b->pos];
 }
 
-static int getc_(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static int getc_(bibtex *b, record_read_fn rd, void *ctx)
 {
     int c = peekc(b, rd, ctx);
     if (c == EOF)
@@ -115,7 +115,7 @@ static int getc_(bibtex *b, xmlrec_read_fn rd, void *ctx)
     return c;
 }
 
-static int skip_ws(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static int skip_ws(bibtex *b, record_read_fn rd, void *ctx)
 {
     int c;
     while ((c = peekc(b, rd, ctx)) != EOF && isspace(c))
@@ -124,7 +124,7 @@ static int skip_ws(bibtex *b, xmlrec_read_fn rd, void *ctx)
 }
 
 /* An identifier: a field, type or macro name (lower-cased into out). */
-static size_t ident(bibtex *b, xmlrec_read_fn rd, void *ctx, char *out,
+static size_t ident(bibtex *b, record_read_fn rd, void *ctx, char *out,
                     size_t cap)
 {
     size_t n = 0;
@@ -140,7 +140,7 @@ static size_t ident(bibtex *b, xmlrec_read_fn rd, void *ctx, char *out,
 }
 
 /* After an error: on to the next '@' that starts a line (or the end). */
-static void resync(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static void resync(bibtex *b, record_read_fn rd, void *ctx)
 {
     int c;
     while ((c = peekc(b, rd, ctx)) != EOF) {
@@ -168,7 +168,7 @@ static const char *macro_value(const bibtex *b, const char *name)
 }
 
 /* One piece of a value, appended to b->val.  0, or -1 with b->err. */
-static int piece(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static int piece(bibtex *b, record_read_fn rd, void *ctx)
 {
     int c = skip_ws(b, rd, ctx);
     if (c == '{' || c == '"') {
@@ -237,7 +237,7 @@ static int piece(bibtex *b, xmlrec_read_fn rd, void *ctx)
 }
 
 /* value := piece ('#' piece)* */
-static int value(bibtex *b, xmlrec_read_fn rd, void *ctx)
+static int value(bibtex *b, record_read_fn rd, void *ctx)
 {
     for (;;) {
         if (piece(b, rd, ctx))
@@ -249,7 +249,7 @@ static int value(bibtex *b, xmlrec_read_fn rd, void *ctx)
 }
 
 /* Skip a balanced body up to its closing `close`. */
-static int skip_body(bibtex *b, xmlrec_read_fn rd, void *ctx, int close)
+static int skip_body(bibtex *b, record_read_fn rd, void *ctx, int close)
 {
     int depth = 0, c;
     while ((c = getc_(b, rd, ctx)) != EOF) {
@@ -263,7 +263,7 @@ static int skip_body(bibtex *b, xmlrec_read_fn rd, void *ctx, int close)
 }
 
 /* The fields of an entry (or @string), up to `close`. */
-static int fields(bibtex *b, xmlrec_read_fn rd, void *ctx, int close)
+static int fields(bibtex *b, record_read_fn rd, void *ctx, int close)
 {
     for (;;) {
         int c = skip_ws(b, rd, ctx);
@@ -567,7 +567,7 @@ int bibtex_looks_like(const char *s, size_t n)
 }
 
 int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
-                strbuf *why, xmlrec_read_fn rd, void *ctx)
+                strbuf *why, record_read_fn rd, void *ctx)
 {
     for (;;) {
         int c;

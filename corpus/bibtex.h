@@ -10,7 +10,7 @@
 
 #include "../common/arena.h"
 #include "../common/paperdex.h"
-#include "xmlrec.h" /* xmlrec_read_fn */
+#include "record.h" /* record_read_fn */
 
 typedef struct bibtex bibtex;
 
@@ -26,6 +26,6 @@ int bibtex_looks_like(const char *s, size_t n);
  * 1 a record (not yet checked by record_finish), 0 the end, -1 a bad
  * entry skipped (why says what), -2 out of memory, -3 rd failed. */
 int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
-                strbuf *why, xmlrec_read_fn rd, void *ctx);
+                strbuf *why, record_read_fn rd, void *ctx);
 
 #endif

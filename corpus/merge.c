@@ -105,17 +105,6 @@ static char *hash_key(arena *a, const char *prefix, const char *text)
     return k;
 }
 
-static char *cat(arena *a, const char *x, const char *y)
-{
-    size_t nx = strlen(x), ny = strlen(y);
-    char *s = arena_alloc(a, nx + ny + 1);
-    if (s) {
-        memcpy(s, x, nx);
-        memcpy(s + nx, y, ny + 1);
-    }
-    return s;
-}
-
 /* The identity a record carries, which places it in its file: its own
  * id, else its key in the source (a BibTeX citation key: two entries
  * of one file may share a DOI, never a key), else its arXiv id, else its
@@ -247,20 +236,20 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
 {
     size_t n = 0;
     char *k;
-    if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = cat(a, LAYOUT_P_ARXIV, k)))
+    if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = arena_concat(a, LAYOUT_P_ARXIV, k)))
         keys[n++] = k;
-    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = cat(a, LAYOUT_P_DOI, k)))
+    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = arena_concat(a, LAYOUT_P_DOI, k)))
         keys[n++] = k;
-    if (w->pmid && (k = cat(a, LAYOUT_P_PMID, w->pmid)))
+    if (w->pmid && (k = arena_concat(a, LAYOUT_P_PMID, w->pmid)))
         keys[n++] = k;
     if (w->openalex_id && (k = openalex_key(a, w->openalex_id)) &&
-        (k = cat(a, LAYOUT_P_OPENALEX, k)))
+        (k = arena_concat(a, LAYOUT_P_OPENALEX, k)))
         keys[n++] = k;
     if (w->title && !w->title_derived && (k = hash_key(a, LAYOUT_P_TITLE_HASH, w->title)))
         keys[n++] = k;
     if (w->abstract && (k = hash_key(a, LAYOUT_P_ABSTRACT_HASH, w->abstract)))
         keys[n++] = k;
-    if (explicit_id(w) && (k = cat(a, LAYOUT_P_SOURCE_ID, w->id)))
+    if (explicit_id(w) && (k = arena_concat(a, LAYOUT_P_SOURCE_ID, w->id)))
         keys[n++] = k;
     if (w->source && (k = source_key(a, w)))
         keys[n++] = k;
@@ -278,7 +267,7 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
     else if ((id[0] == 'W' || id[0] == 'w') && id[1] >= '0' && id[1] <= '9')
         probe.openalex_id = id;
     size_t n = merge_keys(a, &probe, keys); /* XMA<id>, XI<id>, XMP, XMO */
-    char *q = cat(a, LAYOUT_P_ID, id);
+    char *q = arena_concat(a, LAYOUT_P_ID, id);
     if (!q)
         return 0;
     keys[n++] = q;
@@ -483,20 +472,22 @@ static int tombstone_view(merge_work *m)
 {
     const pdx_work init = PDX_WORK_INIT;
     pdx_work v = init;
-    for (size_t i = 0; i < m->n_src; i++) {
-        const pdx_work *r = &m->src[i].rec;
-        v.arxiv_id = first(v.arxiv_id, r->arxiv_id);
-        v.doi = first(v.doi, r->doi);
-        v.pmid = first(v.pmid, r->pmid);
-        v.openalex_id = first(v.openalex_id, r->openalex_id);
-        v.source = first(v.source, r->source);
-        if (!v.id && r->withdrawn)
-            v.id = r->id;
-    }
-    if (!v.id)
-        v.id = m->src[0].rec.id;
-    if (m->n_src == 1)
+    if (m->n_src == 1) {
         v = m->src[0].rec; /* stored as the view: all of it, as it is */
+    } else {
+        for (size_t i = 0; i < m->n_src; i++) {
+            const pdx_work *r = &m->src[i].rec;
+            v.arxiv_id = first(v.arxiv_id, r->arxiv_id);
+            v.doi = first(v.doi, r->doi);
+            v.pmid = first(v.pmid, r->pmid);
+            v.openalex_id = first(v.openalex_id, r->openalex_id);
+            v.source = first(v.source, r->source);
+            if (!v.id && r->withdrawn)
+                v.id = r->id;
+        }
+        if (!v.id)
+            v.id = m->src[0].rec.id;
+    }
     if (!v.withdrawn)
         v.withdrawn = 1;
     v.versioned = 1;
@@ -511,11 +502,10 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
     qsort(m->src, m->n_src, sizeof *m->src, src_cmp);
     const pdx_work *base = NULL; /* whose author list leads */
     size_t n_auth = 0, n_cat = 0, n_subj = 0, n_live = 0;
-    char *aside = arena_alloc(a, m->n_src + 1);
-    if (!aside)
-        goto oom;
     for (size_t i = 0; i < m->n_src; i++)
-        n_live += !(aside[i] = (char)set_aside(m, i));
+        m->src[i].set_aside = set_aside(m, i);
+    for (size_t i = 0; i < m->n_src; i++)
+        n_live += !m->src[i].set_aside;
     if (n_live == 0) {
         if (tombstone_view(m) == 0)
             return 0;
@@ -524,7 +514,7 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
     }
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
-        if (aside[i])
+        if (m->src[i].set_aside)
             continue;
         if (r->title && !r->title_derived)
             v.title = longest(v.title, r->title);
@@ -574,7 +564,7 @@ int merge_view(arena *a, merge_work *m, strbuf *why)
                 goto oom;
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
-        if (aside[i])
+        if (m->src[i].set_aside)
             continue;
         for (size_t j = 0; j < r->n_subjects; j++) {
             size_t k = 0;
@@ -641,8 +631,8 @@ char *merge_to_json(const merge_work *m)
         if (m->n_src == 1 && r->id && strcmp(r->id, m->view.id) &&
             !cJSON_AddStringToObject(s, "id", r->id))
             goto done;
-        /* Said, not decided here: merge_view decides again on read. */
-        if (m->n_src > 1 && set_aside(m, i) &&
+        /* Said, as merge_view decided; decided again when read back. */
+        if (m->n_src > 1 && m->src[i].set_aside &&
             !cJSON_AddTrueToObject(s, "set_aside"))
             goto done;
         if (m->n_src > 1) {
@@ -679,6 +669,7 @@ int merge_from_json(arena *a, merge_work *m, const char *json, size_t len)
     cJSON_ArrayForEach(s, arr)
     {
         merge_src *e = &m->src[m->n_src];
+        e->set_aside = 0; /* merge_view decides */
         const cJSON *rec = cJSON_GetObjectItemCaseSensitive(s, "record");
         if (rec) {
             if ((rc = record_from_cjson(a, &e->rec, rec)) != 0)

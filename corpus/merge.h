@@ -15,6 +15,8 @@
  * built (pdx_put without a source). */
 typedef struct merge_src {
     pdx_work rec;
+    int set_aside; /* set by merge_view: a later version or a withdrawal
+                      sets this record aside (see merge.c) */
 } merge_src;
 
 /* A stored work: its merged view and its sources, in (file, place)
@@ -98,7 +100,8 @@ char *merge_record_prefix(arena *a, const char *file, const pdx_work *w);
  * field; see merge.c.  0, or -1 with the reason in why. */
 int merge_view(arena *a, merge_work *m, strbuf *why);
 
-/* The stored JSON of m: the view's fields, plus "sources": [{"file",
+/* The stored JSON of m (its view computed by merge_view): the view's
+ * fields, plus "sources": [{"file",
  * "line"[, "id"][, "set_aside"][, "record"]}] ("set_aside": true for a
  * record a later version or a withdrawal sets aside; "line" only for a
  * record without an id of

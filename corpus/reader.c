@@ -269,6 +269,18 @@ static int finish_record(pdx_reader *r, pdx_skip k, strbuf *why)
     return rc;
 }
 
+/* Hand over r->rec, read at r->rec_line, unless decoding it gave rc (a
+ * skip or an error), which is returned. */
+static int deliver(const pdx_work **out, pdx_reader *r, int rc)
+{
+    if (rc)
+        return rc;
+    r->rec.source = r->name;
+    r->rec.source_line = r->rec_line;
+    *out = &r->rec;
+    return 0;
+}
+
 /* Decode one JSON object into r->rec: arXiv snapshot, BEIR, OpenAlex or
  * paperdex's own schema, as forced or as its keys say. */
 static int decode_object(pdx_reader *r, const cJSON *obj)
@@ -286,6 +298,15 @@ static int decode_object(pdx_reader *r, const cJSON *obj)
                      ? openalex_decode(&r->rec_arena, &r->rec, obj, &why)
                      : jsonl_decode(&r->rec_arena, &r->rec, obj, &why);
     return finish_record(r, k, &why);
+}
+
+/* Keep an OpenAlex API page (obj, now the reader's) to hand its results
+ * over one by one; the first of them was read at r->rec_line. */
+static void take_results(pdx_reader *r, cJSON *obj, const cJSON *results)
+{
+    r->results_doc = obj;
+    r->results_next = results->child;
+    r->results_line = r->rec_line;
 }
 
 /* Decode the line in r->line into r->rec.  1 when the line is an
@@ -324,9 +345,7 @@ static int decode_line(pdx_reader *r)
         (r->format == PDX_FORMAT_OPENALEX ||
          (r->format == PDX_FORMAT_AUTO &&
           cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(obj, "meta"))))) {
-        r->results_doc = obj;
-        r->results_next = results->child;
-        r->results_line = r->rec_line;
+        take_results(r, obj, results);
         return 1;
     }
     int rc = decode_object(r, obj);
@@ -384,9 +403,7 @@ static int load_document(pdx_reader *r)
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(obj, "results");
     if (cJSON_IsArray(results)) {
         r->done = 0; /* the results are still to come */
-        r->results_doc = obj;
-        r->results_next = results->child;
-        r->results_line = r->rec_line;
+        take_results(r, obj, results);
         return 1;
     }
     rc = decode_object(r, obj);
@@ -560,13 +577,7 @@ static int smart_emit(const pdx_work **out, pdx_reader *r)
     strbuf why = STRBUF_INIT;
     r->rec_line = r->smart.line;
     pdx_skip k = smart_finish(&r->smart, &r->rec_arena, &r->rec, &why);
-    int rc = finish_record(r, k, &why);
-    if (rc)
-        return rc;
-    r->rec.source = r->name;
-    r->rec.source_line = r->rec_line;
-    *out = &r->rec;
-    return 0;
+    return deliver(out, r, finish_record(r, k, &why));
 }
 
 /* The next SMART record: lines up to the next ".I" (or the end). */
@@ -625,42 +636,48 @@ static int next_smart(const pdx_work **out, pdx_reader *r)
 /* The next record of an XML or BibTeX file. */
 static int next_streamed(const pdx_work **out, pdx_reader *r)
 {
-    for (;;) {
-        strbuf why = STRBUF_INIT;
-        uint64_t line = 0;
-        int rc = r->xml ? xmlrec_next(r->xml, &r->rec_arena, &r->rec, &line,
-                                      &why, pull, r)
-                        : bibtex_next(r->bib, &r->rec_arena, &r->rec, &line,
-                                      &why, pull, r);
-        if (r->xml && xmlrec_format(r->xml) != PDX_FORMAT_AUTO)
-            r->detected = xmlrec_format(r->xml);
-        r->rec_line = line;
-        if (rc == 1) {
-            if ((rc = finish_record(r, PDX_SKIP_NONE, &why)) != 0)
-                return rc;
-            r->rec.source = r->name;
-            r->rec.source_line = line;
-            *out = &r->rec;
-            return 0;
-        }
-        if (rc == -1) { /* a bad record: named, and reading goes on */
-            int k = skip(r, PDX_SKIP_FIELD, why.s ? why.s : "bad record");
-            sb_release(&why);
-            return k;
-        }
-        if (rc == 0) {
-            sb_release(&why);
-            r->done = 1;
-            return PDX_ITEROVER;
-        }
-        /* -2: the XML cannot be read on (message in why); -3: the stream
-         * broke (message set by refill). */
-        if (rc == -2)
-            set_err(r, "%s", why.s ? why.s : "cannot read on");
+    strbuf why = STRBUF_INIT;
+    uint64_t line = 0;
+    int rc = r->xml ? xmlrec_next(r->xml, &r->rec_arena, &r->rec, &line, &why,
+                                  pull, r)
+                    : bibtex_next(r->bib, &r->rec_arena, &r->rec, &line, &why,
+                                  pull, r);
+    if (r->xml && xmlrec_format(r->xml) != PDX_FORMAT_AUTO)
+        r->detected = xmlrec_format(r->xml);
+    r->rec_line = line;
+    if (rc == 1) /* finish_record releases why */
+        return deliver(out, r, finish_record(r, PDX_SKIP_NONE, &why));
+    if (rc == -1) { /* a bad record: named, and reading goes on */
+        int k = skip(r, PDX_SKIP_FIELD, why.s ? why.s : "bad record");
         sb_release(&why);
-        r->done = -1;
-        return PDX_EIO;
+        return k;
     }
+    if (rc == 0) {
+        sb_release(&why);
+        r->done = 1;
+        return PDX_ITEROVER;
+    }
+    /* -2: the XML cannot be read on (message in why); -3: the stream
+     * broke (message set by refill). */
+    if (rc == -2)
+        set_err(r, "%s", why.s ? why.s : "cannot read on");
+    sb_release(&why);
+    r->done = -1;
+    return PDX_EIO;
+}
+
+/* A line of OpenAlex's merged_ids CSV (the header skipped) into r->rec. */
+static int decode_csv_line(pdx_reader *r)
+{
+    strbuf why = STRBUF_INIT;
+    pdx_skip k = PDX_SKIP_UTF8;
+    size_t bad;
+    if (text_utf8_valid(r->line.s, r->line.len, &bad))
+        k = openalex_merged_decode(&r->rec_arena, &r->rec, r->line.s,
+                                   r->line.len, &why);
+    else
+        sb_puts(&why, "invalid UTF-8");
+    return finish_record(r, k, &why);
 }
 
 int pdx_reader_next(const pdx_work **out, pdx_reader *r)
@@ -699,15 +716,11 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             }
             r->results_next = it->next;
             r->rec_line = r->results_line;
-            int rc = cJSON_IsObject(it)
-                         ? decode_object(r, it)
-                         : skip(r, PDX_SKIP_JSON, "a result is not an object");
-            if (rc)
-                return rc;
-            r->rec.source = r->name;
-            r->rec.source_line = r->rec_line;
-            *out = &r->rec;
-            return 0;
+            return deliver(out, r,
+                           cJSON_IsObject(it)
+                               ? decode_object(r, it)
+                               : skip(r, PDX_SKIP_JSON,
+                                      "a result is not an object"));
         }
         int rc = read_line(r);
         if (rc == 0) {
@@ -730,52 +743,27 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             continue; /* blank lines separate nothing; not records */
         if (r->mode == MODE_JSON && !r->json_started) {
             r->json_started = 1;
-            size_t b = 0, e = r->line.len;
-            while (b < e && strchr(" \t\r", r->line.s[b]))
-                b++;
-            while (e > b && strchr(" \t\r", r->line.s[e - 1]))
+            size_t e = r->line.len; /* the line's first non-blank is at i */
+            while (e > i && strchr(" \t\r", r->line.s[e - 1]))
                 e--;
-            if (e - b == 1 && r->line.s[b] == '{') {
+            if (e - i == 1 && r->line.s[i] == '{') {
                 /* A pretty-printed document (an API page saved through
                  * jq): read whole, then its results one by one. */
                 rc = load_document(r);
                 if (rc == 1)
                     continue;
-                if (rc == PDX_EIO) {
+                if (rc == PDX_EIO)
                     r->done = -1;
-                    return PDX_EIO;
-                }
-                if (rc)
-                    return rc;
-                r->rec.source = r->name;
-                r->rec.source_line = r->rec_line;
-                *out = &r->rec;
-                return 0;
+                return deliver(out, r, rc);
             }
         }
-        if (r->mode == MODE_CSV) {
-            if (r->lineno == 1 || openalex_merged_header(r->line.s, r->line.len))
-                continue; /* the header */
-            strbuf why = STRBUF_INIT;
-            pdx_skip k = PDX_SKIP_UTF8;
-            size_t bad;
-            if (text_utf8_valid(r->line.s, r->line.len, &bad))
-                k = openalex_merged_decode(&r->rec_arena, &r->rec, r->line.s,
-                                           r->line.len, &why);
-            else
-                sb_puts(&why, "invalid UTF-8");
-            rc = finish_record(r, k, &why);
-        } else {
-            rc = decode_line(r);
-        }
+        if (r->mode == MODE_CSV &&
+            (r->lineno == 1 || openalex_merged_header(r->line.s, r->line.len)))
+            continue; /* the header */
+        rc = r->mode == MODE_CSV ? decode_csv_line(r) : decode_line(r);
         if (rc == 1)
             continue; /* an API page: its results come next */
-        if (rc)
-            return rc;
-        r->rec.source = r->name;
-        r->rec.source_line = r->rec_line;
-        *out = &r->rec;
-        return 0;
+        return deliver(out, r, rc);
     }
 }
 

@@ -339,18 +339,6 @@ static const char *derive_title(arena *a, const char *abs)
     return arena_strndup(a, abs, end);
 }
 
-/* "pmid:" and the PMID: the id a PubMed record goes by. */
-static const char *pmid_id(arena *a, const char *pmid)
-{
-    size_t n = strlen(pmid);
-    char *s = arena_alloc(a, n + 6);
-    if (s) {
-        memcpy(s, "pmid:", 5);
-        memcpy(s + 5, pmid, n + 1);
-    }
-    return s;
-}
-
 int record_pmid_valid(const char *s)
 {
     size_t n = strlen(s);
@@ -365,7 +353,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         w->versioned = 1;
         if (!w->id) {
             if (w->pmid)
-                w->id = pmid_id(a, w->pmid);
+                w->id = arena_concat(a, "pmid:", w->pmid);
             else if (w->openalex_id)
                 w->id = w->openalex_id;
             else if (w->arxiv_id)
@@ -399,7 +387,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         w->title_derived = 0; /* nothing else to index it as */
     }
     if (!w->id && w->pmid) /* PubMed's own id, as PubMed writes it */
-        w->id = pmid_id(a, w->pmid);
+        w->id = arena_concat(a, "pmid:", w->pmid);
     else if (!w->id && w->openalex_id)
         w->id = w->openalex_id;
     if (!w->id) {

@@ -20,6 +20,11 @@
 /* A decoder's result: PDX_SKIP_NONE, or why the record is refused, with
  * the reason written to `why`. */
 
+/* How the streamed readers (xmlrec.c, bibtex.c) get a file's bytes from
+ * reader.c: fill buf with up to cap bytes, return the count, 0 at the
+ * end, -1 when the stream broke (the reader has the message). */
+typedef int (*record_read_fn)(void *ctx, char *buf, int cap);
+
 /* Map an object of paperdex's own schema onto w (strings in a). */
 pdx_skip jsonl_decode(arena *a, pdx_work *w, const cJSON *obj, strbuf *why);
 /* Map an arXiv metadata snapshot object onto w. */

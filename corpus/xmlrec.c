@@ -161,6 +161,46 @@ static void start_capture(xmlrec *x, int field)
     sb_clear(&x->text);
 }
 
+/* Which field an element's text goes to, by its name. */
+typedef struct named {
+    const char *name;
+    int field;
+} named;
+
+static const named pubmed_author[] = {
+    {"LastName", F_LAST},          {"ForeName", F_FORE},
+    {"Initials", F_INITIALS},      {"CollectiveName", F_COLLECTIVE},
+    {"Suffix", F_SUFFIX},          {NULL, 0}};
+static const named pubmed_date_parts[] = {
+    {"Year", F_YEAR},   {"Month", F_MONTH}, {"Day", F_DAY},
+    {"MedlineDate", F_MEDLINE_DATE},        {NULL, 0}};
+static const named oai_fields[] = { /* children of arXiv and arXivRaw */
+    {"id", F_ARXIV},            {"title", F_TITLE},
+    {"abstract", F_ABSTRACT},   {"categories", F_CATEGORIES},
+    {"comments", F_COMMENTS},   {"journal-ref", F_VENUE},
+    {"doi", F_DOI},             {"created", F_DATE},
+    {NULL, 0}};
+static const named oai_author[] = {
+    {"keyname", F_LAST}, {"forenames", F_FORE}, {"suffix", F_SUFFIX},
+    {NULL, 0}};
+
+/* Capture the element's text if table t names it. */
+static void capture_named(xmlrec *x, const char *name, const named *t)
+{
+    for (; t->name; t++)
+        if (is(name, t->name)) {
+            start_capture(x, t->field);
+            return;
+        }
+}
+
+/* A new author: its parts start empty. */
+static void start_author(xmlrec *x)
+{
+    for (int i = F_LAST; i <= F_SUFFIX; i++)
+        sb_clear(&x->f[i]);
+}
+
 /* ------------------------------------------------------------ handlers */
 
 static void XMLCALL on_start(void *ud, const XML_Char *qname,
@@ -228,27 +268,13 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
             const char *type = attr(atts, "Type");
             x->editors = type && is(type, "editors");
         } else if (is(name, "Author") && is(parent, "AuthorList")) {
-            for (int i = F_LAST; i <= F_SUFFIX; i++)
-                sb_clear(&x->f[i]);
+            start_author(x);
         } else if (is(parent, "Author") && is(up(x, 2), "AuthorList")) {
-            int f = is(name, "LastName")         ? F_LAST
-                    : is(name, "ForeName")       ? F_FORE
-                    : is(name, "Initials")       ? F_INITIALS
-                    : is(name, "CollectiveName") ? F_COLLECTIVE
-                    : is(name, "Suffix")         ? F_SUFFIX
-                                                 : -2;
-            if (f >= 0)
-                start_capture(x, f);
+            capture_named(x, name, pubmed_author);
         } else if (is(name, "Title") && is(parent, "Journal")) {
             start_capture(x, F_VENUE);
         } else if (is(parent, "PubDate")) {
-            int f = is(name, "Year")          ? F_YEAR
-                    : is(name, "Month")       ? F_MONTH
-                    : is(name, "Day")         ? F_DAY
-                    : is(name, "MedlineDate") ? F_MEDLINE_DATE
-                                              : -2;
-            if (f >= 0)
-                start_capture(x, f);
+            capture_named(x, name, pubmed_date_parts);
         } else if (is(name, "ArticleId") && is(parent, "ArticleIdList") &&
                    is(up(x, 2), "PubmedData")) {
             const char *type = attr(atts, "IdType");
@@ -281,32 +307,17 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
         x->deleted = st && is(st, "deleted");
     } else if (is(name, "identifier") && is(parent, "header")) {
         start_capture(x, F_OAI_ID);
+    } else if (is(name, "authors") && is(parent, "arXivRaw")) {
+        start_capture(x, F_RAW_AUTHORS); /* one string: "A, B and C" */
     } else if (is(parent, "arXiv") || is(parent, "arXivRaw")) {
-        int f = is(name, "id")            ? F_ARXIV
-                : is(name, "title")       ? F_TITLE
-                : is(name, "abstract")    ? F_ABSTRACT
-                : is(name, "categories")  ? F_CATEGORIES
-                : is(name, "comments")    ? F_COMMENTS
-                : is(name, "journal-ref") ? F_VENUE
-                : is(name, "doi")         ? F_DOI
-                : is(name, "created")     ? F_DATE
-                : is(name, "authors") && is(parent, "arXivRaw") ? F_RAW_AUTHORS
-                                                                 : -2;
-        if (f >= 0)
-            start_capture(x, f);
+        capture_named(x, name, oai_fields);
     } else if (is(name, "author") && is(parent, "authors") &&
                is(up(x, 2), "arXiv")) {
-        for (int i = F_LAST; i <= F_SUFFIX; i++)
-            sb_clear(&x->f[i]);
+        start_author(x);
     } else if (is(parent, "author") && is(up(x, 2), "authors") &&
                is(up(x, 3), "arXiv")) {
         /* arXiv: <authors><author><keyname/><forenames/><suffix/> */
-        int f = is(name, "keyname")     ? F_LAST
-                : is(name, "forenames") ? F_FORE
-                : is(name, "suffix")    ? F_SUFFIX
-                                        : -2;
-        if (f >= 0)
-            start_capture(x, f);
+        capture_named(x, name, oai_author);
     } else if (is(name, "date") && is(parent, "version") &&
                is(up(x, 2), "arXivRaw") && !x->raw_version_seen) {
         x->raw_version_seen = 1;
@@ -654,7 +665,7 @@ static int feed_error(xmlrec *x, strbuf *why)
 }
 
 int xmlrec_next(xmlrec *x, arena *a, pdx_work *w, uint64_t *line,
-                strbuf *why, xmlrec_read_fn rd, void *ctx)
+                strbuf *why, record_read_fn rd, void *ctx)
 {
     const pdx_work init = PDX_WORK_INIT;
     for (;;) {

@@ -13,12 +13,9 @@
 
 #include "../common/arena.h"
 #include "../common/paperdex.h"
+#include "record.h" /* record_read_fn */
 
 typedef struct xmlrec xmlrec;
-
-/* Fill buf with up to cap bytes of the file: the count, 0 at its end, -1
- * when the stream broke (the reader has the message). */
-typedef int (*xmlrec_read_fn)(void *ctx, char *buf, int cap);
 
 /* A parser for one file (`name` for messages, borrowed).  `format` is
  * PDX_FORMAT_AUTO (the root element decides), PUBMED or OAI.  NULL on
@@ -38,7 +35,7 @@ int xmlrec_looks_like(const char *s, size_t n);
  *  -2  the file cannot be read on: why says where and what (XML is not
  *      resynchronised after a syntax error); -3 when rd failed */
 int xmlrec_next(xmlrec *x, arena *a, pdx_work *w, uint64_t *line,
-                strbuf *why, xmlrec_read_fn rd, void *ctx);
+                strbuf *why, record_read_fn rd, void *ctx);
 
 /* The format found (PUBMED or OAI), AUTO before the root was seen. */
 pdx_format xmlrec_format(const xmlrec *x);

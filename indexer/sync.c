@@ -399,8 +399,7 @@ static int ps_has(const placeset *s, uint64_t h)
 /* The record terms of a file whose place was not read this run. */
 typedef struct absent {
     const placeset *seen;
-    char **v;
-    size_t n, cap;
+    write_strlist terms;
 } absent;
 
 static int on_record_term(void *ctx, const char *t, size_t len)
@@ -413,15 +412,7 @@ static int on_record_term(void *ctx, const char *t, size_t len)
     hex[16] = '\0';
     if (ps_has(ab->seen, strtoull(hex, NULL, 16)))
         return 0;
-    if (ab->n == ab->cap) {
-        size_t cap = ab->cap ? 2 * ab->cap : 64;
-        char **nv = realloc(ab->v, cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        ab->v = nv;
-        ab->cap = cap;
-    }
-    return (ab->v[ab->n++] = strndup(t, len)) ? 0 : -1;
+    return write_strlist_add(&ab->terms, t, len);
 }
 
 /* After a whole read of `path`: every record the index holds of it whose
@@ -429,15 +420,15 @@ static int on_record_term(void *ctx, const char *t, size_t len)
  * committed every batch like additions. */
 static void remove_absent(run *r, const char *path, const placeset *seen)
 {
-    absent ab = {seen, NULL, 0, 0};
+    absent ab = {seen, {0}};
     int rc = write_file_records(r->ix, path, on_record_term, &ab);
     if (rc)
         fail(r, rc, "%s: %s", path, pdx_errmsg(r->ix));
-    for (size_t i = 0; i < ab.n; i++) {
+    for (size_t i = 0; i < ab.terms.n; i++) {
         if (!r->fatal && !*r->stop) {
             arena a = {0};
             const char *id = "";
-            if ((rc = write_remove_record(r->ix, path, ab.v[i], &a, &id))) {
+            if ((rc = write_remove_record(r->ix, path, ab.terms.v[i], &a, &id))) {
                 fail(r, rc, "%s: %s", path, pdx_errmsg(r->ix));
             } else {
                 r->s->records_removed++;
@@ -449,9 +440,8 @@ static void remove_absent(run *r, const char *path, const placeset *seen)
             }
             arena_free(&a);
         }
-        free(ab.v[i]);
     }
-    free(ab.v);
+    write_strlist_free(&ab.terms);
     if (*r->stop && !r->fatal)
         fail(r, PDX_ERROR, "stopped by the caller");
 }

@@ -247,12 +247,11 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     int rc = PDX_ENOMEM;
     merge_lookup look;
     const char *keys[MERGE_MAX_KEYS + 1];
-    char *q = arena_alloc(&a, strlen(w->id) + 2);
+    char *q = arena_concat(&a, LAYOUT_P_ID, w->id);
     if (!q || merge_lookup_of(&a, w, &look))
         goto oom;
     size_t nk = look.n_plain;
     memcpy(keys, look.plain, nk * sizeof *keys);
-    snprintf(q, strlen(w->id) + 2, LAYOUT_P_ID "%s", w->id);
     keys[nk++] = q;
     shim_pruned pruned[2];
     size_t np = 0;
@@ -331,15 +330,8 @@ done:
     return rc;
 }
 
-/* A list of strings, for pdx_remerge. */
-typedef struct strlist {
-    char **v;
-    size_t n, cap;
-} strlist;
-
-static int on_shared_term(void *ctx, const char *data, size_t len)
+int write_strlist_add(write_strlist *l, const char *str, size_t n)
 {
-    strlist *l = ctx;
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
         char **nv = realloc(l->v, cap * sizeof *nv);
@@ -348,9 +340,30 @@ static int on_shared_term(void *ctx, const char *data, size_t len)
         l->v = nv;
         l->cap = cap;
     }
-    if (!(l->v[l->n] = strndup(data, len)))
+    if (!(l->v[l->n] = strndup(str, n)))
         return -1;
     l->n++;
+    return 0;
+}
+
+void write_strlist_free(write_strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    *l = (write_strlist){0};
+}
+
+static int on_shared_term(void *ctx, const char *data, size_t len)
+{
+    return write_strlist_add(ctx, data, len);
+}
+
+static int count_term(void *ctx, const char *data, size_t len)
+{
+    (void)data;
+    (void)len;
+    ++*(size_t *)ctx;
     return 0;
 }
 
@@ -367,7 +380,7 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
         LAYOUT_P_ARXIV,      LAYOUT_P_DOI,        LAYOUT_P_PMID,
         LAYOUT_P_OPENALEX,   LAYOUT_P_SOURCE_ID,  LAYOUT_P_TITLE_HASH,
         LAYOUT_P_ABSTRACT_HASH};
-    strlist terms = {0};
+    write_strlist terms = {0};
     shim_err e = {0, ""};
     int rc = 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rc; i++)
@@ -399,9 +412,7 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
         arena_free(&a);
     }
 done:
-    for (size_t i = 0; i < terms.n; i++)
-        free(terms.v[i]);
-    free(terms.v);
+    write_strlist_free(&terms);
     return rc;
 }
 
@@ -720,14 +731,11 @@ int write_record_state(pdx_index *ix, const pdx_work *w, write_rec *state)
     } else if (!rc) {
         /* Another version of the record at this place? */
         const char *prefix = merge_record_prefix(&a, w->source, w);
-        strlist l = {0};
-        rc = prefix ? shim_terms(ix->db, prefix, 1, on_shared_term, &l, &e)
+        size_t n = 0;
+        rc = prefix ? shim_terms(ix->db, prefix, 1, count_term, &n, &e)
                     : PDX_ENOMEM;
-        if (!rc && l.n)
+        if (!rc && n)
             *state = WRITE_REC_CHANGED;
-        for (size_t i = 0; i < l.n; i++)
-            free(l.v[i]);
-        free(l.v);
     }
     arena_free(&a);
     if (rc == PDX_ENOMEM && !e.msg[0])

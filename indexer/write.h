@@ -12,6 +12,17 @@
 #include "../common/arena.h"
 #include "../common/paperdex.h"
 
+/* A growable list of malloc'd strings: terms collected from a walk, to
+ * act on after it. */
+typedef struct write_strlist {
+    char **v;
+    size_t n, cap;
+} write_strlist;
+/* Append a copy of s[0..n).  0, or -1 on out-of-memory. */
+int write_strlist_add(write_strlist *l, const char *s, size_t n);
+/* Free every string and the list's array; the list is empty again. */
+void write_strlist_free(write_strlist *l);
+
 typedef enum write_rec {
     WRITE_REC_NEW,       /* no record at this place of its file           */
     WRITE_REC_CHANGED,   /* one with other content: pdx_put replaces it   */

@@ -16,7 +16,6 @@ import base64
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, free_port  # noqa: E402
 
 PDX, SRC, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 CHROME = shutil.which("chromium") or "/usr/bin/chromium"
@@ -42,14 +41,6 @@ subprocess.run([PDX, "index", "--quiet", "--db", db, os.path.join(SRC, "corpus",
 srv = subprocess.Popen([PDX, "serve", "--quiet", "--db", db, "--listen", "127.0.0.1:0"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 BASE = "http://127.0.0.1:%d" % int(srv.stderr.readline().strip().rsplit(":", 1)[1])
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 dport = free_port()

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, free_port  # noqa: E402
 
 PDX, SRC, N = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if not os.path.exists(SRC):
@@ -59,14 +59,6 @@ def stats_works(*dbs):
 # The precondition of equality: no work is in both shards.
 wa, wb, wall = stats_works(paths["a"]), stats_works(paths["b"]), stats_works(paths["all"])
 check("no work merged across shards", wa is not None and wa + wb == wall, (wa, wb, wall))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 servers, remotes = [], []
