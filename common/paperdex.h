@@ -65,7 +65,7 @@ extern "C" {
 /** The index layout this version writes and searches (see the essay at
  *  the top of common/layout.h).  An index of an older layout is rebuilt
  *  beside itself by `paperdex index` and pdx_sync() (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 3
+#define PDX_LAYOUT_VERSION 4
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
 

@@ -239,9 +239,10 @@ std::string pdxshim::unaccent(const std::string &s)
     return out;
 }
 
-/* Which field a text term of layout 2 belongs to, by its prefix, and
- * its stem in `word`: "title" (S), "abstract" (XB), "author" (A), or
- * "text" (no prefix: the default field; also what any other term is
+/* Which field a text term belongs to, by its prefix, and its stem in
+ * `word`: "title" (S), "abstract" (XB: in layout 4 the boolean marker of
+ * a stem the abstract shares with the title or an author), "author" (A),
+ * or "text" (no prefix: the default field; also what any other term is
  * called, its whole name in `word`). */
 const char *pdxshim::term_field(const std::string &t, std::string &word)
 {

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -28,7 +29,7 @@ namespace {
 
 const Xapian::termpos FIELD_GAP = LAYOUT_FIELD_GAP;
 
-/* The term generator: layout 2's stems, stop words left out. */
+/* The term generator: the layout's stems, stop words left out. */
 struct Writer : Side {
     Xapian::TermGenerator tg;
     explicit Writer(shim_db *h)
@@ -75,7 +76,8 @@ void add_boolean(Xapian::Document &doc, const char *prefix, const char *key)
 }
 
 /* Index one field's text (accents folded) as positional stems under
- * prefix, then leave a gap so that no phrase spans two fields. */
+ * prefix ("" for the default field), then leave a gap so that no phrase
+ * spans two fields. */
 void index_field(Xapian::TermGenerator &tg, const char *text,
                  const char *prefix)
 {
@@ -141,23 +143,45 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         Xapian::Document doc;
         Xapian::TermGenerator &tg = writer(h).tg;
         tg.set_document(doc);
-        /* Each field once, as positional stems under its prefix. */
+        /* Layout 4 (common/layout.h): the abstract's stems are the
+         * default field's positional terms; title and author stems are
+         * positional under S and A. */
         index_field(tg, d->title, LAYOUT_P_TITLE);
-        index_field(tg, d->abstract, LAYOUT_P_ABSTRACT);
+        index_field(tg, d->abstract, "");
         for (size_t i = 0; i < d->n_authors; i++)
             index_field(tg, d->authors[i].name, LAYOUT_P_AUTHOR);
-        /* The default field: the same stems without a prefix and without
-         * positions, title words TITLE_WDF times.  Read back from the
-         * document, which holds only the field terms at this point. */
+        /* Then the title and author stems join the default field without
+         * positions (title words TITLE_WDF times), and a stem the
+         * abstract shares with them gets XB<stem>, which says that the
+         * abstract has it.  The document's terms are sorted: the prefixed
+         * ones (upper case) first, then the abstract's. */
         std::vector<std::pair<std::string, Xapian::termcount>> plain;
+        std::vector<std::string> in_abstract;
+        Xapian::termcount abstract_words = 0;
         for (Xapian::TermIterator t = doc.termlist_begin();
              t != doc.termlist_end(); ++t) {
             std::string stem;
-            const bool title = !strcmp(term_field(*t, stem), "title");
-            plain.emplace_back(stem, t.get_wdf() * (title ? TITLE_WDF : 1));
+            const char *field = term_field(*t, stem);
+            if (!strcmp(field, "text")) {
+                in_abstract.push_back(stem);
+                abstract_words += t.get_wdf();
+            } else
+                plain.emplace_back(stem, t.get_wdf() *
+                                             (!strcmp(field, "title") ? TITLE_WDF : 1));
         }
-        for (const auto &pw : plain)
+        for (const auto &pw : plain) {
+            if (std::binary_search(in_abstract.begin(), in_abstract.end(),
+                                   pw.first)) {
+                const std::string marker = LAYOUT_P_ABSTRACT + pw.first;
+                if (marker.size() <= MAX_TERM_BYTES)
+                    doc.add_boolean_term(marker);
+            }
             doc.add_term(pw.first, pw.second);
+        }
+        /* The document length of layout 3, which also counted the
+         * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
+        if (abstract_words)
+            doc.add_term(LAYOUT_LENGTH_PAD, abstract_words);
         for (size_t i = 0; i < d->n_authors; i++) {
             const shim_author &a = d->authors[i];
             add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);

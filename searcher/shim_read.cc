@@ -248,58 +248,181 @@ static Xapian::termcount window_of(const Xapian::Query &q, const char *opname)
         strtoul(d.c_str() + at + key.size(), nullptr, 10));
 }
 
-/* Layout 2 keeps positions in the fields (S, XB, A), not in the default
- * field.  A positional query over default-field terms (a quoted phrase,
- * a hyphenated word, NEAR, ADJ) is therefore rewritten as
+/* A word searched in the abstract alone (`abstract:w`).  Layout 4 keeps
+ * the abstract's stems as the default field's terms, whose positions are
+ * the abstract's, and marks with XB<w> a stem the abstract shares with
+ * the title or an author name (common/layout.h).  So a work's abstract
+ * has w unless the work holds w only through S<w> or A<w>:
  *
- *     (t1 AND t2 ...)  FILTER  (the same phrase in S  OR  in XB  OR  in A)
+ *     w  AND_NOT  ((S<w> OR A<w>) AND_NOT XB<w>)
  *
- * The left side is scored exactly as Xapian scores a phrase (the sum of
- * its terms' BM25 weights, default-field statistics); the right side only
- * decides which works match.  A phrase never spans two fields, as
- * before.  Every other node is kept, rebuilt only where a child changed. */
-static Xapian::Query field_phrases(const Xapian::Query &q,
-                                   const std::set<std::string> &stops)
+ * scored as w is, from the default field's statistics; the right side
+ * only decides which works match. */
+static Xapian::Query abstract_word(const std::string &w)
+{
+    using Q = Xapian::Query;
+    const Q elsewhere(Q::OP_OR, Q(LAYOUT_P_TITLE + w), Q(LAYOUT_P_AUTHOR + w));
+    return Q(Q::OP_AND_NOT, Q(w),
+             Q(Q::OP_AND_NOT, elsewhere, Q(LAYOUT_P_ABSTRACT + w)));
+}
+
+/* The pattern of an OP_WILDCARD query, from its description
+ * ("Query(WILDCARD SYNONYM XBoptim)"): Xapian 1.4 has no getter for it. */
+static std::string wildcard_pattern(const Xapian::Query &q)
+{
+    std::string d = q.get_description();
+    const size_t close = d.rfind(')'), sp = d.rfind(' ', close);
+    if (close == std::string::npos || sp == std::string::npos)
+        return std::string();
+    return d.substr(sp + 1, close - sp - 1);
+}
+
+/* `abstract:optim*`: the default field's stems that begin with `stem`
+ * (the PDX_WILDCARD_MAX most frequent, as Xapian limits a wildcard),
+ * scored together as one term (OP_SYNONYM, as every wildcard), matching
+ * the works whose abstract has one of them. */
+static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
+{
+    struct Cand {
+        Xapian::doccount tf;
+        std::string term;
+    };
+    std::vector<Cand> cands;
+    for (Xapian::TermIterator t = h->db.allterms_begin(stem);
+         t != h->db.allterms_end(stem); ++t)
+        if (is_plain_term(*t))
+            cands.push_back(Cand{t.get_termfreq(), *t});
+    if (cands.size() > PDX_WILDCARD_MAX) {
+        std::stable_sort(cands.begin(), cands.end(),
+                         [](const Cand &a, const Cand &b) { return a.tf > b.tf; });
+        cands.resize(PDX_WILDCARD_MAX);
+    }
+    if (cands.empty())
+        return Xapian::Query::MatchNothing;
+    std::vector<Xapian::Query> scored, where;
+    for (const Cand &c : cands) {
+        scored.emplace_back(c.term);
+        where.push_back(abstract_word(c.term));
+    }
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER,
+        Xapian::Query(Xapian::Query::OP_SYNONYM, scored.begin(), scored.end()),
+        Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
+}
+
+/* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
+ * one field's terms, stop words dropped (they are not indexed and take
+ * no position: the phrase is the words around them, next to each other).
+ *
+ * - The default field (plain terms): a phrase never spans two fields
+ *   (each is followed by a position gap), and each field's positions are
+ *   in its own terms (the title's in S, the abstract's in the plain
+ *   stems, the authors' in A), so it is searched as
+ *
+ *       (t1 AND t2 ...)  FILTER  (phrase in S  OR  in the plain stems
+ *                                 OR  in A)
+ *
+ *   The left side is scored exactly as Xapian scores a phrase (the sum
+ *   of its terms' BM25 weights, default-field statistics); the right
+ *   side only decides which works match.
+ * - `abstract:"..."` (XB terms from the parser): the phrase in the plain
+ *   stems, whose positions are the abstract's only.
+ * - `title:` and `author:`: the phrase in S or A.
+ *
+ * Anything else (a wildcard inside a phrase, mixed fields) is left as
+ * Xapian parsed it. */
+static Xapian::Query positional(const Xapian::Query &q,
+                                const std::set<std::string> &stops)
 {
     const Xapian::Query::op op = q.get_type();
     const size_t n = q.get_num_subqueries();
-    if (op == Xapian::Query::OP_PHRASE || op == Xapian::Query::OP_NEAR) {
-        std::vector<std::string> terms;
-        for (size_t i = 0; i < n; i++) {
-            const Xapian::Query sub = q.get_subquery(i);
-            if (sub.get_type() != Xapian::Query::LEAF_TERM)
-                return q;
-            Xapian::TermIterator t = sub.get_terms_begin();
-            if (t == sub.get_terms_end() || !is_plain_term(*t))
-                return q;
-            if (!stops.count(*t))
-                terms.push_back(*t);
-        }
-        /* Stop words are not indexed, and take no position: the phrase
-         * is the words around them, next to each other. */
-        if (terms.empty())
-            return Xapian::Query();
-        if (terms.size() == 1)
-            return Xapian::Query(terms[0]);
-        const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
-        Xapian::termcount window = window_of(q, name);
-        if (op == Xapian::Query::OP_PHRASE)
-            window = static_cast<Xapian::termcount>(terms.size());
-        std::vector<Xapian::Query> scored(terms.begin(), terms.end());
-        std::vector<Xapian::Query> where;
-        for (const char *prefix :
-             {LAYOUT_P_TITLE, LAYOUT_P_ABSTRACT, LAYOUT_P_AUTHOR}) {
-            std::vector<Xapian::Query> in_field;
-            for (const std::string &t : terms)
-                in_field.emplace_back(prefix + t);
-            where.emplace_back(op, in_field.begin(), in_field.end(), window);
-        }
-        return Xapian::Query(
-            Xapian::Query::OP_FILTER,
-            Xapian::Query(Xapian::Query::OP_AND, scored.begin(), scored.end()),
-            Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
+    std::string field;
+    std::vector<std::string> stems;
+    for (size_t i = 0; i < n; i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() != Xapian::Query::LEAF_TERM)
+            return q;
+        Xapian::TermIterator t = sub.get_terms_begin();
+        if (t == sub.get_terms_end())
+            return q;
+        std::string stem;
+        const char *f = term_field(*t, stem);
+        if (!strcmp(f, "text") && !is_plain_term(stem))
+            return q;
+        if (i > 0 && field != f)
+            return q;
+        field = f;
+        if (!stops.count(stem))
+            stems.push_back(stem);
     }
+    if (stems.empty())
+        return Xapian::Query();
+    if (stems.size() == 1) {
+        if (field == "abstract")
+            return abstract_word(stems[0]);
+        if (field == "title")
+            return Xapian::Query(LAYOUT_P_TITLE + stems[0]);
+        if (field == "author")
+            return Xapian::Query(LAYOUT_P_AUTHOR + stems[0]);
+        return Xapian::Query(stems[0]);
+    }
+    const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
+    Xapian::termcount window = window_of(q, name);
+    if (op == Xapian::Query::OP_PHRASE)
+        window = static_cast<Xapian::termcount>(stems.size());
+    auto in_field = [&](const char *prefix) {
+        std::vector<Xapian::Query> terms;
+        for (const std::string &t : stems)
+            terms.emplace_back(prefix + t);
+        return Xapian::Query(op, terms.begin(), terms.end(), window);
+    };
+    if (field == "abstract")
+        return in_field("");
+    if (field == "title")
+        return in_field(LAYOUT_P_TITLE);
+    if (field == "author")
+        return in_field(LAYOUT_P_AUTHOR);
+    std::vector<Xapian::Query> scored(stems.begin(), stems.end());
+    const Xapian::Query where[] = {in_field(LAYOUT_P_TITLE), in_field(""),
+                                   in_field(LAYOUT_P_AUTHOR)};
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER,
+        Xapian::Query(Xapian::Query::OP_AND, scored.begin(), scored.end()),
+        Xapian::Query(Xapian::Query::OP_OR, std::begin(where), std::end(where)));
+}
+
+/* The parsed query made to fit the layout: positional queries as
+ * positional() says, and abstract: words and wildcards as
+ * abstract_word() and abstract_wildcard() say.  Every other node is kept,
+ * rebuilt only where a child changed. */
+static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
+                                const std::set<std::string> &stops,
+                                bool &changed)
+{
+    const Xapian::Query::op op = q.get_type();
+    const size_t n = q.get_num_subqueries();
     switch (op) {
+    case Xapian::Query::LEAF_TERM: {
+        std::string stem;
+        Xapian::TermIterator t = q.get_terms_begin();
+        if (t == q.get_terms_end() ||
+            strcmp(term_field(*t, stem), "abstract") != 0)
+            return q;
+        changed = true;
+        return abstract_word(stem);
+    }
+    case Xapian::Query::OP_WILDCARD: {
+        const std::string pat = wildcard_pattern(q);
+        std::string stem;
+        if (strcmp(term_field(pat, stem), "abstract") != 0)
+            return q;
+        changed = true;
+        return abstract_wildcard(h, stem);
+    }
+    case Xapian::Query::OP_PHRASE:
+    case Xapian::Query::OP_NEAR:
+        changed = true;
+        return positional(q, stops);
     case Xapian::Query::OP_AND:
     case Xapian::Query::OP_OR:
     case Xapian::Query::OP_AND_NOT:
@@ -309,20 +432,15 @@ static Xapian::Query field_phrases(const Xapian::Query &q,
     case Xapian::Query::OP_SYNONYM:
         break;
     default:
-        return q; /* leaves, wildcards, value ranges: nothing positional */
+        return q; /* value ranges, scaled weights: nothing to fit */
     }
-    bool positional = false; /* anything below to rewrite? */
-    for (size_t i = 0; i < n && !positional; i++) {
-        const Xapian::Query::op sop = q.get_subquery(i).get_type();
-        positional = sop == Xapian::Query::OP_PHRASE ||
-                     sop == Xapian::Query::OP_NEAR ||
-                     q.get_subquery(i).get_num_subqueries() > 0;
-    }
-    if (!positional)
-        return q; /* a plain OR of words: nothing to rebuild */
+    bool below = false;
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < n; i++)
-        subs.push_back(field_phrases(q.get_subquery(i), stops));
+        subs.push_back(fit_layout(h, q.get_subquery(i), stops, below));
+    if (!below)
+        return q; /* a plain OR of words: nothing to rebuild */
+    changed = true;
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
@@ -449,7 +567,8 @@ static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
     note.clear();
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
-    return field_phrases(query, h->stop_stems);
+    bool changed = false;
+    return fit_layout(h, query, h->stop_stems, changed);
 }
 
 /* Optimal string alignment distance (edits, with adjacent swaps), or

@@ -417,6 +417,18 @@ check("layout 1: the rebuilt index equals a fresh build", snapshot(db) == snapsh
 p = run_index()
 check("layout 1: the next run is an ordinary one", p.returncode == 0 and "rebuilt" not in p.stdout
       and "0 added, 0 updated, 0 removed" in p.stdout, p.stdout + p.stderr)
+# Layout 3, the one before this paperdex's: the same upgrade, and the
+# rebuilt index again equals a fresh build.
+subprocess.run(["xapian-metadata", "set", db, "paperdex.layout", "3"], check=True)
+p = subprocess.run([PDX, "search", "--db", db, "anything"], capture_output=True, text=True)
+check("layout 3: search refuses and names the command that rebuilds it",
+      p.returncode != 0 and "has index layout 3" in p.stderr and "paperdex index --db " + db in p.stderr,
+      p.stderr)
+p = run_index()
+check("layout 3: cron's run rebuilds it and says so",
+      p.returncode == 0 and "rebuilt from index layout 3 to layout %s" % LAYOUT in p.stdout
+      and layout() == LAYOUT, p.stdout + p.stderr)
+check("layout 3: the rebuilt index equals a fresh build", snapshot(db) == snapshot(fresh))
 
 # Work directories of dead runs: removed; one holding an index a failed swap
 # moved aside ("old") is kept and pointed at; a live run's is left alone.

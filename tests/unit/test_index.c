@@ -808,6 +808,69 @@ static void test_snippets(void)
     pdx_close(ix);
 }
 
+/* The ids of a search, sorted and joined with spaces: a match set to
+ * compare whatever the scores. */
+static const char *id_set(pdx_index *ix, const char *text)
+{
+    static char out[256];
+    char ids[256], *v[16];
+    size_t n = 0;
+    out[0] = '\0';
+    if (count(ix, (filt){text, 0, 0, 0, 0, 0}, ids, sizeof ids) < 0)
+        return "(failed)";
+    for (char *t = strtok(ids, " "); t && n < 16; t = strtok(NULL, " "))
+        v[n++] = t;
+    for (size_t i = 1; i < n; i++) /* insertion sort */
+        for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+            char *x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s",
+                 i ? " " : "", v[i]);
+    return out;
+}
+
+/* Layout 4: the abstract's stems are the default field's positional
+ * terms, and XB marks only what the abstract shares with the title or an
+ * author name.  abstract: must still mean the abstract exactly: a word,
+ * a phrase and a wildcard the work has in its title or author names
+ * alone do not match it.  Stop words inside a field's phrase are dropped
+ * as in the default field's. */
+static void test_layout4(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("layout4"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    /* "graph": a1 title, abstract and author; a2 title only; a3 abstract
+     * only; a4 author only; a5 title, and abstract apart from
+     * "sampling". */
+    CHECK_INT(put(ix, "a1", "Graph networks", "We study graph sampling and networks of sensors.",
+                  "Ann Graph", "cs.LG", 2020), 0);
+    CHECK_INT(put(ix, "a2", "Graph sampling", "Sensors in the field.", "Bo Lund", "cs.LG", 2020), 0);
+    CHECK_INT(put(ix, "a3", "Sensors", "A graph of sensors.", "Cy Network", "cs.LG", 2020), 0);
+    CHECK_INT(put(ix, "a4", "Notes", "Nothing here.", "Di Graph", "cs.LG", 2020), 0);
+    CHECK_INT(put(ix, "a5", "Graph sampling methods", "Sampling of a large graph.", "Ed Moss",
+                  "cs.LG", 2020), 0);
+    CHECK_INT(put(ix, "a6", "Theory of everything", "Notes on theories.", "Flo Ray", "cs.LG", 2020), 0);
+    CHECK_INT(pdx_commit(ix), 0);
+    CHECK_STR(id_set(ix, "graph"), "a1 a2 a3 a4 a5");
+    CHECK_STR(id_set(ix, "abstract:graph"), "a1 a3 a5");
+    CHECK_STR(id_set(ix, "title:graph"), "a1 a2 a5");
+    CHECK_STR(id_set(ix, "author:graph"), "a1 a4");
+    CHECK_STR(id_set(ix, "abstract:network"), "a1");
+    CHECK_STR(id_set(ix, "abstract:\"graph sampling\""), "a1");
+    CHECK_STR(id_set(ix, "title:\"graph sampling\""), "a2 a5");
+    CHECK_STR(id_set(ix, "\"graph sampling\""), "a1 a2 a5");
+    CHECK_STR(id_set(ix, "abstract:sampl*"), "a1 a5");
+    CHECK_STR(id_set(ix, "abstract:sensor*"), "a1 a2 a3");
+    CHECK_STR(id_set(ix, "abstract:graph -title:graph"), "a3");
+    CHECK_STR(id_set(ix, "abstract:\"graph of sensors\""), "a3");
+    CHECK_STR(id_set(ix, "title:\"theory of everything\""), "a6");
+    CHECK_STR(id_set(ix, "author:\"di graph\""), "a4");
+    pdx_close(ix);
+}
+
 /* Layout 2: phrases match on stems, in the default field and in a
  * field, never across two fields; accents are folded in text and query
  * alike; stop words inside a phrase do not stop it matching; an index of
@@ -1053,6 +1116,7 @@ int main(void)
     test_query_errors_and_paging();
     test_snippets();
     test_layout2();
+    test_layout4();
     test_similar();
     test_explain();
     test_suggest();
