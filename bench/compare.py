@@ -366,23 +366,20 @@ def main(argv):
         tl = res["titles lucene"]
         print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
             t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
-    p = res["query paperdex"]
-    if fts5_queries:
-        s = res["query sqlite fts5"]
-        print("\nRatios (paperdex / FTS5): p50 %.2f, p99 %.2f; indexing works/s with "
-              "--jobs 2: %.2f" % (
-                  p["p50_ms"] / s["p50_ms"], p["p99_ms"] / s["p99_ms"],
-                  res["paperdex --jobs 2"]["works_per_s"] / res["sqlite fts5"]["works_per_s"]))
-    else:
-        print("\nRatio (paperdex / FTS5): indexing works/s with --jobs 2: %.2f "
-              "(FTS5 queries not run: --no-fts5-queries)" % (
-                  res["paperdex --jobs 2"]["works_per_s"] / res["sqlite fts5"]["works_per_s"]))
+    def ratios(peer, query_key, index_key):
+        j2 = res["paperdex --jobs 2"]["works_per_s"] / res[index_key]["works_per_s"]
+        if query_key not in res:
+            print("Ratio (paperdex / %s): indexing works/s with --jobs 2: %.2f "
+                  "(%s queries not run)" % (peer, j2, peer))
+            return
+        p, o = res["query paperdex"], res[query_key]
+        print("Ratios (paperdex / %s): p50 %.2f, p99 %.2f; indexing works/s with "
+              "--jobs 2: %.2f" % (peer, p["p50_ms"] / o["p50_ms"],
+                                  p["p99_ms"] / o["p99_ms"], j2))
+    print()
+    ratios("FTS5", "query sqlite fts5", "sqlite fts5")
     if lucene:
-        lq = res["query lucene"]
-        print("Ratios (paperdex / Lucene): p50 %.2f, p99 %.2f; indexing works/s with "
-              "--jobs 2: %.2f" % (
-                  p["p50_ms"] / lq["p50_ms"], p["p99_ms"] / lq["p99_ms"],
-                  res["paperdex --jobs 2"]["works_per_s"] / res["lucene"]["works_per_s"]))
+        ratios("Lucene", "query lucene", "lucene")
     print("Figures in %s" % out)
     return 0
 

@@ -171,11 +171,8 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         }
         for (const auto &pw : plain) {
             if (std::binary_search(in_abstract.begin(), in_abstract.end(),
-                                   pw.first)) {
-                const std::string marker = LAYOUT_P_ABSTRACT + pw.first;
-                if (marker.size() <= MAX_TERM_BYTES)
-                    doc.add_boolean_term(marker);
-            }
+                                   pw.first))
+                add_boolean(doc, LAYOUT_P_ABSTRACT, pw.first.c_str());
             doc.add_term(pw.first, pw.second);
         }
         /* The document length of layout 3, which also counted the

@@ -357,31 +357,26 @@ static Xapian::Query positional(const Xapian::Query &q,
     }
     if (stems.empty())
         return Xapian::Query();
-    if (stems.size() == 1) {
-        if (field == "abstract")
-            return abstract_word(stems[0]);
-        if (field == "title")
-            return Xapian::Query(LAYOUT_P_TITLE + stems[0]);
-        if (field == "author")
-            return Xapian::Query(LAYOUT_P_AUTHOR + stems[0]);
-        return Xapian::Query(stems[0]);
-    }
+    /* Where the field's positions are: the abstract's and the default
+     * field's in the plain stems. */
+    const char *prefix = field == "title"    ? LAYOUT_P_TITLE
+                         : field == "author" ? LAYOUT_P_AUTHOR
+                                             : "";
+    if (stems.size() == 1)
+        return field == "abstract" ? abstract_word(stems[0])
+                                   : Xapian::Query(prefix + stems[0]);
     const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
     Xapian::termcount window = window_of(q, name);
     if (op == Xapian::Query::OP_PHRASE)
         window = static_cast<Xapian::termcount>(stems.size());
-    auto in_field = [&](const char *prefix) {
+    auto in_field = [&](const char *pfx) {
         std::vector<Xapian::Query> terms;
         for (const std::string &t : stems)
-            terms.emplace_back(prefix + t);
+            terms.emplace_back(pfx + t);
         return Xapian::Query(op, terms.begin(), terms.end(), window);
     };
-    if (field == "abstract")
-        return in_field("");
-    if (field == "title")
-        return in_field(LAYOUT_P_TITLE);
-    if (field == "author")
-        return in_field(LAYOUT_P_AUTHOR);
+    if (field != "text")
+        return in_field(prefix);
     std::vector<Xapian::Query> scored(stems.begin(), stems.end());
     const Xapian::Query where[] = {in_field(LAYOUT_P_TITLE), in_field(""),
                                    in_field(LAYOUT_P_AUTHOR)};

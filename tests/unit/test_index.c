@@ -808,6 +808,11 @@ static void test_snippets(void)
     pdx_close(ix);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* The ids of a search, sorted and joined with spaces: a match set to
  * compare whatever the scores. */
 static const char *id_set(pdx_index *ix, const char *text)
@@ -820,12 +825,7 @@ static const char *id_set(pdx_index *ix, const char *text)
         return "(failed)";
     for (char *t = strtok(ids, " "); t && n < 16; t = strtok(NULL, " "))
         v[n++] = t;
-    for (size_t i = 1; i < n; i++) /* insertion sort */
-        for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-            char *x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
+    qsort(v, n, sizeof v[0], cmp_str);
     for (size_t i = 0; i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s",
                  i ? " " : "", v[i]);
