@@ -196,16 +196,9 @@ def serve(db):
     return p, "tcp://127.0.0.1:%d" % port
 
 
-def lucene_index(work, corpus):
-    """Compile LuceneBench, convert CORPUS to its TSV (untimed) and index
-    it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
-    its JSON line), or None without Debian's liblucene8-java and a JDK."""
-    if not (len(LUCENE_JARS) == 2 and shutil.which("javac")):
-        return None
-    cp = ":".join(LUCENE_JARS + [work])
-    subprocess.run(["javac", "-cp", cp, "-d", work,
-                    os.path.join(HERE, "LuceneBench.java")], check=True)
-    tsv = os.path.join(work, "records.tsv")
+def write_tsv(corpus, tsv):
+    """CORPUS as LuceneBench's (and xapian_floor's) input: id, title,
+    abstract, authors, year, categories, one record a line."""
     op = gzip.open if corpus.endswith(".gz") else open
     clean = lambda x: re.sub(r"[\t\r\n]+", " ", x or "")  # noqa: E731
     with op(corpus, "rt", encoding="utf-8") as fi, open(tsv, "w", encoding="utf-8") as fo:
@@ -222,6 +215,19 @@ def lucene_index(work, corpus):
             fo.write("\t".join([clean(r.get("id")), clean(r.get("title")),
                                  clean(r.get("abstract")), clean(au), str(year or ""),
                                  clean(ca)]) + "\n")
+
+
+def lucene_index(work, corpus):
+    """Compile LuceneBench, convert CORPUS to its TSV (untimed) and index
+    it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
+    its JSON line), or None without Debian's liblucene8-java and a JDK."""
+    if not (len(LUCENE_JARS) == 2 and shutil.which("javac")):
+        return None
+    cp = ":".join(LUCENE_JARS + [work])
+    subprocess.run(["javac", "-cp", cp, "-d", work,
+                    os.path.join(HERE, "LuceneBench.java")], check=True)
+    tsv = os.path.join(work, "records.tsv")
+    write_tsv(corpus, tsv)
     ldir = os.path.join(work, "lucene")
     shutil.rmtree(ldir, ignore_errors=True)
     java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]

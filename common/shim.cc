@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "shim_db.hh"
+#include "stopwords.h"
 extern "C" {
 #include "text.h"
 }
@@ -45,33 +46,6 @@ const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 const char *const LAYOUT_VERSION = PDX_STR(PDX_LAYOUT_VERSION);
 const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
 
-/* English function words (Snowball's English stop list): they carry no
- * topic, so feedback never adds them and the query parser drops them from
- * prose queries ("What articles exist which deal with ...").  They are
- * still indexed, so a "quoted phrase" with them matches. */
-const char *const STOPWORDS[] = {
-    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you",
-    "your", "yours", "yourself", "yourselves", "he", "him", "his",
-    "himself", "she", "her", "hers", "herself", "it", "its", "itself",
-    "they", "them", "their", "theirs", "themselves", "what", "which", "who",
-    "whom", "this", "that", "these", "those", "am", "is", "are", "was",
-    "were", "be", "been", "being", "have", "has", "had", "having", "do",
-    "does", "did", "doing", "would", "should", "could", "ought", "i'm",
-    "you're", "he's", "she's", "it's", "we're", "they're", "i've",
-    "you've", "we've", "they've", "i'd", "you'd", "he'd", "she'd", "we'd",
-    "they'd", "i'll", "you'll", "he'll", "she'll", "we'll", "they'll",
-    "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't",
-    "doesn't", "don't", "didn't", "won't", "wouldn't", "shan't",
-    "shouldn't", "can't", "cannot", "couldn't", "mustn't", "let's",
-    "that's", "who's", "what's", "here's", "there's", "when's", "where's",
-    "why's", "how's", "a", "an", "the", "and", "but", "if", "or", "because",
-    "as", "until", "while", "of", "at", "by", "for", "with", "about",
-    "against", "between", "into", "through", "during", "before", "after",
-    "above", "below", "to", "from", "up", "down", "in", "out", "on", "off",
-    "over", "under", "again", "further", "then", "once", "here", "there",
-    "when", "where", "why", "how", "all", "any", "both", "each", "few",
-    "more", "most", "other", "some", "such", "no", "nor", "not", "only",
-    "own", "same", "so", "than", "too", "very", nullptr};
 
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
  * sb_stemmer is not thread-safe; neither is a shim_db, one per thread. */
@@ -274,7 +248,7 @@ std::string pdxshim::cut_key(const char *key)
 
 shim_db::shim_db() : stem(new SnowballEnglish)
 {
-    for (const char *const *w = STOPWORDS; *w; w++) {
+    for (const char *const *w = PDX_STOPWORDS; *w; w++) {
         stopper.add(*w);
         stop_stems.insert(*w);
         stop_stems.insert(stem(*w));
