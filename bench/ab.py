@@ -2,7 +2,7 @@
 """ab.py -- two paperdex builds on the same records, in one run on one
 machine: did a change cost anything?
 
-usage: ab.py [--limit N] BUILD_A BUILD_B CORPUS
+usage: ab.py [--limit N] [--skip-single] BUILD_A BUILD_B CORPUS
 
 Each BUILD is a build directory holding `paperdex` and `pdx_qbench` (for
 an older commit: `git worktree add /tmp/old COMMIT`, then build it with
@@ -28,9 +28,12 @@ import compare  # noqa: E402
 
 
 def main(argv):
-    limit = None
-    if argv[:1] == ["--limit"]:
-        limit, argv = int(argv[1]), argv[2:]
+    limit, skip_single = None, False
+    while argv[:1] in (["--limit"], ["--skip-single"]):
+        if argv[0] == "--limit":
+            limit, argv = int(argv[1]), argv[2:]
+        else:
+            skip_single, argv = True, argv[1:]
     if len(argv) != 3:
         sys.stderr.write(__doc__)
         return 2
@@ -43,7 +46,7 @@ def main(argv):
             for r in recs:
                 f.write(json.dumps(r) + "\n")
     res = {}
-    for jobs in ([], ["--jobs", "2"]):
+    for jobs in ([["--jobs", "2"]] if skip_single else [[], ["--jobs", "2"]]):
         for side, build in (("A", a), ("B", b)):
             db = os.path.join(work, side + ("j2" if jobs else "j1"))
             dt, rss, out = compare.timed_rss([os.path.join(build, "paperdex"), "index", "--quiet",
@@ -73,6 +76,8 @@ def main(argv):
     print("| figure | A | B | B/A |")
     print("|---|---|---|---|")
     for mode in ("1 process", "--jobs 2"):
+        if "index A " + mode not in res:
+            continue
         ra, rb = res["index A " + mode], res["index B " + mode]
         for f, fmt in (("works_per_s", "%.0f"), ("peak_rss_mb", "%.0f"), ("compacted_mb", "%.1f")):
             print("| %s %s | %s | %s | %.2f |" % (f, mode, fmt % ra[f], fmt % rb[f], rb[f] / ra[f]))
