@@ -12,7 +12,7 @@
  * lines n with n % NPARTS == PART, so that two processes can build two
  * halves for the compactor to merge) becomes one document:
  *
- *   lucene  what bench/LuceneBench.java indexes, term for term: the
+ *   lucene  what bench/LuceneBench.java indexes, field for field: the
  *           title, the abstract and the authors as three prefixed streams
  *           of English stems with positions (Xapian's TermGenerator with
  *           STEM_ALL: stems only, as Lucene's EnglishAnalyzer keeps), a
@@ -20,8 +20,9 @@
  *           value, and the record's three texts as the document data.
  *   one     the least any index with phrase search can hold: title,
  *           abstract and authors as ONE unprefixed stream of stems with
- *           positions (a phrase could then span two fields), the id term,
- *           and the same document data.
+ *           positions (a gap of 100 after each field, so that no phrase
+ *           spans two, as in paperdex), the id term, and the same
+ *           document data: no field search, no filters, no merging.
  *   nopos   `one` without positions: no phrase search at all.
  *
  * In every mode the words of common/stopwords.h (paperdex's) are not
