@@ -49,16 +49,12 @@ def main(argv):
     for jobs in ([["--jobs", "2"]] if skip_single else [[], ["--jobs", "2"]]):
         for side, build in (("A", a), ("B", b)):
             db = os.path.join(work, side + ("j2" if jobs else "j1"))
-            dt, rss, out = compare.timed_rss([os.path.join(build, "paperdex"), "index", "--quiet",
-                                              "--db", db] + jobs + [corpus])
-            st = json.loads(subprocess.run([os.path.join(build, "paperdex"), "stats", "--db", db,
-                                            "--format", "json"], capture_output=True, text=True).stdout)
-            cdb = db + "-compact"
-            subprocess.run([os.path.join(build, "paperdex"), "compact", "--db", db, cdb], check=True,
-                           capture_output=True)
+            built = compare.pdx_build(os.path.join(build, "paperdex"), db, jobs, corpus)
             key = "index %s %s" % (side, "--jobs 2" if jobs else "1 process")
-            res[key] = {"seconds": dt, "works": st["works"], "works_per_s": st["works"] / dt,
-                        "peak_rss_mb": rss, "compacted_mb": compare.du(cdb) / 1e6}
+            res[key] = {"seconds": built["seconds"], "works": built["works"],
+                        "works_per_s": built["works"] / built["seconds"],
+                        "peak_rss_mb": built["peak_rss_mb"],
+                        "compacted_mb": compare.du(built["compacted"]) / 1e6}
             sys.stderr.write("%s: %s\n" % (key, res[key]))
             shutil.rmtree(db)
     qs = compare.query_mix(compare.read_records(corpus, 20000))

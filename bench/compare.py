@@ -88,6 +88,22 @@ def du(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
 
+def pdx_build(pdx, db, extra, corpus):
+    """`pdx index` CORPUS into db (made afresh) with the options in extra,
+    then `pdx compact` it into db-compact: seconds, peak RSS MB, works
+    (from `pdx stats`), the index's bytes, the compacted copy's path and
+    the compaction's seconds."""
+    cdb = db + "-compact"
+    for d in (db, cdb):
+        shutil.rmtree(d, ignore_errors=True)
+    dt, rss, _ = timed_rss([pdx, "index", "--quiet", "--db", db] + extra + [corpus])
+    st = json.loads(subprocess.run([pdx, "stats", "--db", db, "--format", "json"],
+                                   capture_output=True, text=True, check=True).stdout)
+    ct, _ = timed([pdx, "compact", "--db", db, cdb])
+    return {"seconds": dt, "peak_rss_mb": rss, "works": st["works"], "bytes": du(db),
+            "compacted": cdb, "compact_seconds": ct}
+
+
 def figures(seconds, works, in_bytes, rss, size, compacted, compact_seconds):
     """One engine's indexing figures, as the table and the JSON show them."""
     return {"seconds": seconds, "works": works, "works_per_s": works / seconds,
@@ -268,19 +284,10 @@ def main(argv):
     if not skip_single:
         runs.insert(0, ("paperdex", []))
     for name, extra in runs:
-        db = os.path.join(work, "pdx" + ("-j2" if extra else ""))
-        shutil.rmtree(db, ignore_errors=True)
-        dt, rss, out = timed_rss([PDX, "index", "--quiet", "--db", db] + extra + [corpus])
-        m = re.search(r"(\d+) added", out)
-        st = json.loads(subprocess.run([PDX, "stats", "--db", db, "--format", "json"],
-                                       capture_output=True, text=True).stdout)
-        works = st.get("works", 0)
-        size = du(db)
-        cdb = db + "-compact"
-        shutil.rmtree(cdb, ignore_errors=True)
-        ct, _ = timed([PDX, "compact", "--db", db, cdb])
-        res[name] = figures(dt, works, in_bytes, rss, size, du(cdb), ct)
-        res["pdx_db"] = cdb
+        b = pdx_build(PDX, os.path.join(work, "pdx" + ("-j2" if extra else "")), extra, corpus)
+        res[name] = figures(b["seconds"], b["works"], in_bytes, b["peak_rss_mb"], b["bytes"],
+                            du(b["compacted"]), b["compact_seconds"])
+        res["pdx_db"] = b["compacted"]
         sys.stderr.write("%s: %s\n" % (name, res[name]))
     fdb = os.path.join(work, "fts5.sqlite")
     dt, rss, out = timed_rss([FTS, "index", fdb, corpus])

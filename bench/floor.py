@@ -15,14 +15,15 @@ hurts all alike, the best round of each kept:
     with positions, the id term and the three texts as document data:
     the least an index with phrase search can hold;
   * the same in two processes, every other record each, at once, merged
-    by xapian-compact: the floor under `--jobs 2` (seconds: the slower
-    half's build plus the merge);
+    by xapian-compact: the floor under `--jobs 2`;
   * xapian_floor lucene: LuceneBench's document (three prefixed streams
     with positions, category terms, the year in a value);
   * xapian_floor nopos: `one` without positions (no phrase search).
 --skip-single leaves out paperdex's one-process build and --no-variants
 the floor's `lucene` and `nopos` builds (at a million works each costs
-minutes).  All commit every 1,000 works; the floor with DB_NO_SYNC.  Prints a
+minutes).  All commit every 1,000 works; the floor with DB_NO_SYNC.  Sizes are
+after compaction (`paperdex compact`; xapian-compact for the floor,
+which also merges the two processes' parts, inside their time).  Prints a
 Markdown table (works/s, compacted size by table) and the ratios to
 issue 13's goals, and writes every figure to WORK/floor.json.
 """
@@ -53,59 +54,48 @@ def tables(db):
 
 def pdx_build(work, corpus, jobs):
     db = os.path.join(work, "pdx-j%d" % jobs)
-    cdb = db + "-compact"
-    for d in (db, cdb):
-        shutil.rmtree(d, ignore_errors=True)
-    extra = ["--jobs", str(jobs)] if jobs > 1 else []
-    dt, rss, _ = compare.timed_rss([compare.PDX, "index", "--quiet", "--db", db] + extra +
-                                   [corpus])
-    st = json.loads(subprocess.run([compare.PDX, "stats", "--db", db, "--format", "json"],
-                                   capture_output=True, text=True, check=True).stdout)
-    compare.timed([compare.PDX, "compact", "--db", db, cdb])
-    r = {"seconds": dt, "works": st["works"], "works_per_s": st["works"] / dt,
-         "peak_rss_mb": rss, "compacted_mb": compare.du(cdb) / 1e6, "tables": tables(cdb)}
+    b = compare.pdx_build(compare.PDX, db, ["--jobs", str(jobs)] if jobs > 1 else [], corpus)
+    r = {"seconds": b["seconds"], "works": b["works"], "works_per_s": b["works"] / b["seconds"],
+         "peak_rss_mb": b["peak_rss_mb"], "compacted_mb": compare.du(b["compacted"]) / 1e6,
+         "tables": tables(b["compacted"])}
     shutil.rmtree(db)
-    shutil.rmtree(cdb)
+    shutil.rmtree(b["compacted"])
     return r
 
 
-def floor_one_process(work, tsv, mode):
-    db = os.path.join(work, "floor-" + mode)
-    cdb = db + ".compact"
-    for d in (db, cdb):
+def floor_build(work, tsv, mode, parts):
+    """xapian_floor MODE in `parts` processes at once (each every
+    parts-th record), then xapian-compact of the parts into one compacted
+    index: seconds (the slowest part's build, plus with several parts
+    their merge, as `paperdex index --jobs` merges its shards; a lone part
+    is timed without its compaction, as paperdex without `compact`),
+    works/s, size by table."""
+    dbs = [os.path.join(work, "floor-%s-%d" % (mode, k)) for k in range(parts)]
+    cdb = os.path.join(work, "floor-%s-compact" % mode)
+    for d in dbs + [cdb]:
         shutil.rmtree(d, ignore_errors=True)
-    dt, rss, out = compare.timed_rss([FLOOR, mode, db, tsv])
-    f = json.loads(out)
-    r = {"seconds": f["seconds"], "wall_seconds": dt, "works": f["records"],
-         "works_per_s": f["records"] / f["seconds"], "peak_rss_mb": rss,
-         "compacted_mb": f["bytes_compacted"] / 1e6, "tables": tables(cdb)}
-    shutil.rmtree(db)
-    shutil.rmtree(cdb)
-    return r
-
-
-def floor_two_processes(work, tsv, mode):
-    dbs = [os.path.join(work, "floor2-%s-%d" % (mode, k)) for k in (0, 1)]
-    merged = os.path.join(work, "floor2-" + mode)
-    for d in dbs + [merged]:
-        shutil.rmtree(d, ignore_errors=True)
-    ps = [subprocess.Popen([FLOOR, mode, d, tsv, str(k), "2"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True) for k, d in enumerate(dbs)]
-    halves = []
+    t0 = time.time()
+    ps = [subprocess.Popen(["/usr/bin/time", "-f", "%M", FLOOR, mode, d, tsv, str(k), str(parts)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+          for k, d in enumerate(dbs)]
+    built, rss = [], 0
     for p in ps:
         out, err = p.communicate()
         if p.returncode:
             raise SystemExit("floor.py: xapian_floor failed: " + err)
-        halves.append(json.loads(out))
-    t0 = time.time()
-    subprocess.run(["xapian-compact", "--multipass", "--no-full"] + dbs + [merged],
+        built.append(json.loads(out))
+        rss = max(rss, int(err.strip().splitlines()[-1]) / 1024)
+    wall = time.time() - t0
+    t1 = time.time()
+    subprocess.run(["xapian-compact", "--multipass", "--no-full"] + dbs + [cdb],
                    check=True, capture_output=True)
-    merge = time.time() - t0
-    works = sum(h["records"] for h in halves)
-    seconds = max(h["seconds"] for h in halves) + merge
-    r = {"seconds": seconds, "merge_seconds": merge, "works": works,
-         "works_per_s": works / seconds, "merged_mb": compare.du(merged) / 1e6}
-    for d in dbs + [merged]:
+    compact = time.time() - t1
+    works = sum(h["records"] for h in built)
+    seconds = max(h["seconds"] for h in built) + (compact if parts > 1 else 0)
+    r = {"seconds": seconds, "wall_seconds": wall + compact, "compact_seconds": compact,
+         "works": works, "works_per_s": works / seconds, "peak_rss_mb": rss,
+         "compacted_mb": compare.du(cdb) / 1e6, "tables": tables(cdb)}
+    for d in dbs + [cdb]:
         shutil.rmtree(d)
     return r
 
@@ -140,11 +130,11 @@ def main(argv):
     compare.write_tsv(corpus, tsv)
     runs = [("paperdex, one process", lambda: pdx_build(work, corpus, 1)),
             ("paperdex --jobs 2", lambda: pdx_build(work, corpus, 2)),
-            ("Xapian: one positional stream", lambda: floor_one_process(work, tsv, "one")),
+            ("Xapian: one positional stream", lambda: floor_build(work, tsv, "one", 1)),
             ("Xapian: one positional stream, 2 processes",
-             lambda: floor_two_processes(work, tsv, "one")),
-            ("Xapian: Lucene's document", lambda: floor_one_process(work, tsv, "lucene")),
-            ("Xapian: no positions", lambda: floor_one_process(work, tsv, "nopos"))]
+             lambda: floor_build(work, tsv, "one", 2)),
+            ("Xapian: Lucene's document", lambda: floor_build(work, tsv, "lucene", 1)),
+            ("Xapian: no positions", lambda: floor_build(work, tsv, "nopos", 1))]
     runs = [(n, f) for n, f in runs
             if not (skip_single and n == "paperdex, one process") and
             not (no_variants and n in ("Xapian: Lucene's document", "Xapian: no positions"))]
@@ -168,9 +158,8 @@ def main(argv):
         t = r.get("tables", {})
         cells = ["%.1f" % t[k] if k in t else "" for k in
                  ("position", "postlist", "termlist", "docdata")]
-        mb = r.get("compacted_mb", r.get("merged_mb"))
-        print("| %s | %.1f | %.0f | %.1f | %s |" % (name, r["seconds"], r["works_per_s"], mb,
-                                                   " | ".join(cells)))
+        print("| %s | %.1f | %.0f | %.1f | %s |" % (name, r["seconds"], r["works_per_s"],
+                                                   r["compacted_mb"], " | ".join(cells)))
     p1, p2 = best.get("paperdex, one process"), best["paperdex --jobs 2"]
     f1 = best["Xapian: one positional stream"]
     f2 = best["Xapian: one positional stream, 2 processes"]

@@ -29,14 +29,11 @@
  * indexed and take no position, as in paperdex.
  *
  * Commits every 1,000 documents (as paperdex and LuceneBench do), with
- * DB_NO_SYNC (the cheapest Xapian allows), then (without PART/NPARTS: a
- * part is merged by the caller) compacts the result into DB.compact.
- * Prints one JSON line: records, seconds (building, commits included),
- * bytes, and bytes_compacted and compact_seconds (0 for a part).
+ * DB_NO_SYNC (the cheapest Xapian allows).  Prints one JSON line: mode,
+ * records, seconds (building, commits included).  Compacting, and
+ * merging parts, is xapian-compact's (bench/floor.py runs it).
  */
 #include <xapian.h>
-
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
@@ -47,25 +44,7 @@
 #include <string>
 #include <vector>
 
-#include <dirent.h>
-
 #include "../common/stopwords.h"
-
-static unsigned long long dir_bytes(const std::string &dir)
-{
-    unsigned long long n = 0;
-    DIR *d = opendir(dir.c_str());
-    if (!d)
-        return 0;
-    while (struct dirent *e = readdir(d)) {
-        struct stat st;
-        std::string p = dir + "/" + e->d_name;
-        if (stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-            n += (unsigned long long)st.st_size;
-    }
-    closedir(d);
-    return n;
-}
 
 static std::vector<std::string> split(const std::string &s, char c)
 {
@@ -158,17 +137,9 @@ int main(int argc, char **argv)
         w.commit();
         w.close();
         auto t1 = std::chrono::steady_clock::now();
-        std::string out = db + ".compact";
-        if (nparts == 1)
-            Xapian::Database(db).compact(out, Xapian::DBCOMPACT_MULTIPASS);
-        auto t2 = std::chrono::steady_clock::now();
-        std::printf("{\"mode\": \"%s\", \"records\": %llu, \"seconds\": %.3f, "
-                    "\"bytes\": %llu, \"bytes_compacted\": %llu, "
-                    "\"compact_seconds\": %.3f}\n",
+        std::printf("{\"mode\": \"%s\", \"records\": %llu, \"seconds\": %.3f}\n",
                     mode.c_str(), n,
-                    std::chrono::duration<double>(t1 - t0).count(),
-                    dir_bytes(db), nparts == 1 ? dir_bytes(out) : 0ULL,
-                    std::chrono::duration<double>(t2 - t1).count());
+                    std::chrono::duration<double>(t1 - t0).count());
     } catch (const Xapian::Error &e) {
         std::fprintf(stderr, "xapian_floor: %s\n", e.get_description().c_str());
         return 1;
