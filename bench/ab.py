@@ -13,7 +13,8 @@ machine slowing down in the middle hurts both alike:
   * top-10 latency p50/p99 over bench/compare.py's query mix (one warm-up
     pass, 3 timed passes each, one open handle: pdx_qbench), each side on
     its own compacted --jobs 2 index, five rounds alternating A and B,
-    the best of each kept.
+    the best of each kept; and the same page with 200-byte snippets
+    (PDX_QBENCH_SNIPPET=200, the CLI's default).
 Prints a Markdown table with B/A ratios.
 """
 import json
@@ -63,12 +64,16 @@ def main(argv):
         for q in qs:
             fq.write("\t".join(q) + "\n")
     for rnd in range(5):
-        for side, build in (("A", a), ("B", b)):
-            db = os.path.join(work, side + "j2-compact")
-            cmd = lambda r, build=build, db=db: [os.path.join(build, "pdx_qbench"), qfile, str(r), db]  # noqa: E731
-            q = compare.latency(cmd)
-            res.setdefault("query " + side, []).append(q)
-            sys.stderr.write("query %s round %d: p50 %.3f p99 %.3f\n" % (side, rnd, q["p50_ms"], q["p99_ms"]))
+        for page in ("query", "snippets"):
+            if page == "snippets":
+                os.environ["PDX_QBENCH_SNIPPET"] = "200"
+            for side, build in (("A", a), ("B", b)):
+                db = os.path.join(work, side + "j2-compact")
+                cmd = lambda r, build=build, db=db: [os.path.join(build, "pdx_qbench"), qfile, str(r), db]  # noqa: E731
+                q = compare.latency(cmd)
+                res.setdefault(page + " " + side, []).append(q)
+                sys.stderr.write("%s %s round %d: p50 %.3f p99 %.3f\n" % (page, side, rnd, q["p50_ms"], q["p99_ms"]))
+            os.environ.pop("PDX_QBENCH_SNIPPET", None)
     print("| figure | A | B | B/A |")
     print("|---|---|---|---|")
     for mode in ("1 process", "--jobs 2"):
@@ -77,10 +82,11 @@ def main(argv):
         ra, rb = res["index A " + mode], res["index B " + mode]
         for f, fmt in (("works_per_s", "%.0f"), ("peak_rss_mb", "%.0f"), ("compacted_mb", "%.1f")):
             print("| %s %s | %s | %s | %.2f |" % (f, mode, fmt % ra[f], fmt % rb[f], rb[f] / ra[f]))
-    for f in ("p50_ms", "p99_ms"):
-        va = min(x[f] for x in res["query A"])
-        vb = min(x[f] for x in res["query B"])
-        print("| top-10 %s (best of 5 rounds) | %.3f | %.3f | %.2f |" % (f, va, vb, vb / va))
+    for page, label in (("query", "top-10"), ("snippets", "top-10 with 200-byte snippets")):
+        for f in ("p50_ms", "p99_ms"):
+            va = min(x[f] for x in res[page + " A"])
+            vb = min(x[f] for x in res[page + " B"])
+            print("| %s %s (best of 5 rounds) | %.3f | %.3f | %.2f |" % (label, f, va, vb, vb / va))
     with open(os.path.join(work, "ab.json"), "w") as f:
         json.dump(res, f, indent=1)
     sys.stderr.write("ab.py: figures in %s/ab.json\n" % work)

@@ -22,12 +22,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
 #include <new>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "shim_db.hh"
@@ -48,13 +48,23 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
 
 
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
- * sb_stemmer is not thread-safe; neither is a shim_db, one per thread. */
+ * sb_stemmer is not thread-safe; neither is a shim_db, one per thread.
+ *
+ * Indexing stems the same few thousand words again and again, so the
+ * latest answers are kept in a small direct-mapped table: one slot per
+ * hash of the word, a new word simply overwrites its slot.  (A hash map
+ * of 100,000 answers was slower than stemming itself: bench/RESULTS.md,
+ * "The stemmer's cache".) */
 class SnowballEnglish : public Xapian::StemImplementation {
+    static const size_t SLOTS = 4096; /* a power of two */
+    struct slot {
+        std::string word, stem;
+    };
     struct sb_stemmer *st;
-    std::unordered_map<std::string, std::string> cache;
+    std::vector<slot> cache;
 
   public:
-    SnowballEnglish() : st(sb_stemmer_new("english", "UTF_8"))
+    SnowballEnglish() : st(sb_stemmer_new("english", "UTF_8")), cache(SLOTS)
     {
         if (!st)
             throw std::bad_alloc();
@@ -63,24 +73,23 @@ class SnowballEnglish : public Xapian::StemImplementation {
     SnowballEnglish(const SnowballEnglish &) = delete;
     SnowballEnglish &operator=(const SnowballEnglish &) = delete;
 
-    /* Indexing stems the same few thousand words again and again: the
-     * answers are kept (emptied past a bound, so memory stays small). */
     std::string operator()(const std::string &word) override
     {
-        auto it = cache.find(word);
-        if (it != cache.end())
-            return it->second;
+        uint32_t h = 2166136261u; /* FNV-1a */
+        for (unsigned char c : word)
+            h = (h ^ c) * 16777619u;
+        slot &s = cache[h & (SLOTS - 1)];
+        if (s.word == word)
+            return s.stem;
         const sb_symbol *r = sb_stemmer_stem(
             st, reinterpret_cast<const sb_symbol *>(word.data()),
             static_cast<int>(word.size()));
         if (!r)
             throw std::bad_alloc();
-        std::string stem(reinterpret_cast<const char *>(r),
-                         static_cast<size_t>(sb_stemmer_length(st)));
-        if (cache.size() >= 100000)
-            cache.clear();
-        cache.emplace(word, stem);
-        return stem;
+        s.word = word;
+        s.stem.assign(reinterpret_cast<const char *>(r),
+                      static_cast<size_t>(sb_stemmer_length(st)));
+        return s.stem;
     }
     std::string get_description() const override
     {
