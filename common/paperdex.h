@@ -211,6 +211,17 @@ typedef struct pdx_index pdx_index;
  *  pdx_index_layout() says which layout it is.  An index of a newer
  *  layout is still refused. */
 #define PDX_OPEN_UPGRADE 8u
+/** With PDX_OPEN_WRITE: the handle keeps one more thread, which turns each
+ *  new work into its document (folding, term generation, stemming) while
+ *  the caller's thread writes the previous ones: faster indexing where a
+ *  core is free (`paperdex index` uses it when it runs one job on a
+ *  machine with two cores or more).  Nothing else changes: the handle is
+ *  still used by one thread at a time, the index is the one the same
+ *  calls make without it, and every call sees every earlier pdx_put.
+ *  Only an error writing a work (the disk, Xapian) may then be reported
+ *  by a later call on the handle instead of that work's pdx_put, its
+ *  message naming the work; the works after it are not written. */
+#define PDX_OPEN_BUILDER 16u
 
 /**
  * Open the index at `path`.

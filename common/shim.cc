@@ -255,6 +255,8 @@ std::string pdxshim::cut_key(const char *key)
     return k;
 }
 
+Xapian::Stem pdxshim::english_stem() { return Xapian::Stem(new SnowballEnglish); }
+
 shim_db::shim_db() : stem(new SnowballEnglish)
 {
     for (const char *const *w = PDX_STOPWORDS; *w; w++) {
@@ -474,6 +476,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         h = new shim_db;
         h->path = path;
         h->upgrade = (mode & SHIM_UPGRADE) != 0;
+        h->builder = (mode & SHIM_BUILDER) != 0 && (mode & SHIM_WRITE);
         const std::string p(path);
         std::string host;
         unsigned port = 0;
@@ -586,6 +589,11 @@ extern "C" void shim_close(shim_db *h)
     if (!h)
         return;
     try {
+        settle(h); /* as a writer without the builder thread would */
+    } catch (...) {
+        /* Nothing to report to, as below. */
+    }
+    try {
         if (h->writable) {
             unlink((h->path + "/" + HOLDER_FILE).c_str());
             h->wdb.close(); /* commits pending changes */
@@ -608,6 +616,9 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
          * then undo the commit batch, and a larger batch would be slower,
          * not faster (bench/RESULTS.md, "Layout 2").  A new work, whose
          * keys no work holds yet, opens no posting list at all. */
+        settle_for(h, terms, n);
+        for (size_t i = 0; i < np; i++)
+            settle_for(h, &p[i].key, 1);
         auto usable = [h](const char *t) {
             return t && *t && strlen(t) <= MAX_TERM_BYTES &&
                    h->db.get_termfreq(t) > 0;
@@ -670,6 +681,7 @@ extern "C" int shim_meta_get(shim_db *h, const char *key, shim_data_fn fn,
 {
     try {
         std::string v;
+        settle(h);
         with_reopen(h, [&] { v = h->db.get_metadata(key); });
         if (v.empty())
             return PDX_ENOTFOUND;
@@ -684,6 +696,7 @@ extern "C" int shim_meta_list(shim_db *h, const char *prefix, shim_data_fn fn,
 {
     try {
         std::vector<std::string> values;
+        settle(h);
         with_reopen(h, [&] {
             values.clear();
             for (Xapian::TermIterator k = h->db.metadata_keys_begin(prefix);
@@ -711,6 +724,7 @@ extern "C" int shim_terms(shim_db *h, const char *prefix, unsigned min_works,
     try {
         std::vector<std::string> found;
         const std::string p(prefix);
+        settle(h);
         with_reopen(h, [&] {
             found.clear();
             for (Xapian::TermIterator t = h->db.allterms_begin(p);
@@ -736,6 +750,7 @@ extern "C" int shim_termfreq(shim_db *h, const char *term, uint64_t *out,
         *out = 0;
         if (!term || !*term || strlen(term) > MAX_TERM_BYTES)
             return 0;
+        settle_for(h, &term, 1);
         with_reopen(h, [&] { *out = h->db.get_termfreq(term); });
         return 0;
     } catch (...) {

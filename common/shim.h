@@ -36,6 +36,7 @@ typedef struct shim_db shim_db;
 #define SHIM_CREATE 2u
 #define SHIM_NOSYNC 4u /* Xapian::DB_NO_SYNC */
 #define SHIM_UPGRADE 8u /* an older layout too, only to hold its lock */
+#define SHIM_BUILDER 16u /* documents built on a thread of the writer's own */
 
 /* Open the Xapian database at path.  Refuses (PDX_ENOTINDEX) a directory
  * that holds something other than a paperdex index.  *out is owned by the

@@ -44,9 +44,21 @@ const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
 const int MODIFIED_RETRIES = 50;
 
-/* One side's own Xapian objects on a handle (see the top). */
+/* One side's own Xapian objects on a handle (see the top).  A writer
+ * may have documents in flight (built on another thread, not yet handed
+ * to Xapian: indexer/shim_write.cc, "The builder thread"); every entry
+ * point that reads or changes the index settles them first, so that
+ * what it sees is what a writer without that thread would see. */
 struct Side {
     virtual ~Side() {}
+    /* Hand every document in flight to Xapian, in order; rethrows the
+     * first error met building or adding one. */
+    virtual void settle() {}
+    /* Whether a document in flight may hold term t (then a read of t
+     * must settle first).  Answers yes for any term it does not track. */
+    virtual bool in_flight(const std::string &) const { return false; }
+    /* Whether any document is in flight. */
+    virtual bool busy() const { return false; }
 };
 
 /* One index a read handle is made of, and which directory it was. */
@@ -78,6 +90,8 @@ struct shim_db {
      * replaced (follow_replaced, shim_add_shard), so it is made again
      * over the new database. */
     std::unique_ptr<pdxshim::Side> reader, writer;
+    bool builder = false; /* SHIM_BUILDER: the writer builds documents on
+                             a thread of its own */
 
     shim_db();
 };
@@ -103,6 +117,31 @@ std::string unaccent(const std::string &s);
  * (no prefix: the default field; also what any other term is called, its
  * whole name in `word`). */
 const char *term_field(const std::string &t, std::string &word);
+
+/* A new Snowball English stemmer, for a thread of its own (a stemmer
+ * is not thread-safe). */
+Xapian::Stem english_stem();
+
+/* Settle a writer's documents in flight (Side::settle); nothing on a
+ * reader.  Call inside the entry point's try block. */
+inline void settle(shim_db *h)
+{
+    if (h->writer)
+        h->writer->settle();
+}
+
+/* Settle only if a document in flight may hold one of the n terms (a
+ * lookup by key needs no other document to be written first). */
+inline void settle_for(shim_db *h, const char *const *terms, size_t n)
+{
+    if (!h->writer || !h->writer->busy())
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (terms[i] && *terms[i] && h->writer->in_flight(terms[i])) {
+            h->writer->settle();
+            return;
+        }
+}
 
 /* Before each read: if a directory a reader was opened on has been
  * replaced (a rebuild swapped in), open the new one. */

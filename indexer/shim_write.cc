@@ -9,12 +9,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <dirent.h>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "../common/shim_db.hh"
@@ -30,15 +36,264 @@ namespace {
 const Xapian::termpos FIELD_GAP = LAYOUT_FIELD_GAP;
 
 /* The term generator: the layout's stems, stop words left out. */
-struct Writer : Side {
-    Xapian::TermGenerator tg;
-    explicit Writer(shim_db *h)
+void setup_tg(Xapian::TermGenerator &tg, const Xapian::Stem &stem,
+              const Xapian::Stopper *stopper)
+{
+    tg.set_stemmer(stem);
+    tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
+    tg.set_stopper(stopper);
+    tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
+    tg.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
+}
+
+void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
+               const std::string &idterm, Xapian::Document &doc);
+
+/* ----------------------------------------------------------------------
+ * The builder thread
+ *
+ * Turning a work into a Xapian::Document (folding accents, the term
+ * generator and its stemmer, the layout's derived terms, values and the
+ * stored record) is about a fifth of indexing; handing the document to
+ * Xapian (its inverter, then the commits) is most of the rest, and only
+ * one thread may do that.  With SHIM_BUILDER the writer keeps one more
+ * thread that builds the documents while the caller's thread hands the
+ * previous ones to Xapian and reads and merges the next records: a
+ * pipeline two deep, on a machine with a core to spare (bench/RESULTS.md,
+ * "The builder thread").
+ *
+ * Only a new work that absorbs none goes through the builder (shim_doc
+ * fresh, no delete_ids): its document only adds terms.  Whatever the
+ * handle is asked next sees the index as if every document in flight
+ * were written already: entry points that read or change the index
+ * settle first (Side::settle), except the two that run once a record,
+ * a lookup by key and a key's frequency, which settle only when a
+ * document in flight holds one of their keys (in_flight: the boolean
+ * keys of each document in flight are counted as it is queued).  A
+ * replacement or an absorption settles and is written at once.  The
+ * documents reach Xapian in the order they came, so the index (its
+ * docids too) is the one the same calls make without the thread; the
+ * suite builds both ways and compares them (tests/unit/test_index.c).
+ * An error building or adding a document in flight is reported by the
+ * call that meets it, naming the work. */
+
+/* A work waiting for the builder, or built: shim_doc's strings copied. */
+struct Job {
+    std::deque<std::string> text; /* what the pointers below point into */
+    std::vector<shim_author> authors;
+    std::vector<const char *> cat_keys, categories, subject_keys, subjects,
+        terms;
+    shim_doc d;
+    std::string idterm;
+    Xapian::Document doc;
+    std::exception_ptr error;
+
+    const char *keep(const char *p)
     {
-        tg.set_stemmer(h->stem);
-        tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
-        tg.set_stopper(&h->stopper);
-        tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
-        tg.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
+        if (!p)
+            return nullptr;
+        text.emplace_back(p);
+        return text.back().c_str();
+    }
+    std::vector<const char *> keep_all(const char *const *v, size_t n)
+    {
+        std::vector<const char *> out;
+        out.reserve(n);
+        for (size_t i = 0; i < n; i++)
+            out.push_back(keep(v[i]));
+        return out;
+    }
+    explicit Job(const shim_doc *in) : d(*in)
+    {
+        d.id = keep(in->id);
+        d.title = keep(in->title);
+        d.abstract = keep(in->abstract);
+        d.date_key = keep(in->date_key);
+        text.emplace_back(in->data, in->data_len);
+        d.data = text.back().data();
+        for (size_t i = 0; i < in->n_authors; i++) {
+            const shim_author &a = in->authors[i];
+            authors.push_back(shim_author{keep(a.name), keep(a.family),
+                                          keep(a.initial), keep(a.full)});
+        }
+        cat_keys = keep_all(in->cat_keys, in->n_cat_keys);
+        categories = keep_all(in->categories, in->n_categories);
+        subject_keys = keep_all(in->subject_keys, in->n_subject_keys);
+        subjects = keep_all(in->subjects, in->n_subjects);
+        terms = keep_all(in->terms, in->n_terms);
+        d.authors = authors.data();
+        d.cat_keys = cat_keys.data();
+        d.categories = categories.data();
+        d.subject_keys = subject_keys.data();
+        d.subjects = subjects.data();
+        d.terms = terms.data();
+        d.delete_ids = nullptr;
+        d.n_delete_ids = 0;
+        idterm = std::string(LAYOUT_P_ID) + d.id;
+    }
+    /* The boolean terms its document will hold: the id, d.terms, the
+     * author, category and subject keys (what add_boolean adds). */
+    template <typename F> void each_key(F f) const
+    {
+        f(idterm);
+        for (const char *t : terms)
+            if (t && *t)
+                f(std::string(t));
+        auto with = [&f](const char *prefix, const char *k) {
+            if (k && *k)
+                f(std::string(prefix) + cut_key(k));
+        };
+        for (const shim_author &a : authors) {
+            with(LAYOUT_P_AUTHOR_FAMILY, a.family);
+            with(LAYOUT_P_AUTHOR_INITIAL, a.initial);
+            with(LAYOUT_P_AUTHOR_FULL, a.full);
+        }
+        for (const char *k : cat_keys)
+            with(LAYOUT_P_CATEGORY, k);
+        for (const char *k : subject_keys)
+            with(LAYOUT_P_SUBJECT, k);
+    }
+};
+
+const size_t MAX_IN_FLIGHT = 64;
+
+struct Writer : Side {
+    shim_db *h;
+    Xapian::TermGenerator tg; /* the caller's thread's */
+
+    /* The builder: its own stemmer and term generator. */
+    std::thread thread;
+    Xapian::Stem bstem;
+    Xapian::TermGenerator btg;
+    std::mutex mu;
+    std::condition_variable to_build, built;
+    std::deque<std::unique_ptr<Job>> todo, done; /* under mu */
+    bool stop = false;                          /* under mu */
+    size_t in_flight_n = 0;                     /* the caller's thread's */
+    std::unordered_map<std::string, unsigned> keys; /* the same */
+
+    explicit Writer(shim_db *h_) : h(h_)
+    {
+        setup_tg(tg, h->stem, &h->stopper);
+        if (h->builder) {
+            bstem = english_stem();
+            setup_tg(btg, bstem, &h->stopper);
+            thread = std::thread([this] { run(); });
+        }
+    }
+    ~Writer() override
+    {
+        if (thread.joinable()) {
+            {
+                std::lock_guard<std::mutex> g(mu);
+                stop = true;
+            }
+            to_build.notify_one();
+            thread.join();
+        }
+    }
+
+    void run()
+    {
+        std::unique_lock<std::mutex> g(mu);
+        for (;;) {
+            to_build.wait(g, [this] { return stop || !todo.empty(); });
+            if (stop)
+                return;
+            std::unique_ptr<Job> j = std::move(todo.front());
+            todo.pop_front();
+            g.unlock();
+            try {
+                build_doc(btg, &j->d, j->idterm, j->doc);
+            } catch (...) {
+                j->error = std::current_exception();
+            }
+            g.lock();
+            done.push_back(std::move(j));
+            built.notify_one();
+        }
+    }
+
+    void queue(std::unique_ptr<Job> j)
+    {
+        j->each_key([this](const std::string &k) { keys[k]++; });
+        {
+            std::lock_guard<std::mutex> g(mu);
+            todo.push_back(std::move(j));
+        }
+        to_build.notify_one();
+        in_flight_n++;
+        write_built(MAX_IN_FLIGHT);
+    }
+
+    /* Hand the built documents to Xapian, in order, until at most
+     * `most` are in flight (waiting for the builder when more are). */
+    void write_built(size_t most)
+    {
+        while (in_flight_n > 0) {
+            std::deque<std::unique_ptr<Job>> ready;
+            {
+                std::unique_lock<std::mutex> g(mu);
+                if (in_flight_n > most)
+                    built.wait(g, [this] { return !done.empty(); });
+                ready.swap(done);
+            }
+            if (ready.empty())
+                return;
+            std::exception_ptr first;
+            for (auto &j : ready) {
+                in_flight_n--;
+                j->each_key([this](const std::string &k) {
+                    auto it = keys.find(k);
+                    if (it != keys.end() && --it->second == 0)
+                        keys.erase(it);
+                });
+                if (first)
+                    continue; /* after an error, the rest is dropped */
+                try {
+                    if (j->error)
+                        std::rethrow_exception(j->error);
+                    h->wdb.add_document(j->doc);
+                } catch (const Xapian::Error &x) {
+                    first = std::make_exception_ptr(Xapian::InternalError(
+                        "work " + std::string(j->d.id) + ": " +
+                        x.get_description()));
+                    (void)x;
+                } catch (...) {
+                    first = std::current_exception();
+                }
+            }
+            if (first) {
+                drop_all();
+                std::rethrow_exception(first);
+            }
+        }
+    }
+
+    /* After an error: what is still in flight is not written. */
+    void drop_all()
+    {
+        std::unique_lock<std::mutex> g(mu);
+        in_flight_n -= todo.size();
+        todo.clear();
+        /* the one the builder may be building */
+        built.wait(g, [this] { return done.size() >= in_flight_n; });
+        done.clear();
+        in_flight_n = 0;
+        keys.clear();
+    }
+
+    void settle() override { write_built(0); }
+    bool busy() const override { return in_flight_n > 0; }
+    bool in_flight(const std::string &t) const override
+    {
+        /* Tracked: Q<id> and the merge, record and source keys (X...
+         * but the text-derived XB and XL); any other term may be in a
+         * document in flight. */
+        bool tracked = (t[0] == 'Q' || t[0] == 'X') &&
+                       t.compare(0, strlen(LAYOUT_P_ABSTRACT), LAYOUT_P_ABSTRACT) &&
+                       t.compare(0, strlen(LAYOUT_LENGTH_PAD), LAYOUT_LENGTH_PAD);
+        return !tracked || keys.count(t) > 0;
     }
 };
 
@@ -121,6 +376,7 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
          * midway: then start again from the newest, over whatever the
          * failed try wrote.  (Xapian 1.4's compactor leaks its table
          * buffers, about 50 KB, each time that happens.) */
+        settle(h);
         if (!h->writable)
             h->db.reopen();
         with_reopen(h, [&] {
@@ -133,6 +389,90 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
     }
 }
 
+namespace {
+
+/* Work d as a document: its terms (by the layout, common/layout.h), its
+ * values and its stored record.  Runs on the caller's thread or the
+ * builder's, each with its own tg. */
+void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
+               const std::string &idterm, Xapian::Document &doc)
+{
+    tg.set_document(doc);
+    /* Layout 4 (common/layout.h): the abstract's stems are the
+     * default field's positional terms; title and author stems are
+     * positional under S and A. */
+    index_field(tg, d->title, LAYOUT_P_TITLE);
+    index_field(tg, d->abstract, "");
+    for (size_t i = 0; i < d->n_authors; i++)
+        index_field(tg, d->authors[i].name, LAYOUT_P_AUTHOR);
+    /* Then the title and author stems join the default field without
+     * positions (title words TITLE_WDF times), and a stem the
+     * abstract shares with them gets XB<stem>, which says that the
+     * abstract has it.  The document's terms are sorted: the prefixed
+     * ones (upper case) first, then the abstract's. */
+    std::vector<std::pair<std::string, Xapian::termcount>> plain;
+    std::vector<std::string> in_abstract;
+    Xapian::termcount abstract_words = 0;
+    for (Xapian::TermIterator t = doc.termlist_begin();
+         t != doc.termlist_end(); ++t) {
+        std::string stem;
+        const char *field = term_field(*t, stem);
+        if (!strcmp(field, "text")) {
+            in_abstract.push_back(stem);
+            abstract_words += t.get_wdf();
+        } else
+            plain.emplace_back(stem, t.get_wdf() *
+                                         (!strcmp(field, "title") ? TITLE_WDF : 1));
+    }
+    for (const auto &pw : plain) {
+        if (std::binary_search(in_abstract.begin(), in_abstract.end(),
+                               pw.first))
+            add_boolean(doc, LAYOUT_P_ABSTRACT, pw.first.c_str());
+        doc.add_term(pw.first, pw.second);
+    }
+    /* The document length of layout 3, which also counted the
+     * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
+    if (abstract_words)
+        doc.add_term(LAYOUT_LENGTH_PAD, abstract_words);
+    for (size_t i = 0; i < d->n_authors; i++) {
+        const shim_author &a = d->authors[i];
+        add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);
+        add_boolean(doc, LAYOUT_P_AUTHOR_INITIAL, a.initial);
+        add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full);
+    }
+    for (size_t i = 0; i < d->n_cat_keys; i++)
+        add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);
+    for (size_t i = 0; i < d->n_subject_keys; i++)
+        add_boolean(doc, LAYOUT_P_SUBJECT, d->subject_keys[i]);
+    doc.add_boolean_term(idterm);
+    for (size_t i = 0; i < d->n_terms; i++) {
+        std::string t(d->terms[i]);
+        if (!t.empty() && t.size() <= MAX_TERM_BYTES)
+            doc.add_boolean_term(t);
+    }
+    if (d->year > 0)
+        doc.add_value(SLOT_YEAR, Xapian::sortable_serialise(d->year));
+    if (d->date_key && *d->date_key)
+        doc.add_value(SLOT_DATE, d->date_key);
+    doc.add_value(SLOT_ID, d->id);
+    std::string cats, names, subjects;
+    for (size_t i = 0; i < d->n_subjects; i++)
+        (subjects += (i ? std::string(1, FACET_SEP) : "")) += d->subjects[i];
+    if (!subjects.empty())
+        doc.add_value(SLOT_SUBJECTS, subjects);
+    for (size_t i = 0; i < d->n_categories; i++)
+        (cats += (i ? std::string(1, FACET_SEP) : "")) += d->categories[i];
+    for (size_t i = 0; i < d->n_authors; i++)
+        (names += (i ? std::string(1, FACET_SEP) : "")) += d->authors[i].name;
+    if (!cats.empty())
+        doc.add_value(SLOT_CATS, cats);
+    if (!names.empty())
+        doc.add_value(SLOT_AUTHORS, names);
+    doc.set_data(std::string(d->data, d->data_len));
+}
+
+} // namespace
+
 extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
 {
     try {
@@ -140,88 +480,22 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             return read_only(e);
         if (old_layout(h, e))
             return PDX_EVERSION;
-        Xapian::Document doc;
-        Xapian::TermGenerator &tg = writer(h).tg;
-        tg.set_document(doc);
-        /* Layout 4 (common/layout.h): the abstract's stems are the
-         * default field's positional terms; title and author stems are
-         * positional under S and A. */
-        index_field(tg, d->title, LAYOUT_P_TITLE);
-        index_field(tg, d->abstract, "");
-        for (size_t i = 0; i < d->n_authors; i++)
-            index_field(tg, d->authors[i].name, LAYOUT_P_AUTHOR);
-        /* Then the title and author stems join the default field without
-         * positions (title words TITLE_WDF times), and a stem the
-         * abstract shares with them gets XB<stem>, which says that the
-         * abstract has it.  The document's terms are sorted: the prefixed
-         * ones (upper case) first, then the abstract's. */
-        std::vector<std::pair<std::string, Xapian::termcount>> plain;
-        std::vector<std::string> in_abstract;
-        Xapian::termcount abstract_words = 0;
-        for (Xapian::TermIterator t = doc.termlist_begin();
-             t != doc.termlist_end(); ++t) {
-            std::string stem;
-            const char *field = term_field(*t, stem);
-            if (!strcmp(field, "text")) {
-                in_abstract.push_back(stem);
-                abstract_words += t.get_wdf();
-            } else
-                plain.emplace_back(stem, t.get_wdf() *
-                                             (!strcmp(field, "title") ? TITLE_WDF : 1));
-        }
-        for (const auto &pw : plain) {
-            if (std::binary_search(in_abstract.begin(), in_abstract.end(),
-                                   pw.first))
-                add_boolean(doc, LAYOUT_P_ABSTRACT, pw.first.c_str());
-            doc.add_term(pw.first, pw.second);
-        }
-        /* The document length of layout 3, which also counted the
-         * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
-        if (abstract_words)
-            doc.add_term(LAYOUT_LENGTH_PAD, abstract_words);
-        for (size_t i = 0; i < d->n_authors; i++) {
-            const shim_author &a = d->authors[i];
-            add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);
-            add_boolean(doc, LAYOUT_P_AUTHOR_INITIAL, a.initial);
-            add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full);
-        }
-        for (size_t i = 0; i < d->n_cat_keys; i++)
-            add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);
-        for (size_t i = 0; i < d->n_subject_keys; i++)
-            add_boolean(doc, LAYOUT_P_SUBJECT, d->subject_keys[i]);
         std::string idterm = std::string(LAYOUT_P_ID) + d->id;
         if (idterm.size() > MAX_TERM_BYTES) { /* write.c prevents this */
             set_msg(e, PDX_EINVAL, "id too long");
             return PDX_EINVAL;
         }
-        doc.add_boolean_term(idterm);
-        for (size_t i = 0; i < d->n_terms; i++) {
-            std::string t(d->terms[i]);
-            if (!t.empty() && t.size() <= MAX_TERM_BYTES)
-                doc.add_boolean_term(t);
+        Writer &w = writer(h);
+        if (h->builder && d->fresh && !d->n_delete_ids) {
+            w.queue(std::unique_ptr<Job>(new Job(d)));
+            return 0;
         }
+        w.settle();
         for (size_t i = 0; i < d->n_delete_ids; i++)
             if (strcmp(d->delete_ids[i], d->id) != 0)
                 h->wdb.delete_document(std::string(LAYOUT_P_ID) + d->delete_ids[i]);
-        if (d->year > 0)
-            doc.add_value(SLOT_YEAR, Xapian::sortable_serialise(d->year));
-        if (d->date_key && *d->date_key)
-            doc.add_value(SLOT_DATE, d->date_key);
-        doc.add_value(SLOT_ID, d->id);
-        std::string cats, names, subjects;
-        for (size_t i = 0; i < d->n_subjects; i++)
-            (subjects += (i ? std::string(1, FACET_SEP) : "")) += d->subjects[i];
-        if (!subjects.empty())
-            doc.add_value(SLOT_SUBJECTS, subjects);
-        for (size_t i = 0; i < d->n_categories; i++)
-            (cats += (i ? std::string(1, FACET_SEP) : "")) += d->categories[i];
-        for (size_t i = 0; i < d->n_authors; i++)
-            (names += (i ? std::string(1, FACET_SEP) : "")) += d->authors[i].name;
-        if (!cats.empty())
-            doc.add_value(SLOT_CATS, cats);
-        if (!names.empty())
-            doc.add_value(SLOT_AUTHORS, names);
-        doc.set_data(std::string(d->data, d->data_len));
+        Xapian::Document doc;
+        build_doc(w.tg, d, idterm, doc);
         if (d->fresh)
             h->wdb.add_document(doc);
         else
@@ -238,6 +512,7 @@ extern "C" int shim_meta_set(shim_db *h, const char *key, const char *value,
     try {
         if (!h->writable)
             return read_only(e);
+        settle(h);
         h->wdb.set_metadata(key, value ? value : "");
         return 0;
     } catch (...) {
@@ -250,6 +525,7 @@ extern "C" int shim_clear(shim_db *h, const char *meta_prefix, shim_err *e)
     try {
         if (!h->writable)
             return read_only(e);
+        settle(h);
         if (old_layout(h, e))
             return PDX_EVERSION;
         std::vector<Xapian::docid> ids;
@@ -275,6 +551,7 @@ extern "C" int shim_delete(shim_db *h, const char *id, shim_err *e)
     try {
         if (!h->writable)
             return read_only(e);
+        settle(h);
         if (old_layout(h, e))
             return PDX_EVERSION;
         h->wdb.delete_document(std::string(LAYOUT_P_ID) + id);
@@ -289,6 +566,7 @@ extern "C" int shim_commit(shim_db *h, shim_err *e)
     try {
         if (!h->writable)
             return read_only(e);
+        settle(h);
         h->wdb.set_metadata(LAYOUT_META_UPDATED,
                             std::to_string(static_cast<long long>(time(nullptr))));
         h->wdb.commit();

@@ -97,6 +97,10 @@ typedef struct run {
     /* jobs > 1: this worker puts the records r with r % part_n == part_k
      * of every source (part_n 0: all) */
     unsigned part_k, part_n;
+    /* PDX_OPEN_BUILDER for the handles this run writes through: one job
+     * on a machine with a core to spare (several jobs keep every core
+     * busy already) */
+    unsigned builder;
 } run;
 
 static double now(void)
@@ -688,7 +692,8 @@ static void remove_vanished(run *r)
 static int open_index(run *r, const char *db, double wait)
 {
     unsigned flags = r->o->dry_run ? PDX_OPEN_READ
-                                   : PDX_OPEN_WRITE | PDX_OPEN_CREATE;
+                                   : PDX_OPEN_WRITE | PDX_OPEN_CREATE |
+                                         r->builder;
     double deadline = now() + wait;
     for (;;) {
         int rc = pdx_open(&r->ix, db, flags);
@@ -913,7 +918,8 @@ static int begin_beside(run *r, const char *db_arg, beside *b)
     /* Nobody reads the new index before the swap: its commits skip the
      * fsync, and end_beside syncs it once before swapping it in. */
     int rc = pdx_open(&r->ix, b->fresh,
-                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC);
+                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
+                          r->builder);
     if (rc)
         fail(r, rc, "%s", pdx_errmsg(r->ix));
     return 0;
@@ -1175,6 +1181,8 @@ int pdx_sync(pdx_sync_summary *out, const char *db,
     r.ro.format = opts->format;
     r.ro.page_date = opts->page_date;
     unsigned jobs = opts->jobs ? opts->jobs : 1;
+    if (jobs == 1 && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+        r.builder = PDX_OPEN_BUILDER;
 
     if ((rc = open_index(&r, db, opts->wait)))
         return rc;

@@ -1195,6 +1195,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
                            void *ctx, shim_err *e)
 {
     try {
+        settle(h);
         std::vector<shim_hit> hits;
         std::map<std::string, double> stems;
         std::unique_ptr<Facets> spy;
@@ -1262,6 +1263,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
         std::vector<std::pair<double, std::string>> hits;
         bool found = true;
         const std::string q = std::string(LAYOUT_P_ID) + id;
+        settle(h);
         with_reopen(h, [&] {
             hits.clear();
             Xapian::PostingIterator p = h->db.postlist_begin(q);
@@ -1312,6 +1314,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
 extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
 {
     try {
+        settle(h);
         with_reopen(h, [&] {
             out->docs = h->db.get_doccount() -
                         h->db.get_termfreq(LAYOUT_TOMBSTONE);
