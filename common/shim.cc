@@ -402,27 +402,58 @@ static bool remote_address(const std::string &p, std::string &host,
 const unsigned REMOTE_TIMEOUT_MS = 10000;
 const unsigned REMOTE_CONNECT_MS = 5000;
 
-/* A reader on the local index p.  Opening reads the newest revision's
- * roots; a commit landing meanwhile may discard them, so opening is
- * retried too. */
-static Xapian::Database open_local_reader(const std::string &p)
-{
-    for (int attempt = 0;; attempt++) {
-        try {
-            return Xapian::Database(p);
-        } catch (const Xapian::DatabaseModifiedError &) {
-            if (attempt >= MODIFIED_RETRIES)
-                throw;
-        }
-    }
-}
-
 static shard_id local_id(const std::string &p)
 {
     struct stat st;
     if (stat(p.c_str(), &st) != 0)
         return shard_id{p, true, 0, 0};
     return shard_id{p, true, st.st_dev, st.st_ino};
+}
+
+static bool same_dir(const shard_id &a, const shard_id &b)
+{
+    return a.dev == b.dev && a.ino == b.ino;
+}
+
+/* A reader on the local index p, and in id what p named while it was
+ * opened.  Opening reads the newest revision's roots; a commit landing
+ * meanwhile may discard them, so opening is retried too.  Glass opens
+ * each table file by name, one after the other: a rebuild swapped in
+ * between two of them (renameat2 RENAME_EXCHANGE, or the two renames)
+ * would leave the reader with tables of two indexes, whose roots point
+ * past the ends of each other's files ("EOF reading block").  p is
+ * therefore stat-ed before and after: when it names another directory
+ * afterwards (or opening failed while it changed), it is opened again. */
+static Xapian::Database open_local_reader(const std::string &p, shard_id &id)
+{
+    for (int attempt = 0;; attempt++) {
+        shard_id before = local_id(p);
+        try {
+            Xapian::Database db(p);
+            id = local_id(p);
+            if (same_dir(before, id) || attempt >= MODIFIED_RETRIES)
+                return db;
+        } catch (const Xapian::DatabaseModifiedError &) {
+            if (attempt >= MODIFIED_RETRIES)
+                throw;
+        } catch (const Xapian::DatabaseError &) {
+            if (attempt >= MODIFIED_RETRIES || same_dir(before, local_id(p)))
+                throw;
+        }
+    }
+}
+
+bool pdxshim::replaced(const shim_db *h)
+{
+    if (h->writable)
+        return false;
+    for (const shard_id &s : h->shards)
+        if (s.local) {
+            shard_id now = local_id(s.path);
+            if (now.ino && !same_dir(now, s))
+                return true;
+        }
+    return false;
 }
 
 /* `paperdex index --jobs` builds a new index beside the old one and
@@ -434,17 +465,12 @@ static shard_id local_id(const std::string &p)
  * moment (between the two renames) keeps the old index for this read. */
 void pdxshim::follow_replaced(shim_db *h)
 {
-    if (h->writable)
-        return;
-    bool replaced = false;
-    for (const shard_id &s : h->shards) {
-        struct stat st;
-        if (s.local && stat(s.path.c_str(), &st) == 0 &&
-            (st.st_dev != s.dev || st.st_ino != s.ino))
-            replaced = true;
-    }
-    if (!replaced)
-        return;
+    if (replaced(h))
+        reopen_by_name(h);
+}
+
+void pdxshim::reopen_by_name(shim_db *h)
+{
     Xapian::Database all;
     std::vector<shard_id> ids;
     for (const shard_id &s : h->shards) {
@@ -455,8 +481,9 @@ void pdxshim::follow_replaced(shim_db *h)
                 host, port, REMOTE_TIMEOUT_MS, REMOTE_CONNECT_MS));
             ids.push_back(s);
         } else {
-            all.add_database(open_local_reader(s.path));
-            ids.push_back(local_id(s.path));
+            shard_id id;
+            all.add_database(open_local_reader(s.path, id));
+            ids.push_back(id);
         }
     }
     if (all.get_metadata(LAYOUT_KEY) != LAYOUT_VERSION)
@@ -531,8 +558,9 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             h->db = h->wdb;
             h->writable = true;
         } else {
-            h->db = open_local_reader(p);
-            h->shards.push_back(local_id(p));
+            shard_id id;
+            h->db = open_local_reader(p, id);
+            h->shards.push_back(id);
         }
         int rc = check_layout(h, e);
         if (rc) {

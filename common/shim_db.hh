@@ -64,9 +64,9 @@ struct Side {
 /* One index a read handle is made of, and which directory it was. */
 struct shard_id {
     std::string path;
-    bool local;
-    dev_t dev;
-    ino_t ino;
+    bool local = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
 };
 
 } // namespace pdxshim
@@ -145,6 +145,13 @@ inline void settle_for(shim_db *h, const char *const *terms, size_t n)
 
 /* Before each read: if a directory a reader was opened on has been
  * replaced (a rebuild swapped in), open the new one. */
+/* Whether a path a reader was opened on now names another directory (a
+ * rebuild swapped in); false for a writer and for a path missing for the
+ * moment. */
+bool replaced(const shim_db *h);
+/* A reader opened again on the paths it was opened on, by name. */
+void reopen_by_name(shim_db *h);
+/* reopen_by_name(h) if replaced(h). */
 void follow_replaced(shim_db *h);
 
 /* Run `read` on h's reader; when a writer's commits overtake it
@@ -155,11 +162,19 @@ void follow_replaced(shim_db *h);
  * from scratch each time and must not call back into the caller (a retry
  * would repeat the callbacks): it collects, and the caller hands over
  * afterwards.  reopen() itself may meet a commit in flight, so it is
- * retried too.  MODIFIED_RETRIES bounds the loop: a reader slower than
+ * retried too.  A rebuild swapped in while reopen() or `read` ran may
+ * have given the reader tables of both indexes (glass opens each file by
+ * name): a path found replaced afterwards means opening the new index by
+ * name and reading again.  So does a first DatabaseError of a reader (a
+ * mixed open reads past a table's end, "EOF reading block"), in case two
+ * swaps brought its directory back before it looked: a damaged index
+ * fails again, and that error is the caller's.
+ * MODIFIED_RETRIES bounds the loop: a reader slower than
  * every pair of commits would otherwise spin for ever; it then gets the
  * error.  A writer's own handle never sees the error. */
 template <typename F> void with_reopen(shim_db *h, F read)
 {
+    bool opened_by_name = false;
     follow_replaced(h);
     for (int attempt = 0;; attempt++) {
         try {
@@ -170,10 +185,20 @@ template <typename F> void with_reopen(shim_db *h, F read)
             if (attempt || !h->writable)
                 h->db.reopen();
             read();
+            if (attempt < MODIFIED_RETRIES && replaced(h)) {
+                follow_replaced(h);
+                continue;
+            }
             return;
         } catch (const Xapian::DatabaseModifiedError &) {
             if (attempt >= MODIFIED_RETRIES)
                 throw;
+        } catch (const Xapian::DatabaseError &) {
+            if (h->writable || attempt >= MODIFIED_RETRIES ||
+                (opened_by_name && !replaced(h)))
+                throw;
+            reopen_by_name(h);
+            opened_by_name = true;
         }
     }
 }
