@@ -45,6 +45,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* A failed write Xapian cannot recover from (a full disk inside a
+     * commit) ends the run with its message and status 1, not a core. */
+    pdx_exit_on_fatal("paperdex", EXIT_ERROR);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -278,6 +278,21 @@ PDX_EXTERN int pdx_compact(pdx_index *ix, const char *dest);
  */
 PDX_EXTERN int pdx_sync_dir(const char *path);
 
+/**
+ * What a failure Xapian 1.4 cannot survive ends in.  A write that fails
+ * inside a commit (a full disk, a file size limit) can fail again while
+ * Xapian cleans up after it: its glass backend merges value streams with
+ * an object whose destructor writes (Glass::ValueUpdater), and C++ then
+ * calls std::terminate, which aborts the process with a core dump.  After
+ * this call such an end prints "PROG: index I/O error: MESSAGE ..." on
+ * stderr instead (MESSAGE is Xapian's, naming the system's error) and
+ * exits with `status`; the index keeps its last commit, as after a crash,
+ * and the lock goes with the process.  Process-wide (std::set_terminate):
+ * for programs, not libraries; the paperdex command calls it.  `prog` is
+ * borrowed and must outlive the process's use of it (argv[0] will do).
+ */
+PDX_EXTERN void pdx_exit_on_fatal(const char *prog, int status);
+
 /** The layout version of the open index (2 for this version; 1 for an
  *  older index opened with PDX_OPEN_UPGRADE), or 0 if ix is not open. */
 PDX_EXTERN int pdx_index_layout(const pdx_index *ix);

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
+#include <exception>
 #include <new>
 #include <string>
 #include <vector>
@@ -784,4 +785,44 @@ extern "C" int shim_termfreq(shim_db *h, const char *term, uint64_t *out,
     } catch (...) {
         return fail(e);
     }
+}
+
+/* pdx_exit_on_fatal: see paperdex.h.  The handler may run on any thread;
+ * it only formats and writes, then _exit()s without running destructors
+ * (the state they would clean up is what failed). */
+namespace {
+const char *fatal_prog = "paperdex";
+int fatal_status = 1;
+
+[[noreturn]] void exit_on_fatal()
+{
+    int err = errno;
+    std::string what;
+    if (std::exception_ptr ep = std::current_exception()) {
+        try {
+            std::rethrow_exception(ep);
+        } catch (const Xapian::Error &x) {
+            what = x.get_description();
+        } catch (const std::exception &x) {
+            what = x.what();
+        } catch (...) {
+        }
+    }
+    if (what.empty())
+        what = std::string("a write failed inside a commit (last system "
+                           "error: ") + strerror(err) + ")";
+    fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
+            "from it, so the run stops here: the index keeps its last "
+            "commit\n", fatal_prog, what.c_str());
+    fflush(stderr);
+    _exit(fatal_status);
+}
+} // namespace
+
+extern "C" void pdx_exit_on_fatal(const char *prog, int status)
+{
+    if (prog && *prog)
+        fatal_prog = prog;
+    fatal_status = status;
+    std::set_terminate(exit_on_fatal);
 }

@@ -205,7 +205,7 @@ def smaller_disk():
 before = snapshot(db)
 p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True, text=True,
                    preexec_fn=small_disk)
-check("full disk: exit 1", p.returncode == 1, p.returncode)
+check("full disk: exit 1", p.returncode == 1, (p.returncode, p.stderr[-300:]))
 check("full disk: a clear message", "I/O error" in p.stderr and "File too large" in p.stderr, p.stderr)
 committed_state_ok("after the full disk")
 after = snapshot(db)

@@ -1,0 +1,85 @@
+"""fulldisk.py -- a disk that fills up at every point of a commit.
+
+usage: fulldisk.py PAPERDEX
+
+An index of 5,400 works, then a run adding 6,000 more with files limited
+(RLIMIT_FSIZE, as a full disk fails a write) to sizes a few blocks apart,
+so that the write fails at different places of Xapian's commit.  Xapian
+1.4 cannot survive some of them: a write that fails while glass merges
+value streams fails again in a destructor during the cleanup, and C++
+calls std::terminate (an abort with a core dump, exit -6, in
+tests/cli/crash.py's CI run).  Every run must exit 1 with an I/O error
+naming the system's error, and leave the index whole (xapian-check
+clean, every work of before still there); at least one of them must meet the path Xapian
+cannot recover from (pdx_exit_on_fatal's message), or the sizes no longer
+test it and must be moved.  Everything here is deterministic: the same
+records, batch and Xapian version put the failures at the same places.
+"""
+import json, os, random, resource, shutil, signal, subprocess, sys, tempfile
+
+PDX = sys.argv[1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done  # noqa: E402
+
+WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "
+         "quantization compiler tensor scheduling federated privacy retrieval ranking").split()
+
+
+def record(k):
+    r = random.Random(k * 31)
+    return {"id": "c%d" % k, "title": "Full disk work %d %s" % (k, " ".join(r.sample(WORDS, 4))),
+            "abstract": " ".join(r.choice(WORDS) for _ in range(60)) + " %d." % k,
+            "authors": ["Helena Sørby", "Kwame Mensah"][: 1 + k % 2], "year": 2000 + k % 25}
+
+
+def write(path, ks):
+    with open(path, "w", encoding="utf-8") as f:
+        for k in ks:
+            f.write(json.dumps(record(k), ensure_ascii=False) + "\n")
+
+
+tmp = tempfile.mkdtemp(prefix="pdx-fulldisk-")
+src, base, db = (os.path.join(tmp, n) for n in ("src", "base", "ix"))
+os.makedirs(src)
+for i in range(6):
+    write(os.path.join(src, "part-%02d.jsonl" % i), range(i * 1000, i * 1000 + 900))
+subprocess.run([PDX, "index", "--db", base, "--batch", "150", src], capture_output=True, check=True)
+write(os.path.join(src, "big.jsonl"), range(100000, 106000))
+
+
+def works(path):
+    r = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--format", "jsonl"],
+                       capture_output=True, text=True)
+    return sorted(json.loads(l)["id"] for l in r.stdout.splitlines()) if r.returncode == 0 else r.stderr
+
+
+before = works(base)
+check("the index before holds 5,400 works", len(before) == 5400, len(before))
+unrecoverable = 0
+# Limits 2 x 97 KB apart from 4.6 MB: the last commits of the big source.
+for n in range(38, 58, 2):
+    limit = (1 << 20) + n * 97 * 1024
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
+
+    shutil.rmtree(db, ignore_errors=True)
+    shutil.copytree(base, db)
+    p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True,
+                       text=True, preexec_fn=small_disk)
+    label = "files limited to %d bytes" % limit
+    check(label + ": exit 1", p.returncode == 1, (p.returncode, p.stderr[-300:]))
+    check(label + ": an I/O error naming the system's error",
+          "I/O error" in p.stderr and "File too large" in p.stderr, p.stderr[-300:])
+    unrecoverable += "Xapian could not recover" in p.stderr
+    x = subprocess.run(["xapian-check", db], capture_output=True, text=True)
+    check(label + ": xapian-check", x.returncode == 0 and "No errors found" in x.stdout, x.stdout[-300:])
+    after = works(db)
+    check(label + ": the works before are all still there",
+          isinstance(after, list) and set(before) <= set(after), after if isinstance(after, str) else "")
+
+print("%d of 10 runs met the failure Xapian cannot recover from" % unrecoverable)
+check("some runs met the failure Xapian cannot recover from", unrecoverable > 0, unrecoverable)
+shutil.rmtree(tmp)
+done()
