@@ -47,6 +47,12 @@ subprocess.run([PDX, "index", "--db", base, "--batch", "150", src], capture_outp
 write(os.path.join(src, "big.jsonl"), range(100000, 106000))
 
 
+# Under a sanitizer build: Xapian's own leaks after a failed commit are
+# not reported in these runs (xapian-failed-write.supp says why).
+FAILED_WRITES_ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "xapian-failed-write.supp"))
+
+
 def works(path):
     r = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--format", "jsonl"],
                        capture_output=True, text=True)
@@ -67,7 +73,7 @@ for n in range(38, 58, 2):
     shutil.rmtree(db, ignore_errors=True)
     shutil.copytree(base, db)
     p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True,
-                       text=True, preexec_fn=small_disk)
+                       text=True, preexec_fn=small_disk, env=FAILED_WRITES_ENV)
     label = "files limited to %d bytes" % limit
     check(label + ": exit 1", p.returncode == 1, (p.returncode, p.stderr[-300:]))
     check(label + ": an I/O error naming the system's error",
