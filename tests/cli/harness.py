@@ -14,7 +14,7 @@ def check(label, cond, detail=""):
         passed += 1
     else:
         failed += 1
-        print("FAIL %s %s" % (label, str(detail)[:500]))
+        print("FAIL %s %s" % (label, str(detail)[:4000]))  # room for a sanitizer trace
 
 
 def done():
