@@ -405,6 +405,12 @@ void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
     index_field(tg, d->abstract, "");
     for (size_t i = 0; i < d->n_authors; i++)
         index_field(tg, d->authors[i].name, LAYOUT_P_AUTHOR);
+    /* tg let go of doc here, on this thread: a TermGenerator keeps a
+     * reference to its document, and Xapian counts references without
+     * atomics.  The builder's tg would otherwise drop it at its next
+     * document while the writing thread drops its own (a lost count:
+     * a leaked document, seen by ASan in CI; or a double free). */
+    tg.set_document(Xapian::Document());
     /* Then the title and author stems join the default field without
      * positions (title words TITLE_WDF times), and a stem the
      * abstract shares with them gets XB<stem>, which says that the
