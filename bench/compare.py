@@ -238,6 +238,8 @@ def lucene_index(work, corpus):
     it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
     its JSON line), or None without Debian's liblucene8-java and a JDK."""
     if not (len(LUCENE_JARS) == 2 and shutil.which("javac")):
+        sys.stderr.write("lucene: not run: it needs Debian's liblucene8-java (lucene-core-8 and "
+                         "lucene-analyzers-common-8 in /usr/share/java) and javac\n")
         return None
     cp = ":".join(LUCENE_JARS + [work])
     subprocess.run(["javac", "-cp", cp, "-d", work,
