@@ -143,15 +143,13 @@ inline void settle_for(shim_db *h, const char *const *terms, size_t n)
         }
 }
 
-/* Before each read: if a directory a reader was opened on has been
- * replaced (a rebuild swapped in), open the new one. */
 /* Whether a path a reader was opened on now names another directory (a
  * rebuild swapped in); false for a writer and for a path missing for the
  * moment. */
 bool replaced(const shim_db *h);
 /* A reader opened again on the paths it was opened on, by name. */
 void reopen_by_name(shim_db *h);
-/* reopen_by_name(h) if replaced(h). */
+/* Before each read: reopen_by_name(h) if replaced(h). */
 void follow_replaced(shim_db *h);
 
 /* Run `read` on h's reader; when a writer's commits overtake it
@@ -186,7 +184,7 @@ template <typename F> void with_reopen(shim_db *h, F read)
                 h->db.reopen();
             read();
             if (attempt < MODIFIED_RETRIES && replaced(h)) {
-                follow_replaced(h);
+                reopen_by_name(h);
                 continue;
             }
             return;

@@ -21,24 +21,16 @@ whole; run to the end, it removes what the killed run left, equals a fresh
 build, and readers saw the old index or the new one, never a part; on a
 full disk (one process, and --jobs 2) it exits 1 and the index is as it was.
 """
-import json, os, random, re, resource, shutil, signal, subprocess, sys, tempfile, time
+import json, os, random, re, shutil, signal, subprocess, sys, tempfile, time
 
 PDX = sys.argv[1]
 KILLS = int(sys.argv[2]) if len(sys.argv) > 2 else 24
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 20261122)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import FAILED_WRITES_ENV, check, done, files_limited_to, synthetic_work  # noqa: E402
 
 
-WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "
-         "quantization compiler tensor scheduling federated privacy retrieval ranking").split()
-
-
-def record(k, edition=0):
-    r = random.Random(k * 31 + edition)
-    return {"id": "c%d" % k, "title": "Crash work %d %s" % (k, " ".join(r.sample(WORDS, 4))),
-            "abstract": " ".join(r.choice(WORDS) for _ in range(60)) + " %d." % k,
-            "authors": ["Helena Sørby", "Kwame Mensah"][: 1 + k % 2], "year": 2000 + k % 25}
+record = synthetic_work
 
 
 tmp = tempfile.mkdtemp(prefix="pdx-crash-")
@@ -193,19 +185,8 @@ with open(os.path.join(src, "big.jsonl"), "w", encoding="utf-8") as f:
         f.write(json.dumps(record(k), ensure_ascii=False) + "\n")
 
 
-# Under a sanitizer build: Xapian's own leaks after a failed commit are
-# not reported in the runs whose writes fail (xapian-failed-write.supp).
-FAILED_WRITES_ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "xapian-failed-write.supp"))
-
-
-def small_disk(limit=3 << 20):
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
-
-
-def smaller_disk():
-    small_disk(1 << 20)  # below the largest table of the rebuilt index
+small_disk = files_limited_to(3 << 20)
+smaller_disk = files_limited_to(1 << 20)  # below the largest table of the rebuilt index
 
 
 before = snapshot(db)

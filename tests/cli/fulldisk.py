@@ -12,24 +12,18 @@ tests/cli/crash.py's CI run).  Every run must exit 1 with an I/O error
 naming the system's error, and leave the index whole (xapian-check
 clean, every work of before still there); at least one of them must meet the path Xapian
 cannot recover from (pdx_exit_on_fatal's message), or the sizes no longer
-test it and must be moved.  Everything here is deterministic: the same
-records, batch and Xapian version put the failures at the same places.
+test it and must be moved.  The records and batch are fixed; which runs
+meet that path still varies a little between runs (3 to 6 of the 10 have
+been seen), with the builder thread's timing.
 """
-import json, os, random, resource, shutil, signal, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 
 PDX = sys.argv[1]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
-
-WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "
-         "quantization compiler tensor scheduling federated privacy retrieval ranking").split()
-
+from harness import FAILED_WRITES_ENV, check, done, files_limited_to, synthetic_work  # noqa: E402
 
 def record(k):
-    r = random.Random(k * 31)
-    return {"id": "c%d" % k, "title": "Full disk work %d %s" % (k, " ".join(r.sample(WORDS, 4))),
-            "abstract": " ".join(r.choice(WORDS) for _ in range(60)) + " %d." % k,
-            "authors": ["Helena Sørby", "Kwame Mensah"][: 1 + k % 2], "year": 2000 + k % 25}
+    return synthetic_work(k, title="Full disk work")
 
 
 def write(path, ks):
@@ -47,12 +41,6 @@ subprocess.run([PDX, "index", "--db", base, "--batch", "150", src], capture_outp
 write(os.path.join(src, "big.jsonl"), range(100000, 106000))
 
 
-# Under a sanitizer build: Xapian's own leaks after a failed commit are
-# not reported in these runs (xapian-failed-write.supp says why).
-FAILED_WRITES_ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "xapian-failed-write.supp"))
-
-
 def works(path):
     r = subprocess.run([PDX, "search", "--db", path, "--all", "--limit", "10000", "--format", "jsonl"],
                        capture_output=True, text=True)
@@ -66,14 +54,10 @@ unrecoverable = 0
 for n in range(38, 58, 2):
     limit = (1 << 20) + n * 97 * 1024
 
-    def small_disk():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with EFBIG
-
     shutil.rmtree(db, ignore_errors=True)
     shutil.copytree(base, db)
     p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True,
-                       text=True, preexec_fn=small_disk, env=FAILED_WRITES_ENV)
+                       text=True, preexec_fn=files_limited_to(limit), env=FAILED_WRITES_ENV)
     label = "files limited to %d bytes" % limit
     check(label + ": exit 1", p.returncode == 1, (p.returncode, p.stderr[-300:]))
     check(label + ": an I/O error naming the system's error",

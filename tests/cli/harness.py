@@ -1,7 +1,13 @@
 """harness.py -- what the Python CLI tests share: check() counts and reports
 a failure and goes on; done() prints the closing line "N passed, N failed"
 and exits non-zero on any failure, or when nothing was checked;
-free_port() names a loopback port nothing listens on."""
+free_port() names a loopback port nothing listens on; synthetic_work(),
+files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
+tests."""
+import os
+import random
+import resource
+import signal
 import socket
 import sys
 
@@ -28,3 +34,32 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "
+         "quantization compiler tensor scheduling federated privacy retrieval ranking").split()
+
+
+def synthetic_work(k, edition=0, title="Crash work"):
+    """Work k of the crash tests, as a JSON-lines record: the same k and
+    edition give the same record."""
+    r = random.Random(k * 31 + edition)
+    return {"id": "c%d" % k, "title": "%s %d %s" % (title, k, " ".join(r.sample(WORDS, 4))),
+            "abstract": " ".join(r.choice(WORDS) for _ in range(60)) + " %d." % k,
+            "authors": ["Helena Sørby", "Kwame Mensah"][: 1 + k % 2], "year": 2000 + k % 25}
+
+
+def files_limited_to(limit):
+    """A preexec_fn under which no file grows past `limit` bytes: a write
+    then fails with EFBIG, as on a full disk."""
+    def limited():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return limited
+
+
+# The environment of runs whose writes are made to fail: under a sanitizer
+# build, Xapian's own leaks after a failed commit are not reported
+# (xapian-failed-write.supp says why).
+FAILED_WRITES_ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "xapian-failed-write.supp"))
