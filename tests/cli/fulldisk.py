@@ -10,9 +10,9 @@ value streams fails again in a destructor during the cleanup, and C++
 calls std::terminate (an abort with a core dump, exit -6, in
 tests/cli/crash.py's CI run).  Every run must exit 1 with an I/O error
 naming the system's error, and leave the index whole (xapian-check
-clean, every work of before still there); at least one of them must meet the path Xapian
-cannot recover from (pdx_exit_on_fatal's message), or the sizes no longer
-test it and must be moved.  The records and batch are fixed; which runs
+clean, every work of before still there); at least one of them must meet
+the path Xapian cannot recover from (pdx_exit_on_fatal's message), or the
+sizes no longer test it and must be moved.  The records and batch are fixed; which runs
 meet that path still varies a little between runs (3 to 6 of the 10 have
 been seen), with the builder thread's timing.
 """
@@ -21,6 +21,7 @@ import json, os, shutil, subprocess, sys, tempfile
 PDX = sys.argv[1]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import FAILED_WRITES_ENV, check, done, files_limited_to, synthetic_work  # noqa: E402
+
 
 def record(k):
     return synthetic_work(k, title="Full disk work")
