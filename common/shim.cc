@@ -646,6 +646,26 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
          * then undo the commit batch, and a larger batch would be slower,
          * not faster (bench/RESULTS.md, "Layout 2").  A new work, whose
          * keys no work holds yet, opens no posting list at all. */
+        /* A key the writer knows no document holds needs no settling
+         * and no Xapian at all: on a new index, that is nearly every
+         * key of every new work. */
+        auto maybe = [h](const char *t) {
+            return t && *t && (!h->writer || h->writer->may_hold(t));
+        };
+        std::vector<const char *> held;
+        for (size_t i = 0; i < n; i++)
+            if (maybe(terms[i]))
+                held.push_back(terms[i]);
+        std::vector<shim_pruned> held_p;
+        for (size_t i = 0; i < np; i++)
+            if (maybe(p[i].key))
+                held_p.push_back(p[i]);
+        if (held.empty() && held_p.empty())
+            return 0;
+        terms = held.data();
+        n = held.size();
+        p = held_p.data();
+        np = held_p.size();
         settle_for(h, terms, n);
         for (size_t i = 0; i < np; i++)
             settle_for(h, &p[i].key, 1);

@@ -59,6 +59,11 @@ struct Side {
     virtual bool in_flight(const std::string &) const { return false; }
     /* Whether any document is in flight. */
     virtual bool busy() const { return false; }
+    /* False only when no document of the index, written or in flight,
+     * can hold term t: a writer that started on an empty index keeps a
+     * filter of the keys it has written (indexer/shim_write.cc, "The
+     * keys written").  Answers true for any term it does not track. */
+    virtual bool may_hold(const std::string &) const { return true; }
 };
 
 /* One index a read handle is made of, and which directory it was. */

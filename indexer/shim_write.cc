@@ -157,6 +157,100 @@ struct Job {
 
 const size_t MAX_IN_FLIGHT = 64;
 
+/* ----------------------------------------------------------------------
+ * The keys written
+ *
+ * Every new record is first looked up by its keys (its id, merge keys,
+ * place), and on a new index nearly every key is one no work holds yet.
+ * Xapian answers that from its B-tree, a term frequency per key; on a
+ * writer with the builder thread the lookup must also ask whether a
+ * document in flight holds the key.  A writer that starts on an empty
+ * index has written every document its index holds, so it can answer
+ * "no work holds it" itself: it keeps a Bloom filter of the keys of
+ * every document it writes (the id term and shim_doc.terms), and
+ * shim_lookup_pruned skips any key the filter has never seen.  A filter
+ * errs only the safe way (a key it has seen, or a false positive, is
+ * looked up in Xapian as before), so the index written is the same.
+ * bench/RESULTS.md, "The keys written", has what it saves.
+ *
+ * The filter grows as a chain: 20 bits a key and 7 probes (a false
+ * positive rate near 0.02%), each filter twice the last when it is
+ * full, up to KEYS_MAX_BITS; after that the last one takes every key and
+ * its rate rises, which costs lookups, never answers.  Memory: about 25
+ * bytes a work, and never more than twice KEYS_MAX_BITS in all (64 MB).
+ * Only terms with the prefixes of those keys are answered (Q, XM, XI,
+ * XS, XP, XR, XW: layout.h); any other term may be held. */
+
+const unsigned KEYS_PROBES = 7;
+const size_t KEYS_BITS_PER_KEY = 20;
+const size_t KEYS_FIRST_BITS = size_t(1) << 20;
+const size_t KEYS_MAX_BITS = size_t(1) << 28;
+
+class KeysWritten {
+    struct Filter {
+        std::vector<uint64_t> words;
+        size_t mask, n = 0, cap;
+        explicit Filter(size_t bits)
+            : words(bits / 64), mask(bits - 1), cap(bits / KEYS_BITS_PER_KEY)
+        {
+        }
+    };
+    std::vector<Filter> chain; /* empty: not keeping (an index not new) */
+
+    static bool tracked(const std::string &t)
+    {
+        static const char *const prefixes[] = {
+            LAYOUT_P_ID,        "XM" /* merge keys, class terms */,
+            LAYOUT_P_SOURCE_ID, LAYOUT_P_SOURCE_POS,
+            LAYOUT_P_SOURCE_FILE, LAYOUT_P_RECORD,
+            LAYOUT_TOMBSTONE};
+        for (const char *p : prefixes)
+            if (t.compare(0, strlen(p), p) == 0)
+                return true;
+        return false;
+    }
+    /* The probes: double hashing from two halves of 64-bit hashes. */
+    template <typename F> static bool probe(const std::string &t, F f)
+    {
+        uint64_t h1 = std::hash<std::string>()(t);
+        uint64_t h2 = (h1 ^ (h1 >> 31)) * 0x9e3779b97f4a7c15ull;
+        h2 = (h2 ^ (h2 >> 29)) | 1;
+        for (unsigned i = 0; i < KEYS_PROBES; i++)
+            if (!f(h1 + i * h2))
+                return false;
+        return true;
+    }
+
+  public:
+    void start() { chain.emplace_back(KEYS_FIRST_BITS); }
+    bool keeping() const { return !chain.empty(); }
+    void add(const std::string &t)
+    {
+        if (chain.empty() || !tracked(t))
+            return;
+        if (chain.back().n >= chain.back().cap &&
+            chain.back().words.size() * 64 < KEYS_MAX_BITS)
+            chain.emplace_back(chain.back().words.size() * 128);
+        Filter &f = chain.back();
+        f.n++;
+        probe(t, [&f](uint64_t x) {
+            f.words[(x & f.mask) >> 6] |= uint64_t(1) << (x & 63);
+            return true;
+        });
+    }
+    bool may_hold(const std::string &t) const
+    {
+        if (chain.empty() || !tracked(t))
+            return true;
+        for (const Filter &f : chain)
+            if (probe(t, [&f](uint64_t x) {
+                    return (f.words[(x & f.mask) >> 6] >> (x & 63)) & 1;
+                }))
+                return true;
+        return false;
+    }
+};
+
 struct Writer : Side {
     shim_db *h;
     Xapian::TermGenerator tg; /* the caller's thread's */
@@ -171,9 +265,13 @@ struct Writer : Side {
     bool stop = false;                          /* under mu */
     size_t in_flight_n = 0;                     /* the caller's thread's */
     std::unordered_map<std::string, unsigned> keys; /* the same */
+    KeysWritten written;                            /* the same */
 
     explicit Writer(shim_db *h_) : h(h_)
     {
+        /* Made at the first document: only shim_put adds documents. */
+        if (h->wdb.get_doccount() == 0)
+            written.start();
         setup_tg(tg, h->stem, &h->stopper);
         if (h->builder) {
             bstem = english_stem();
@@ -294,6 +392,21 @@ struct Writer : Side {
                        t.compare(0, strlen(LAYOUT_P_ABSTRACT), LAYOUT_P_ABSTRACT) &&
                        t.compare(0, strlen(LAYOUT_LENGTH_PAD), LAYOUT_LENGTH_PAD);
         return !tracked || keys.count(t) > 0;
+    }
+    bool may_hold(const std::string &t) const override
+    {
+        return written.may_hold(t);
+    }
+    /* Before d is queued or written (the filter must know a key before
+     * any lookup could meet it). */
+    void note_keys(const shim_doc *d, const std::string &idterm)
+    {
+        if (!written.keeping())
+            return;
+        written.add(idterm);
+        for (size_t i = 0; i < d->n_terms; i++)
+            if (d->terms[i] && *d->terms[i])
+                written.add(d->terms[i]);
     }
 };
 
@@ -492,6 +605,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             return PDX_EINVAL;
         }
         Writer &w = writer(h);
+        w.note_keys(d, idterm);
         if (h->builder && d->fresh && !d->n_delete_ids) {
             w.queue(std::unique_ptr<Job>(new Job(d)));
             return 0;
