@@ -9,11 +9,59 @@
 #include "record.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/text.h"
+
+/* ----------------------------------------------------------------- copy */
+
+/* withdrawn is pdx_work's last field: a field added after it must be
+ * copied below too (a pointer field, deeply). */
+_Static_assert(sizeof(pdx_work) ==
+                   (offsetof(pdx_work, withdrawn) + sizeof(int) +
+                    _Alignof(pdx_work) - 1) / _Alignof(pdx_work) *
+                       _Alignof(pdx_work),
+               "a field was added to pdx_work: copy it in record_copy");
+
+static int copy_str(arena *a, const char **s)
+{
+    return *s && !(*s = arena_strdup(a, *s)) ? -1 : 0;
+}
+
+static int copy_list(arena *a, const char *const **v, size_t n)
+{
+    if (!*v)
+        return 0;
+    const char **out = arena_alloc(a, (n ? n : 1) * sizeof *out);
+    if (!out)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (((out[i] = (*v)[i])) && copy_str(a, &out[i]))
+            return -1;
+    *v = out;
+    return 0;
+}
+
+int record_copy(arena *a, pdx_work *dst, const pdx_work *src)
+{
+    *dst = *src;
+    const char **strs[] = {&dst->id,       &dst->title,      &dst->abstract,
+                           &dst->date,     &dst->doi,        &dst->arxiv_id,
+                           &dst->venue,    &dst->comments,   &dst->affiliation,
+                           &dst->source,   &dst->pmid,       &dst->pmcid,
+                           &dst->openalex_id, &dst->source_key};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (copy_str(a, strs[i]))
+            return -1;
+    if (copy_list(a, &dst->authors, dst->n_authors) ||
+        copy_list(a, &dst->categories, dst->n_categories) ||
+        copy_list(a, &dst->subjects, dst->n_subjects))
+        return -1;
+    return 0;
+}
 
 /* ---------------------------------------------------------------- dates */
 

@@ -87,6 +87,11 @@ char *record_to_json(const pdx_work *w);
 /* The same as a cJSON object, owned by the caller; NULL on OOM. */
 cJSON *record_to_cjson(const pdx_work *w);
 
+/* *dst as a copy of *src whose every string and list is in a, so that
+ * it outlives whatever src's were in (a reader's next record).  0, or
+ * -1 on out-of-memory (dst then partly copied: drop it). */
+int record_copy(arena *a, pdx_work *dst, const pdx_work *src);
+
 /* Read a stored JSON record back into w (strings in a); 0 or -1. */
 int record_from_json(arena *a, pdx_work *w, const char *json, size_t len);
 /* The same from a parsed object (borrowed). */

@@ -70,6 +70,7 @@
 
 #include "../common/paperdex.h"
 #include "../corpus/merge.h"
+#include "../corpus/prefetch.h"
 #include "write.h"
 
 typedef struct run {
@@ -455,12 +456,20 @@ static void remove_absent(run *r, const char *path, const placeset *seen)
  * number of records. */
 static uint64_t read_source(run *r, const char *path, placeset *seen)
 {
-    pdx_reader *rd = NULL;
+    pdx_reader *raw = NULL;
+    prefetch *rd = NULL;
     uint64_t records = 0;
-    int rc = pdx_reader_open(&rd, path, &r->ro);
+    int rc = pdx_reader_open(&raw, path, &r->ro);
     if (rc) {
-        source_failed(r, path, "%s", pdx_reader_errmsg(rd));
-        pdx_reader_free(rd);
+        source_failed(r, path, "%s", pdx_reader_errmsg(raw));
+        pdx_reader_free(raw);
+        return 0;
+    }
+    /* Decoding runs ahead on a thread of its own where the builder
+     * thread runs: one job, a core to spare. */
+    if (prefetch_open(&rd, raw, path, r->builder != 0)) {
+        source_failed(r, path, "%s: out of memory", path);
+        pdx_reader_free(raw);
         return 0;
     }
     uint64_t size = 0;
@@ -470,11 +479,11 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
     pdx_sync_summary *s = r->s;
     while (!*r->stop) {
         const pdx_work *w;
-        rc = pdx_reader_next(&w, rd);
+        rc = prefetch_next(rd, &w);
         if (rc == PDX_ITEROVER)
             break;
         if (rc == PDX_EIO || rc == PDX_ENOMEM) {
-            source_failed(r, path, "%s", pdx_reader_errmsg(rd));
+            source_failed(r, path, "%s", prefetch_errmsg(rd));
             break;
         }
         records++;
@@ -482,13 +491,13 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
             continue; /* another worker's record */
         s->records_read++;
         if (rc == PDX_EINVAL) {
-            pdx_skip k = pdx_reader_skip(rd);
+            pdx_skip k = prefetch_skip(rd);
             if ((unsigned)k < sizeof s->skipped / sizeof s->skipped[0])
                 s->skipped[k]++;
             s->records_skipped++;
             pdx_sync_event ev = {.kind = PDX_SYNC_SKIP, .path = path,
-                                 .line = pdx_reader_line(rd), .skip = k,
-                                 .message = pdx_reader_errmsg(rd)};
+                                 .line = prefetch_line(rd), .skip = k,
+                                 .message = prefetch_errmsg(rd)};
             emit(r, &ev);
             continue;
         }
@@ -503,7 +512,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
              * the later record replaces the earlier, as in a fresh build. */
             if (fresh && write_record_state(r->ix, w, &state)) {
                 fail(r, pdx_errcode(r->ix), "%s:%llu: %s", path,
-                     (unsigned long long)pdx_reader_line(rd),
+                     (unsigned long long)prefetch_line(rd),
                      pdx_errmsg(r->ix));
                 break;
             }
@@ -518,17 +527,17 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
             s->records_skipped++;
             char msg[1400];
             snprintf(msg, sizeof msg, "%s:%llu: %s, skipped", path,
-                     (unsigned long long)pdx_reader_line(rd),
+                     (unsigned long long)prefetch_line(rd),
                      pdx_errmsg(r->ix));
             pdx_sync_event ev = {.kind = PDX_SYNC_SKIP, .path = path,
-                                 .line = pdx_reader_line(rd),
+                                 .line = prefetch_line(rd),
                                  .skip = PDX_SKIP_NONE, .message = msg};
             emit(r, &ev);
             continue;
         }
         if (rc) {
             fail(r, rc, "%s:%llu: %s", path,
-                 (unsigned long long)pdx_reader_line(rd), pdx_errmsg(r->ix));
+                 (unsigned long long)prefetch_line(rd), pdx_errmsg(r->ix));
             break;
         }
         s->records_indexed++;
@@ -540,7 +549,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
             pdx_sync_event ev = {.kind = state == WRITE_REC_CHANGED
                                              ? PDX_SYNC_RECORD_UPDATE
                                              : PDX_SYNC_RECORD_ADD,
-                                 .path = path, .line = pdx_reader_line(rd),
+                                 .path = path, .line = prefetch_line(rd),
                                  .message = w->id};
             emit(r, &ev);
         }
@@ -549,7 +558,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         if (!r->part_n) { /* workers would contend for the lock */
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
                                  .records = s->records_indexed,
-                                 .offset = pdx_reader_offset(rd),
+                                 .offset = prefetch_offset(rd),
                                  .size = size};
             emit(r, &ev);
         }
@@ -559,7 +568,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
     pdx_sync_event done = {.kind = PDX_SYNC_SOURCE_DONE, .path = path,
                            .records = records};
     emit(r, &done);
-    pdx_reader_free(rd);
+    prefetch_free(rd);
     return records;
 }
 
