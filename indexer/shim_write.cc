@@ -226,7 +226,9 @@ class KeysWritten {
     bool keeping() const { return !chain.empty(); }
     void add(const std::string &t)
     {
-        if (chain.empty() || !tracked(t))
+        /* A key seen before (a file's XP, the class terms: in nearly
+         * every work) is not counted again against the capacity. */
+        if (chain.empty() || !tracked(t) || may_hold(t))
             return;
         if (chain.back().n >= chain.back().cap &&
             chain.back().words.size() * 64 < KEYS_MAX_BITS)
