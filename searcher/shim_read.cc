@@ -439,11 +439,23 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
+/* The one term of a LEAF_TERM query, or "" for any other. */
+static std::string leaf_term(const Xapian::Query &q)
+{
+    if (q.get_type() != Xapian::Query::LEAF_TERM)
+        return std::string();
+    Xapian::TermIterator t = q.get_terms_begin();
+    return t != q.get_terms_end() ? *t : std::string();
+}
+
 /* The terms whose BM25 weights make up a score, with their wqf: every
  * term of q except those only deciding matches (a FILTER's or an
- * AND_NOT's right side). */
+ * AND_NOT's right side).  With `in_abstract`, how many of a term's
+ * occurrences are an abstract: word (abstract_word()'s shape). */
 static void scored_terms(const Xapian::Query &q,
-                         std::map<std::string, Xapian::termcount> &wqf)
+                         std::map<std::string, Xapian::termcount> &wqf,
+                         std::map<std::string, Xapian::termcount> *in_abstract =
+                             nullptr)
 {
     const Xapian::Query::op op = q.get_type();
     if (op == Xapian::Query::LEAF_TERM) {
@@ -453,10 +465,18 @@ static void scored_terms(const Xapian::Query &q,
         return;
     }
     size_t n = q.get_num_subqueries();
+    if (op == Xapian::Query::OP_AND_NOT && n == 2 && in_abstract) {
+        const std::string w = leaf_term(q.get_subquery(0));
+        const Xapian::Query right = q.get_subquery(1);
+        if (!w.empty() && right.get_type() == Xapian::Query::OP_AND_NOT &&
+            right.get_num_subqueries() == 2 &&
+            leaf_term(right.get_subquery(1)) == LAYOUT_P_ABSTRACT + w)
+            (*in_abstract)[w]++;
+    }
     if (op == Xapian::Query::OP_FILTER || op == Xapian::Query::OP_AND_NOT)
         n = std::min<size_t>(n, 1);
     for (size_t i = 0; i < n; i++)
-        scored_terms(q.get_subquery(i), wqf);
+        scored_terms(q.get_subquery(i), wqf, in_abstract);
 }
 
 /* The query language (README: "Query syntax").  A field value that is
@@ -674,8 +694,8 @@ static std::string explain_hit(shim_db *h, const Xapian::Query &query,
                                Xapian::docid did, double score, double k1,
                                double b)
 {
-    std::map<std::string, Xapian::termcount> wqf;
-    scored_terms(query, wqf);
+    std::map<std::string, Xapian::termcount> wqf, in_abstract;
+    scored_terms(query, wqf, &in_abstract);
     Xapian::Document doc = h->db.get_document(did);
     std::string idterm;
     {
@@ -704,6 +724,12 @@ static std::string explain_hit(shim_db *h, const Xapian::Query &query,
         sum += w;
         std::string word;
         const char *field = term_field(tw.first, word);
+        /* An abstract: word is the default field's stem, matched only
+         * where the abstract has it; the same stem also asked in the
+         * default field shares its weight, and is labelled "text". */
+        auto a = in_abstract.find(tw.first);
+        if (a != in_abstract.end() && a->second == tw.second)
+            field = "abstract";
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "term", tw.first.c_str());
         cJSON_AddStringToObject(e, "field", field);

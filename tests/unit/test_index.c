@@ -1010,6 +1010,37 @@ static void test_explain(void)
         }
         pdx_results_free(r);
     }
+    /* Each term is labelled with the field it was asked in: an
+     * abstract: word is the default field's stem, matched only where the
+     * abstract has it; asked in both, it shares one weight as text. */
+    const char *fields[][3] = {{"title:protein abstract:new", "new", "abstract"},
+                               {"title:protein abstract:new", "Sprotein", "title"},
+                               {"abstract:new new", "new", "text"},
+                               {"new", "new", "text"}};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+        pdx_query q = PDX_QUERY_INIT;
+        q.text = fields[k][0];
+        q.explain = 1;
+        q.limit = 1;
+        pdx_results *r = NULL;
+        CHECK_INT(pdx_search(&r, ix, &q), 0);
+        CHECK(pdx_results_count(r) > 0);
+        const pdx_hit *h = pdx_results_count(r) ? pdx_results_hit(r, 0) : NULL;
+        cJSON *ex = h && h->explain ? cJSON_Parse(h->explain) : NULL;
+        const char *field = NULL;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(ex, "terms"))
+            if (!strcmp(cJSON_GetObjectItemCaseSensitive(t, "term")->valuestring,
+                        fields[k][1]))
+                field = cJSON_GetObjectItemCaseSensitive(t, "field")->valuestring;
+        if (!field || strcmp(field, fields[k][2]))
+            fprintf(stderr, "explain '%s': term %s in field %s, want %s\n",
+                    fields[k][0], fields[k][1], field ? field : "(none)",
+                    fields[k][2]);
+        CHECK(field && !strcmp(field, fields[k][2]));
+        cJSON_Delete(ex);
+        pdx_results_free(r);
+    }
     pdx_close(ix);
 }
 
