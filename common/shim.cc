@@ -645,10 +645,10 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
          * position list, into the B-trees: one lookup per record would
          * then undo the commit batch, and a larger batch would be slower,
          * not faster (bench/RESULTS.md, "Layout 2").  A new work, whose
-         * keys no work holds yet, opens no posting list at all. */
-        /* A key the writer knows no document holds needs no settling
-         * and no Xapian at all: on a new index, that is nearly every
-         * key of every new work. */
+         * keys no work holds yet, opens no posting list at all.  And a
+         * key the writer itself knows no document holds (Side::may_hold:
+         * on a new index, nearly every key of every new work) needs no
+         * settling and no Xapian at all. */
         auto maybe = [h](const char *t) {
             return t && *t && (!h->writer || h->writer->may_hold(t));
         };
