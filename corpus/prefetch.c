@@ -75,7 +75,7 @@ static int read_one(prefetch *ra, batch *b, item *it)
     if (rc == 0) { /* w is set: pdx_reader_next's contract */
         if (record_copy(&b->a, &it->w, w) == 0)
             return 0;
-        it->rc = rc = PDX_ENOMEM;
+        it->rc = PDX_ENOMEM;
         it->msg = "out of memory";
         return 1;
     }
