@@ -176,8 +176,10 @@ const size_t MAX_IN_FLIGHT = 64;
  * The filter grows as a chain: 20 bits a key and 7 probes (a false
  * positive rate near 0.02%), each filter twice the last when it is
  * full, up to KEYS_MAX_BITS; after that the last one takes every key and
- * its rate rises, which costs lookups, never answers.  Memory: about 25
- * bytes a work, and never more than twice KEYS_MAX_BITS in all (64 MB).
+ * its rate rises, which costs lookups, never answers.  Memory: 25 to 50
+ * bytes a work (about ten distinct keys at 20 bits, the newest filter
+ * partly empty), and never more than twice KEYS_MAX_BITS bits in all
+ * (64 MB).
  * Only terms with the prefixes of those keys are answered (Q, XM, XI,
  * XS, XP, XR, XW: layout.h); any other term may be held. */
 
