@@ -59,7 +59,6 @@ struct prefetch {
     int ended;                 /* the caller has read the final item */
     const item *cur;           /* the item last returned */
     size_t next;               /* index of the next item in the batch */
-    item last;                 /* the final item, repeated after the end */
 };
 
 /* Read one record into slot it of batch b; 1 if it ends the stream. */
@@ -113,8 +112,33 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* Start the thread, its mutex and conditions with it; 0, or -1 with
+ * nothing left to undo. */
+static int start(prefetch *ra)
+{
+    if (pthread_mutex_init(&ra->mu, NULL))
+        return -1;
+    if (pthread_cond_init(&ra->filled, NULL))
+        goto no_filled;
+    if (pthread_cond_init(&ra->emptied, NULL))
+        goto no_emptied;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&ra->thread, NULL, run, ra);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!err)
+        return 0;
+    pthread_cond_destroy(&ra->emptied);
+no_emptied:
+    pthread_cond_destroy(&ra->filled);
+no_filled:
+    pthread_mutex_destroy(&ra->mu);
+    return -1;
+}
+
 int prefetch_open(prefetch **out, pdx_reader *rd, const char *path,
-                   int threaded)
+                  int threaded)
 {
     *out = NULL;
     prefetch *ra = calloc(1, sizeof *ra);
@@ -123,23 +147,8 @@ int prefetch_open(prefetch **out, pdx_reader *rd, const char *path,
     ra->rd = rd;
     struct stat st;
     if (threaded && path && strcmp(path, "-") && stat(path, &st) == 0 &&
-        S_ISREG(st.st_mode) && pthread_mutex_init(&ra->mu, NULL) == 0) {
-        if (pthread_cond_init(&ra->filled, NULL) == 0) {
-            if (pthread_cond_init(&ra->emptied, NULL) == 0) {
-                sigset_t all, old;
-                sigfillset(&all);
-                pthread_sigmask(SIG_SETMASK, &all, &old);
-                ra->threaded = pthread_create(&ra->thread, NULL, run, ra) == 0;
-                pthread_sigmask(SIG_SETMASK, &old, NULL);
-                if (!ra->threaded)
-                    pthread_cond_destroy(&ra->emptied);
-            }
-            if (!ra->threaded)
-                pthread_cond_destroy(&ra->filled);
-        }
-        if (!ra->threaded)
-            pthread_mutex_destroy(&ra->mu);
-    }
+        S_ISREG(st.st_mode))
+        ra->threaded = start(ra) == 0;
     *out = ra;
     return 0;
 }
@@ -149,10 +158,8 @@ int prefetch_next(prefetch *ra, const pdx_work **out)
     *out = NULL;
     if (!ra->threaded)
         return pdx_reader_next(out, ra->rd);
-    if (ra->ended) { /* the final item again, as the reader would */
-        ra->cur = &ra->last;
-        return ra->last.rc;
-    }
+    if (ra->ended) /* the final item again, as the reader would */
+        return ra->cur->rc;
     const batch *b = ra->cur ? &ra->ring[ra->consumed % NBATCH] : NULL;
     if (!b || ra->next == b->n) {
         pthread_mutex_lock(&ra->mu);
@@ -167,13 +174,9 @@ int prefetch_next(prefetch *ra, const pdx_work **out)
         ra->next = 0;
     }
     ra->cur = &b->items[ra->next++];
-    if (ra->cur->rc != 0 && ra->cur->rc != PDX_EINVAL) {
-        /* The end, repeated from here on.  Its message stays in its
-         * batch's arena: a thread that has ended touches no batch. */
-        ra->last = *ra->cur;
-        ra->ended = 1;
-        ra->cur = &ra->last;
-    }
+    /* The end, repeated from here on: its batch is never handed back,
+     * and a thread that has ended touches no batch. */
+    ra->ended = ra->cur->rc != 0 && ra->cur->rc != PDX_EINVAL;
     if (ra->cur->rc == 0)
         *out = &ra->cur->w;
     return ra->cur->rc;

@@ -211,7 +211,7 @@ class KeysWritten {
                 return true;
         return false;
     }
-    /* The probes: double hashing from two halves of 64-bit hashes. */
+    /* The probes: double hashing, the second hash mixed from the first. */
     template <typename F> static bool probe(const std::string &t, F f)
     {
         uint64_t h1 = std::hash<std::string>()(t);

@@ -386,6 +386,15 @@ static Xapian::Query positional(const Xapian::Query &q,
         Xapian::Query(Xapian::Query::OP_OR, std::begin(where), std::end(where)));
 }
 
+/* The one term of a LEAF_TERM query, or "" for any other. */
+static std::string leaf_term(const Xapian::Query &q)
+{
+    if (q.get_type() != Xapian::Query::LEAF_TERM)
+        return std::string();
+    Xapian::TermIterator t = q.get_terms_begin();
+    return t != q.get_terms_end() ? *t : std::string();
+}
+
 /* The parsed query made to fit the layout: positional queries as
  * positional() says, and abstract: words and wildcards as
  * abstract_word() and abstract_wildcard() say.  Every other node is kept,
@@ -399,9 +408,7 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     switch (op) {
     case Xapian::Query::LEAF_TERM: {
         std::string stem;
-        Xapian::TermIterator t = q.get_terms_begin();
-        if (t == q.get_terms_end() ||
-            strcmp(term_field(*t, stem), "abstract") != 0)
+        if (strcmp(term_field(leaf_term(q), stem), "abstract") != 0)
             return q;
         changed = true;
         return abstract_word(stem);
@@ -437,15 +444,6 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
         return q; /* a plain OR of words: nothing to rebuild */
     changed = true;
     return Xapian::Query(op, subs.begin(), subs.end());
-}
-
-/* The one term of a LEAF_TERM query, or "" for any other. */
-static std::string leaf_term(const Xapian::Query &q)
-{
-    if (q.get_type() != Xapian::Query::LEAF_TERM)
-        return std::string();
-    Xapian::TermIterator t = q.get_terms_begin();
-    return t != q.get_terms_end() ? *t : std::string();
 }
 
 /* The terms whose BM25 weights make up a score, with their wqf: every
