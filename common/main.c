@@ -22,7 +22,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *summary;
 } commands[] = {
-    {"index", cmd_index, "Add records from JSON lines and profile pages"},
+    {"index", cmd_index, "Index records: arXiv, PubMed, OpenAlex, OAI-PMH, BibTeX, pages..."},
     {"compact", cmd_compact, "Write a compacted copy of an index, or merge several"},
     {"search", cmd_search, "Rank works by BM25, with filters"},
     {"show", cmd_show, "Print works with all their fields and sources"},

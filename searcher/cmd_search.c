@@ -54,7 +54,6 @@ static const char help[] =
     "  --expand-terms N   terms added (default 10)\n"
     "  --expand-weight X  the best added term's weight relative to one\n"
     "                     query word, 0 < X <= 1 (default 0.25)\n"
-    "                     (default 0.5)\n"
     "  --lenient          read a query that does not parse as plain words\n"
     "                     instead of failing (always on with --batch)\n"
     "  --exact            count every match, so the total is exact\n"

@@ -184,7 +184,7 @@ expect "no command" 2 'usage: paperdex' -- "$PDX"
 expect "unknown command" 2 "'frob' is not a paperdex command" -- "$PDX" frob
 expect "index without --db" 2 '--db DIR is required' -- "$PDX" index x
 expect "index without sources" 2 'no sources' -- "$PDX" index --db "$DB"
-for c in index search show similar stats; do
+for c in index compact search show similar stats serve; do
     expect "$c --help" 0 "usage: paperdex $c" -- "$PDX" "$c" --help
     expect "$c --help names exit statuses" 0 'exit status' -- "$PDX" "$c" --help
 done

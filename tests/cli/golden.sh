@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# golden.sh PAPERDEX SRCDIR -- golden tests of `paperdex search` output.
+# golden.sh PAPERDEX SRCDIR -- golden tests of `paperdex search` output
+# (and of show, similar and every command's --help).
 #
 # Each tests/golden/NAME.args holds the arguments of one search over an
 # index of corpus/samples (every format paperdex reads), one argument per line (a first line
