@@ -33,6 +33,15 @@ int main(int argc, char **argv)
     /* PDX_QBENCH_SNIPPET=N: each hit with an N-byte snippet, as the CLI
      * shows it (compare.py's whole-title run measures what they cost). */
     const char *snip = getenv("PDX_QBENCH_SNIPPET");
+    /* PDX_QBENCH_IDS=FILE: the first pass's hits, one line a query, their
+     * ids tab-separated (bench/matcher.py compares them with
+     * xapian_floor's). */
+    const char *ids_path = getenv("PDX_QBENCH_IDS");
+    FILE *ids = NULL;
+    if (ids_path && !(ids = fopen(ids_path, "w"))) {
+        perror(ids_path);
+        return 1;
+    }
     size_t snippet_bytes = snip ? (size_t)atol(snip) : 0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
@@ -78,6 +87,12 @@ int main(int argc, char **argv)
                 return 1;
             }
             hits += (long long)pdx_results_count(res);
+            if (ids && r == 0) {
+                for (size_t k = 0; k < pdx_results_count(res); k++)
+                    fprintf(ids, "%s%s", k ? "\t" : "",
+                            pdx_results_hit(res, k)->work->id);
+                fputc('\n', ids);
+            }
             pdx_results_free(res);
             printf("%s%.1f", r || i ? ", " : "", (q1 - q0) * 1e6);
         }
@@ -87,5 +102,9 @@ int main(int argc, char **argv)
     printf("], \"seconds\": %.3f, \"hits\": %lld, \"peak_rss_kb\": %ld}\n",
            t1 - t0, hits, ru.ru_maxrss);
     pdx_close(ix);
+    if (ids && fclose(ids) != 0) {
+        perror(ids_path);
+        return 1;
+    }
     return 0;
 }

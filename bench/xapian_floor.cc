@@ -6,6 +6,7 @@
  * this beside paperdex in one run and prints the ratios).
  *
  * usage: xapian_floor MODE DB TSV [PART NPARTS]
+ *        xapian_floor query DB QUERIES REPEAT [IDS]
  *
  * TSV is compare.py's Lucene input: id, title, abstract, authors, year,
  * categories, one record a line.  Every record (or, with PART/NPARTS, the
@@ -27,6 +28,21 @@
  *
  * In every mode the words of common/stopwords.h (paperdex's) are not
  * indexed and take no position, as in paperdex.
+ *
+ *   query   the read side's floor: the queries of QUERIES (pdx_qbench's
+ *           file: kind, words, filter) run on DB, a paperdex index, by
+ *           Xapian alone, as paperdex runs a query of plain words in its
+ *           default field: QueryParser with the english stemmer, STEM_ALL
+ *           and paperdex's stop words, words OR-ed, BM25 with paperdex's
+ *           default k1 1.2 and b 0.6, ties by the id's value slot, the top
+ *           10 (check_at_least 10) and each hit's document data read.
+ *           REPEAT passes; one JSON line of latencies in microseconds,
+ *           as pdx_qbench prints.  IDS: the first pass's hits, one line a
+ *           query, their ids tab-separated (pdx_qbench writes the same
+ *           with PDX_QBENCH_IDS), so that bench/matcher.py can check
+ *           that both ran the same query.  Only plain words: a phrase,
+ *           a filter or a field would be paperdex's own query, not
+ *           Xapian's.
  *
  * Commits every 1,000 documents (as paperdex and LuceneBench do), with
  * DB_NO_SYNC (the cheapest Xapian allows).  Prints one JSON line: mode,
@@ -59,11 +75,90 @@ static std::vector<std::string> split(const std::string &s, char c)
     }
 }
 
+/* The query mode (see the top). */
+static int run_queries(const char *db, const char *qfile, int repeat,
+                       const char *ids_path)
+{
+    std::ifstream in(qfile);
+    if (!in) {
+        std::fprintf(stderr, "xapian_floor: cannot read %s\n", qfile);
+        return 1;
+    }
+    std::vector<std::string> qs;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> f = split(line, '\t');
+        if (f.size() < 2 || f[0] == "phrase" || (f.size() > 2 && !f[2].empty())) {
+            std::fprintf(stderr, "xapian_floor: %s: only plain words, no "
+                                 "phrase or filter: %s\n", qfile, line.c_str());
+            return 2;
+        }
+        qs.push_back(f[1]);
+    }
+    FILE *ids = ids_path ? std::fopen(ids_path, "w") : nullptr;
+    if (ids_path && !ids) {
+        std::fprintf(stderr, "xapian_floor: cannot write %s\n", ids_path);
+        return 1;
+    }
+    try {
+        Xapian::Database d(db);
+        Xapian::QueryParser qp;
+        qp.set_stemmer(Xapian::Stem("english"));
+        qp.set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
+        Xapian::SimpleStopper stop;
+        for (const char *const *sw = PDX_STOPWORDS; *sw; sw++)
+            stop.add(*sw);
+        qp.set_stopper(&stop);
+        qp.set_default_op(Xapian::Query::OP_OR);
+        Xapian::Enquire enq(d);
+        enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+        enq.set_sort_by_relevance_then_value(2 /* SLOT_ID */, false);
+        std::printf("{\"latency_us\": [");
+        long long hits = 0;
+        auto start = std::chrono::steady_clock::now();
+        for (int r = 0; r < repeat; r++)
+            for (size_t i = 0; i < qs.size(); i++) {
+                auto t0 = std::chrono::steady_clock::now();
+                enq.set_query(qp.parse_query(qs[i], 0));
+                Xapian::MSet ms = enq.get_mset(0, 10, 10);
+                std::string data, row;
+                for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
+                    Xapian::Document doc = it.get_document();
+                    data = doc.get_data();
+                    if (ids && r == 0)
+                        row += (row.empty() ? "" : "\t") + doc.get_value(2);
+                }
+                auto t1 = std::chrono::steady_clock::now();
+                hits += ms.size();
+                if (ids && r == 0)
+                    std::fprintf(ids, "%s\n", row.c_str());
+                std::printf("%s%.1f", r || i ? ", " : "",
+                            std::chrono::duration<double, std::micro>(t1 - t0).count());
+            }
+        std::printf("], \"seconds\": %.3f, \"hits\": %lld}\n",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                    hits);
+    } catch (const Xapian::Error &e) {
+        std::fprintf(stderr, "xapian_floor: %s\n", e.get_description().c_str());
+        return 1;
+    }
+    if (ids && std::fclose(ids) != 0) {
+        std::fprintf(stderr, "xapian_floor: cannot write %s\n", ids_path);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 5 && argc <= 6 && !std::strcmp(argv[1], "query"))
+        return run_queries(argv[2], argv[3], std::atoi(argv[4]),
+                           argc == 6 ? argv[5] : nullptr);
     if (argc != 4 && argc != 6) {
         std::fprintf(stderr, "usage: xapian_floor lucene|one|nopos DB TSV "
-                             "[PART NPARTS]\n");
+                             "[PART NPARTS]\n"
+                             "       xapian_floor query DB QUERIES REPEAT "
+                             "[IDS]\n");
         return 2;
     }
     std::string mode = argv[1], db = argv[2], tsv = argv[3];
