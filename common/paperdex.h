@@ -869,7 +869,9 @@ typedef enum pdx_sync_kind {
     PDX_SYNC_PROGRESS,  /**< after each record indexed: records (this
                              run's so far), offset and size of the
                              current source in bytes (size 0: unknown);
-                             with one worker only                      */
+                             with several workers (jobs), after each
+                             record the first one indexes: records
+                             summed over all, its own offset          */
     PDX_SYNC_ERROR,     /**< a source could not be read, or broke off
                              (the run goes on), or the run failed:
                              path (or NULL), message                   */

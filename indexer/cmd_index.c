@@ -89,9 +89,15 @@ static const char help[] =
  * and of the progress bar. */
 typedef struct view {
     int quiet, verbose, progress, tty, dry_run;
+    unsigned jobs;
     unsigned warned;        /* warnings printed for the current file */
     uint64_t file_skips;    /* records skipped in the current file   */
     double start, last_draw;
+    /* the bar on the screen: drawn and not yet ended by a newline, the
+     * run's records it showed, the file it names */
+    int bar_open;
+    uint64_t records;
+    char bar_name[64];
 } view;
 
 static double now(void)
@@ -108,6 +114,7 @@ static void draw_progress(view *v, const char *name, uint64_t records,
     if (!final && t - v->last_draw < 0.2)
         return;
     v->last_draw = t;
+    v->bar_open = !final;
     double el = t - v->start;
     double rate = el > 0 ? (double)records / el : 0;
     char bar[31];
@@ -155,12 +162,18 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
         }
         break;
     case PDX_SYNC_PROGRESS:
-        if (v->progress)
+        v->records = ev->records;
+        if (v->progress) {
+            snprintf(v->bar_name, sizeof v->bar_name, "%s", ev->path);
             draw_progress(v, ev->path, ev->records, ev->offset, ev->size, 0);
+        }
         break;
     case PDX_SYNC_SOURCE_DONE:
-        if (v->progress)
-            draw_progress(v, ev->path, 0, 1, 1, 1);
+        /* The file's bar ends at 100%.  With several workers each one
+         * reports the end of each file: the bar ends once, after the run
+         * (main). */
+        if (v->progress && v->jobs == 1)
+            draw_progress(v, ev->path, v->records, 1, 1, 1);
         if (show && v->file_skips > v->warned)
             fprintf(stderr, "warning: %s: %llu more records skipped (use "
                             "--verbose to list them)\n",
@@ -340,7 +353,8 @@ int cmd_index(int argc, char **argv)
     }
     o.jobs = (unsigned)jobs;
     v.tty = isatty(STDERR_FILENO);
-    v.progress = !no_progress && !v.quiet && v.tty && !v.dry_run && jobs == 1;
+    v.progress = !no_progress && !v.quiet && v.tty && !v.dry_run;
+    v.jobs = (unsigned)jobs;
     v.start = now();
     o.progress = on_event;
     o.progress_ctx = &v;
@@ -348,6 +362,8 @@ int cmd_index(int argc, char **argv)
     pdx_sync_summary s = PDX_SYNC_SUMMARY_INIT;
     int rc = pdx_sync(&s, db, (const char *const *)argv + optind,
                       (size_t)(argc - optind), &o);
+    if (v.bar_open) /* several workers: their sum, now exact */
+        draw_progress(&v, v.bar_name, s.records_indexed, 1, 1, 1);
     if (!s.started) {
         /* Refused before anything was done: bad options, or an index
          * that could not be opened (locked, foreign, damaged). */

@@ -61,6 +61,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,9 @@ typedef struct run {
     /* jobs > 1: this worker puts the records r with r % part_n == part_k
      * of every source (part_n 0: all) */
     unsigned part_k, part_n;
+    /* jobs > 1: the records indexed by every worker so far, which the
+     * first worker's progress reports give */
+    _Atomic uint64_t *indexed_all;
     /* PDX_OPEN_BUILDER for the handles this run writes through: one job
      * on a machine with a core to spare (several jobs keep every core
      * busy already) */
@@ -555,9 +559,15 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         }
         if (++r->since_commit >= r->batch && commit(r))
             break;
-        if (!r->part_n) { /* workers would contend for the lock */
+        /* Several workers: the first reports for all (the others read
+         * the same files at about the same pace). */
+        uint64_t indexed = s->records_indexed;
+        if (r->indexed_all)
+            indexed = atomic_fetch_add_explicit(r->indexed_all, 1,
+                                                memory_order_relaxed) + 1;
+        if (r->o->progress && r->part_k == 0) {
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
-                                 .records = s->records_indexed,
+                                 .records = indexed,
                                  .offset = prefetch_offset(rd),
                                  .size = size};
             emit(r, &ev);
@@ -1003,6 +1013,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     worker *wk = calloc(n, sizeof *wk);
     char (*names)[PATH_MAX + 64] = calloc(n, sizeof *names);
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    _Atomic uint64_t indexed_all = 0;
     if (!wk || !names) {
         fail(r, PDX_ENOMEM, "out of memory");
         n = 0;
@@ -1018,6 +1029,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         w->s = &wk[k].counts;
         w->part_k = k;
         w->part_n = n;
+        w->indexed_all = &indexed_all;
         w->full = 1;
         w->since_commit = 0;
         w->fatal = 0;

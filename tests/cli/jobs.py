@@ -3,7 +3,8 @@
 builds: the same works, merged the same way, with the same sources, and
 the same search results (ids and scores).  A rebuild killed while its
 worker threads build leaves the index as it was, and the next run cleans
-up after it.
+up after it.  The progress bar on a terminal, with one job and with
+several.
 
 usage: jobs.py PAPERDEX SRC_DIR SHARED_DIR
 Sources: the sample corpus (several records of one work in different
@@ -12,6 +13,8 @@ files), the seed pages when ../shared has them, and 1,500 arXiv records.
 import gzip
 import json
 import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -134,4 +137,72 @@ for attempt in range(3):
 check("a run was killed during a --jobs rebuild", landed == 1, landed)
 r = pdx("index", "--db", os.path.join(tmp, "x"), "--jobs", "2", "-")
 check("--jobs with standard input: usage error", r.returncode == 2, r)
+
+
+# The progress bar, on a terminal (stderr a pseudo-terminal), with one job
+# and with several: each redraw starts with \r; a bar ends with a newline
+# at 100%, with the run's records so far (with several workers, their sum).
+def on_tty(*args):
+    """Standard error of `paperdex index ARGS` run on a terminal."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([PDX, "index"] + list(args), stdout=subprocess.DEVNULL,
+                         stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    p.wait()
+    return p.returncode, out.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def bars(err):
+    """[(draws, last draw)] of each bar line of err."""
+    out = []
+    for line in err.split("\n"):
+        draws = [d for d in line.split("\r") if d.startswith("[")]
+        if draws:
+            out.append((len(draws), draws[-1]))
+    return out
+
+
+def shown(draw):
+    """(percent, records) of one draw of the bar."""
+    m = re.match(r"\[[#-]+\]\s+(\d+)%\s+(\d+) records", draw)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+parts = []
+for name, n in (("first", 2500), ("second", 1500)):
+    path = os.path.join(tmp, "bar-%s.jsonl" % name)
+    with open(path, "w") as f:
+        for k in range(n):
+            f.write(json.dumps({"id": "%s%d" % (name, k), "title": "Bar work %d of the %s file" % (k, name),
+                                "abstract": "Progress of indexing, shown on a terminal: %d. " % k * 6,
+                                "year": 2010}) + "\n")
+    parts.append(path)
+rc, err = on_tty("--db", os.path.join(tmp, "bar1"), *parts)
+b = bars(err)
+check("one job on a terminal: exit 0, one bar per file", rc == 0 and len(b) == 2, (rc, err[-500:]))
+check("one job: each file's bar ends at 100% with the run's records so far",
+      [shown(d) for _, d in b] == [(100, 2500), (100, 4000)], [d for _, d in b])
+rc, err = on_tty("--db", os.path.join(tmp, "bar2"), "--jobs", "2", *parts)
+b = bars(err)
+check("--jobs 2 on a terminal: exit 0, one bar for the run", rc == 0 and len(b) == 1, (rc, err[-500:]))
+if b:
+    draws, last = b[0]
+    check("--jobs 2: the bar ends at 100% with every worker's records", shown(last) == (100, 4000), last)
+    first = [shown(d) for d in err.split("\r") if d.startswith("[")][0]
+    check("--jobs 2: the bar is drawn while the workers index", draws >= 2 and first and first[1] < 4000,
+          (draws, first))
+rc, err = on_tty("--db", os.path.join(tmp, "bar3"), "--jobs", "2", "--no-progress", *parts)
+check("--no-progress on a terminal: no bar", rc == 0 and not bars(err), err[-300:])
+r = pdx("index", "--db", os.path.join(tmp, "bar4"), "--jobs", "2", *parts)
+check("not on a terminal (cron): no bar", r.returncode == 0 and "\r" not in r.stderr, r.stderr[-300:])
 done()
