@@ -33,15 +33,6 @@ int main(int argc, char **argv)
     /* PDX_QBENCH_SNIPPET=N: each hit with an N-byte snippet, as the CLI
      * shows it (compare.py's whole-title run measures what they cost). */
     const char *snip = getenv("PDX_QBENCH_SNIPPET");
-    /* PDX_QBENCH_IDS=FILE: the first pass's hits, one line a query, their
-     * ids tab-separated (bench/matcher.py compares them with
-     * xapian_floor's). */
-    const char *ids_path = getenv("PDX_QBENCH_IDS");
-    FILE *ids = NULL;
-    if (ids_path && !(ids = fopen(ids_path, "w"))) {
-        perror(ids_path);
-        return 1;
-    }
     size_t snippet_bytes = snip ? (size_t)atol(snip) : 0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
@@ -53,6 +44,15 @@ int main(int argc, char **argv)
     long nq = read_queries(argv[1], &qs);
     if (nq < 0)
         return 1;
+    /* PDX_QBENCH_IDS=FILE: the first pass's hits, one line a query, their
+     * ids tab-separated (bench/matcher.py compares them with
+     * xapian_floor's). */
+    const char *ids_path = getenv("PDX_QBENCH_IDS");
+    FILE *ids = NULL;
+    if (ids_path && !(ids = fopen(ids_path, "w"))) {
+        perror(ids_path);
+        return 1;
+    }
     printf("{\"latency_us\": [");
     long long hits = 0;
     double t0 = now();
