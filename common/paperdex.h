@@ -882,8 +882,14 @@ typedef enum pdx_sync_kind {
                                  line, message (the record's id)        */
     PDX_SYNC_RECORD_UPDATE, /**< a record whose content changed was put
                                  in place of its old version: the same  */
-    PDX_SYNC_RECORD_REMOVE  /**< a record gone from its file was taken
+    PDX_SYNC_RECORD_REMOVE, /**< a record gone from its file was taken
                                  out: path, message (its id)            */
+    PDX_SYNC_MERGE          /**< several workers (jobs) are done; their
+                                 shards are being merged into one index
+                                 (a part of the run with no other
+                                 report): records, every worker's       */
+    /* Kinds are only ever added at the end: a progress function ignores
+     * the ones it does not know. */
 } pdx_sync_kind;
 
 /** One report.  Borrowed for the call; fields are only ever added at the
@@ -895,7 +901,7 @@ typedef struct pdx_sync_event {
     pdx_skip skip;        /**< SKIP: the reader's reason, or
                                PDX_SKIP_NONE for a record pdx_put refused */
     const char *message;  /**< SKIP, ERROR, NOTE, WARNING; else NULL    */
-    uint64_t records;     /**< PROGRESS, SOURCE_DONE                    */
+    uint64_t records;     /**< PROGRESS, SOURCE_DONE, MERGE             */
     uint64_t offset, size;/**< PROGRESS                                 */
 } pdx_sync_event;
 

@@ -181,6 +181,14 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
         v->warned = 0;
         v->file_skips = 0;
         break;
+    case PDX_SYNC_MERGE:
+        /* The bar stays on the screen while the shards are merged, and
+         * says so (the merge reports nothing else). */
+        if (v->progress) {
+            v->last_draw = 0;
+            draw_progress(v, "merging the shards", ev->records, 1, 1, 0);
+        }
+        break;
     case PDX_SYNC_ERROR:
         cli_error("%s", ev->message);
         break;

@@ -1070,6 +1070,11 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     }
     r->lock = NULL;
     if (!r->fatal) {
+        pdx_sync_event ev = {.kind = PDX_SYNC_MERGE,
+                             .records = s->records_indexed};
+        emit(r, &ev);
+    }
+    if (!r->fatal) {
         const char **paths = calloc(n, sizeof *paths);
         pdx_index *sh = NULL;
         int rc = PDX_ENOMEM;

@@ -201,6 +201,9 @@ if b:
     first = [shown(d) for d in err.split("\r") if d.startswith("[")][0]
     check("--jobs 2: the bar is drawn while the workers index", draws >= 2 and first and first[1] < 4000,
           (draws, first))
+    check("--jobs 2: the bar says when the shards are merged",
+          any(d.rstrip("\x1b[K").endswith("merging the shards") for d in err.split("\r")),
+          err[-400:])
 rc, err = on_tty("--db", os.path.join(tmp, "bar3"), "--jobs", "2", "--no-progress", *parts)
 check("--no-progress on a terminal: no bar", rc == 0 and not bars(err), err[-300:])
 r = pdx("index", "--db", os.path.join(tmp, "bar4"), "--jobs", "2", *parts)
