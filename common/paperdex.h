@@ -869,9 +869,13 @@ typedef enum pdx_sync_kind {
     PDX_SYNC_PROGRESS,  /**< after each record indexed: records (this
                              run's so far), offset and size of the
                              current source in bytes (size 0: unknown);
-                             with several workers (jobs), after each
-                             record the first one indexes: records
-                             summed over all, its own offset          */
+                             with several workers (jobs), records
+                             summed over all, and either (each reading
+                             every source) after each record the first
+                             one indexes, with its offset, or (each
+                             reading whole sources of its own) after
+                             each record any indexes, with the bytes
+                             read and the size of all the sources     */
     PDX_SYNC_ERROR,     /**< a source could not be read, or broke off
                              (the run goes on), or the run failed:
                              path (or NULL), message                   */
@@ -887,7 +891,8 @@ typedef enum pdx_sync_kind {
     PDX_SYNC_MERGE          /**< several workers (jobs) are done; their
                                  shards are being merged into one index
                                  (a part of the run with no other
-                                 report): records, every worker's       */
+                                 report): records, every worker's;
+                                 message, how they shared the sources   */
     /* Kinds are only ever added at the end: a progress function ignores
      * the ones it does not know. */
 } pdx_sync_kind;
@@ -900,7 +905,8 @@ typedef struct pdx_sync_event {
     uint64_t line;        /**< SKIP: the record's line                  */
     pdx_skip skip;        /**< SKIP: the reader's reason, or
                                PDX_SKIP_NONE for a record pdx_put refused */
-    const char *message;  /**< SKIP, ERROR, NOTE, WARNING; else NULL    */
+    const char *message;  /**< SKIP, ERROR, NOTE, WARNING, MERGE; else
+                               NULL                                     */
     uint64_t records;     /**< PROGRESS, SOURCE_DONE, MERGE             */
     uint64_t offset, size;/**< PROGRESS                                 */
 } pdx_sync_event;
@@ -948,7 +954,9 @@ typedef struct pdx_sync_options {
     /** Workers: 0 or 1 = this thread alone.  N > 1 builds a new index
      *  (the index must be new or empty, or full be set) with N threads,
      *  each putting every N-th record of every source into a shard of
-     *  its own; the shards are merged by Xapian's compactor, works split
+     *  its own (or, with sources of like sizes, whole sources of its
+     *  own: each is then decoded once, not N times); the shards are
+     *  merged by Xapian's compactor, works split
      *  across shards merged again (pdx_remerge), and the result takes
      *  the index's place as with full.  Not with "-" or dry_run. */
     unsigned jobs;

@@ -59,7 +59,8 @@ static const char help[] =
     "                     not after it (default: each file's mtime)\n"
     "  --batch N          commit every N records (default 1000)\n"
     "  --jobs N           build with N worker threads, each indexing\n"
-    "                     every N-th record into a shard of its own; the\n"
+    "                     every N-th record (or, with many files of like\n"
+    "                     sizes, whole files) into a shard of its own; the\n"
     "                     shards are merged by Xapian's compactor and the\n"
     "                     result replaces DIR (a new index, or with --full;\n"
     "                     if the build fails, DIR is left as it was).\n"
@@ -184,6 +185,8 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
     case PDX_SYNC_MERGE:
         /* The bar stays on the screen while the shards are merged, and
          * says so (the merge reports nothing else). */
+        if (v->verbose)
+            printf("merging %s\n", ev->message);
         if (v->progress) {
             v->last_draw = 0;
             draw_progress(v, "merging the shards", ev->records, 1, 1, 0);

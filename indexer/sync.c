@@ -102,6 +102,13 @@ typedef struct run {
     /* jobs > 1: the records indexed by every worker so far, which the
      * first worker's progress reports give */
     _Atomic uint64_t *indexed_all;
+    /* jobs > 1, sources shared by file (plan_sources): the worker that
+     * reads files[i] is owner[i]; the bytes of all files, and those read
+     * so far by every worker, for progress reports.  NULL, 0: every
+     * worker reads every source. */
+    const unsigned char *owner;
+    uint64_t bytes_total;
+    _Atomic uint64_t *bytes_all;
     /* PDX_OPEN_BUILDER for the handles this run writes through: one job
      * on a machine with a core to spare (several jobs keep every core
      * busy already) */
@@ -481,6 +488,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
     if (strcmp(path, "-") && stat(path, &st) == 0)
         size = (uint64_t)st.st_size;
     pdx_sync_summary *s = r->s;
+    uint64_t counted = 0; /* bytes of this file added to *r->bytes_all */
     while (!*r->stop) {
         const pdx_work *w;
         rc = prefetch_next(rd, &w);
@@ -565,16 +573,28 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         if (r->indexed_all)
             indexed = atomic_fetch_add_explicit(r->indexed_all, 1,
                                                 memory_order_relaxed) + 1;
-        if (r->o->progress && r->part_k == 0) {
+        if (r->o->progress && (!r->part_n || r->part_k == 0)) {
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
                                  .records = indexed,
                                  .offset = prefetch_offset(rd),
                                  .size = size};
+            if (r->bytes_all) { /* sources shared by file: the whole run */
+                uint64_t off = ev.offset > counted ? ev.offset : counted;
+                ev.offset = atomic_fetch_add_explicit(r->bytes_all,
+                                                      off - counted,
+                                                      memory_order_relaxed) +
+                            (off - counted);
+                counted = off;
+                ev.size = r->bytes_total;
+            }
             emit(r, &ev);
         }
     }
     if (*r->stop && !r->fatal)
         fail(r, PDX_ERROR, "stopped by the caller");
+    if (r->bytes_all && size > counted)
+        atomic_fetch_add_explicit(r->bytes_all, size - counted,
+                                  memory_order_relaxed);
     pdx_sync_event done = {.kind = PDX_SYNC_SOURCE_DONE, .path = path,
                            .records = records};
     emit(r, &done);
@@ -612,7 +632,8 @@ static void update_source(run *r, const char *path)
             r->since_commit++;
         return;
     }
-    emit_path(r, known ? PDX_SYNC_UPDATE : PDX_SYNC_ADD, path);
+    if (!r->part_n || r->part_k == 0) /* once, not once per worker */
+        emit_path(r, known ? PDX_SYNC_UPDATE : PDX_SYNC_ADD, path);
     if (known)
         s->sources_updated++;
     else
@@ -985,7 +1006,8 @@ static void *work(void *arg)
         fail(w, rc, "%s", pdx_errmsg(w->ix));
     } else {
         for (size_t i = 0; i < w->n_files && !w->fatal; i++)
-            update_source(w, w->files[i]);
+            if (!w->owner || w->owner[i] == w->part_k)
+                update_source(w, w->files[i]);
         if (!w->fatal)
             commit(w);
     }
@@ -994,8 +1016,69 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* How n workers share the sources.  Each reading every source and
+ * keeping every n-th record balances any sources, even one file, but
+ * each worker then decodes every record: 4 to 12% of a worker's time
+ * for each other worker, by format (bench/RESULTS.md).  Sources of like
+ * sizes are shared by file instead, each read by one worker: largest
+ * first, each to the worker with the fewest bytes so far (a static plan,
+ * so that a run always shares them the same way).  That is chosen when
+ * the plan's busiest worker has no more than 5% more bytes per other
+ * worker than an even share, the least the reading saves.  Returns the
+ * owner of each of r->files (malloc'd; *total their bytes), or NULL:
+ * every worker reads every source. */
+static unsigned char *plan_sources(const run *r, unsigned n, uint64_t *total)
+{
+    *total = 0;
+    if (r->n_files < n)
+        return NULL;
+    uint64_t *size = calloc(r->n_files, sizeof *size), load[PDX_MAX_JOBS] = {0};
+    size_t *order = calloc(r->n_files, sizeof *order);
+    unsigned char *owner = calloc(r->n_files, 1);
+    if (!size || !order || !owner)
+        goto whole_sources;
+    for (size_t i = 0; i < r->n_files; i++) {
+        struct stat st;
+        size[i] = stat(r->files[i], &st) == 0 ? (uint64_t)st.st_size : 0;
+        *total += size[i];
+        order[i] = i;
+    }
+    /* largest first; equal sizes in path order (insertion sort: stable,
+     * and a run lists thousands of files at most) */
+    for (size_t i = 1; i < r->n_files; i++) {
+        size_t o = order[i], j = i;
+        for (; j > 0 && size[order[j - 1]] < size[o]; j--)
+            order[j] = order[j - 1];
+        order[j] = o;
+    }
+    uint64_t busiest = 0;
+    for (size_t i = 0; i < r->n_files; i++) {
+        unsigned least = 0;
+        for (unsigned k = 1; k < n; k++)
+            if (load[k] < load[least])
+                least = k;
+        owner[order[i]] = (unsigned char)least;
+        load[least] += size[order[i]];
+        if (load[least] > busiest)
+            busiest = load[least];
+    }
+    if (*total > 0 &&
+        (double)busiest * n <= (double)*total * (1.0 + 0.05 * (n - 1))) {
+        free(size);
+        free(order);
+        return owner;
+    }
+whole_sources:
+    free(size);
+    free(order);
+    free(owner);
+    *total = 0;
+    return NULL;
+}
+
 /* Build the index from scratch with n worker threads: each puts every
- * n-th record of every source into a shard of its own, the shards are
+ * n-th record of every source into a shard of its own (or reads whole
+ * sources of its own, plan_sources), the shards are
  * merged into one by Xapian's compactor, the result replaces db, and
  * works whose records landed in different shards are merged again
  * (pdx_remerge).  On return r->ix is the new index, open for writing, or
@@ -1013,7 +1096,9 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     worker *wk = calloc(n, sizeof *wk);
     char (*names)[PATH_MAX + 64] = calloc(n, sizeof *names);
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    _Atomic uint64_t indexed_all = 0;
+    _Atomic uint64_t indexed_all = 0, bytes_all = 0;
+    uint64_t bytes_total = 0;
+    unsigned char *owner = plan_sources(r, n, &bytes_total);
     if (!wk || !names) {
         fail(r, PDX_ENOMEM, "out of memory");
         n = 0;
@@ -1028,12 +1113,16 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         w->ix = NULL;
         w->s = &wk[k].counts;
         w->part_k = k;
-        w->part_n = n;
+        w->part_n = owner ? 0 : n;
         w->indexed_all = &indexed_all;
+        w->owner = owner;
+        w->bytes_all = owner ? &bytes_all : NULL;
+        w->bytes_total = bytes_total;
         w->full = 1;
         w->since_commit = 0;
         w->fatal = 0;
-        w->source_errors = k == 0; /* every worker meets the same ones */
+        /* Reading every source, every worker meets the same errors. */
+        w->source_errors = owner || k == 0;
         int err = pthread_create(&wk[k].thread, NULL, work, &wk[k]);
         if (err) {
             fail(r, PDX_ERROR, "cannot start worker %u: %s", k + 1,
@@ -1048,7 +1137,9 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
             continue;
         pthread_join(wk[k].thread, NULL);
         const pdx_sync_summary *c = &wk[k].counts;
-        if (k == 0) /* every worker lists every source */
+        if (owner) /* each source read by one worker */
+            s->sources_added += c->sources_added;
+        else if (k == 0) /* every worker reads every source */
             s->sources_added = c->sources_added;
         s->records_read += c->records_read;
         s->records_indexed += c->records_indexed;
@@ -1060,7 +1151,9 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         s->invalid += c->invalid;
         for (size_t i = 0; i < sizeof s->skipped / sizeof s->skipped[0]; i++)
             s->skipped[i] += c->skipped[i];
-        if (c->sources_failed > s->sources_failed)
+        if (owner)
+            s->sources_failed += c->sources_failed;
+        else if (c->sources_failed > s->sources_failed)
             s->sources_failed = c->sources_failed; /* the same for all */
         if (wk[k].w.fatal && !r->fatal) {
             r->fatal = wk[k].w.fatal;
@@ -1070,8 +1163,15 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     }
     r->lock = NULL;
     if (!r->fatal) {
+        char how[160];
+        if (owner)
+            snprintf(how, sizeof how, "%u shards, each from whole sources "
+                     "of its own", n);
+        else
+            snprintf(how, sizeof how, "%u shards, each from every %u%s "
+                     "record of every source", n, n, n == 2 ? "nd" : n == 3 ? "rd" : "th");
         pdx_sync_event ev = {.kind = PDX_SYNC_MERGE,
-                             .records = s->records_indexed};
+                             .records = s->records_indexed, .message = how};
         emit(r, &ev);
     }
     if (!r->fatal) {
@@ -1103,6 +1203,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         remove_tree(tmp);
     free(wk);
     free(names);
+    free(owner);
 }
 
 /* ------------------------------------------------------------ pdx_sync */

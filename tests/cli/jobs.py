@@ -93,6 +93,56 @@ for n in (2, 3):
     check("--jobs %d: a plain re-run finds nothing changed" % n,
           r.returncode == 0 and " 0 added, 0 updated, 0 removed" in r.stdout, r.stdout + r.stderr)
 
+r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--verbose", "--full", "--page-date", "2026-07-01",
+        *sources)
+adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.startswith("add record")]
+check("--jobs 2 --verbose: each source named once", r.returncode == 0 and adds and len(adds) == len(set(adds)),
+      adds[:6])
+check("--jobs 2, sources of unlike sizes: every worker reads every source",
+      "merging 2 shards, each from every 2nd record of every source" in r.stdout, r.stdout[-300:])
+
+# Many files of like sizes (a PubMed baseline, an OpenAlex snapshot's
+# parts): each worker reads whole files of its own.  Works with records
+# in files of different workers are merged all the same.
+many = os.path.join(tmp, "many")
+os.mkdir(many)
+for part in range(12):
+    with open(os.path.join(many, "part-%02d.jsonl" % part), "w") as f:
+        for k in range(40):
+            n = part * 40 + k
+            # the first 3 of each file: 3 works, each with a record in every file
+            rec = {"id": "dup%d" % k if k < 3 else "m%d" % n,
+                   "title": "Many files work %d on %s" % (n, ["graphs", "glaciers", "proteins"][n % 3]),
+                   "abstract": "A work of part %d about %s, number %d. " % (part, ["graphs", "ice", "folding"][n % 3], n) * 3,
+                   "authors": ["Ada Byron", "Kwame Mensah"][: 1 + n % 2], "year": 2000 + n % 20}
+            f.write(json.dumps(rec) + "\n")
+mdb = {}
+for n in (1, 2, 3):
+    db = os.path.join(tmp, "many%d" % n)
+    r = pdx("index", "--db", db, "--jobs", str(n), "--verbose", many)
+    mdb[n] = (db, r.stdout.split("records:")[1].split(";")[0] if "records:" in r.stdout else "")
+    check("many files, --jobs %d: exit 0, 12 sources" % n, r.returncode == 0 and "sources: 12 added" in r.stdout,
+          r.stdout[-300:] + r.stderr)
+    if n > 1:
+        check("many files, --jobs %d: each worker reads whole files of its own" % n,
+              "merging %d shards, each from whole sources of its own" % n in r.stdout, r.stdout[-300:])
+        adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.startswith("add record")]
+        check("many files, --jobs %d: each file named once" % n, sorted(adds) == sorted(set(adds)) and len(adds) == 12,
+              adds)
+mbase = dump(mdb[1][0])
+check("many files: works merged across files", len(mbase) == 480 - 3 * 11 and all(
+    len(mbase["dup%d" % k].get("sources", [])) == 12 for k in range(3)), len(mbase))
+for n in (2, 3):
+    check("many files, --jobs %d: same record counts" % n, mdb[n][1] == mdb[1][1], (mdb[n][1], mdb[1][1]))
+    got = dump(mdb[n][0])
+    check("many files, --jobs %d: every work equal" % n, got == mbase,
+          sorted(i for i in set(got) | set(mbase) if got.get(i) != mbase.get(i))[:5])
+    for q in ("graphs", "glaciers ice", "proteins folding"):
+        check("many files, --jobs %d: same ranking for %r" % (n, q), ranked(mdb[n][0], q) == ranked(mdb[1][0], q))
+    r = pdx("index", "--db", mdb[n][0], many)
+    check("many files, --jobs %d: every file's fingerprint kept: a re-run reads none" % n,
+          r.returncode == 0 and "0 added, 0 updated, 0 removed, 12 unchanged" in r.stdout, r.stdout)
+
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--full", "--page-date", "2026-07-01", *sources)
@@ -204,6 +254,10 @@ if b:
     check("--jobs 2: the bar says when the shards are merged",
           any(d.rstrip("\x1b[K").endswith("merging the shards") for d in err.split("\r")),
           err[-400:])
+rc, err = on_tty("--db", os.path.join(tmp, "bar-many"), "--jobs", "2", many)
+b = bars(err)
+check("--jobs 2, whole files each: one bar, ending at 100% with every record",
+      rc == 0 and len(b) == 1 and shown(b[0][1]) == (100, 480), (rc, b[-1:] if b else err[-300:]))
 rc, err = on_tty("--db", os.path.join(tmp, "bar3"), "--jobs", "2", "--no-progress", *parts)
 check("--no-progress on a terminal: no bar", rc == 0 and not bars(err), err[-300:])
 r = pdx("index", "--db", os.path.join(tmp, "bar4"), "--jobs", "2", *parts)

@@ -46,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             q->snippet_bytes > 100000 || q->expand_docs > 1000 ||
             q->n_categories > SERVE_MAX_FILTERS ||
             q->n_authors > SERVE_MAX_FILTERS ||
-            (q->facets & ~7u) || !(q->k1 < 0 || (isfinite(q->k1) && q->k1 <= 1000)) ||
+            (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY |
+                           PDX_FACET_AUTHOR | PDX_FACET_SUBJECT)) || !(q->k1 < 0 || (isfinite(q->k1) && q->k1 <= 1000)) ||
             !(q->b < 0 || (isfinite(q->b) && q->b <= 1)) ||
             q->year_min < 0 || q->year_max < 0 ||
             (q->year_min && q->year_max && q->year_min > q->year_max) ||
