@@ -45,7 +45,10 @@
  * the index's place in one step (swap_in); the old index stays locked and
  * untouched until then.  Several workers are threads of this process,
  * each with its own handle on a shard of its own: a library must not fork
- * behind its caller's back.
+ * behind its caller's back.  They share the sources record by record
+ * (every worker reads every source), or, with many files of like sizes,
+ * file by file (plan_sources); either way the shards are merged by
+ * Xapian's compactor and works split across them merged again.
  *
  * Everything the run has to say goes through the caller's progress
  * function as pdx_sync_event reports (the CLI prints them); nothing here
