@@ -93,8 +93,16 @@ for n in (2, 3):
     check("--jobs %d: a plain re-run finds nothing changed" % n,
           r.returncode == 0 and " 0 added, 0 updated, 0 removed" in r.stdout, r.stdout + r.stderr)
 
-r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--verbose", "--full", "--page-date", "2026-07-01",
-        *sources)
+# Sources of unlike sizes (one file holds most of the records): every
+# worker reads every source, and keeps every other record.
+dominant = os.path.join(tmp, "dominant.jsonl")
+with open(dominant, "w") as f:
+    for k in range(1500):
+        f.write(json.dumps({"id": "d%d" % k, "title": "Dominant file work %d" % k,
+                            "abstract": "Most of the records are in this one file, %d. " % k * 4,
+                            "year": 2012}) + "\n")
+r = pdx("index", "--db", os.path.join(tmp, "unlike"), "--jobs", "2", "--verbose", "--page-date", "2026-07-01",
+        dominant, *sources)
 adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.startswith("add record")]
 check("--jobs 2 --verbose: each source named once", r.returncode == 0 and adds and len(adds) == len(set(adds)),
       adds[:6])
