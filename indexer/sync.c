@@ -1172,7 +1172,11 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
                      "of its own", n);
         else
             snprintf(how, sizeof how, "%u shards, each from every %u%s "
-                     "record of every source", n, n, n == 2 ? "nd" : n == 3 ? "rd" : "th");
+                     "record of every source", n, n,
+                     n % 10 == 2 && n % 100 != 12   ? "nd"
+                     : n % 10 == 3 && n % 100 != 13 ? "rd"
+                     : n % 10 == 1 && n % 100 != 11 ? "st"
+                                                    : "th");
         pdx_sync_event ev = {.kind = PDX_SYNC_MERGE,
                              .records = s->records_indexed, .message = how};
         emit(r, &ev);
