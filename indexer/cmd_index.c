@@ -88,11 +88,20 @@ static const char help[] =
 
 /* What the reports print, and the state of the per-file warning limit
  * and of the progress bar. */
+/* The skipped records of one file being read.  Several files are read at
+ * once when --jobs workers read whole files of their own, so each keeps
+ * its own count, and a warning always names the file it is about. */
+typedef struct file_skips {
+    char *path;
+    unsigned warned; /* warnings printed */
+    uint64_t skips;  /* records skipped  */
+} file_skips;
+
 typedef struct view {
     int quiet, verbose, progress, tty, dry_run;
     unsigned jobs;
-    unsigned warned;        /* warnings printed for the current file */
-    uint64_t file_skips;    /* records skipped in the current file   */
+    file_skips *fs; /* the files with skips not yet reported at their end */
+    size_t n_fs, cap_fs;
     double start, last_draw;
     /* the bar on the screen: drawn and not yet ended by a newline, the
      * run's records it showed, the file it names */
@@ -136,6 +145,30 @@ static void draw_progress(view *v, const char *name, uint64_t records,
         fputc('\n', stderr);
 }
 
+/* The skip counts of `path`, made with create; NULL if absent (or out of
+ * memory: then every warning is printed). */
+static file_skips *skips_of(view *v, const char *path, int create)
+{
+    for (size_t i = 0; i < v->n_fs; i++)
+        if (!strcmp(v->fs[i].path, path))
+            return &v->fs[i];
+    if (!create)
+        return NULL;
+    if (v->n_fs == v->cap_fs) {
+        size_t cap = v->cap_fs ? 2 * v->cap_fs : 4;
+        file_skips *n = realloc(v->fs, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        v->fs = n;
+        v->cap_fs = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return NULL;
+    v->fs[v->n_fs] = (file_skips){copy, 0, 0};
+    return &v->fs[v->n_fs++];
+}
+
 static int on_event(void *ctx, const pdx_sync_event *ev)
 {
     view *v = ctx;
@@ -150,18 +183,20 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
                    : ev->kind == PDX_SYNC_UPDATE ? "update"
                                                  : "remove",
                    ev->path);
-        v->warned = 0;
-        v->file_skips = 0;
         break;
-    case PDX_SYNC_SKIP:
-        v->file_skips++;
-        if (show && (v->verbose || v->warned < MAX_WARNINGS_PER_FILE)) {
+    case PDX_SYNC_SKIP: {
+        file_skips *fs = skips_of(v, ev->path ? ev->path : "", 1);
+        if (fs)
+            fs->skips++;
+        if (show && (v->verbose || !fs || fs->warned < MAX_WARNINGS_PER_FILE)) {
             if (v->progress)
                 fputc('\n', stderr);
             fprintf(stderr, "warning: %s\n", ev->message);
-            v->warned++;
+            if (fs)
+                fs->warned++;
         }
         break;
+    }
     case PDX_SYNC_PROGRESS:
         v->records = ev->records;
         if (v->progress) {
@@ -169,19 +204,26 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
             draw_progress(v, ev->path, ev->records, ev->offset, ev->size, 0);
         }
         break;
-    case PDX_SYNC_SOURCE_DONE:
+    case PDX_SYNC_SOURCE_DONE: {
         /* The file's bar ends at 100%.  With several workers each one
          * reports the end of each file: the bar ends once, after the run
          * (main). */
         if (v->progress && v->jobs == 1)
             draw_progress(v, ev->path, v->records, 1, 1, 1);
-        if (show && v->file_skips > v->warned)
-            fprintf(stderr, "warning: %s: %llu more records skipped (use "
-                            "--verbose to list them)\n",
-                    ev->path, (unsigned long long)(v->file_skips - v->warned));
-        v->warned = 0;
-        v->file_skips = 0;
+        /* (With workers that each read every source, each reports the
+         * end: the skips met after the first report are told at the
+         * next.) */
+        file_skips *fs = skips_of(v, ev->path ? ev->path : "", 0);
+        if (fs) {
+            if (show && fs->skips > fs->warned)
+                fprintf(stderr, "warning: %s: %llu more records skipped (use "
+                                "--verbose to list them)\n",
+                        ev->path, (unsigned long long)(fs->skips - fs->warned));
+            free(fs->path);
+            *fs = v->fs[--v->n_fs];
+        }
         break;
+    }
     case PDX_SYNC_MERGE:
         /* The bar stays on the screen while the shards are merged, and
          * says so (the merge reports nothing else). */
@@ -375,6 +417,9 @@ int cmd_index(int argc, char **argv)
                       (size_t)(argc - optind), &o);
     if (v.bar_open) /* several workers: their sum, now exact */
         draw_progress(&v, v.bar_name, s.records_indexed, 1, 1, 1);
+    for (size_t i = 0; i < v.n_fs; i++) /* a run stopped midway */
+        free(v.fs[i].path);
+    free(v.fs);
     if (!s.started) {
         /* Refused before anything was done: bad options, or an index
          * that could not be opened (locked, foreign, damaged). */

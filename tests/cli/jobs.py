@@ -266,6 +266,28 @@ rc, err = on_tty("--db", os.path.join(tmp, "bar-many"), "--jobs", "2", many)
 b = bars(err)
 check("--jobs 2, whole files each: one bar, ending at 100% with every record",
       rc == 0 and len(b) == 1 and shown(b[0][1]) == (100, 480), (rc, b[-1:] if b else err[-300:]))
+# Bad records in two files that two workers read at once: on a terminal,
+# each file's first 20 are listed, then how many more, under its own name.
+bad_dir = os.path.join(tmp, "many-bad")
+os.mkdir(bad_dir)
+for name in sorted(os.listdir(many)):
+    with open(os.path.join(many, name)) as f:
+        text = f.read()
+    if name in ("part-00.jsonl", "part-01.jsonl"):  # a bad line after each of the first records
+        n_bad = 25 if name == "part-00.jsonl" else 30
+        lines = text.splitlines(True)
+        text = "".join(l + ("not a record {\n" if i < n_bad else "") for i, l in enumerate(lines))
+    with open(os.path.join(bad_dir, name), "w") as f:
+        f.write(text)
+for jobs in ("1", "2"):
+    rc, err = on_tty("--db", os.path.join(tmp, "bad-many" + jobs), "--jobs", jobs, bad_dir)
+    for name, more in (("part-00.jsonl", 5), ("part-01.jsonl", 10)):
+        path = os.path.join(bad_dir, name)
+        listed = len(re.findall(re.escape("warning: %s:" % path) + r"\d+:", err))
+        check("--jobs %s on a terminal: %s's first 20 bad records listed" % (jobs, name), listed == 20,
+              (rc, listed, err[-400:]))
+        check("--jobs %s: then how many more, under its own name" % jobs,
+              "warning: %s: %d more records skipped" % (path, more) in err, err[-400:])
 rc, err = on_tty("--db", os.path.join(tmp, "bar3"), "--jobs", "2", "--no-progress", *parts)
 check("--no-progress on a terminal: no bar", rc == 0 and not bars(err), err[-300:])
 r = pdx("index", "--db", os.path.join(tmp, "bar4"), "--jobs", "2", *parts)
