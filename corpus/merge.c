@@ -152,6 +152,26 @@ unsigned long long merge_place_hash(const pdx_work *w)
     return w->source_line * 0x9E3779B97F4A7C15ULL;
 }
 
+unsigned long long merge_route_hash(const pdx_work *w)
+{
+    const char *text = w->title && !w->title_derived ? w->title : w->abstract;
+    unsigned long long h = merge_place_hash(w);
+    if (text) {
+        arena a = {0};
+        char *f = text_fold(&a, text, strlen(text));
+        if (f && *f)
+            h = text_hash64(f, strlen(f));
+        arena_free(&a);
+    }
+    /* FNV's low bits are weak: mixed (splitmix64's finaliser) so that
+     * h % n shares evenly. */
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+
 static char *source_key(arena *a, const pdx_work *w)
 {
     char tmp[64];

@@ -82,6 +82,17 @@ int merge_has_own_place(const pdx_work *w);
 /* A hash of record w's place in its file: its identity, else its line. */
 unsigned long long merge_place_hash(const pdx_work *w);
 
+/* Which worker a record goes to when several build one index (`paperdex
+ * index --jobs`): a hash that records of one work share as often as can
+ * be, so that they meet in one worker and merge there as in one pass,
+ * instead of being merged again after (pdx_remerge, a few ms a work).
+ * Records of one work from different sources nearly always share the
+ * folded title (rule 4's key) while their ids differ in kind (an arXiv
+ * id, a DOI, an OpenAlex id): the folded real title, else the folded
+ * abstract, else the record's place.  Records of one work whose titles
+ * differ (a withdrawal has none) may still land apart. */
+unsigned long long merge_route_hash(const pdx_work *w);
+
 /* A hash of record w's content: every field but its id and where it was
  * read.  What tells a re-read record unchanged. */
 unsigned long long merge_content_hash(const pdx_work *w);

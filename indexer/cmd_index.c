@@ -427,8 +427,8 @@ int cmd_index(int argc, char **argv)
         return cli_exit_for(rc);
     }
     if (v.verbose && jobs > 1 && !rc)
-        printf("merged %zu groups of works split across workers\n",
-               s.regrouped);
+        printf("merged %zu group%s of works split across workers\n",
+               s.regrouped, s.regrouped == 1 ? "" : "s");
     if (!v.quiet)
         summary(&s, o.dry_run);
     if (rc)

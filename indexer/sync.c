@@ -47,8 +47,14 @@
  * each with its own handle on a shard of its own: a library must not fork
  * behind its caller's back.  They share the sources record by record
  * (every worker reads every source), or, with many files of like sizes,
- * file by file (plan_sources); either way the shards are merged by
- * Xapian's compactor and works split across them merged again.
+ * file by file (plan_sources).  Either way each record belongs to one
+ * worker, chosen by its folded title (merge_route_hash), so that the
+ * records of one work from different sources meet in one shard and merge
+ * there as in one pass; reading files of its own, a worker sends the
+ * others their records (indexer/exchange.c).  The shards are merged by
+ * Xapian's compactor, the few works still split across them (records of
+ * one work with different titles) merged again in the merged index
+ * (remerge_built), and only then is it swapped in.
  *
  * Everything the run has to say goes through the caller's progress
  * function as pdx_sync_event reports (the CLI prints them); nothing here
@@ -75,6 +81,7 @@
 #include "../common/paperdex.h"
 #include "../corpus/merge.h"
 #include "../corpus/prefetch.h"
+#include "exchange.h"
 #include "write.h"
 
 typedef struct run {
@@ -99,9 +106,13 @@ typedef struct run {
     size_t n_roots;
     uint64_t since_commit;
     int fatal;
-    /* jobs > 1: this worker puts the records r with r % part_n == part_k
-     * of every source (part_n 0: all) */
-    unsigned part_k, part_n;
+    /* jobs > 1: this is worker part_k of n_workers, and puts the records
+     * whose merge_route_hash() % n_workers is part_k.  part_n is
+     * n_workers when every worker reads every source, 0 when each reads
+     * sources of its own (owner) and sends the others their records
+     * through xchg. */
+    unsigned part_k, part_n, n_workers;
+    exchange *xchg;
     /* jobs > 1: the records indexed by every worker so far, which the
      * first worker's progress reports give */
     _Atomic uint64_t *indexed_all;
@@ -465,6 +476,108 @@ static void remove_absent(run *r, const char *path, const placeset *seen)
         fail(r, PDX_ERROR, "stopped by the caller");
 }
 
+/* Put record w (read at path:line) into r's index, counted and reported
+ * (state: what the index held of it).  0, or -1 when the run cannot go
+ * on (the failure kept). */
+static int put_record(run *r, const pdx_work *w, const char *path,
+                      uint64_t line, write_rec state)
+{
+    pdx_sync_summary *s = r->s;
+    int rc = pdx_put(r->ix, w);
+    if (rc == PDX_EINVAL) {
+        s->invalid++;
+        s->records_skipped++;
+        char msg[1400];
+        snprintf(msg, sizeof msg, "%s:%llu: %s, skipped", path,
+                 (unsigned long long)line, pdx_errmsg(r->ix));
+        pdx_sync_event ev = {.kind = PDX_SYNC_SKIP, .path = path,
+                             .line = line, .skip = PDX_SKIP_NONE,
+                             .message = msg};
+        emit(r, &ev);
+        return 0;
+    }
+    if (rc) {
+        fail(r, rc, "%s:%llu: %s", path, (unsigned long long)line,
+             pdx_errmsg(r->ix));
+        return -1;
+    }
+    s->records_indexed++;
+    if (state == WRITE_REC_CHANGED)
+        s->records_updated++;
+    else
+        s->records_added++;
+    if (r->indexed_all)
+        atomic_fetch_add_explicit(r->indexed_all, 1, memory_order_relaxed);
+    if (r->o->progress) {
+        pdx_sync_event ev = {.kind = state == WRITE_REC_CHANGED
+                                         ? PDX_SYNC_RECORD_UPDATE
+                                         : PDX_SYNC_RECORD_ADD,
+                             .path = path, .line = line, .message = w->id};
+        emit(r, &ev);
+    }
+    if (++r->since_commit >= r->batch && commit(r))
+        return -1;
+    return 0;
+}
+
+/* Put the records other workers sent r (sources shared by file): one
+ * batch, or with `all`, every batch until no worker reads any more.
+ * After a failure or a stop they are dropped: the run has failed, and
+ * the senders must not wait on a mailbox nobody empties.  1 if a batch
+ * was taken, else 0. */
+static int put_received(run *r, int all)
+{
+    int took = 0;
+    xchg_batch *b;
+    while ((b = xchg_take(r->xchg, r->part_k, all))) {
+        took = 1;
+        for (size_t i = 0; i < b->n && !r->fatal && !*r->stop; i++)
+            put_record(r, &b->v[i].rec, b->v[i].path, b->v[i].line,
+                       WRITE_REC_NEW);
+        xchg_batch_free(b);
+        if (!all)
+            break;
+    }
+    return took;
+}
+
+/* Send w (read at path:line) to worker `to`, putting what r received
+ * while to's mailbox is full.  0, or -1 on out-of-memory (kept). */
+static int send_record(run *r, unsigned to, const pdx_work *w,
+                       const char *path, uint64_t line)
+{
+    int rc;
+    while ((rc = xchg_send(r->xchg, r->part_k, to, w, path, line)) ==
+           XCHG_FULL)
+        if (!put_received(r, 0))
+            xchg_wait(r->xchg);
+    if (rc) {
+        fail(r, PDX_ENOMEM, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* Several workers: record w, whose worker by its title is *to, goes
+ * where the first record of its place in this file went (kept in
+ * routes, as place hash with its low byte the worker).  A place read
+ * twice (one id twice in a file) is put again and the later record
+ * replaces the earlier, as in one pass; that needs both in one worker,
+ * even when the two differ in title.  0, or -1 out of memory. */
+static int first_route(placeset *routes, const pdx_work *w, unsigned n,
+                       unsigned *to)
+{
+    if (!merge_has_own_place(w))
+        return 0; /* placed by its line: never read twice */
+    uint64_t base = merge_place_hash(w) & ~(uint64_t)0xFF;
+    for (unsigned k = 0; k < n; k++)
+        if (ps_has(routes, base | k)) {
+            *to = k;
+            return 0;
+        }
+    return ps_add(routes, base | *to) < 0 ? -1 : 0;
+}
+
 /* Read one source and put its records; with `seen`, only those the index
  * does not hold as they are (their places noted in seen).  Returns the
  * number of records. */
@@ -492,7 +605,8 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         size = (uint64_t)st.st_size;
     pdx_sync_summary *s = r->s;
     uint64_t counted = 0; /* bytes of this file added to *r->bytes_all */
-    while (!*r->stop) {
+    placeset routes = {NULL, 0, 0, 0};
+    while (!*r->stop && !r->fatal) {
         const pdx_work *w;
         rc = prefetch_next(rd, &w);
         if (rc == PDX_ITEROVER)
@@ -502,8 +616,21 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
             break;
         }
         records++;
-        if (r->part_n && (records - 1) % r->part_n != r->part_k)
-            continue; /* another worker's record */
+        /* Several workers: each record has one (merge_route_hash), so
+         * that records of one work meet in one shard; a bad record has
+         * no key, and is the worker's whose turn its place is. */
+        unsigned to = r->part_k;
+        if (r->n_workers > 1 && rc == PDX_EINVAL) {
+            to = (unsigned)((records - 1) % r->n_workers);
+        } else if (r->n_workers > 1) {
+            to = (unsigned)(merge_route_hash(w) % r->n_workers);
+            if (first_route(&routes, w, r->n_workers, &to)) {
+                fail(r, PDX_ENOMEM, "out of memory");
+                break;
+            }
+        }
+        if (!r->xchg && to != r->part_k)
+            continue; /* another worker's record, which it reads too */
         s->records_read++;
         if (rc == PDX_EINVAL) {
             pdx_skip k = prefetch_skip(rd);
@@ -536,49 +663,26 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
                 continue; /* read, parsed, hashed: nothing in Xapian */
             }
         }
-        rc = pdx_put(r->ix, w);
-        if (rc == PDX_EINVAL) {
-            s->invalid++;
-            s->records_skipped++;
-            char msg[1400];
-            snprintf(msg, sizeof msg, "%s:%llu: %s, skipped", path,
-                     (unsigned long long)prefetch_line(rd),
-                     pdx_errmsg(r->ix));
-            pdx_sync_event ev = {.kind = PDX_SYNC_SKIP, .path = path,
-                                 .line = prefetch_line(rd),
-                                 .skip = PDX_SKIP_NONE, .message = msg};
-            emit(r, &ev);
-            continue;
-        }
-        if (rc) {
-            fail(r, rc, "%s:%llu: %s", path,
-                 (unsigned long long)prefetch_line(rd), pdx_errmsg(r->ix));
+        if (to != r->part_k) {
+            if (send_record(r, to, w, path, prefetch_line(rd)))
+                break;
+        } else if (put_record(r, w, path, prefetch_line(rd), state)) {
             break;
         }
-        s->records_indexed++;
-        if (state == WRITE_REC_CHANGED)
-            s->records_updated++;
-        else
-            s->records_added++;
-        if (r->o->progress) {
-            pdx_sync_event ev = {.kind = state == WRITE_REC_CHANGED
-                                             ? PDX_SYNC_RECORD_UPDATE
-                                             : PDX_SYNC_RECORD_ADD,
-                                 .path = path, .line = prefetch_line(rd),
-                                 .message = w->id};
-            emit(r, &ev);
-        }
-        if (++r->since_commit >= r->batch && commit(r))
-            break;
-        /* Several workers: the first reports for all (the others read
-         * the same files at about the same pace). */
-        uint64_t indexed = s->records_indexed;
-        if (r->indexed_all)
-            indexed = atomic_fetch_add_explicit(r->indexed_all, 1,
-                                                memory_order_relaxed) + 1;
+        /* Workers sharing sources by file put what the others sent them
+         * as they go, a batch every batch's worth of records read. */
+        if (r->xchg && records % XCHG_BATCH == 0)
+            put_received(r, 0);
+        /* Several workers reading every source: the first reports for
+         * all (the others read the same files at about the same pace);
+         * sharing them by file, each reports the bytes it read. */
         if (r->o->progress && (!r->part_n || r->part_k == 0)) {
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
-                                 .records = indexed,
+                                 .records = r->indexed_all
+                                                ? atomic_load_explicit(
+                                                      r->indexed_all,
+                                                      memory_order_relaxed)
+                                                : s->records_indexed,
                                  .offset = prefetch_offset(rd),
                                  .size = size};
             if (r->bytes_all) { /* sources shared by file: the whole run */
@@ -602,6 +706,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
                            .records = records};
     emit(r, &done);
     prefetch_free(rd);
+    free(routes.v);
     return records;
 }
 
@@ -996,8 +1101,8 @@ typedef struct worker {
     int started;
 } worker;
 
-/* Worker k of n: put records k, k+n, k+2n, ... of every source into the
- * new index `shard`. */
+/* Worker k of n: put the records that are k's (merge_route_hash) into
+ * the new index `shard`, reading every source or those it owns. */
 static void *work(void *arg)
 {
     worker *wk = arg;
@@ -1011,9 +1116,18 @@ static void *work(void *arg)
         for (size_t i = 0; i < w->n_files && !w->fatal; i++)
             if (!w->owner || w->owner[i] == w->part_k)
                 update_source(w, w->files[i]);
-        if (!w->fatal)
-            commit(w);
     }
+    if (w->xchg) {
+        /* Whatever happened, the others may be sending to this worker
+         * and waiting on it: the exchange is seen through to its end. */
+        while (xchg_flush(w->xchg, w->part_k) == XCHG_FULL)
+            if (!put_received(w, 0))
+                xchg_wait(w->xchg);
+        xchg_done_reading(w->xchg, w->part_k);
+        put_received(w, 1);
+    }
+    if (w->ix && !w->fatal)
+        commit(w);
     pdx_close(w->ix);
     w->ix = NULL;
     return NULL;
@@ -1080,12 +1194,33 @@ whole_sources:
     return NULL;
 }
 
+/* Works whose records landed in different shards, merged again in the
+ * built index at `path` before anyone can see it (pdx_remerge): its
+ * commits need not wait for the disk (the whole index is synced once,
+ * before the swap), and a run killed meanwhile leaves the old index as it
+ * was, never one with works split in two.  0, or -1 with the failure
+ * kept. */
+static int remerge_built(run *r, const char *path)
+{
+    pdx_index *ix = NULL;
+    int rc = pdx_open(&ix, path, PDX_OPEN_WRITE | PDX_OPEN_NOSYNC);
+    if (!rc)
+        rc = pdx_remerge(ix, &r->s->regrouped);
+    if (!rc)
+        rc = pdx_commit(ix);
+    if (rc)
+        fail(r, rc, "%s: merging works split across shards: %s", path,
+             pdx_errmsg(ix));
+    pdx_close(ix);
+    return rc ? -1 : 0;
+}
+
 /* Build the index from scratch with n worker threads: each puts every
  * n-th record of every source into a shard of its own (or reads whole
  * sources of its own, plan_sources), the shards are
- * merged into one by Xapian's compactor, the result replaces db, and
- * works whose records landed in different shards are merged again
- * (pdx_remerge).  On return r->ix is the new index, open for writing, or
+ * merged into one by Xapian's compactor, works whose records landed in
+ * different shards are merged again (remerge_built), and the result
+ * replaces db.  On return r->ix is the new index, open for writing, or
  * the old one with r->fatal and s->kept_old set. */
 static void run_jobs(run *r, const char *db_arg, unsigned n)
 {
@@ -1103,7 +1238,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     _Atomic uint64_t indexed_all = 0, bytes_all = 0;
     uint64_t bytes_total = 0;
     unsigned char *owner = plan_sources(r, n, &bytes_total);
-    if (!wk || !names) {
+    exchange *xchg = owner ? xchg_new(n) : NULL;
+    if (!wk || !names || (owner && !xchg)) {
         fail(r, PDX_ENOMEM, "out of memory");
         n = 0;
     }
@@ -1118,6 +1254,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         w->s = &wk[k].counts;
         w->part_k = k;
         w->part_n = owner ? 0 : n;
+        w->n_workers = n;
+        w->xchg = xchg;
         w->indexed_all = &indexed_all;
         w->owner = owner;
         w->bytes_all = owner ? &bytes_all : NULL;
@@ -1131,6 +1269,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         if (err) {
             fail(r, PDX_ERROR, "cannot start worker %u: %s", k + 1,
                  strerror(err));
+            for (unsigned j = k; xchg && j < n; j++)
+                xchg_abandon(xchg, j);
             break;
         }
         wk[k].started = 1;
@@ -1166,6 +1306,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
     }
     r->lock = NULL;
+    xchg_free(xchg);
     if (!r->fatal) {
         char how[160];
         if (owner)
@@ -1195,6 +1336,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
         if (rc)
             fail(r, rc, "merging the shards: %s", pdx_errmsg(sh));
+        else if (remerge_built(r, merged) != 0)
+            ; /* said */
         else if (pdx_sync_dir(merged) != 0)
             fail(r, PDX_EIO, "%s: cannot sync the merged index: %s", merged,
                  strerror(errno));
@@ -1203,9 +1346,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     }
     if (r->fatal) {
         s->kept_old = 1;
-    } else if (swap_in(r, db, merged, old) == 0) {
-        if (pdx_remerge(r->ix, &s->regrouped))
-            fail(r, pdx_errcode(r->ix), "%s", pdx_errmsg(r->ix));
+    } else {
+        swap_in(r, db, merged, old);
     }
     if (!r->keep_tmp)
         remove_tree(tmp);

@@ -134,6 +134,11 @@ for n in (1, 2, 3):
     if n > 1:
         check("many files, --jobs %d: each worker reads whole files of its own" % n,
               "merging %d shards, each from whole sources of its own" % n in r.stdout, r.stdout[-300:])
+        # the works "dup0".."dup2" have a title of their own in each file,
+        # so their records land apart and are merged after
+        regrouped = re.search(r"merged (\d+) groups? of works split", r.stdout)
+        check("many files, --jobs %d: works whose records differ in title merged after the shards" % n,
+              regrouped and 1 <= int(regrouped.group(1)) <= 3, r.stdout[-300:])
         adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.startswith("add record")]
         check("many files, --jobs %d: each file named once" % n, sorted(adds) == sorted(set(adds)) and len(adds) == 12,
               adds)
@@ -150,6 +155,66 @@ for n in (2, 3):
     r = pdx("index", "--db", mdb[n][0], many)
     check("many files, --jobs %d: every file's fingerprint kept: a re-run reads none" % n,
           r.returncode == 0 and "0 added, 0 updated, 0 removed, 12 unchanged" in r.stdout, r.stdout)
+
+# Two sources that overlap, as an arXiv snapshot and OpenAlex works do:
+# another provider's records of the same works (ids of its own, the same
+# DOIs, titles cased its own way), in files of like sizes that two
+# workers read apart.  Each record goes to the worker of its work (by its
+# folded title), so the records of a work merge in one shard, and none is
+# left to merge once the shards are one index (that rewrites documents
+# Xapian has written: a few ms a work, most of such a run before).
+overlap = os.path.join(tmp, "overlap")
+os.mkdir(overlap)
+for name in ("a", "b"):
+    with open(os.path.join(overlap, name + ".jsonl"), "w") as f:
+        for k in range(2500):
+            title = "Overlap work %05d on %s" % (k, ["graphs", "glaciers", "proteins"][k % 3])
+            f.write(json.dumps({"id": "p%s%05d" % (name, k), "doi": "10.5555/ov.%05d" % k,
+                                "title": title if name == "a" else title.upper(),
+                                "abstract": "Both providers index this work, number %d. " % k * 3,
+                                "year": 2000 + k % 20}) + "\n")
+odb = {}
+for n in (1, 2):
+    odb[n] = os.path.join(tmp, "overlap%d" % n)
+    r = pdx("index", "--db", odb[n], "--jobs", str(n), "--verbose", overlap)
+    check("overlapping sources, --jobs %d: exit 0" % n, r.returncode == 0, r.stdout[-300:] + r.stderr)
+    if n == 2:
+        check("overlapping sources, --jobs 2: each worker reads a file of its own",
+              "each from whole sources of its own" in r.stdout, r.stdout[-300:])
+        check("overlapping sources, --jobs 2: no work left split across the shards",
+              "merged 0 groups of works split across workers" in r.stdout, r.stdout[-300:])
+obase = dump(odb[1])
+check("overlapping sources: 2,500 works of two records each",
+      len(obase) == 2500 and all(len(w.get("sources", [])) == 2 for w in obase.values()), len(obase))
+check("overlapping sources, --jobs 2: every work equal", dump(odb[2]) == obase)
+
+# One id twice in a file, under two titles (a record revised in place):
+# the later replaces the earlier, as in one pass, although their titles
+# send them to different workers: a place's records all go where its
+# first went.  Read every record by every worker (one file), and file by
+# file (two files of like sizes).
+twice = os.path.join(tmp, "twice")
+os.mkdir(twice)
+for part in range(2):
+    with open(os.path.join(twice, "t%d.jsonl" % part), "w") as f:
+        for version in ("First", "Later"):
+            for k in range(41):
+                f.write(json.dumps({"id": "t%d-%02d" % (part, k),
+                                    "title": "%s title %02d, %s" % (version, k, ["graphs", "glaciers"][k % 2]),
+                                    "abstract": "The %s version of work %d. " % (version.lower(), k) * 4,
+                                    "year": 2001 if version == "First" else 2002}) + "\n")
+for what, args in (("one file", [os.path.join(twice, "t0.jsonl")]), ("two files", [twice])):
+    got = {}
+    for n in (1, 2):
+        db = os.path.join(tmp, "twice-%s-%d" % (what.replace(" ", ""), n))
+        r = pdx("index", "--db", db, "--jobs", str(n), *args)
+        check("one id twice in a file, %s, --jobs %d: exit 0" % (what, n), r.returncode == 0, r.stderr)
+        got[n] = dump(db)
+    check("one id twice in a file, %s: the later record stands" % what,
+          len(got[1]) == 41 * len(args if what == "one file" else (0, 1)) and
+          all(w["title"].startswith("Later") for w in got[1].values()), len(got[1]))
+    check("one id twice in a file, %s, --jobs 2: every work equal" % what, got[2] == got[1],
+          sorted(i for i in got[1] if got[2].get(i) != got[1][i])[:5])
 
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
