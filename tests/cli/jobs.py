@@ -216,6 +216,32 @@ for what, args in (("one file", [os.path.join(twice, "t0.jsonl")]), ("two files"
     check("one id twice in a file, %s, --jobs 2: every work equal" % what, got[2] == got[1],
           sorted(i for i in got[1] if got[2].get(i) != got[1][i])[:5])
 
+# Records of one work under two titles (a title revised by another
+# source) fall to different workers about half the time, and are merged
+# again after the shards: over 1,000 such works, so that the merge also
+# commits midway (every 1,000 works), and still equals one process.
+retitled = os.path.join(tmp, "retitled")
+os.mkdir(retitled)
+for side in ("A", "B"):
+    with open(os.path.join(retitled, side + ".jsonl"), "w") as f:
+        for k in range(2400):
+            f.write(json.dumps({"id": "rt%04d" % k, "title": "%s-side title %04d" % (side, k),
+                                "abstract": "Retitled work %d, side %s. " % (k, side) * 3,
+                                "year": 2010}) + "\n")
+rdb = {}
+for n in (1, 2):
+    rdb[n] = os.path.join(tmp, "retitled%d" % n)
+    r = pdx("index", "--db", rdb[n], "--jobs", str(n), "--verbose", retitled)
+    check("works under two titles, --jobs %d: exit 0" % n, r.returncode == 0, r.stdout[-300:] + r.stderr)
+    if n == 2:
+        regrouped = re.search(r"merged (\d+) groups? of works split", r.stdout)
+        check("works under two titles, --jobs 2: over 1,000 merged after the shards",
+              regrouped and int(regrouped.group(1)) > 1000, r.stdout[-300:])
+rbase = dump(rdb[1])
+check("works under two titles: 2,400 works of two records",
+      len(rbase) == 2400 and all(len(w.get("sources", [])) == 2 for w in rbase.values()), len(rbase))
+check("works under two titles, --jobs 2: every work equal", dump(rdb[2]) == rbase)
+
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--full", "--page-date", "2026-07-01", *sources)
