@@ -28,6 +28,34 @@ struct exchange {
                               waiting for room */
 };
 
+/* The exchange's arrays and the exchange itself (not its locks). */
+static void free_arrays(exchange *x)
+{
+    free(x->head);
+    free(x->tail);
+    free(x->queued);
+    free(x->gone);
+    free(x->out);
+    free(x);
+}
+
+void xchg_batch_free(xchg_batch *b)
+{
+    if (!b)
+        return;
+    arena_free(&b->a);
+    free(b);
+}
+
+/* Free a mailbox's chain of batches. */
+static void free_chain(xchg_batch *b)
+{
+    for (xchg_batch *next; b; b = next) {
+        next = b->next;
+        xchg_batch_free(b);
+    }
+}
+
 exchange *xchg_new(unsigned n)
 {
     exchange *x = calloc(1, sizeof *x);
@@ -55,23 +83,10 @@ exchange *xchg_new(unsigned n)
         }
     }
     if (!ok) {
-        free(x->head);
-        free(x->tail);
-        free(x->queued);
-        free(x->gone);
-        free(x->out);
-        free(x);
+        free_arrays(x);
         return NULL;
     }
     return x;
-}
-
-void xchg_batch_free(xchg_batch *b)
-{
-    if (!b)
-        return;
-    arena_free(&b->a);
-    free(b);
 }
 
 void xchg_free(exchange *x)
@@ -79,20 +94,12 @@ void xchg_free(exchange *x)
     if (!x)
         return;
     for (unsigned k = 0; k < x->n; k++)
-        for (xchg_batch *b = x->head[k], *next; b; b = next) {
-            next = b->next;
-            xchg_batch_free(b);
-        }
+        free_chain(x->head[k]);
     for (size_t i = 0; i < (size_t)x->n * x->n; i++)
         xchg_batch_free(x->out[i]);
     pthread_mutex_destroy(&x->mu);
     pthread_cond_destroy(&x->cv);
-    free(x->head);
-    free(x->tail);
-    free(x->queued);
-    free(x->gone);
-    free(x->out);
-    free(x);
+    free_arrays(x);
 }
 
 /* Put out[from][to] in to's mailbox if there is room: 0, or XCHG_FULL. */
@@ -168,10 +175,7 @@ void xchg_abandon(exchange *x, unsigned k)
     pthread_mutex_lock(&x->mu);
     x->gone[k] = 1;
     x->reading--;
-    for (xchg_batch *b = x->head[k], *next; b; b = next) {
-        next = b->next;
-        xchg_batch_free(b);
-    }
+    free_chain(x->head[k]);
     x->head[k] = x->tail[k] = NULL;
     x->queued[k] = 0;
     pthread_cond_broadcast(&x->cv);

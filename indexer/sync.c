@@ -107,11 +107,10 @@ typedef struct run {
     uint64_t since_commit;
     int fatal;
     /* jobs > 1: this is worker part_k of n_workers, and puts the records
-     * whose merge_route_hash() % n_workers is part_k.  part_n is
-     * n_workers when every worker reads every source, 0 when each reads
-     * sources of its own (owner) and sends the others their records
-     * through xchg. */
-    unsigned part_k, part_n, n_workers;
+     * whose merge_route_hash() % n_workers is part_k.  Every worker reads
+     * every source, or, with xchg, each reads sources of its own (owner)
+     * and sends the others their records through xchg. */
+    unsigned part_k, n_workers;
     exchange *xchg;
     /* jobs > 1: the records indexed by every worker so far, which the
      * first worker's progress reports give */
@@ -676,7 +675,7 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         /* Several workers reading every source: the first reports for
          * all (the others read the same files at about the same pace);
          * sharing them by file, each reports the bytes it read. */
-        if (r->o->progress && (!r->part_n || r->part_k == 0)) {
+        if (r->o->progress && (r->xchg || r->part_k == 0)) {
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
                                  .records = r->indexed_all
                                                 ? atomic_load_explicit(
@@ -740,7 +739,7 @@ static void update_source(run *r, const char *path)
             r->since_commit++;
         return;
     }
-    if (!r->part_n || r->part_k == 0) /* once, not once per worker */
+    if (r->xchg || r->part_k == 0) /* once, not once per worker */
         emit_path(r, known ? PDX_SYNC_UPDATE : PDX_SYNC_ADD, path);
     if (known)
         s->sources_updated++;
@@ -1253,7 +1252,6 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         w->ix = NULL;
         w->s = &wk[k].counts;
         w->part_k = k;
-        w->part_n = owner ? 0 : n;
         w->n_workers = n;
         w->xchg = xchg;
         w->indexed_all = &indexed_all;

@@ -173,16 +173,26 @@ for name in ("a", "b"):
                                 "title": title if name == "a" else title.upper(),
                                 "abstract": "Both providers index this work, number %d. " % k * 3,
                                 "year": 2000 + k % 20}) + "\n")
-odb = {}
-for n in (1, 2):
-    odb[n] = os.path.join(tmp, "overlap%d" % n)
-    r = pdx("index", "--db", odb[n], "--jobs", str(n), "--verbose", overlap)
-    check("overlapping sources, --jobs %d: exit 0" % n, r.returncode == 0, r.stdout[-300:] + r.stderr)
-    if n == 2:
-        check("overlapping sources, --jobs 2: each worker reads a file of its own",
-              "each from whole sources of its own" in r.stdout, r.stdout[-300:])
-        check("overlapping sources, --jobs 2: no work left split across the shards",
-              "merged 0 groups of works split across workers" in r.stdout, r.stdout[-300:])
+
+
+def one_and_two(name, what, *args):
+    """Index args in one process and with --jobs 2 --verbose, into
+    tmp/NAME1 and tmp/NAME2, each checked to exit 0: the two databases
+    by job count, and the two-worker run's output."""
+    db, out = {}, ""
+    for n in (1, 2):
+        db[n] = os.path.join(tmp, "%s%d" % (name, n))
+        r = pdx("index", "--db", db[n], "--jobs", str(n), "--verbose", *args)
+        check("%s, --jobs %d: exit 0" % (what, n), r.returncode == 0, r.stdout[-300:] + r.stderr)
+        out = r.stdout
+    return db, out
+
+
+odb, out = one_and_two("overlap", "overlapping sources", overlap)
+check("overlapping sources, --jobs 2: each worker reads a file of its own",
+      "each from whole sources of its own" in out, out[-300:])
+check("overlapping sources, --jobs 2: no work left split across the shards",
+      "merged 0 groups of works split across workers" in out, out[-300:])
 obase = dump(odb[1])
 check("overlapping sources: 2,500 works of two records each",
       len(obase) == 2500 and all(len(w.get("sources", [])) == 2 for w in obase.values()), len(obase))
@@ -203,15 +213,11 @@ for part in range(2):
                                     "title": "%s title %02d, %s" % (version, k, ["graphs", "glaciers"][k % 2]),
                                     "abstract": "The %s version of work %d. " % (version.lower(), k) * 4,
                                     "year": 2001 if version == "First" else 2002}) + "\n")
-for what, args in (("one file", [os.path.join(twice, "t0.jsonl")]), ("two files", [twice])):
-    got = {}
-    for n in (1, 2):
-        db = os.path.join(tmp, "twice-%s-%d" % (what.replace(" ", ""), n))
-        r = pdx("index", "--db", db, "--jobs", str(n), *args)
-        check("one id twice in a file, %s, --jobs %d: exit 0" % (what, n), r.returncode == 0, r.stderr)
-        got[n] = dump(db)
+for what, source, works in (("one file", os.path.join(twice, "t0.jsonl"), 41), ("two files", twice, 82)):
+    db, _ = one_and_two("twice-" + what.replace(" ", "") + "-", "one id twice in a file, " + what, source)
+    got = {n: dump(db[n]) for n in db}
     check("one id twice in a file, %s: the later record stands" % what,
-          len(got[1]) == 41 * len(args if what == "one file" else (0, 1)) and
+          len(got[1]) == works and
           all(w["title"].startswith("Later") for w in got[1].values()), len(got[1]))
     check("one id twice in a file, %s, --jobs 2: every work equal" % what, got[2] == got[1],
           sorted(i for i in got[1] if got[2].get(i) != got[1][i])[:5])
@@ -228,15 +234,10 @@ for side in ("A", "B"):
             f.write(json.dumps({"id": "rt%04d" % k, "title": "%s-side title %04d" % (side, k),
                                 "abstract": "Retitled work %d, side %s. " % (k, side) * 3,
                                 "year": 2010}) + "\n")
-rdb = {}
-for n in (1, 2):
-    rdb[n] = os.path.join(tmp, "retitled%d" % n)
-    r = pdx("index", "--db", rdb[n], "--jobs", str(n), "--verbose", retitled)
-    check("works under two titles, --jobs %d: exit 0" % n, r.returncode == 0, r.stdout[-300:] + r.stderr)
-    if n == 2:
-        regrouped = re.search(r"merged (\d+) groups? of works split", r.stdout)
-        check("works under two titles, --jobs 2: over 1,000 merged after the shards",
-              regrouped and int(regrouped.group(1)) > 1000, r.stdout[-300:])
+rdb, out = one_and_two("retitled", "works under two titles", retitled)
+regrouped = re.search(r"merged (\d+) groups? of works split", out)
+check("works under two titles, --jobs 2: over 1,000 merged after the shards",
+      regrouped and int(regrouped.group(1)) > 1000, out[-300:])
 rbase = dump(rdb[1])
 check("works under two titles: 2,400 works of two records",
       len(rbase) == 2400 and all(len(w.get("sources", [])) == 2 for w in rbase.values()), len(rbase))
