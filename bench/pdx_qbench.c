@@ -7,7 +7,8 @@
  *
  * QUERIES lines are "kind<TAB>words<TAB>filter" (see fts5_bench.c): the
  * words are OR-ed (paperdex's default), a "phrase" kind is quoted, filter
- * "year=Y" or "cat=C" becomes pdx_query's year or category filter.  Top
+ * "year=Y", "cat=C" or "author=NAME" becomes pdx_query's year, category
+ * or author filter (words may then be empty: the filter alone).  Top
  * 10, BM25 with the library's defaults, no snippet (unless
  * PDX_QBENCH_SNIPPET=N) and no spelling suggestion (FTS5 makes neither).  Several DBs are searched as one
  * (pdx_open_shards; tcp://HOST:PORT for xapian-tcpsrv).  Prints one JSON
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
             else
                 snprintf(text, sizeof text, "%s", words);
             pdx_query q = PDX_QUERY_INIT;
-            const char *cat[1];
+            const char *cat[1], *author[1];
             q.text = text;
             q.limit = 10;
             q.snippet_bytes = snippet_bytes;
@@ -77,6 +78,10 @@ int main(int argc, char **argv)
                 cat[0] = filter + 4;
                 q.categories = cat;
                 q.n_categories = 1;
+            } else if (!strncmp(filter, "author=", 7)) {
+                author[0] = filter + 7;
+                q.authors = author;
+                q.n_authors = 1;
             }
             pdx_results *res = NULL;
             double q0 = now();

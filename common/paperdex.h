@@ -63,9 +63,14 @@ extern "C" {
 
 #define PDX_VERSION "0.1.0"
 /** The index layout this version writes and searches (see the essay at
- *  the top of common/layout.h).  An index of an older layout is rebuilt
- *  beside itself by `paperdex index` and pdx_sync() (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 4
+ *  the top of common/layout.h).  An index of layout
+ *  PDX_LAYOUT_COMPATIBLE is searched and written as it is (it holds every
+ *  term this layout reads; a writer stamps it with this layout when it
+ *  opens it, so that older versions leave it alone).  An index of an
+ *  older layout is rebuilt beside itself by `paperdex index` and
+ *  pdx_sync() (PDX_OPEN_UPGRADE). */
+#define PDX_LAYOUT_VERSION 5
+#define PDX_LAYOUT_COMPATIBLE 4
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
 
@@ -293,8 +298,9 @@ PDX_EXTERN int pdx_sync_dir(const char *path);
  */
 PDX_EXTERN void pdx_exit_on_fatal(const char *prog, int status);
 
-/** The layout version of the open index (2 for this version; 1 for an
- *  older index opened with PDX_OPEN_UPGRADE), or 0 if ix is not open. */
+/** The layout version of the open index (PDX_LAYOUT_VERSION; or
+ *  PDX_LAYOUT_COMPATIBLE for such an index opened read-only; or an older
+ *  layout opened with PDX_OPEN_UPGRADE), or 0 if ix is not open. */
 PDX_EXTERN int pdx_index_layout(const pdx_index *ix);
 
 /**

@@ -46,6 +46,7 @@ const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 #define PDX_STR2(x) #x
 #define PDX_STR(x) PDX_STR2(x)
 const char *const LAYOUT_VERSION = PDX_STR(PDX_LAYOUT_VERSION);
+const char *const LAYOUT_COMPATIBLE = PDX_STR(PDX_LAYOUT_COMPATIBLE);
 const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
 
 
@@ -359,6 +360,17 @@ static int check_layout(shim_db *h, shim_err *e)
         return PDX_ENOTINDEX;
     }
     h->layout = atoi(v.c_str());
+    if (v == LAYOUT_COMPATIBLE) {
+        /* It holds every term this layout reads (common/layout.h): used
+         * as it is; a writer stamps it, as the documents it writes lack
+         * what the older version would look for. */
+        if (h->writable) {
+            h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
+            h->wdb.commit();
+            h->layout = atoi(LAYOUT_VERSION);
+        }
+        return 0;
+    }
     if (v != LAYOUT_VERSION) {
         const bool older = h->layout > 0 && h->layout < atoi(LAYOUT_VERSION);
         if (older && h->upgrade && h->writable)
@@ -488,7 +500,8 @@ void pdxshim::reopen_by_name(shim_db *h)
             ids.push_back(id);
         }
     }
-    if (all.get_metadata(LAYOUT_KEY) != LAYOUT_VERSION)
+    const std::string v = all.get_metadata(LAYOUT_KEY);
+    if (v != LAYOUT_VERSION && v != LAYOUT_COMPATIBLE)
         throw Xapian::DatabaseVersionError(
             "'" + h->path + "' was replaced by an index of another layout");
     h->db = all;

@@ -276,6 +276,33 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
     return n;
 }
 
+const char *merge_stood_for(const char *key)
+{
+    static const char *const prefixes[] = {LAYOUT_P_ARXIV, LAYOUT_P_SOURCE_ID};
+    for (size_t i = 0; key && i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(key, prefixes[i], strlen(prefixes[i])))
+            return key + strlen(prefixes[i]);
+    return NULL;
+}
+
+char *merge_stand_in(arena *a, const char *key)
+{
+    const char *x = merge_stood_for(key);
+    return x ? arena_concat(a, LAYOUT_P_ID, x) : NULL;
+}
+
+size_t merge_stored_keys(arena *a, const pdx_work *w, const char *work_id,
+                         const char *keys[])
+{
+    size_t n = merge_keys(a, w, keys), kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *x = merge_stood_for(keys[i]);
+        if (!x || !work_id || strcmp(x, work_id))
+            keys[kept++] = keys[i];
+    }
+    return kept;
+}
+
 size_t merge_id_keys(arena *a, const char *id, const char *keys[])
 {
     pdx_work probe = PDX_WORK_INIT;
@@ -291,6 +318,13 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
     if (!q)
         return 0;
     keys[n++] = q;
+    /* Q<arXiv id without its version>, which XMA<it> is in its work */
+    const size_t nk = n;
+    for (size_t i = 0; i < nk; i++)
+        if (!strncmp(keys[i], LAYOUT_P_ARXIV, sizeof LAYOUT_P_ARXIV - 1) &&
+            strcmp(keys[i] + sizeof LAYOUT_P_ARXIV - 1, id) &&
+            !(keys[n++] = merge_stand_in(a, keys[i])))
+            return 0;
     return n;
 }
 
@@ -328,6 +362,13 @@ int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l)
         else
             l->plain[l->n_plain++] = keys[i];
     }
+    /* Q<x> stands for XMA<x> and XI<x> in the work whose id is x
+     * (merge_stored_keys): looked up beside them. */
+    const size_t np = l->n_plain;
+    for (size_t i = 0; i < np; i++)
+        if (merge_stood_for(l->plain[i]) &&
+            !(l->plain[l->n_plain++] = merge_stand_in(a, l->plain[i])))
+            return -1;
     /* What decides before the title rule, when both sides have it. */
     if (r->arxiv_id)
         l->title_not[l->n_title_not++] = LAYOUT_CLASS_ARXIV;

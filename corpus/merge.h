@@ -35,6 +35,20 @@ typedef struct merge_work {
 #define MERGE_MAX_KEYS 8
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 
+/* For key XMA<x> or XI<x>: x, inside key; NULL for another key. */
+const char *merge_stood_for(const char *key);
+/* The term that stands for key XMA<x> or XI<x> in the work whose id is
+ * x: Q<x> (allocated in a); NULL for another key, or out of memory. */
+char *merge_stand_in(arena *a, const char *key);
+
+/* The keys of source record w that the document of the work whose id is
+ * work_id holds: merge_keys() but XMA<work_id> and XI<work_id>, for which
+ * Q<work_id> stands (merge_lookup_of and merge_id_keys look Q<x> up
+ * beside XMA<x> and XI<x>).  Layout 5: an arXiv record's work holds its
+ * id once, not three times (a work with an arXiv id has it as its id). */
+size_t merge_stored_keys(arena *a, const pdx_work *w, const char *work_id,
+                         const char *keys[]);
+
 /* The class terms of work m (XMCa, XMCd, XMCi, XMCt; see the layout in
  * common/layout.h): static strings, up to MERGE_MAX_CLASS. */
 #define MERGE_MAX_CLASS 4
@@ -44,7 +58,9 @@ size_t merge_class_terms(const merge_work *m, const char *out[]);
  * of merge_keys() but the title and abstract keys, which come apart with
  * the class terms that exclude a work from each (see merge_matches: a
  * work holding one of them is decided by an earlier rule, and found by
- * that rule's key when it matches).  Keys allocated in a; 0 or -1. */
+ * that rule's key when it matches), and Q<x> beside each XMA<x> and XI<x>
+ * (merge_stand_in; they fit, as the title and abstract keys and XS are
+ * not among the plain ones).  Keys allocated in a; 0 or -1. */
 typedef struct merge_lookup {
     const char *plain[MERGE_MAX_KEYS];
     size_t n_plain;
@@ -55,9 +71,10 @@ typedef struct merge_lookup {
 int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l);
 
 /* The terms a work known by `id` is found by, whichever id it goes by:
- * Q<id> (its own), XMA<id> (an arXiv id), XI<id> (an id a source gave).
- * Up to MERGE_MAX_KEYS + 1, allocated in a; 0 on out-of-memory.  What
- * pdx_get and pdx_delete look a work up by. */
+ * Q<id> (its own), XMA<id> (an arXiv id), XI<id> (an id a source gave),
+ * and Q<id without its arXiv version>.  Up to MERGE_MAX_KEYS + 1,
+ * allocated in a; 0 on out-of-memory.  What pdx_get and pdx_delete look
+ * a work up by. */
 size_t merge_id_keys(arena *a, const char *id, const char *keys[]);
 
 /* XP<16 hex>: the term of every work with a record from `file`. */

@@ -113,8 +113,8 @@ struct Job {
         d.data = text.back().data();
         for (size_t i = 0; i < in->n_authors; i++) {
             const shim_author &a = in->authors[i];
-            authors.push_back(shim_author{keep(a.name), keep(a.family),
-                                          keep(a.initial), keep(a.full)});
+            authors.push_back(
+                shim_author{keep(a.name), keep(a.family), keep(a.full)});
         }
         cat_keys = keep_all(in->cat_keys, in->n_cat_keys);
         categories = keep_all(in->categories, in->n_categories);
@@ -145,7 +145,6 @@ struct Job {
         };
         for (const shim_author &a : authors) {
             with(LAYOUT_P_AUTHOR_FAMILY, a.family);
-            with(LAYOUT_P_AUTHOR_INITIAL, a.initial);
             with(LAYOUT_P_AUTHOR_FULL, a.full);
         }
         for (const char *k : cat_keys)
@@ -328,6 +327,11 @@ struct Writer : Side {
         write_built(MAX_IN_FLIGHT);
     }
 
+    static std::string naming(const char *id, const Xapian::Error &x)
+    {
+        return "work " + std::string(id) + ": " + x.get_description();
+    }
+
     /* Hand the built documents to Xapian, in order, until at most
      * `most` are in flight (waiting for the builder when more are). */
     void write_built(size_t most)
@@ -356,11 +360,19 @@ struct Writer : Side {
                     if (j->error)
                         std::rethrow_exception(j->error);
                     h->wdb.add_document(j->doc);
+                } catch (const Xapian::DatabaseCorruptError &x) {
+                    first = std::make_exception_ptr(
+                        Xapian::DatabaseCorruptError(naming(j->d.id, x)));
+                } catch (const Xapian::DatabaseError &x) {
+                    /* A write that fails (a full disk): add_document
+                     * writes the termlist and the stored record into
+                     * their tables at once.  Kept a DatabaseError, as
+                     * without this thread, so that it is an I/O error. */
+                    first = std::make_exception_ptr(
+                        Xapian::DatabaseError(naming(j->d.id, x)));
                 } catch (const Xapian::Error &x) {
-                    first = std::make_exception_ptr(Xapian::InternalError(
-                        "work " + std::string(j->d.id) + ": " +
-                        x.get_description()));
-                    (void)x;
+                    first = std::make_exception_ptr(
+                        Xapian::InternalError(naming(j->d.id, x)));
                 } catch (...) {
                     first = std::current_exception();
                 }
@@ -560,7 +572,6 @@ void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
     for (size_t i = 0; i < d->n_authors; i++) {
         const shim_author &a = d->authors[i];
         add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);
-        add_boolean(doc, LAYOUT_P_AUTHOR_INITIAL, a.initial);
         add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full);
     }
     for (size_t i = 0; i < d->n_cat_keys; i++)

@@ -17,8 +17,8 @@ extern "C" {
 typedef struct shim_author {
     const char *name;    /* display name, indexed as free text */
     const char *family;  /* folded family name                 */
-    const char *initial; /* "family i"                         */
-    const char *full;    /* "family given"                     */
+    const char *full;    /* "family given", "family i" when only
+                            initials are known                 */
 } shim_author;
 
 typedef struct shim_doc {

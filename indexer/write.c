@@ -115,13 +115,14 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         shim_author *sa = &authors[i];
         sa->name = w->authors[i];
         sa->family = nk.family;
-        sa->initial = "";
         sa->full = "";
         if (*nk.family && *nk.initial) {
-            sa->initial = text_join2(a, nk.family, nk.initial);
+            /* "family given", or "family i" when only initials are
+             * known: either way it begins with "family i", which an
+             * author filter of initials finds as a prefix (layout 5). */
             sa->full = text_join2(a, nk.family,
                              nk.given_is_initial ? nk.initial : nk.given);
-            if (!sa->initial || !sa->full)
+            if (!sa->full)
                 goto oom;
         }
     }
@@ -137,7 +138,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     size_t n_terms = 0;
     for (size_t i = 0; i < m->n_src; i++) {
         const pdx_work *r = &m->src[i].rec;
-        n_terms += merge_keys(a, r, terms + n_terms);
+        n_terms += merge_stored_keys(a, r, w->id, terms + n_terms);
         if (r->source && (!(terms[n_terms++] = merge_file_key(a, r->source)) ||
                           !(terms[n_terms++] = merge_record_key(a, r))))
             goto oom;
@@ -397,17 +398,25 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
     if (entry)
         return entry;
     /* The merge keys two works share; XS (source positions) and XP (file
-     * keys) are not evidence of the same work. */
-    static const char *const prefixes[] = {
-        LAYOUT_P_ARXIV,      LAYOUT_P_DOI,        LAYOUT_P_PMID,
-        LAYOUT_P_OPENALEX,   LAYOUT_P_SOURCE_ID,  LAYOUT_P_TITLE_HASH,
-        LAYOUT_P_ABSTRACT_HASH};
+     * keys) are not evidence of the same work.  An arXiv id x, or an id x
+     * a source gave, is XMA<x> or XI<x> in a work of another id and Q<x>
+     * in the work of id x (merge_stored_keys): works that share it hold
+     * Q<x> twice, or XMA<x> / XI<x> once or more, each then looked up
+     * with Q<x>. */
+    static const struct {
+        const char *prefix;
+        unsigned min_works;
+    } shared[] = {{LAYOUT_P_ARXIV, 1},      {LAYOUT_P_DOI, 2},
+                  {LAYOUT_P_PMID, 2},       {LAYOUT_P_OPENALEX, 2},
+                  {LAYOUT_P_ID, 2},         {LAYOUT_P_SOURCE_ID, 1},
+                  {LAYOUT_P_TITLE_HASH, 2}, {LAYOUT_P_ABSTRACT_HASH, 2}};
     write_strlist terms = {0};
     shim_err e = {0, ""};
     int rc = 0;
     size_t groups = 0;
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rc; i++)
-        rc = shim_terms(ix->db, prefixes[i], 2, on_shared_term, &terms, &e);
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0] && !rc; i++)
+        rc = shim_terms(ix->db, shared[i].prefix, shared[i].min_works,
+                        on_shared_term, &terms, &e);
     if (rc) {
         handle_from_shim(ix, rc, &e);
         goto done;
@@ -415,11 +424,23 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
     for (size_t i = 0; i < terms.n && !rc; i++) {
         arena a = {0};
         candidates c = {.a = &a};
-        const char *key[1] = {terms.v[i]};
-        rc = shim_lookup(ix->db, key, 1, on_candidate, &c, &e);
-        if (rc) {
+        const char *key[2] = {terms.v[i], merge_stand_in(&a, terms.v[i])};
+        /* A pair XI<x> / XMA<x> and Q<x> is looked at only if some
+         * work holds Q<x>, or two hold the key: a key held once by a
+         * work of another id, with no work of id x, joins nothing. */
+        uint64_t alone = 0, q = 1;
+        if (key[1] && !(rc = shim_termfreq(ix->db, key[1], &q, &e)) && !q)
+            rc = shim_termfreq(ix->db, key[0], &alone, &e);
+        if (rc)
             handle_from_shim(ix, rc, &e);
-        } else if (c.n > 1 && any_joins(&a, &c)) {
+        else if (merge_stood_for(key[0]) && !key[1])
+            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+        else if (!q && alone < 2)
+            ;
+        else if ((rc = shim_lookup(ix->db, key, key[1] ? 2 : 1, on_candidate,
+                                   &c, &e)))
+            handle_from_shim(ix, rc, &e);
+        else if (c.n > 1 && any_joins(&a, &c)) {
             /* The first work stays; every record of the others is put
              * again: pdx_put finds the work it came from by its id and
              * the first by the shared key, takes the record out of the

@@ -35,12 +35,22 @@ namespace {
 const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 const char *const UPDATED_KEY = LAYOUT_META_UPDATED;
 
-const char *author_prefix(int kind)
+/* An author filter key as a query: the family name's XAL term, the full
+ * name's XAF term, and for "family i" every XAF term it begins (the full
+ * names of that initial, and "family i" itself where only initials are
+ * known).  Layout 4's XAI<family i> held the same works; layout 5 does
+ * not write it, and an index of layout 4 has the XAF terms too. */
+Xapian::Query author_query(const shim_author_key &k)
 {
-    switch (kind) {
-    case SHIM_AUTHOR_FAMILY: return LAYOUT_P_AUTHOR_FAMILY;
-    case SHIM_AUTHOR_INITIAL: return LAYOUT_P_AUTHOR_INITIAL;
-    default: return LAYOUT_P_AUTHOR_FULL;
+    const std::string key = cut_key(k.key);
+    switch (k.kind) {
+    case SHIM_AUTHOR_FAMILY: return Xapian::Query(LAYOUT_P_AUTHOR_FAMILY + key);
+    case SHIM_AUTHOR_INITIAL:
+        return Xapian::Query(Xapian::Query::OP_WILDCARD,
+                             LAYOUT_P_AUTHOR_FULL + key, 0,
+                             Xapian::Query::WILDCARD_LIMIT_ERROR,
+                             Xapian::Query::OP_OR);
+    default: return Xapian::Query(LAYOUT_P_AUTHOR_FULL + key);
     }
 }
 
@@ -182,8 +192,7 @@ static Xapian::Query build_filter(const shim_query *q)
     if (q->n_author_keys) {
         std::vector<Xapian::Query> alts;
         for (size_t i = 0; i < q->n_author_keys; i++)
-            alts.emplace_back(author_prefix(q->author_keys[i].kind) +
-                              cut_key(q->author_keys[i].key));
+            alts.push_back(author_query(q->author_keys[i]));
         parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
     }
     if (q->n_subject_keys) {

@@ -13,7 +13,8 @@
 extern "C" {
 #endif
 
-/* Kinds of author filter key. */
+/* Kinds of author filter key: a folded family name (XAL), "family i"
+ * (every XAF it begins), "family given" (XAF). */
 enum { SHIM_AUTHOR_FAMILY, SHIM_AUTHOR_INITIAL, SHIM_AUTHOR_FULL };
 typedef struct shim_author_key {
     int kind;

@@ -438,6 +438,20 @@ check("layout 3: cron's run rebuilds it and says so",
       p.returncode == 0 and "rebuilt from index layout 3 to layout %s" % LAYOUT in p.stdout
       and layout() == LAYOUT, p.stdout + p.stderr)
 check("layout 3: the rebuilt index equals a fresh build", snapshot(db) == snapshot(fresh))
+# Layout 4 holds every term layout 5 reads (common/layout.h): searched as it
+# is, written to as it is (no rebuild), and stamped 5 by its first writer,
+# so that a paperdex of layout 4 then refuses it.
+subprocess.run(["xapian-metadata", "set", db, "paperdex.layout", "4"], check=True)
+want = subprocess.run([PDX, "search", "--db", fresh, "--format", "json", "--author", "Mensah, K."],
+                      capture_output=True, text=True)
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--author", "Mensah, K."],
+                   capture_output=True, text=True)
+check("layout 4: searched as it is", p.returncode == 0 and want.returncode == 0 and p.stdout == want.stdout
+      and json.loads(p.stdout)["total"] > 1000 and layout() == "4", (p.returncode, p.stderr, p.stdout[:300], layout()))
+p = run_index()
+check("layout 4: cron's run is an ordinary one, and stamps the index %s" % LAYOUT,
+      p.returncode == 0 and "rebuilt" not in p.stdout and "0 added, 0 updated, 0 removed" in p.stdout
+      and layout() == LAYOUT, (p.stdout, p.stderr, layout()))
 
 # Work directories of dead runs: removed; one holding an index a failed swap
 # moved aside ("old") is kept and pointed at; a live run's is left alone.

@@ -243,6 +243,33 @@ check("works under two titles: 2,400 works of two records",
       len(rbase) == 2400 and all(len(w.get("sources", [])) == 2 for w in rbase.values()), len(rbase))
 check("works under two titles, --jobs 2: every work equal", dump(rdb[2]) == rbase)
 
+# A work of id a holding a record of id x (joined by DOI; a sorts first, so
+# it is the work's id), and a work of id x read before them, split across
+# the workers by their titles: one process joins the three by the id x;
+# after the shards the first holds XI<x> and the second Q<x> (layout 5
+# keeps XI<x> only in a work of another id), which the merge after the
+# shards must pair.  (Fails when it does not: "some merged" and "equal".)
+byid = os.path.join(tmp, "byid")
+os.mkdir(byid)
+with open(os.path.join(byid, "A.jsonl"), "w") as f:
+    for k in range(300):
+        f.write(json.dumps({"id": "x%04d" % k, "title": "Work known by its id %04d" % k,
+                            "abstract": "Read first, under the id alone, %d. " % k * 3, "year": 2012}) + "\n")
+with open(os.path.join(byid, "B.jsonl"), "w") as f:
+    for k in range(300):
+        for rid in ("a%04d" % k, "x%04d" % k):
+            f.write(json.dumps({"id": rid, "doi": "10.5555/byid.%04d" % k,
+                                "title": "Work known by its DOI %04d" % k,
+                                "abstract": "Read second, with a DOI, %d. " % k * 3, "year": 2012}) + "\n")
+bdb, out = one_and_two("byid", "a record's id held in a work of another id", byid)
+bbase = dump(bdb[1])
+check("a record's id in a work of another id: 300 works of three records",
+      len(bbase) == 300 and all(len(w.get("sources", [])) == 3 for w in bbase.values()), len(bbase))
+regrouped = re.search(r"merged (\d+) groups? of works split", out)
+check("a record's id in a work of another id, --jobs 2: some merged after the shards",
+      regrouped and int(regrouped.group(1)) > 50, out[-300:])
+check("a record's id in a work of another id, --jobs 2: every work equal", dump(bdb[2]) == bbase)
+
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--full", "--page-date", "2026-07-01", *sources)
