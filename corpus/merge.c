@@ -291,6 +291,22 @@ char *merge_stand_in(arena *a, const char *key)
     return x ? arena_concat(a, LAYOUT_P_ID, x) : NULL;
 }
 
+/* After keys[0..*n): Q<x> for each XMA<x> or XI<x> among them, but for
+ * x == own (NULL: none), whose Q<own> the caller has.  0, or -1 out of
+ * memory. */
+static int add_stand_ins(arena *a, const char *keys[], size_t *n,
+                         const char *own)
+{
+    const size_t n0 = *n;
+    for (size_t i = 0; i < n0; i++) {
+        const char *x = merge_stood_for(keys[i]);
+        if (x && !(own && !strcmp(x, own)) &&
+            !(keys[(*n)++] = merge_stand_in(a, keys[i])))
+            return -1;
+    }
+    return 0;
+}
+
 size_t merge_stored_keys(arena *a, const pdx_work *w, const char *work_id,
                          const char *keys[])
 {
@@ -319,13 +335,7 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
         return 0;
     keys[n++] = q;
     /* Q<arXiv id without its version>, which XMA<it> is in its work */
-    const size_t nk = n;
-    for (size_t i = 0; i < nk; i++)
-        if (!strncmp(keys[i], LAYOUT_P_ARXIV, sizeof LAYOUT_P_ARXIV - 1) &&
-            strcmp(keys[i] + sizeof LAYOUT_P_ARXIV - 1, id) &&
-            !(keys[n++] = merge_stand_in(a, keys[i])))
-            return 0;
-    return n;
+    return add_stand_ins(a, keys, &n, id) ? 0 : n;
 }
 
 size_t merge_class_terms(const merge_work *m, const char *out[])
@@ -364,11 +374,8 @@ int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l)
     }
     /* Q<x> stands for XMA<x> and XI<x> in the work whose id is x
      * (merge_stored_keys): looked up beside them. */
-    const size_t np = l->n_plain;
-    for (size_t i = 0; i < np; i++)
-        if (merge_stood_for(l->plain[i]) &&
-            !(l->plain[l->n_plain++] = merge_stand_in(a, l->plain[i])))
-            return -1;
+    if (add_stand_ins(a, l->plain, &l->n_plain, NULL))
+        return -1;
     /* What decides before the title rule, when both sides have it. */
     if (r->arxiv_id)
         l->title_not[l->n_title_not++] = LAYOUT_CLASS_ARXIV;

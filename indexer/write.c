@@ -387,6 +387,22 @@ static int any_joins(arena *a, const candidates *c)
     return 0;
 }
 
+/* Is the pair key[0] = XI<x> or XMA<x>, key[1] = Q<x> worth reading the
+ * works of (*worth)?  Only if some work holds Q<x>, or two the key: XI<x>
+ * is in every work named by another id (an OpenAlex record's W-id in a
+ * work named by its arXiv id), and two term frequencies cost less than
+ * reading that work. */
+static int worth_a_look(shim_db *db, const char *const key[2], int *worth,
+                        shim_err *e)
+{
+    uint64_t q = 0, held = 0;
+    int rc = shim_termfreq(db, key[1], &q, e);
+    if (!rc && !q)
+        rc = shim_termfreq(db, key[0], &held, e);
+    *worth = q > 0 || held > 1;
+    return rc;
+}
+
 /* Groups regrouped between commits in pdx_remerge. */
 #define REMERGE_BATCH 1000
 
@@ -424,23 +440,17 @@ int pdx_remerge(pdx_index *ix, size_t *regrouped)
     for (size_t i = 0; i < terms.n && !rc; i++) {
         arena a = {0};
         candidates c = {.a = &a};
-        const char *key[2] = {terms.v[i], merge_stand_in(&a, terms.v[i])};
-        /* A pair XI<x> / XMA<x> and Q<x> is looked at only if some
-         * work holds Q<x>, or two hold the key: a key held once by a
-         * work of another id, with no work of id x, joins nothing. */
-        uint64_t alone = 0, q = 1;
-        if (key[1] && !(rc = shim_termfreq(ix->db, key[1], &q, &e)) && !q)
-            rc = shim_termfreq(ix->db, key[0], &alone, &e);
-        if (rc)
-            handle_from_shim(ix, rc, &e);
-        else if (merge_stood_for(key[0]) && !key[1])
+        const char *key[2] = {terms.v[i], NULL};
+        size_t nk = 1;
+        int worth = 1;
+        if (merge_stood_for(key[0]) && !(key[nk++] = merge_stand_in(&a, key[0])))
             rc = handle_error(ix, PDX_ENOMEM, "out of memory");
-        else if (!q && alone < 2)
-            ;
-        else if ((rc = shim_lookup(ix->db, key, key[1] ? 2 : 1, on_candidate,
-                                   &c, &e)))
+        else if (nk == 2 && (rc = worth_a_look(ix->db, key, &worth, &e)))
             handle_from_shim(ix, rc, &e);
-        else if (c.n > 1 && any_joins(&a, &c)) {
+        else if (worth &&
+                 (rc = shim_lookup(ix->db, key, nk, on_candidate, &c, &e)))
+            handle_from_shim(ix, rc, &e);
+        else if (worth && c.n > 1 && any_joins(&a, &c)) {
             /* The first work stays; every record of the others is put
              * again: pdx_put finds the work it came from by its id and
              * the first by the shared key, takes the record out of the
