@@ -59,15 +59,15 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
  * of 100,000 answers was slower than stemming itself: bench/RESULTS.md,
  * "The stemmer's cache".) */
 class SnowballEnglish : public Xapian::StemImplementation {
-    static const size_t SLOTS = 4096; /* a power of two */
     struct slot {
         std::string word, stem;
     };
     struct sb_stemmer *st;
-    std::vector<slot> cache;
+    std::vector<slot> cache; /* a power of two slots */
 
   public:
-    SnowballEnglish() : st(sb_stemmer_new("english", "UTF_8")), cache(SLOTS)
+    explicit SnowballEnglish(size_t slots)
+        : st(sb_stemmer_new("english", "UTF_8")), cache(slots)
     {
         if (!st)
             throw std::bad_alloc();
@@ -81,7 +81,7 @@ class SnowballEnglish : public Xapian::StemImplementation {
         uint32_t h = 2166136261u; /* FNV-1a */
         for (unsigned char c : word)
             h = (h ^ c) * 16777619u;
-        slot &s = cache[h & (SLOTS - 1)];
+        slot &s = cache[h & (cache.size() - 1)];
         if (s.word == word)
             return s.stem;
         const sb_symbol *r = sb_stemmer_stem(
@@ -258,9 +258,12 @@ std::string pdxshim::cut_key(const char *key)
     return k;
 }
 
-Xapian::Stem pdxshim::english_stem() { return Xapian::Stem(new SnowballEnglish); }
+Xapian::Stem pdxshim::english_stem(size_t slots)
+{
+    return Xapian::Stem(new SnowballEnglish(slots));
+}
 
-shim_db::shim_db() : stem(new SnowballEnglish)
+shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY))
 {
     for (const char *const *w = PDX_STOPWORDS; *w; w++) {
         stopper.add(*w);

@@ -124,8 +124,16 @@ std::string unaccent(const std::string &s);
 const char *term_field(const std::string &t, std::string &word);
 
 /* A new Snowball English stemmer, for a thread of its own (a stemmer
- * is not thread-safe). */
-Xapian::Stem english_stem();
+ * is not thread-safe), remembering its last answers in a direct-mapped
+ * cache of `slots` (a power of two; a word's slot is its hash, and a new
+ * word overwrites the old).  A query's handle needs few (4,096 slots,
+ * 256 KB); a writer stems every word of every work, and with 32,768
+ * (2 MB) the arXiv's vocabulary fits well enough that `--jobs 2`, where
+ * stemming is on each worker's path, built the first 30,000 arXiv
+ * records in 0.97 of the time (bench/RESULTS.md, "Reading and stemming
+ * faster"). */
+const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
+Xapian::Stem english_stem(size_t slots);
 
 /* Settle a writer's documents in flight (Side::settle); nothing on a
  * reader.  Call inside the entry point's try block. */

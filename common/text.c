@@ -16,10 +16,32 @@
 #include <string.h>
 #include <utf8proc.h>
 
+/* FNV-1a, 64 bits (text_hash64): its basis, and one byte into h.  Every
+ * index stores such hashes in its keys (layout.h), so they never change. */
+#define FNV_BASIS 1469598103934665603ULL
+static inline unsigned long long fnv_step(unsigned long long h, unsigned char c)
+{
+    return (h ^ c) * 1099511628211ULL;
+}
+
+/* Eight bytes at a time: 1 if the word at p is plain ASCII without a
+ * NUL, the common case that every loop below skips in one step. */
+static int word_is_ascii(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
+    return !(v & hi) && !((v - lo) & ~v & hi);
+}
+
 int text_utf8_valid(const char *s, size_t n, size_t *bad)
 {
     size_t i = 0;
     while (i < n) {
+        if (i + 8 <= n && word_is_ascii(s + i)) {
+            i += 8;
+            continue;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c < 0x80) {
             if (c == 0)
@@ -170,7 +192,13 @@ static size_t tex_decode_at(const char *s, size_t i, size_t n, strbuf *b)
  * path. */
 static int is_ascii(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    for (uint64_t v; i + 8 <= n; i += 8) {
+        memcpy(&v, s + i, sizeof v);
+        if (v & 0x8080808080808080ULL)
+            return 0;
+    }
+    for (; i < n; i++)
         if ((unsigned char)s[i] >= 0x80)
             return 0;
     return 1;
@@ -203,6 +231,15 @@ static char *finish_nfc(arena *a, strbuf *b)
     return out;
 }
 
+/* 1 if clean() copies byte c as it is, whatever surrounds it: not
+ * white space or a control character, not the lead byte of a no-break
+ * space, and (with tex) not where a TeX command may begin. */
+static int plain_byte(unsigned char c, int tex)
+{
+    return !is_space_or_ctl(c) && c != 0xC2 &&
+           !(tex && (c == '\\' || c == '{'));
+}
+
 static char *clean(arena *a, const char *s, int tex)
 {
     strbuf b = STRBUF_INIT;
@@ -225,6 +262,25 @@ static char *clean(arena *a, const char *s, int tex)
         if (pending_space) {
             sb_putc(&b, ' ');
             pending_space = 0;
+        }
+        /* A run of bytes no rule here looks at (most of a field: its
+         * words and the single spaces between them) is copied in one
+         * step. */
+        size_t run = i;
+        while (run < n) {
+            if (s[run] == ' ' && run + 1 < n &&
+                plain_byte((unsigned char)s[run + 1], tex)) {
+                run += 2; /* one space between two plain bytes: kept */
+                continue;
+            }
+            if (!plain_byte((unsigned char)s[run], tex))
+                break;
+            run++;
+        }
+        if (run > i) {
+            sb_append(&b, s + i, run - i);
+            i = run;
+            continue;
         }
         if (tex && c == '{' && i + 1 < n && s[i + 1] == '\\') {
             size_t save = b.len;
@@ -278,6 +334,42 @@ static utf8proc_int32_t fold_special(utf8proc_int32_t cp)
     }
 }
 
+/* The ASCII fold of one byte: the byte lowered, or 0 when it is
+ * dropped (neither letter nor digit). */
+static char fold_ascii(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return (char)(c - 'A' + 'a');
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+        return (char)c;
+    return 0;
+}
+
+int text_fold_hash64(const char *s, size_t n, unsigned long long *h)
+{
+    if (is_ascii(s, n)) { /* text_hash64 of the fold, without building it */
+        unsigned long long x = FNV_BASIS;
+        int any = 0;
+        for (size_t i = 0; i < n; i++) {
+            char f = fold_ascii((unsigned char)s[i]);
+            if (f) {
+                x = fnv_step(x, (unsigned char)f);
+                any = 1;
+            }
+        }
+        if (any)
+            *h = x;
+        return any;
+    }
+    arena a = {0};
+    char *f = text_fold(&a, s, n);
+    int rc = !f ? -1 : *f ? 1 : 0;
+    if (rc == 1)
+        *h = text_hash64(f, strlen(f));
+    arena_free(&a);
+    return rc;
+}
+
 char *text_fold(arena *a, const char *s, size_t n)
 {
     /* ASCII, the common case, folds without utf8proc: letters lowered,
@@ -288,11 +380,9 @@ char *text_fold(arena *a, const char *s, size_t n)
             return NULL;
         size_t o = 0;
         for (size_t i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)s[i];
-            if (c >= 'A' && c <= 'Z')
-                out[o++] = (char)(c - 'A' + 'a');
-            else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-                out[o++] = (char)c;
+            char f = fold_ascii((unsigned char)s[i]);
+            if (f)
+                out[o++] = f;
         }
         out[o] = '\0';
         return out;
@@ -519,11 +609,9 @@ int text_name_keys(arena *a, const char *name, name_keys *out)
 
 unsigned long long text_hash64(const char *s, size_t n)
 {
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
+    unsigned long long h = FNV_BASIS;
+    for (size_t i = 0; i < n; i++)
+        h = fnv_step(h, (unsigned char)s[i]);
     return h;
 }
 

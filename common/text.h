@@ -29,6 +29,12 @@ char *text_clean(arena *a, const char *s);
  * "balazs", "O'Brien" -> "obrien").  Allocated in `a`. */
 char *text_fold(arena *a, const char *s, size_t n);
 
+/* text_hash64 of text_fold(s, n), without keeping the fold (the merge
+ * keys and a record's route hash the folded title and abstract of every
+ * record).  1 and *h set; 0 when the fold is empty (*h untouched); -1 on
+ * out-of-memory. */
+int text_fold_hash64(const char *s, size_t n, unsigned long long *h);
+
 /* The form of free text that is indexed and searched (layout 2): Latin,
  * Greek and Cyrillic diacritics removed (canonical decomposition, the
  * combining diacritical marks dropped, recomposed), and the letters that

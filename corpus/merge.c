@@ -97,11 +97,11 @@ static char *openalex_key(arena *a, const char *id)
 
 static char *hash_key(arena *a, const char *prefix, const char *text)
 {
-    char *f = text_fold(a, text, strlen(text));
+    unsigned long long h;
     char *k = arena_alloc(a, 32);
-    if (!f || !k || !*f)
+    if (!k || text_fold_hash64(text, strlen(text), &h) != 1)
         return NULL;
-    snprintf(k, 32, "%s%016llx", prefix, text_hash64(f, strlen(f)));
+    snprintf(k, 32, "%s%016llx", prefix, h);
     return k;
 }
 
@@ -156,13 +156,8 @@ unsigned long long merge_route_hash(const pdx_work *w)
 {
     const char *text = w->title && !w->title_derived ? w->title : w->abstract;
     unsigned long long h = merge_place_hash(w);
-    if (text) {
-        arena a = {0};
-        char *f = text_fold(&a, text, strlen(text));
-        if (f && *f)
-            h = text_hash64(f, strlen(f));
-        arena_free(&a);
-    }
+    if (text)
+        text_fold_hash64(text, strlen(text), &h); /* h kept if it folds to "" */
     /* FNV's low bits are weak: mixed (splitmix64's finaliser) so that
      * h % n shares evenly. */
     h ^= h >> 30;

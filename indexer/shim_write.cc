@@ -256,7 +256,8 @@ class KeysWritten {
 
 struct Writer : Side {
     shim_db *h;
-    Xapian::TermGenerator tg; /* the caller's thread's */
+    Xapian::Stem stem;        /* the caller's thread's */
+    Xapian::TermGenerator tg; /* the same */
 
     /* The builder: its own stemmer and term generator. */
     std::thread thread;
@@ -275,9 +276,10 @@ struct Writer : Side {
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
-        setup_tg(tg, h->stem, &h->stopper);
+        stem = english_stem(STEM_CACHE_WRITE);
+        setup_tg(tg, stem, &h->stopper);
         if (h->builder) {
-            bstem = english_stem();
+            bstem = english_stem(STEM_CACHE_WRITE);
             setup_tg(btg, bstem, &h->stopper);
             thread = std::thread([this] { run(); });
         }

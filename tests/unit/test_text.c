@@ -3,6 +3,7 @@
  * line-wrap cleaning, folding, and the keys personal names match on.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../common/text.h"
 #include "check.h"
@@ -22,6 +23,17 @@ static void test_utf8(void)
     CHECK_INT(bad, 3);
     CHECK(!text_utf8_valid("a\0b", 3, &bad)); /* embedded NUL */
     CHECK_INT(bad, 1);
+    /* Past the first eight bytes (read a word at a time): a NUL or a
+     * bad byte inside a plain word, or just after one, is still found
+     * where it is. */
+    CHECK(text_utf8_valid("sixteen bytes ok", 16, NULL));
+    CHECK(!text_utf8_valid("eight by\0tes more", 18, &bad));
+    CHECK_INT(bad, 8);
+    CHECK(!text_utf8_valid("eightbyteEIGHTB\0", 16, &bad));
+    CHECK_INT(bad, 15);
+    CHECK(!text_utf8_valid("abcdefghij\xffklmnop", 17, &bad));
+    CHECK_INT(bad, 10);
+    CHECK(text_utf8_valid("abcdefghij\xc3\xa1klmnopq", 19, NULL));
 }
 
 static void test_clean(void)
@@ -46,6 +58,13 @@ static void test_clean(void)
     /* Decomposed input comes out NFC. */
     CHECK_STR(text_clean(&a, "Bala\xcc\x81zs"), "Bal\xc3\xa1zs");
     CHECK_STR(text_collapse(&a, "a\\'b\n c"), "a\\'b c");
+    /* Words and single spaces are copied in runs: what ends a run (two
+     * blanks, a wrap, a no-break space, a TeX command after a space)
+     * still counts as it did. */
+    CHECK_STR(text_clean(&a, "one two  three\n four\xc2\xa0" "five \\'e"),
+              "one two three four five \xc3\xa9");
+    CHECK_STR(text_clean(&a, "a {\\\"o} b\xc2\xa9 c "), "a \xc3\xb6 b\xc2\xa9 c");
+    CHECK_STR(text_collapse(&a, "x {y} \\z  w"), "x {y} \\z w");
     arena_free(&a);
 }
 
@@ -69,6 +88,20 @@ static void test_fold(void)
     CHECK_STR(text_fold(&a, "L\xc3\xb8v\xc3\xa5s", 7), "lovas");
     CHECK_STR(text_fold(&a, "STRASSE-2", 9), "strasse2");
     CHECK_STR(text_fold(&a, "\xc3\x86sir", 5), "aesir");
+    /* text_fold_hash64 is text_hash64 of the fold, ASCII or not. */
+    const char *const texts[] = {"Deep Learning, Part II", "Bal\xc3\xa1zs O'Brien",
+                                 "\xc3\x86sir 2"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        unsigned long long h = 0;
+        const char *f = text_fold(&a, texts[i], strlen(texts[i]));
+        CHECK_INT(text_fold_hash64(texts[i], strlen(texts[i]), &h), 1);
+        CHECK(h == text_hash64(f, strlen(f)));
+    }
+    {
+        unsigned long long h = 7;
+        CHECK_INT(text_fold_hash64(" -- ", 4, &h), 0); /* folds to "" */
+        CHECK(h == 7);
+    }
     arena_free(&a);
 }
 
