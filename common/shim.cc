@@ -53,11 +53,11 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
  * sb_stemmer is not thread-safe; neither is a shim_db, one per thread.
  *
- * Indexing stems the same few thousand words again and again, so the
- * latest answers are kept in a small direct-mapped table: one slot per
- * hash of the word, a new word simply overwrites its slot.  (A hash map
- * of 100,000 answers was slower than stemming itself: bench/RESULTS.md,
- * "The stemmer's cache".) */
+ * Indexing stems the same words again and again, so the latest answers
+ * are kept in a direct-mapped table sized by its user (english_stem()):
+ * one slot per hash of the word, a new word simply overwrites its slot.
+ * (A hash map of 100,000 answers was slower than stemming itself:
+ * bench/RESULTS.md, "The stemmer's cache".) */
 class SnowballEnglish : public Xapian::StemImplementation {
     struct slot {
         std::string word, stem;
