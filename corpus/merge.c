@@ -296,7 +296,7 @@ static int add_stand_ins(arena *a, const char *keys[], size_t *n,
     for (size_t i = 0; i < n0; i++) {
         const char *x = merge_stood_for(keys[i]);
         if (x && !(own && !strcmp(x, own)) &&
-            !(keys[(*n)++] = merge_stand_in(a, keys[i])))
+            !(keys[(*n)++] = arena_concat(a, LAYOUT_P_ID, x)))
             return -1;
     }
     return 0;
