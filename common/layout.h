@@ -8,7 +8,7 @@
  * of both sides include it as well as the C++ shim.
  *
  * ======================================================================
- * THE INDEX LAYOUT (layout version 5)
+ * THE INDEX LAYOUT (layout version 6)
  * ======================================================================
  *
  * An index is one Xapian "glass" database directory.  One Xapian document
@@ -59,9 +59,11 @@
  * XMA<x> in the work whose id is x (Q<x> stands for them; below).  On
  * arXiv records that is 7.6 fewer postings a work, of 3.7 fewer
  * distinct terms a work (a B-tree item each): the 101k 2.7% smaller,
- * built at 1.04-1.05 times the rate (bench/RESULTS.md, "Layout 5").  An
- * index of layout 4 holds every term layout 5 reads, and is used as it
- * is (Metadata, below).
+ * built at 1.04-1.05 times the rate (bench/RESULTS.md, "Layout 5").
+ * Layout 6 has layout 5's terms and values, and moves the stored record
+ * out of Xapian's document data into a zstd frame of its own ("The
+ * stored record", below); an index of layout 5 is used as it is
+ * (Metadata, below).
  *
  * What a query reads (searcher/shim_read.cc, fit_layout()):
  *
@@ -216,13 +218,14 @@
  *                 match; the stored JSON would have to be parsed.)
  *   5  SLOT_SUBJECTS  the subject terms as written, separated by 0x1f:
  *                 facets.
+ *   6  SLOT_RECORD  the stored record (below), one zstd frame.
  *
  * (XMP, XMO, XK, XW and slot 5 came with the PubMed, OpenAlex, OAI-PMH
  * and BibTeX readers; an index of layout 3 written before them simply
  * has none, as no record it holds had those fields.)
  *
- * Document data
- * -------------
+ * The stored record
+ * -----------------
  * The merged work as one JSON object in paperdex's own JSON-lines schema
  * (docs/jsonl.md), plus "sources": [{"file", "line", "record"}], one entry
  * per source in (file, place) order, each holding that source's own
@@ -233,16 +236,30 @@
  * Written with cJSON by corpus/merge.c.  Hits are read back from it, and a
  * work is re-merged from its sources when one of them changes.
  *
+ * Layout 6 keeps it in value slot 6 as a zstd frame, compressed with a
+ * dictionary trained on the index's own first 1,000 records (the
+ * dictionary in the metadata, below; the frame names it), and leaves
+ * Xapian's document data empty: glass deflates document data on the
+ * writer's thread at zlib's level 6, and does not compress values.  On
+ * the arXiv records the frames are 0.35 of the JSON, against deflate's
+ * 0.53, and cost a quarter of deflate's time, on the builder thread
+ * (common/shim_store.cc, which owns the format; bench/RESULTS.md,
+ * "Records in zstd frames").  Layouts 5 and before keep the JSON itself
+ * as the document data, and a document without slot 6 is read that way.
+ *
  * Metadata
  * --------
- *   paperdex.layout   "5": written at creation.  An index of layout 4
- *                     holds every term layout 5 reads (its XAI terms
- *                     are never read, its XI<id> and XMA<id> in the work
- *                     of that id find what Q<id> finds, and all go when
- *                     a work is written again): it is searched as it is, and a
- *                     writer stamps it "5" when it opens it, so that a
- *                     paperdex of layout 4 leaves it alone (its author
- *                     filters would miss the new works).  An index of
+ *   paperdex.layout   "6": written at creation.  An index of layout 5
+ *                     has the terms and values of layout 6 and its
+ *                     records in the document data, where layout 6
+ *                     reads a document without slot 6: it is searched
+ *                     as it is, and a writer stamps it "6" when it
+ *                     opens it, so that a paperdex of layout 5 leaves
+ *                     it alone (it would find the new works' records
+ *                     empty).  Layout 4 is rebuilt (it was layout 5's
+ *                     compatible one: its XAI terms are never read, its
+ *                     XI<id> and XMA<id> in the work of that id find
+ *                     what Q<id> finds).  An index of
  *                     another layout is refused with PDX_EVERSION
  *                     (naming, for an older one, the command that
  *                     rebuilds it), a Xapian database
@@ -258,6 +275,11 @@
  *                     whether the file changed.  Written in the same
  *                     commit as the file's last records, so a crash never
  *                     leaves a fingerprint for records that are not there.
+ *   paperdex.zdict:<id>  a zstd dictionary the stored records were packed
+ *                     with, <id> its own id in decimal (derived from its
+ *                     content).  Written in the commit of the first
+ *                     records packed with it; an index merged from
+ *                     `--jobs` shards holds each shard's.
  *
  * Besides Xapian's own files the directory holds `paperdex-writer`: the
  * pid, host and start time of the writer holding the lock, written when a
@@ -312,6 +334,7 @@
 #define LAYOUT_SLOT_CATS 3u
 #define LAYOUT_SLOT_AUTHORS 4u
 #define LAYOUT_SLOT_SUBJECTS 5u
+#define LAYOUT_SLOT_RECORD 6u
 #define LAYOUT_FACET_SEP '\x1f'
 
 /* ---- metadata keys */
@@ -319,6 +342,7 @@
 #define LAYOUT_META_UPDATED "paperdex.updated"
 #define LAYOUT_META_REINDEXED "paperdex.reindexed"
 #define LAYOUT_META_SOURCE "paperdex.src:"
+#define LAYOUT_META_ZDICT "paperdex.zdict:"
 
 /* ---- files beside Xapian's own */
 #define LAYOUT_HOLDER_FILE "paperdex-writer"

@@ -65,12 +65,13 @@ extern "C" {
 /** The index layout this version writes and searches (see the essay at
  *  the top of common/layout.h).  An index of layout
  *  PDX_LAYOUT_COMPATIBLE is searched and written as it is (it holds every
- *  term this layout reads; a writer stamps it with this layout when it
+ *  term and value this layout reads, its records where this layout looks
+ *  for an old document's; a writer stamps it with this layout when it
  *  opens it, so that older versions leave it alone).  An index of an
  *  older layout is rebuilt beside itself by `paperdex index` and
  *  pdx_sync() (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 5
-#define PDX_LAYOUT_COMPATIBLE 4
+#define PDX_LAYOUT_VERSION 6
+#define PDX_LAYOUT_COMPATIBLE 5
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
 

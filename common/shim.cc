@@ -28,6 +28,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <exception>
+#include <ftw.h>
 #include <new>
 #include <string>
 #include <vector>
@@ -489,25 +490,28 @@ void pdxshim::follow_replaced(shim_db *h)
 void pdxshim::reopen_by_name(shim_db *h)
 {
     Xapian::Database all;
+    std::vector<Xapian::Database> subs;
     std::vector<shard_id> ids;
     for (const shard_id &s : h->shards) {
         std::string host;
         unsigned port = 0;
         if (!s.local && remote_address(s.path, host, port)) {
-            all.add_database(Xapian::Remote::open(
-                host, port, REMOTE_TIMEOUT_MS, REMOTE_CONNECT_MS));
+            subs.push_back(Xapian::Remote::open(host, port, REMOTE_TIMEOUT_MS,
+                                                REMOTE_CONNECT_MS));
             ids.push_back(s);
         } else {
             shard_id id;
-            all.add_database(open_local_reader(s.path, id));
+            subs.push_back(open_local_reader(s.path, id));
             ids.push_back(id);
         }
+        all.add_database(subs.back());
     }
     const std::string v = all.get_metadata(LAYOUT_KEY);
     if (v != LAYOUT_VERSION && v != LAYOUT_COMPATIBLE)
         throw Xapian::DatabaseVersionError(
             "'" + h->path + "' was replaced by an index of another layout");
     h->db = all;
+    h->subs = subs;
     h->reader.reset(); /* made again over the new files */
     h->shards = ids;
 }
@@ -536,6 +540,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             h->db = Xapian::Remote::open(host, port, REMOTE_TIMEOUT_MS,
                                          REMOTE_CONNECT_MS);
             h->shards.push_back(shard_id{p, false, 0, 0});
+            h->subs.push_back(h->db);
             int rc = check_layout(h, e);
             if (rc) {
                 delete h;
@@ -574,11 +579,13 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
                 p, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS |
                        ((mode & SHIM_NOSYNC) ? Xapian::DB_NO_SYNC : 0));
             h->db = h->wdb;
+            h->subs.push_back(h->db);
             h->writable = true;
         } else {
             shard_id id;
             h->db = open_local_reader(p, id);
             h->shards.push_back(id);
+            h->subs.push_back(h->db);
         }
         int rc = check_layout(h, e);
         if (rc) {
@@ -620,6 +627,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->db.add_database(other->db);
         h->shards.insert(h->shards.end(), other->shards.begin(),
                          other->shards.end());
+        h->subs.insert(h->subs.end(), other->subs.begin(), other->subs.end());
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;
@@ -724,7 +732,7 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
             std::sort(ids.begin(), ids.end());
             ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
             for (Xapian::docid id : ids)
-                found.push_back(h->db.get_document(id).get_data());
+                found.push_back(stored_record(h, h->db.get_document(id)));
         });
         for (const std::string &data : found)
             if (fn(ctx, data.data(), data.size())) {
@@ -831,6 +839,15 @@ extern "C" int shim_termfreq(shim_db *h, const char *term, uint64_t *out,
 namespace {
 const char *fatal_prog = "paperdex";
 int fatal_status = 1;
+/* shim_fatal_work_dir's: a fixed buffer, so that the handler reads it
+ * without allocating. */
+char fatal_dir[4096];
+
+int remove_entry(const char *path, const struct stat *, int flag,
+                 struct FTW *)
+{
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
 
 [[noreturn]] void exit_on_fatal()
 {
@@ -849,9 +866,18 @@ int fatal_status = 1;
     if (what.empty())
         what = std::string("a write failed inside a commit (last system "
                            "error: ") + strerror(err) + ")";
-    fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
-            "from it, so the run stops here: the index keeps its last "
-            "commit\n", fatal_prog, what.c_str());
+    if (fatal_dir[0]) {
+        /* A rebuild beside the index: the old one was never touched. */
+        nftw(fatal_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
+                "from it, so the run stops here: the rebuild failed: the "
+                "index is as it was (its work directory %s removed)\n",
+                fatal_prog, what.c_str(), fatal_dir);
+    } else {
+        fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
+                "from it, so the run stops here: the index keeps its last "
+                "commit\n", fatal_prog, what.c_str());
+    }
     fflush(stderr);
     /* exit_group itself, not _exit(): a sanitizer build intercepts _exit
      * to check for leaks, and would report what the frames std::terminate
@@ -860,6 +886,14 @@ int fatal_status = 1;
     _exit(fatal_status);
 }
 } // namespace
+
+extern "C" void shim_fatal_work_dir(const char *dir)
+{
+    if (dir && strlen(dir) < sizeof fatal_dir)
+        memcpy(fatal_dir, dir, strlen(dir) + 1);
+    else
+        fatal_dir[0] = '\0';
+}
 
 extern "C" void pdx_exit_on_fatal(const char *prog, int status)
 {

@@ -86,6 +86,13 @@ int shim_meta_get(shim_db *db, const char *key, shim_data_fn fn, void *ctx,
 int shim_meta_list(shim_db *db, const char *prefix, shim_data_fn fn,
                    void *ctx, shim_err *e);
 
+/* The work directory a rebuild is being made in (DB.full-PID,
+ * DB.jobs-PID), or NULL when none: if Xapian's failure ends the process
+ * meanwhile (pdx_exit_on_fatal), the directory is removed and the message
+ * says the rebuild failed and the index is as it was.  Copied;
+ * process-wide, as the end it prepares for. */
+void shim_fatal_work_dir(const char *dir);
+
 #ifdef __cplusplus
 }
 #endif

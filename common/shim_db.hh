@@ -31,6 +31,10 @@
 #include "paperdex.h"
 #include "shim.h"
 
+/* zstd's handles (zstd.h), for the stored record's classes below. */
+struct ZSTD_CCtx_s;
+struct ZSTD_CDict_s;
+
 namespace pdxshim {
 
 const Xapian::valueno SLOT_YEAR = LAYOUT_SLOT_YEAR;
@@ -39,6 +43,7 @@ const Xapian::valueno SLOT_ID = LAYOUT_SLOT_ID;
 const Xapian::valueno SLOT_CATS = LAYOUT_SLOT_CATS;
 const Xapian::valueno SLOT_AUTHORS = LAYOUT_SLOT_AUTHORS;
 const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
+const Xapian::valueno SLOT_RECORD = LAYOUT_SLOT_RECORD;
 const char FACET_SEP = LAYOUT_FACET_SEP;
 const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
@@ -74,6 +79,14 @@ struct shard_id {
     ino_t ino = 0;
 };
 
+/* The stored record (common/shim_store.cc): a reader's decompression
+ * context and the dictionaries it has met. */
+struct RecordReader;
+void free_record_reader(RecordReader *r);
+struct RecordReaderFree {
+    void operator()(RecordReader *r) const { free_record_reader(r); }
+};
+
 } // namespace pdxshim
 
 struct shim_db {
@@ -85,6 +98,10 @@ struct shim_db {
      * the same name (follow_replaced). */
     std::vector<pdxshim::shard_id> shards;
     Xapian::Database db; /* the reader; for a writer, the writer itself */
+    /* The databases db is made of, one per shard (the same objects), for
+     * what Xapian reads from the first shard only: metadata. */
+    std::vector<Xapian::Database> subs;
+    std::unique_ptr<pdxshim::RecordReader, pdxshim::RecordReaderFree> records;
     Xapian::WritableDatabase wdb;
     Xapian::Stem stem;   /* Snowball English, from libstemmer */
     Xapian::SimpleStopper stopper;
@@ -134,6 +151,52 @@ const char *term_field(const std::string &t, std::string &word);
  * faster"). */
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 Xapian::Stem english_stem(size_t slots);
+
+/* ---- the stored record (common/shim_store.cc) */
+
+/* A dictionary, ready to compress records with; id is zstd's. */
+struct RecordDict {
+    unsigned id;
+    ::ZSTD_CDict_s *cdict;
+    explicit RecordDict(const std::string &bytes);
+    ~RecordDict();
+    RecordDict(const RecordDict &) = delete;
+    RecordDict &operator=(const RecordDict &) = delete;
+};
+
+/* Compresses records into zstd frames: one per thread. */
+class RecordPacker {
+    ::ZSTD_CCtx_s *cctx;
+
+  public:
+    RecordPacker();
+    ~RecordPacker();
+    RecordPacker(const RecordPacker &) = delete;
+    RecordPacker &operator=(const RecordPacker &) = delete;
+    /* The frame of data[0..len), with dict (or none when NULL). */
+    std::string pack(const RecordDict *dict, const char *data, size_t len);
+};
+
+/* A writer's dictionary: the index's (open), or one trained on the first
+ * records this writer stores (note, called for each record in order, on
+ * the writer's thread; it writes a dictionary it trains into wdb's
+ * metadata).  note returns the dictionary to pack that record with
+ * (NULL until there is one). */
+class RecordTrainer {
+    std::shared_ptr<const RecordDict> current;
+    bool trained = false;
+    std::string samples;
+    std::vector<size_t> sizes;
+
+  public:
+    void open(Xapian::WritableDatabase &wdb);
+    std::shared_ptr<const RecordDict> note(Xapian::WritableDatabase &wdb,
+                                           const char *data, size_t len);
+};
+
+/* The record a document stores (layout 6: its SLOT_RECORD frame; before:
+ * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
+std::string stored_record(shim_db *h, const Xapian::Document &doc);
 
 /* Settle a writer's documents in flight (Side::settle); nothing on a
  * reader.  Call inside the entry point's try block. */

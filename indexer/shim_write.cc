@@ -46,7 +46,8 @@ void setup_tg(Xapian::TermGenerator &tg, const Xapian::Stem &stem,
     tg.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
 }
 
-void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
+void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
+               const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, Xapian::Document &doc);
 
 /* ----------------------------------------------------------------------
@@ -85,6 +86,7 @@ struct Job {
         terms;
     shim_doc d;
     std::string idterm;
+    std::shared_ptr<const RecordDict> dict; /* to pack its record with */
     Xapian::Document doc;
     std::exception_ptr error;
 
@@ -103,7 +105,8 @@ struct Job {
             out.push_back(keep(v[i]));
         return out;
     }
-    explicit Job(const shim_doc *in) : d(*in)
+    Job(const shim_doc *in, std::shared_ptr<const RecordDict> dict_)
+        : d(*in), dict(std::move(dict_))
     {
         d.id = keep(in->id);
         d.title = keep(in->title);
@@ -258,11 +261,14 @@ struct Writer : Side {
     shim_db *h;
     Xapian::Stem stem;        /* the caller's thread's */
     Xapian::TermGenerator tg; /* the same */
+    RecordPacker packer;      /* the same */
+    RecordTrainer records;    /* the same: the records' dictionary */
 
     /* The builder: its own stemmer and term generator. */
     std::thread thread;
     Xapian::Stem bstem;
     Xapian::TermGenerator btg;
+    RecordPacker bpacker;
     std::mutex mu;
     std::condition_variable to_build, built;
     std::deque<std::unique_ptr<Job>> todo, done; /* under mu */
@@ -276,6 +282,7 @@ struct Writer : Side {
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
+        records.open(h->wdb);
         stem = english_stem(STEM_CACHE_WRITE);
         setup_tg(tg, stem, &h->stopper);
         if (h->builder) {
@@ -307,7 +314,8 @@ struct Writer : Side {
             todo.pop_front();
             g.unlock();
             try {
-                build_doc(btg, &j->d, j->idterm, j->doc);
+                build_doc(btg, bpacker, j->dict.get(), &j->d, j->idterm,
+                          j->doc);
             } catch (...) {
                 j->error = std::current_exception();
             }
@@ -525,7 +533,8 @@ namespace {
 /* Work d as a document: its terms (by the layout, common/layout.h), its
  * values and its stored record.  Runs on the caller's thread or the
  * builder's, each with its own tg. */
-void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
+void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
+               const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, Xapian::Document &doc)
 {
     tg.set_document(doc);
@@ -604,7 +613,8 @@ void build_doc(Xapian::TermGenerator &tg, const shim_doc *d,
         doc.add_value(SLOT_CATS, cats);
     if (!names.empty())
         doc.add_value(SLOT_AUTHORS, names);
-    doc.set_data(std::string(d->data, d->data_len));
+    /* The record, in a zstd frame (common/shim_store.cc). */
+    doc.add_value(SLOT_RECORD, packer.pack(dict, d->data, d->data_len));
 }
 
 } // namespace
@@ -623,8 +633,10 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         }
         Writer &w = writer(h);
         w.note_keys(d, idterm);
+        std::shared_ptr<const RecordDict> dict =
+            w.records.note(h->wdb, d->data, d->data_len);
         if (h->builder && d->fresh && !d->n_delete_ids) {
-            w.queue(std::unique_ptr<Job>(new Job(d)));
+            w.queue(std::unique_ptr<Job>(new Job(d, std::move(dict))));
             return 0;
         }
         w.settle();
@@ -632,7 +644,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             if (strcmp(d->delete_ids[i], d->id) != 0)
                 h->wdb.delete_document(std::string(LAYOUT_P_ID) + d->delete_ids[i]);
         Xapian::Document doc;
-        build_doc(w.tg, d, idterm, doc);
+        build_doc(w.tg, w.packer, dict.get(), d, idterm, doc);
         if (d->fresh)
             h->wdb.add_document(doc);
         else

@@ -79,6 +79,7 @@
 #include <unistd.h>
 
 #include "../common/paperdex.h"
+#include "../common/shim.h"
 #include "../corpus/merge.h"
 #include "../corpus/prefetch.h"
 #include "exchange.h"
@@ -967,7 +968,11 @@ static int make_work_dir(const char *db_arg, const char *kind,
 {
     dir_name(db, db_arg);
     snprintf(tmp, PATH_MAX + 32, "%s.%s-%ld", db, kind, (long)getpid());
-    return mkdir(tmp, 0777);
+    if (mkdir(tmp, 0777) != 0)
+        return -1;
+    /* Until the swap: removed if Xapian's failure ends the process. */
+    shim_fatal_work_dir(tmp);
+    return 0;
 }
 
 /* A run that cannot go on without the work directory tmp (errno says
@@ -1082,6 +1087,7 @@ static void end_beside(run *r, beside *b)
     if (!r->fatal && pdx_sync_dir(b->fresh) != 0)
         fail(r, PDX_EIO, "%s: cannot sync the new index: %s", b->fresh,
              strerror(errno));
+    shim_fatal_work_dir(NULL);
     if (r->fatal)
         r->s->kept_old = 1;
     else
@@ -1342,6 +1348,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         pdx_close(sh);
         free(paths);
     }
+    shim_fatal_work_dir(NULL);
     if (r->fatal) {
         s->kept_old = 1;
     } else {

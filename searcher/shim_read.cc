@@ -1066,7 +1066,7 @@ static std::string correct_word(shim_db *h, const std::string &word)
                     if (p == h->db.postlist_end(c.stem))
                         continue;
                     const std::string body =
-                        stored_text(h->db.get_document(*p).get_data());
+                        stored_text(stored_record(h, h->db.get_document(*p)));
                     for (const Word &w : words_of(body)) {
                         std::string f = fold_word(body.substr(w.start, w.end - w.start));
                         if (f.empty() || f[0] != lower[0] ||
@@ -1205,7 +1205,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     if (q->snippet_bytes && has_text)
         snippet_stems = snippet_weights(h, query);
     for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
-        shim_hit hit{it.get_weight(), it.get_document().get_data(), ""};
+        shim_hit hit{it.get_weight(), stored_record(h, it.get_document()), ""};
         if (q->explain && has_text)
             hit.explain = explain_hit(h, query, *it, it.get_weight(), q->k1,
                                       q->b);
@@ -1322,7 +1322,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
                 enq.get_mset(0, static_cast<Xapian::doccount>(limit));
             for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
                 hits.emplace_back(it.get_weight(),
-                                  it.get_document().get_data());
+                                  stored_record(h, it.get_document()));
             totals->estimated = ms.get_matches_estimated();
             totals->lower = ms.get_matches_lower_bound();
             totals->upper = ms.get_matches_upper_bound();
