@@ -189,7 +189,9 @@ def throughput(cmd, procs=2):
     ps = [subprocess.Popen(cmd(3), stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(procs)]
     n = 0
     for p in ps:
-        out, _ = p.communicate()
+        out, err = p.communicate()
+        if p.returncode != 0:
+            sys.exit("compare.py: %s failed (%d): %s" % (" ".join(cmd(3)), p.returncode, err.decode()[-500:]))
         n += len(json.loads(out)["latency_us"])
     return n / (time.time() - t0)
 

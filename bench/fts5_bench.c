@@ -179,6 +179,10 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
     sqlite3 *db;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
         die(db, path);
+    /* compare.py starts two of these at once: the one that finds the WAL
+     * index being set up by the other waits instead of failing (seen:
+     * SQLITE_BUSY ended a whole run). */
+    sqlite3_busy_timeout(db, 10000);
     const char *base = "SELECT id, bm25(papers, 2.0, 1.0, 1.0, 0, 0, 0) AS s "
                        "FROM papers WHERE papers MATCH ?1";
     char sql[3][512];
