@@ -843,12 +843,6 @@ int fatal_status = 1;
  * without allocating. */
 char fatal_dir[4096];
 
-int remove_entry(const char *path, const struct stat *, int flag,
-                 struct FTW *)
-{
-    return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 [[noreturn]] void exit_on_fatal()
 {
     int err = errno;
@@ -868,7 +862,7 @@ int remove_entry(const char *path, const struct stat *, int flag,
                            "error: ") + strerror(err) + ")";
     if (fatal_dir[0]) {
         /* A rebuild beside the index: the old one was never touched. */
-        nftw(fatal_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        shim_remove_tree(fatal_dir);
         fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
                 "from it, so the run stops here: the rebuild failed: the "
                 "index is as it was (its work directory %s removed)\n",
@@ -887,10 +881,22 @@ int remove_entry(const char *path, const struct stat *, int flag,
 }
 } // namespace
 
+static int remove_entry(const char *path, const struct stat *, int flag,
+                        struct FTW *)
+{
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+extern "C" void shim_remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 extern "C" void shim_fatal_work_dir(const char *dir)
 {
-    if (dir && strlen(dir) < sizeof fatal_dir)
-        memcpy(fatal_dir, dir, strlen(dir) + 1);
+    size_t n = dir ? strlen(dir) : sizeof fatal_dir;
+    if (n < sizeof fatal_dir)
+        memcpy(fatal_dir, dir, n + 1);
     else
         fatal_dir[0] = '\0';
 }

@@ -86,6 +86,9 @@ int shim_meta_get(shim_db *db, const char *key, shim_data_fn fn, void *ctx,
 int shim_meta_list(shim_db *db, const char *prefix, shim_data_fn fn,
                    void *ctx, shim_err *e);
 
+/* rm -rf of a directory paperdex made (a rebuild's work directory). */
+void shim_remove_tree(const char *dir);
+
 /* The work directory a rebuild is being made in (DB.full-PID,
  * DB.jobs-PID), or NULL when none: if Xapian's failure ends the process
  * meanwhile (pdx_exit_on_fatal), the directory is removed and the message

@@ -156,6 +156,15 @@ struct RecordReader {
 
 void free_record_reader(RecordReader *r) { delete r; }
 
+/* What a record that cannot be read is: the index is damaged. */
+[[noreturn]] static void unreadable(const Xapian::Document &doc,
+                                    const std::string &why)
+{
+    throw Xapian::DatabaseCorruptError("the stored record of document " +
+                                       std::to_string(doc.get_docid()) +
+                                       " " + why);
+}
+
 std::string stored_record(shim_db *h, const Xapian::Document &doc)
 {
     const std::string v = doc.get_value(SLOT_RECORD);
@@ -174,10 +183,8 @@ std::string stored_record(shim_db *h, const Xapian::Document &doc)
                 if (!(bytes = sub.get_metadata(dict_key(id))).empty())
                     break;
             if (bytes.empty())
-                throw Xapian::DatabaseCorruptError(
-                    "the stored record of document " +
-                    std::to_string(doc.get_docid()) + " needs dictionary " +
-                    std::to_string(id) + ", which the index lacks");
+                unreadable(doc, "needs dictionary " + std::to_string(id) +
+                                    ", which the index lacks");
             dd = ZSTD_createDDict(bytes.data(), bytes.size());
             if (!dd)
                 throw std::bad_alloc();
@@ -190,19 +197,15 @@ std::string stored_record(shim_db *h, const Xapian::Document &doc)
         ZSTD_getFrameContentSize(v.data(), v.size());
     if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
         size > (1u << 30))
-        throw Xapian::DatabaseCorruptError(
-            "the stored record of document " +
-            std::to_string(doc.get_docid()) + " is not a zstd frame");
+        unreadable(doc, "is not a zstd frame");
     std::string out(static_cast<size_t>(size), '\0');
     size_t n = dd ? ZSTD_decompress_usingDDict(r.dctx, &out[0], out.size(),
                                                v.data(), v.size(), dd)
                   : ZSTD_decompressDCtx(r.dctx, &out[0], out.size(),
                                         v.data(), v.size());
     if (ZSTD_isError(n) || n != out.size())
-        throw Xapian::DatabaseCorruptError(
-            "the stored record of document " +
-            std::to_string(doc.get_docid()) + " does not decompress: " +
-            (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short"));
+        unreadable(doc, std::string("does not decompress: ") +
+                            (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short"));
     return out;
 }
 

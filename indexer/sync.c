@@ -60,12 +60,11 @@
  * function as pdx_sync_event reports (the CLI prints them); nothing here
  * writes to stdout or stderr.
  */
-#define _GNU_SOURCE /* nftw, renameat2 */
+#define _GNU_SOURCE /* renameat2 */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -882,19 +881,6 @@ static int open_index(run *r, const char *db, double wait)
 
 /* ------------------------------------------------- rebuilds beside db */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-/* rm -rf of a directory paperdex made. */
-static void remove_tree(const char *dir)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Put the index built in `built` in db's place.  The old index stays
  * locked by r->ix, unchanged, until db names the new one: the two
@@ -1031,7 +1017,7 @@ static void remove_orphans(run *r, const char *db_arg)
             continue;
         }
         snprintf(path, sizeof path, "%s/%s", dir, n);
-        remove_tree(path);
+        shim_remove_tree(path);
         emit_msg(r, PDX_SYNC_NOTE, NULL, "removed %s, left by a run that "
                  "was killed", path);
     }
@@ -1093,7 +1079,7 @@ static void end_beside(run *r, beside *b)
     else
         swap_in(r, b->db, b->fresh, b->old);
     if (!r->keep_tmp)
-        remove_tree(b->tmp);
+        shim_remove_tree(b->tmp);
 }
 
 /* ------------------------------------------------------------ workers */
@@ -1355,7 +1341,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         swap_in(r, db, merged, old);
     }
     if (!r->keep_tmp)
-        remove_tree(tmp);
+        shim_remove_tree(tmp);
     free(wk);
     free(names);
     free(owner);

@@ -47,6 +47,20 @@ static int check_pass, check_fail;
         }                                                                  \
     } while (0)
 
+#ifdef __cplusplus
+#include <string>
+/* C++ tests: a check whose failure prints a message built at run time. */
+static inline void check(bool ok, const std::string &what)
+{
+    if (ok) {
+        check_pass++;
+    } else {
+        check_fail++;
+        fprintf(stderr, "CHECK failed: %s\n", what.c_str());
+    }
+}
+#endif
+
 static inline int check_done(void)
 {
     printf("%d passed, %d failed\n", check_pass, check_fail);

@@ -33,21 +33,10 @@
 #include <vector>
 
 #include "layout.h"
+#include "check.h"
 #include "paperdex.h"
 
 namespace {
-
-int failed = 0, passed = 0;
-
-void check(bool ok, const std::string &what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        fprintf(stderr, "CHECK failed: %s\n", what.c_str());
-    }
-}
 
 /* Invented text, its words drawn from a vocabulary that differs with
  * `seed`, so that two indexes train different dictionaries. */
@@ -310,8 +299,7 @@ int main(int argc, char **argv)
           "records stored before the dictionary still read");
     pdx_close(ix);
 
-    printf("%d passed, %d failed\n", passed, failed);
-    if (!failed && system(("rm -rf '" + work + "'").c_str()) != 0)
+    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
         fprintf(stderr, "cannot remove %s\n", work.c_str());
-    return failed ? 1 : 0;
+    return check_done();
 }
