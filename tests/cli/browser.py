@@ -108,6 +108,16 @@ def api(params):
 
 
 HITS = "Array.from(document.querySelectorAll('#hits li.hit a.title')).map(a => a.textContent)"
+
+
+def settled(params):
+    """Wait until the page shows the API's hits for params. The URL changes
+    before the page's fetch returns, and until it does the facets on show
+    are the previous query's: read them only after this."""
+    want = [h["title"] for h in api(dict(params, limit=10))["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    check("the page settles on the hits of %s" % urllib.parse.urlencode(params), got == want and len(want) > 0,
+          (got, want))
 try:
     wd("POST", S + "/url", {"url": BASE + "/"})
     check("the page loads, titled", until("document.title") == "paperdex")
@@ -145,6 +155,7 @@ try:
     check("the author box filters as the API does", got == want and len(want) > 0, (got, want))
     click("#chips button[data-k=author]")
     until("!location.search.includes('author=')")
+    settled({"q": "glacier mapping", "year": "2015.."})
 
     # A facet: the first category.
     cat = until("document.querySelector('#facets ul:nth-of-type(2) a, #facets a[aria-label^=\"Only category\"]')"
@@ -163,6 +174,7 @@ try:
     typed("#y1", "")
     typed("#q", "heat\ue007")
     until("location.search.includes('q=heat') && !location.search.includes('year=')")
+    settled({"q": "heat"})
     subj = until("document.querySelector('#facets a[aria-label^=\"Only subject\"]')"
                  " && document.querySelector('#facets a[aria-label^=\"Only subject\"]').getAttribute('aria-label')")
     check("subjects are a facet", bool(subj), subj)
@@ -179,7 +191,7 @@ try:
     typed("#y1", "")
     typed("#q", "data\ue007")
     total = api({"q": "data", "limit": 10})["total"]
-    until(HITS + ".length")
+    settled({"q": "data"})
     check("enough hits to page (%d)" % total, total > 10)
     click('nav.pages a')
     until("location.search.includes('offset=10')")
@@ -195,7 +207,7 @@ try:
 
     # The results page, saved for the README.
     typed("#q", "coral reef monitoring\ue007")
-    until(HITS + ".length && document.querySelectorAll('#facets a').length")
+    settled({"q": "coral reef monitoring"})
     os.makedirs(OUT, exist_ok=True)
     png = base64.b64decode(wd("GET", S + "/screenshot"))
     with open(os.path.join(OUT, "search-page.png"), "wb") as f:
@@ -221,7 +233,7 @@ try:
     # A phone.
     wd("POST", S + "/window/rect", {"width": 390, "height": 844})
     typed("#q", "graph neural networks\ue007")
-    until("location.search.includes('q=graph') && " + HITS + ".length")
+    settled({"q": "graph neural networks"})
     check("a phone-sized window needs no sideways scrolling",
           js("return document.documentElement.scrollWidth <= window.innerWidth + 1"),
           js("return [document.documentElement.scrollWidth, window.innerWidth]"))
