@@ -2,8 +2,8 @@
 """compare.py -- paperdex against SQLite FTS5 on the same records and the
 same queries, in one run on one machine.
 
-usage: compare.py [--work DIR] [--skip-single] [--no-remote] [--no-fts5-queries]
-                  CORPUS LABEL
+usage: compare.py [--work DIR] [--index-rounds R] [--skip-single] [--no-remote]
+                  [--no-fts5-queries] CORPUS LABEL
 
 CORPUS is a .jsonl(.gz) file (the arXiv snapshot, or bench/gen_corpus.py
 output).  Measured, each engine in turn:
@@ -11,6 +11,12 @@ output).  Measured, each engine in turn:
     its workers, from wait4), size on disk before and after compaction
     (`paperdex compact`; FTS5 'optimize' + VACUUM).  paperdex runs with
     one process and with --jobs 2 (--skip-single: --jobs 2 only);
+    --index-rounds R (default 1) builds with every engine R times, the
+    engines taking turns within each round, and reports each engine's
+    median time (its works/s from that), every round's time, and the
+    ratios of paperdex --jobs 2 to each peer within each round and their
+    median: this machine's speed drifts by a tenth between minutes, and a
+    ratio of two builds made a minute apart drifts less than either;
   * single-thread query latency (p50, p95, p99, mean) and queries/s for
     top 10, over a query mix drawn from the corpus's titles with a fixed
     seed: 100 one-word, 100 two-word and 100 four-word queries, 50
@@ -40,6 +46,7 @@ import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -235,10 +242,10 @@ def write_tsv(corpus, tsv):
                                  clean(ca)]) + "\n")
 
 
-def lucene_index(work, corpus):
-    """Compile LuceneBench, convert CORPUS to its TSV (untimed) and index
-    it into WORK/lucene: (java command, index dir, seconds, peak RSS MB,
-    its JSON line), or None without Debian's liblucene8-java and a JDK."""
+def lucene_prepare(work, corpus):
+    """Compile LuceneBench and convert CORPUS to its TSV (untimed): (java
+    command, index dir, TSV path), or None without Debian's liblucene8-java
+    and a JDK."""
     if not (len(LUCENE_JARS) == 2 and shutil.which("javac")):
         sys.stderr.write("lucene: not run: it needs Debian's liblucene8-java (lucene-core-8 and "
                          "lucene-analyzers-common-8 in /usr/share/java) and javac\n")
@@ -248,20 +255,21 @@ def lucene_index(work, corpus):
                     os.path.join(HERE, "LuceneBench.java")], check=True)
     tsv = os.path.join(work, "records.tsv")
     write_tsv(corpus, tsv)
-    ldir = os.path.join(work, "lucene")
-    shutil.rmtree(ldir, ignore_errors=True)
     java = ["java", "-Xmx1g", "-cp", cp, "LuceneBench"]
-    dt, rss, out = timed_rss(java + ["index", ldir, tsv])
-    return java, ldir, dt, rss, out
+    return java, os.path.join(work, "lucene"), tsv
 
 
 def main(argv):
-    work, skip_single, remote, fts5_queries = None, False, True, True
+    work, skip_single, remote, fts5_queries, rounds = None, False, True, True, 1
     args = []
     i = 0
     while i < len(argv):
         if argv[i] == "--work":
             work = argv[i + 1]; i += 1
+        elif argv[i] == "--index-rounds":
+            rounds = int(argv[i + 1]); i += 1
+            if rounds < 1:
+                sys.stderr.write("compare.py: --index-rounds takes 1 or more\n"); return 2
         elif argv[i] == "--skip-single":
             skip_single = True
         elif argv[i] == "--no-remote":
@@ -284,27 +292,51 @@ def main(argv):
     sys.stderr.write("compare.py: working in %s\n" % work)
 
     # ---- indexing -------------------------------------------------------
+    # Each round builds with every engine in turn; the figures kept are the
+    # median round's, and every round's seconds are kept beside them.
     runs = [("paperdex --jobs 2", ["--jobs", "2"])]
     if not skip_single:
         runs.insert(0, ("paperdex", []))
-    for name, extra in runs:
-        b = pdx_build(PDX, os.path.join(work, "pdx" + ("-j2" if extra else "")), extra, corpus)
-        res[name] = figures(b["seconds"], b["works"], in_bytes, b["peak_rss_mb"], b["bytes"],
-                            du(b["compacted"]), b["compact_seconds"])
-        res["pdx_db"] = b["compacted"]
-        sys.stderr.write("%s: %s\n" % (name, res[name]))
     fdb = os.path.join(work, "fts5.sqlite")
-    dt, rss, out = timed_rss([FTS, "index", fdb, corpus])
-    f = json.loads(out)
-    res["sqlite fts5"] = figures_of(f, in_bytes, rss)
-    sys.stderr.write("fts5: %s\n" % res["sqlite fts5"])
-
-    lucene = lucene_index(work, corpus)
-    if lucene:
-        java, ldir, dt, rss, out = lucene
-        lj = json.loads(out)
-        res["lucene"] = figures_of(lj, in_bytes, rss)
-        sys.stderr.write("lucene: %s\n" % res["lucene"])
+    lucene = lucene_prepare(work, corpus)
+    secs = {}
+    built = {}
+    for rnd in range(rounds):
+        for name, extra in runs:
+            b = pdx_build(PDX, os.path.join(work, "pdx" + ("-j2" if extra else "")), extra, corpus)
+            secs.setdefault(name, []).append(b["seconds"])
+            built.setdefault(name, []).append(
+                (b["seconds"], figures(b["seconds"], b["works"], in_bytes, b["peak_rss_mb"],
+                                       b["bytes"], du(b["compacted"]), b["compact_seconds"])))
+            res["pdx_db"] = b["compacted"]
+            sys.stderr.write("round %d, %s: %.1f s\n" % (rnd + 1, name, b["seconds"]))
+        for f in (fdb, fdb + "-wal", fdb + "-shm"):
+            if os.path.exists(f):
+                os.remove(f)
+        dt, rss, out = timed_rss([FTS, "index", fdb, corpus])
+        f = figures_of(json.loads(out), in_bytes, rss)
+        secs.setdefault("sqlite fts5", []).append(f["seconds"])
+        built.setdefault("sqlite fts5", []).append((f["seconds"], f))
+        sys.stderr.write("round %d, fts5: %.1f s\n" % (rnd + 1, f["seconds"]))
+        if lucene:
+            java, ldir, tsv = lucene
+            shutil.rmtree(ldir, ignore_errors=True)
+            dt, rss, out = timed_rss(java + ["index", ldir, tsv])
+            f = figures_of(json.loads(out), in_bytes, rss)
+            secs.setdefault("lucene", []).append(f["seconds"])
+            built.setdefault("lucene", []).append((f["seconds"], f))
+            sys.stderr.write("round %d, lucene: %.1f s\n" % (rnd + 1, f["seconds"]))
+    for name, rs in built.items():
+        med = sorted(rs, key=lambda x: x[0])[(len(rs) - 1) // 2][1]  # odd R: the median
+        res[name] = dict(med, rounds=secs[name])
+    j2 = secs["paperdex --jobs 2"]
+    for peer in ("sqlite fts5", "lucene"):
+        if peer in secs:
+            # works/s ratio = the peer's seconds over paperdex's, same works
+            rr = [secs[peer][k] / j2[k] * res["paperdex --jobs 2"]["works"] / res[peer]["works"]
+                  for k in range(rounds)]
+            res["paperdex --jobs 2"]["ratio_rounds " + peer] = rr
+            res["paperdex --jobs 2"]["ratio_median " + peer] = statistics.median(rr)
 
     # ---- queries --------------------------------------------------------
     qs = query_mix(read_records(corpus, 20000))
@@ -321,6 +353,7 @@ def main(argv):
         res["query sqlite fts5"] = latency(fcmd)
         res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
     if lucene:
+        java, ldir, _ = lucene
         lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
         res["query lucene"] = latency(lcmd)
         res["query lucene"]["qps_2proc"] = throughput(lcmd)
@@ -357,6 +390,17 @@ def main(argv):
         print("| %s | %.1f s | %.0f | %.2f | %.0f MB | %.0f MB | %.0f MB |" % (
             name, r["seconds"], r["works_per_s"], r["mb_per_s"], r["peak_rss_mb"],
             r["bytes"] / 1e6, r["bytes_compacted"] / 1e6))
+    if rounds > 1:
+        print("\nIndexing, %d rounds, the engines in turn within each (the table: the median "
+              "round's figures)." % rounds)
+        for name in [n for n, _ in runs] + ["sqlite fts5"] + (["lucene"] if lucene else []):
+            print("- %s: %s s" % (name, ", ".join("%.1f" % x for x in res[name]["rounds"])))
+        for peer in ("sqlite fts5", "lucene"):
+            k = "ratio_rounds " + peer
+            if k in res["paperdex --jobs 2"]:
+                print("- works/s of --jobs 2 over %s's, round by round: %s; median %.3f" % (
+                    peer, ", ".join("%.3f" % x for x in res["paperdex --jobs 2"][k]),
+                    res["paperdex --jobs 2"]["ratio_median " + peer]))
     print("\n| top-10 queries (%d, 1 process) | p50 | p95 | p99 | mean | q/s | q/s, 2 processes |"
           % res["query paperdex"]["queries"])
     print("|---|---|---|---|---|---|---|")
@@ -384,7 +428,9 @@ def main(argv):
         print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
             t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
     def ratios(peer, query_key, index_key):
-        j2 = res["paperdex --jobs 2"]["works_per_s"] / res[index_key]["works_per_s"]
+        j2 = res["paperdex --jobs 2"].get("ratio_median " + index_key,
+                                          res["paperdex --jobs 2"]["works_per_s"] /
+                                          res[index_key]["works_per_s"])
         if query_key not in res:
             print("Ratio (paperdex / %s): indexing works/s with --jobs 2: %.2f "
                   "(%s queries not run)" % (peer, j2, peer))
