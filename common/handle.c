@@ -3,10 +3,12 @@
  * and the error kept on the handle (handle.h).  What a handle does is the
  * write side's (indexer/write.c) or the read side's (searcher/search.c).
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "handle.h"
 
@@ -118,3 +120,22 @@ int pdx_index_layout(const pdx_index *ix)
     return ix && ix->db ? shim_layout(ix->db) : 0;
 }
 
+
+uint64_t handle_bytes(const char *path)
+{
+    uint64_t total = 0;
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char p[4096];
+        struct stat st;
+        if (snprintf(p, sizeof p, "%s/%s", path, de->d_name) >= (int)sizeof p)
+            continue;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}

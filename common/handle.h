@@ -36,4 +36,8 @@ void handle_clear(pdx_index *ix);
  * failed.  0 or the code. */
 int handle_enter(pdx_index *ix);
 
+/* Bytes of the regular files in the index directory `path` (an index is
+ * flat): its size on disk, 0 if it cannot be read. */
+uint64_t handle_bytes(const char *path);
+
 #endif

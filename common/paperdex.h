@@ -925,7 +925,7 @@ typedef struct pdx_sync_event {
  *  rebuild beside the index leaves the index as it was. */
 typedef int (*pdx_sync_fn)(void *ctx, const pdx_sync_event *ev);
 
-#define PDX_SYNC_OPTIONS_VERSION 1
+#define PDX_SYNC_OPTIONS_VERSION 2
 /** Records per commit when pdx_sync_options.batch is 0: the best of the
  *  sweep in bench/RESULTS.md (memory grows with it). */
 #define PDX_DEFAULT_BATCH 1000
@@ -971,6 +971,20 @@ typedef struct pdx_sync_options {
     double wait;
     pdx_sync_fn progress;   /**< reports, or NULL                        */
     void *progress_ctx;
+    /** Version 2.  Nonzero: a run that added, changed or removed records
+     *  ends by writing a compacted copy of the index beside it (in
+     *  DIR.compact-PID, by Xapian's compactor, as pdx_compact) and
+     *  putting it in the index's place as full does, under the run's
+     *  lock.  A glass index outgrows its compacted size at its first
+     *  update, because Xapian copies each block it changes and splits a
+     *  full one to insert (the arXiv 101k: 444 MB compacted, 776 MB after
+     *  3% of its records changed); this keeps it at the size a fresh
+     *  build compacts to, for a compaction each run that changed
+     *  something and room for both copies meanwhile.  If the copy cannot
+     *  be made, a WARNING says so and the index stays updated and
+     *  uncompacted.  Not with in_place; a build with several jobs is
+     *  compacted by its merge already. */
+    int compact;
 } pdx_sync_options;
 
 #if !defined(__cplusplus) || __cplusplus >= 202002L
@@ -982,7 +996,7 @@ typedef struct pdx_sync_options {
 PDX_EXTERN int pdx_sync_options_init(pdx_sync_options *o,
                                      unsigned int version);
 
-#define PDX_SYNC_SUMMARY_VERSION 1
+#define PDX_SYNC_SUMMARY_VERSION 2
 
 /** What a pdx_sync() run did.  The caller sets version (with
  *  PDX_SYNC_SUMMARY_INIT or pdx_sync_summary_init()). */
@@ -1018,6 +1032,11 @@ typedef struct pdx_sync_summary {
     size_t regrouped; /**< jobs > 1: groups of works merged again       */
     double seconds;   /**< wall-clock time of the run                   */
     char message[1024]; /**< why pdx_sync() failed, or ""               */
+    /** Version 2: with pdx_sync_options.compact, the index's bytes on disk
+     *  before and after its compaction and the seconds it took (all 0
+     *  when it was not compacted). */
+    uint64_t compact_before, compact_after;
+    double compact_seconds;
 } pdx_sync_summary;
 
 #if !defined(__cplusplus) || __cplusplus >= 202002L

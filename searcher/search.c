@@ -8,11 +8,9 @@
  */
 #include <ctype.h>
 #include <stddef.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../common/handle.h"
 #include "../common/layout.h"
@@ -631,25 +629,6 @@ void pdx_results_free(pdx_results *r)
 
 /* ---------------------------------------------------------- statistics */
 
-static uint64_t dir_bytes(const char *path)
-{
-    uint64_t total = 0;
-    DIR *d = opendir(path);
-    if (!d)
-        return 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char p[4096];
-        struct stat st;
-        if (snprintf(p, sizeof p, "%s/%s", path, de->d_name) >= (int)sizeof p)
-            continue;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-            total += (uint64_t)st.st_size;
-    }
-    closedir(d);
-    return total;
-}
-
 int pdx_stats_get(pdx_stats *out, pdx_index *ix)
 {
     int entry = handle_enter(ix);
@@ -667,7 +646,7 @@ int pdx_stats_get(pdx_stats *out, pdx_index *ix)
     out->terms = s.terms;
     out->postings = s.postings;
     out->avg_length = s.avg_length;
-    out->bytes = dir_bytes(ix->path);
+    out->bytes = handle_bytes(ix->path);
     out->last_updated = s.last_updated;
     out->layout = s.layout;
     out->last_reindex = s.last_reindex;

@@ -4,8 +4,8 @@
  * It also pins the ABI a program built against this header relies on:
  * the offsets of every field of the structs the library hands out or
  * reads by version (pdx_hit, pdx_query's version-1 part, which
- * pdx_search still accepts, and pdx_work's, which pdx_put still
- * accepts), checked at compile time against frozen
+ * pdx_search still accepts, pdx_work's, which pdx_put still
+ * accepts, and pdx_sync's two structs'), checked at compile time against frozen
  * copies of their first published layout.  A field inserted in the
  * middle, or one that changes size, fails the build here; a field added
  * at the end does not.  And the version the build system gives the
@@ -96,6 +96,54 @@ SAME_AT(pdx_work, affiliation, struct frozen_work_v1, affiliation);
 SAME_AT(pdx_work, source, struct frozen_work_v1, source);
 SAME_AT(pdx_work, source_line, struct frozen_work_v1, source_line);
 ABI_CHECK(work_v1_end, PDX_WORK_V1_SIZE == sizeof(struct frozen_work_v1));
+
+/* pdx_sync_options and pdx_sync_summary version 1: everything before
+ * `compact` and `compact_before`, which pdx_sync still accepts (reading
+ * and writing no further). */
+struct frozen_sync_options_v1 {
+    unsigned int version;
+    const char *const *include;
+    size_t n_include;
+    const char *const *exclude;
+    size_t n_exclude;
+    pdx_format format;
+    const char *page_date;
+    size_t batch;
+    int full, in_place, dry_run;
+    unsigned jobs;
+    double wait;
+    pdx_sync_fn progress;
+    void *progress_ctx;
+};
+SAME_AT(pdx_sync_options, format, struct frozen_sync_options_v1, format);
+SAME_AT(pdx_sync_options, batch, struct frozen_sync_options_v1, batch);
+SAME_AT(pdx_sync_options, jobs, struct frozen_sync_options_v1, jobs);
+SAME_AT(pdx_sync_options, wait, struct frozen_sync_options_v1, wait);
+SAME_AT(pdx_sync_options, progress_ctx, struct frozen_sync_options_v1, progress_ctx);
+ABI_CHECK(sync_options_v1_end, offsetof(pdx_sync_options, compact) ==
+                                   sizeof(struct frozen_sync_options_v1));
+struct frozen_sync_summary_v1 {
+    unsigned int version;
+    int started;
+    uint64_t sources_added, sources_updated, sources_removed, sources_unchanged;
+    uint64_t records_read, records_indexed;
+    uint64_t records_added, records_updated, records_removed, records_unchanged;
+    uint64_t records_skipped;
+    uint64_t skipped[16];
+    uint64_t invalid;
+    unsigned sources_failed;
+    int kept_old, upgraded_from;
+    size_t regrouped;
+    double seconds;
+    char message[1024];
+};
+SAME_AT(pdx_sync_summary, records_read, struct frozen_sync_summary_v1, records_read);
+SAME_AT(pdx_sync_summary, skipped, struct frozen_sync_summary_v1, skipped);
+SAME_AT(pdx_sync_summary, kept_old, struct frozen_sync_summary_v1, kept_old);
+SAME_AT(pdx_sync_summary, seconds, struct frozen_sync_summary_v1, seconds);
+SAME_AT(pdx_sync_summary, message, struct frozen_sync_summary_v1, message);
+ABI_CHECK(sync_summary_v1_end, offsetof(pdx_sync_summary, compact_before) ==
+                                   sizeof(struct frozen_sync_summary_v1));
 
 #ifndef PDX_EXPECT_VERSION
 #error "the build gives PDX_EXPECT_VERSION (CMake's project version)"

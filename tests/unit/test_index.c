@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1121,6 +1122,63 @@ static void test_long_queries(void)
     pdx_close(ix);
 }
 
+/* pdx_sync from a program built against version 1 of its option and
+ * summary structs (before `compact` and `compact_before`): init and the
+ * run write no further than version 1's end; and version 2's compact. */
+static void test_sync_versions(void)
+{
+    const char *src = path_of("sync-works.jsonl");
+    FILE *f = fopen(src, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    for (int k = 0; k < 300; k++)
+        fprintf(f, "{\"id\": \"s%d\", \"title\": \"Sync work %d on glaciers\", "
+                   "\"abstract\": \"Radar soundings of glacier %d.\"}\n", k, k, k);
+    fclose(f);
+    const char *sources[] = {src};
+
+    pdx_sync_options o1[2];
+    pdx_sync_summary s1[2];
+    memset(o1, 0x5a, sizeof o1);
+    memset(s1, 0x5a, sizeof s1);
+    size_t o1_end = offsetof(pdx_sync_options, compact);
+    size_t s1_end = offsetof(pdx_sync_summary, compact_before);
+    CHECK_INT(pdx_sync_options_init(&o1[0], 1), 0);
+    CHECK_INT(pdx_sync_summary_init(&s1[0], 1), 0);
+    CHECK(((unsigned char *)&o1[0])[o1_end] == 0x5a &&
+          ((unsigned char *)&s1[0])[s1_end] == 0x5a);
+    CHECK_INT(pdx_sync(&s1[0], path_of("sync-v1"), sources, 1, &o1[0]), 0);
+    CHECK(s1[0].version == 1 && s1[0].records_added == 300 &&
+          s1[0].message[0] == '\0');
+    /* Nothing written past version 1's end of the summary. */
+    int untouched = 1;
+    for (size_t i = s1_end; i < sizeof s1[0]; i++)
+        untouched &= ((unsigned char *)&s1[0])[i] == 0x5a;
+    CHECK(untouched);
+    CHECK_INT(pdx_sync_options_init(&o1[1], PDX_SYNC_OPTIONS_VERSION + 1),
+              PDX_EVERSION);
+    CHECK_INT(pdx_sync_summary_init(&s1[1], 0), PDX_EVERSION);
+
+    /* Version 2: compact, reported in the summary. */
+    pdx_sync_options o = PDX_SYNC_OPTIONS_INIT;
+    pdx_sync_summary s = PDX_SYNC_SUMMARY_INIT;
+    CHECK(o.compact == 0);
+    o.compact = 1;
+    CHECK_INT(pdx_sync(&s, path_of("sync-v2"), sources, 1, &o), 0);
+    CHECK(s.records_added == 300 && s.compact_after > 0 &&
+          s.compact_after < s.compact_before && s.compact_seconds > 0);
+    pdx_sync_summary again = PDX_SYNC_SUMMARY_INIT;
+    CHECK_INT(pdx_sync(&again, path_of("sync-v2"), sources, 1, &o), 0);
+    CHECK(again.sources_unchanged == 1 && again.compact_after == 0);
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("sync-v2"), PDX_OPEN_READ), 0);
+    pdx_stats st = PDX_STATS_INIT;
+    CHECK_INT(pdx_stats_get(&st, ix), 0);
+    CHECK(st.works == 300 && st.bytes < s.compact_before);
+    pdx_close(ix);
+}
+
 static void test_misc(void)
 {
     /* The linked library is the one the header describes (the header
@@ -1142,6 +1200,7 @@ int main(void)
         return 1;
     }
     test_misc();
+    test_sync_versions();
     test_lifecycle();
     test_filters();
     test_query_errors_and_paging();

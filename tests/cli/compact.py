@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""compact.py -- `paperdex index --compact`: a run that changed the index
+ends by putting a compacted copy in its place, under its lock.
+
+Checked, on invented works (harness.synthetic_work), with an index
+updated the same way without --compact beside it:
+  * a new index and an update each end compacted, and say so in the
+    summary line (MB before -> after); the update leaves the index smaller
+    than the same update without --compact, and the size `paperdex
+    compact` gives the latter;
+  * it holds the same works, field by field, and ranks as the other does
+    (ids and scores);
+  * a re-run that changes nothing does not compact, and the index is
+    writable after the swap;
+  * a compacted copy that cannot be made (its work directory's name
+    taken) leaves the index updated, uncompacted, with a warning, exit 0;
+  * a run killed while it compacts leaves the index updated and whole;
+    the next run removes the work directory it left, with a note;
+  * --compact with --in-place is refused, naming both.
+
+usage: compact.py PAPERDEX
+"""
+import json
+import re
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done, synthetic_work  # noqa: E402
+
+PDX = sys.argv[1]
+tmp = tempfile.mkdtemp(prefix="pdx-compact-")
+N = 6000
+
+
+def pdx(*args):
+    return subprocess.run([PDX] + list(args), capture_output=True, text=True)
+
+
+def write_source(path, edition_of, gone):
+    with open(path, "w", encoding="utf-8") as f:
+        for k in range(N):
+            if k not in gone:
+                f.write(json.dumps(synthetic_work(k, edition_of(k), title="Compact work")) + "\n")
+
+
+def size(db):
+    return sum(os.path.getsize(os.path.join(db, n)) for n in os.listdir(db)
+               if os.path.isfile(os.path.join(db, n)))
+
+
+def dump(db):
+    r = pdx("search", "--db", db, "--all", "--format", "jsonl", "--limit", str(N + 10),
+            "--snippet", "0")
+    works = {}
+    for line in r.stdout.splitlines():
+        w = json.loads(line)
+        w.pop("rank", None)
+        w.pop("score", None)
+        works[w["id"]] = w
+    return works
+
+
+def ranked(db, q):
+    r = pdx("search", "--db", db, "--format", "jsonl", "--limit", "30", "--snippet", "0", q)
+    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
+
+
+def leftovers(db):
+    base = os.path.basename(db) + ".compact-"
+    return [n for n in os.listdir(os.path.dirname(db)) if n.startswith(base)]
+
+
+src = os.path.join(tmp, "works.jsonl")
+ix, plain = os.path.join(tmp, "ix"), os.path.join(tmp, "plain")
+
+# A new index, compacted at the end of its first run.
+write_source(src, lambda k: 0, set())
+r = pdx("index", "--db", ix, "--compact", src)
+m = r.returncode == 0 and re.search(r"compacted ([\d.]+) MB -> ([\d.]+) MB", r.stdout)
+check("a new index ends compacted, and says so", bool(m), r.stdout + r.stderr)
+if m:
+    check("the compacted index is smaller than the one built", float(m.group(2)) < float(m.group(1)),
+          m.group(0))
+shutil.copytree(ix, plain)
+
+# An update: a tenth of the works edited, a twentieth gone.
+gone = set(range(1, N, 20))
+write_source(src, lambda k: 1 if k % 10 == 0 else 0, gone)
+r = pdx("index", "--db", ix, "--compact", src)
+check("an update with --compact ends compacted", r.returncode == 0 and "compacted" in r.stdout,
+      r.stdout + r.stderr)
+r2 = pdx("index", "--db", plain, src)
+check("the same update without --compact does not compact",
+      r2.returncode == 0 and "compacted" not in r2.stdout, r2.stdout + r2.stderr)
+check("both updates changed the same records",
+      r.stdout.split("; ")[1] == r2.stdout.split("; ")[1], (r.stdout, r2.stdout))
+recompacted = os.path.join(tmp, "recompacted")
+pdx("compact", "--db", plain, recompacted)
+check("the compacted update is smaller than the plain one (%d < %d bytes)" % (size(ix), size(plain)),
+      size(ix) < size(plain))
+check("and within 2%% of `paperdex compact` of the plain one (%d, %d bytes)"
+      % (size(ix), size(recompacted)), abs(size(ix) - size(recompacted)) <= 0.02 * size(recompacted))
+want = dump(plain)
+check("the same works, field by field (%d)" % len(want), dump(ix) == want and len(want) == N - len(gone))
+for q in ("glacier radar", "title:compact", "protein folding", '"neural network"'):
+    a, b = ranked(ix, q), ranked(plain, q)
+    check("the same ranking for %s" % q, a == b and len(a) > 0, (a[:3], b[:3]))
+check("no work directory left", not leftovers(ix), leftovers(ix))
+
+# Nothing changed: no compaction; the swapped-in index is writable.
+r = pdx("index", "--db", ix, "--compact", src)
+check("a run that changes nothing does not compact",
+      r.returncode == 0 and "compacted" not in r.stdout and " 1 unchanged;" in r.stdout,
+      r.stdout + r.stderr)
+
+# The work directory's name taken: updated, not compacted, a warning.
+write_source(src, lambda k: 2 if k % 7 == 0 else (1 if k % 10 == 0 else 0), gone)
+p = subprocess.Popen([PDX, "index", "--db", ix, "--compact", src], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+with open("%s.compact-%d" % (ix, p.pid), "w") as f:
+    f.write("in the way\n")
+out, err = p.communicate()
+check("a compacted copy that cannot be made: exit 0, the update kept",
+      p.returncode == 0 and "compacted" not in out and " updated" in out, out + err)
+check("with a warning naming the work directory and saying the index is updated",
+      "compact-%d: cannot create" % p.pid in err and "updated, but not compacted" in err, err)
+pdx("index", "--db", plain, src)
+check("the uncompacted index holds the update", dump(ix) == dump(plain))
+r = pdx("index", "--db", ix, src)
+check("the next run removes what was in the way, with a note",
+      r.returncode == 0 and not leftovers(ix) and "note: removed" in r.stderr, (r.stderr, leftovers(ix)))
+
+# Killed while compacting: the index updated and whole, the next run cleans up.
+write_source(src, lambda k: 3 if k % 5 == 0 else 0, gone)
+killed = False
+for attempt in range(5):
+    p = subprocess.Popen([PDX, "index", "--db", ix, "--compact", src], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    work = "%s.compact-%d" % (ix, p.pid)
+    while p.poll() is None and not os.path.isdir(work):
+        time.sleep(0.002)
+    if p.poll() is None:
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        killed = os.path.isdir(work)
+        break
+    p.wait()
+    # finished before it could be caught: make another change and retry
+    write_source(src, lambda k, a=attempt: 4 + a if k % 5 == 0 else 0, gone)
+check("a run was killed while it compacted", killed)
+if killed:
+    pdx("index", "--db", plain, src)
+    check("the index is the updated one, whole", dump(ix) == dump(plain))
+    r = pdx("index", "--db", ix, "--compact", src)
+    check("the next run removes the killed run's work directory, with a note",
+          r.returncode == 0 and not leftovers(ix) and "note: removed" in r.stderr,
+          (r.stdout, r.stderr, leftovers(ix)))
+
+r = pdx("index", "--db", ix, "--full", "--in-place", "--compact", src)
+check("--compact with --in-place is refused, naming both",
+      r.returncode == 2 and "--compact" in r.stderr and "--in-place" in r.stderr, (r.returncode, r.stderr))
+
+shutil.rmtree(tmp)
+done()
