@@ -60,8 +60,8 @@
  * compacted copy of the updated index is written beside it
  * (DB.compact-PID, by Xapian's compactor) and swapped in
  * (compact_beside).  Glass copies every block a commit changes and
- * splits a full one to insert, so a compacted index grows to about 1.75
- * times its size at its first update, and stays there (the arXiv 101k:
+ * splits a full one to insert, so a compacted index grows by a third to
+ * three quarters at its first update, and little after (the arXiv 101k:
  * 444 MB, then 776 and 790 MB; compacted after each update, 440 and 436
  * MB, for 6.0 and 3.6 s of compaction on top of 5.7 and 7.4 s of
  * update: bench/RESULTS.md, "Compacting after an update").
