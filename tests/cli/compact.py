@@ -10,6 +10,8 @@ updated the same way without --compact beside it:
     compact` gives the latter;
   * it holds the same works, field by field, and ranks as the other does
     (ids and scores);
+  * `paperdex serve`, started on the index before the update, answers
+    throughout and then from the compacted index (its /stats size);
   * a re-run that changes nothing does not compact, and the index is
     writable after the swap;
   * a compacted copy that cannot be made (its work directory's name
@@ -29,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, done, synthetic_work  # noqa: E402
@@ -89,10 +92,32 @@ if m:
           m.group(0))
 shutil.copytree(ix, plain)
 
-# An update: a tenth of the works edited, a twentieth gone.
+# An update: a tenth of the works edited, a twentieth gone; a server
+# reads the index meanwhile.
+srv = subprocess.Popen([PDX, "serve", "--quiet", "--db", ix, "--listen", "127.0.0.1:0"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+base = "http://127.0.0.1:%d" % int(srv.stderr.readline().strip().rsplit(":", 1)[1])
+
+
+def served(path):
+    with urllib.request.urlopen(base + path, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+answers = []
+before = served("/search?q=glacier+radar&limit=5")["total"]
 gone = set(range(1, N, 20))
 write_source(src, lambda k: 1 if k % 10 == 0 else 0, gone)
-r = pdx("index", "--db", ix, "--compact", src)
+p = subprocess.Popen([PDX, "index", "--db", ix, "--compact", src], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+while p.poll() is None:
+    answers.append(served("/search?q=glacier+radar&limit=5")["total"])
+out, err = p.communicate()
+r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+after = served("/search?q=glacier+radar&limit=5")["total"]
+# Each answer is some commit's whole index: the run commits every batch.
+check("the server answered throughout the update (%d times)" % len(answers),
+      len(answers) > 0 and before > 0 and all(t > 0 for t in answers), (before, after, answers[:20]))
 check("an update with --compact ends compacted", r.returncode == 0 and "compacted" in r.stdout,
       r.stdout + r.stderr)
 r2 = pdx("index", "--db", plain, src)
@@ -108,6 +133,14 @@ check("and within 2%% of `paperdex compact` of the plain one (%d, %d bytes)"
       % (size(ix), size(recompacted)), abs(size(ix) - size(recompacted)) <= 0.02 * size(recompacted))
 want = dump(plain)
 check("the same works, field by field (%d)" % len(want), dump(ix) == want and len(want) == N - len(gone))
+stats = served("/stats")
+check("the server reads the compacted index now (%s bytes)" % stats.get("bytes"),
+      stats.get("works") == len(want) and stats.get("bytes", 0) < size(plain), stats)
+top = [h["id"] for h in served("/search?q=glacier+radar&limit=5")["hits"]]
+check("and ranks as the plain updated index does", top == [i for i, _ in ranked(plain, "glacier radar")[:5]],
+      (top, ranked(plain, "glacier radar")[:5]))
+srv.terminate()
+srv.wait(timeout=10)
 for q in ("glacier radar", "title:compact", "protein folding", '"neural network"'):
     a, b = ranked(ix, q), ranked(plain, q)
     check("the same ranking for %s" % q, a == b and len(a) > 0, (a[:3], b[:3]))
