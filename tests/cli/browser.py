@@ -110,12 +110,19 @@ def api(params):
 HITS = "Array.from(document.querySelectorAll('#hits li.hit a.title')).map(a => a.textContent)"
 
 
+def shown(params):
+    """(what the page shows, the API's hits for params), once the page
+    shows those hits or the wait runs out."""
+    want = [h["title"] for h in api(dict(params, limit=10))["hits"]]
+    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    return got, want
+
+
 def settled(params):
     """Wait until the page shows the API's hits for params. The URL changes
     before the page's fetch returns, and until it does the facets on show
     are the previous query's: read them only after this."""
-    want = [h["title"] for h in api(dict(params, limit=10))["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown(params)
     check("the page settles on the hits of %s" % urllib.parse.urlencode(params), got == want and len(want) > 0,
           (got, want))
 try:
@@ -142,16 +149,14 @@ try:
     typed("#y1", "2015")
     click("button[type=submit]")
     until("location.search.includes('year=')")
-    want = [h["title"] for h in api({"q": "glacier mapping", "year": "2015..", "limit": 10})["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown({"q": "glacier mapping", "year": "2015.."})
     check("a year range narrows the hits as the API does", got == want and len(want) > 0, (got, want))
 
     # An author typed into the author box: a filter, shown as a chip.
     typed("#au", "Petrović")
     click("button[type=submit]")
     until("location.search.includes('author=')")
-    want = [h["title"] for h in api({"q": "glacier mapping", "year": "2015..", "author": "Petrović", "limit": 10})["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown({"q": "glacier mapping", "year": "2015..", "author": "Petrović"})
     check("the author box filters as the API does", got == want and len(want) > 0, (got, want))
     click("#chips button[data-k=author]")
     until("!location.search.includes('author=')")
@@ -162,8 +167,7 @@ try:
                 " && document.querySelector('#facets a[aria-label^=\"Only category\"]').getAttribute('aria-label')")
     click('#facets a[aria-label^="Only category"]')
     value = cat.replace("Only category ", "")
-    want = [h["title"] for h in api({"q": "glacier mapping", "year": "2015..", "category": value, "limit": 10})["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown({"q": "glacier mapping", "year": "2015..", "category": value})
     check("clicking a facet narrows to it (%s)" % value, got == want and len(got) > 0, (got, want))
     check("the filter shows as a chip", value in (until("document.querySelector('#chips').textContent") or ""))
     click("#chips button[data-k=category]")
@@ -181,8 +185,7 @@ try:
     if subj:
         click('#facets a[aria-label^="Only subject"]')
         value = subj.replace("Only subject ", "")
-        want = [h["title"] for h in api({"q": "heat", "subject": value, "limit": 10})["hits"]]
-        got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+        got, want = shown({"q": "heat", "subject": value})
         check("clicking a subject narrows to it (%s)" % value, got == want and len(got) > 0, (got, want))
         click("#chips button[data-k=subject]")
         until("!location.search.includes('subject=')")
@@ -195,14 +198,12 @@ try:
     check("enough hits to page (%d)" % total, total > 10)
     click('nav.pages a')
     until("location.search.includes('offset=10')")
-    want = [h["title"] for h in api({"q": "data", "offset": 10, "limit": 10})["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown({"q": "data", "offset": 10})
     check("next page shows the API's second page", got == want and len(want) > 0, (got, want))
     check("and numbers it from 11", js("return document.querySelector('#hits ol').start") == 11)
     wd("POST", S + "/back", {})
     until("!location.search.includes('offset=')")
-    want = [h["title"] for h in api({"q": "data", "limit": 10})["hits"]]
-    got = until("(" + HITS + ").join('|') === " + json.dumps("|".join(want)) + " && " + HITS)
+    got, want = shown({"q": "data"})
     check("the browser's back button returns to the first page", got == want and len(want) == 10)
 
     # The results page, saved for the README.

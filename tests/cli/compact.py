@@ -34,7 +34,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, synthetic_work  # noqa: E402
+from harness import check, done, ranked, synthetic_work, works_of  # noqa: E402
 
 PDX = sys.argv[1]
 tmp = tempfile.mkdtemp(prefix="pdx-compact-")
@@ -55,23 +55,6 @@ def write_source(path, edition_of, gone):
 def size(db):
     return sum(os.path.getsize(os.path.join(db, n)) for n in os.listdir(db)
                if os.path.isfile(os.path.join(db, n)))
-
-
-def dump(db):
-    r = pdx("search", "--db", db, "--all", "--format", "jsonl", "--limit", str(N + 10),
-            "--snippet", "0")
-    works = {}
-    for line in r.stdout.splitlines():
-        w = json.loads(line)
-        w.pop("rank", None)
-        w.pop("score", None)
-        works[w["id"]] = w
-    return works
-
-
-def ranked(db, q):
-    r = pdx("search", "--db", db, "--format", "jsonl", "--limit", "30", "--snippet", "0", q)
-    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
 
 
 def leftovers(db):
@@ -131,18 +114,18 @@ check("the compacted update is smaller than the plain one (%d < %d bytes)" % (si
       size(ix) < size(plain))
 check("and within 2%% of `paperdex compact` of the plain one (%d, %d bytes)"
       % (size(ix), size(recompacted)), abs(size(ix) - size(recompacted)) <= 0.02 * size(recompacted))
-want = dump(plain)
-check("the same works, field by field (%d)" % len(want), dump(ix) == want and len(want) == N - len(gone))
+want = works_of(PDX, plain, N + 10)
+check("the same works, field by field (%d)" % len(want), works_of(PDX, ix, N + 10) == want and len(want) == N - len(gone))
 stats = served("/stats")
 check("the server reads the compacted index now (%s bytes)" % stats.get("bytes"),
       stats.get("works") == len(want) and stats.get("bytes", 0) < size(plain), stats)
 top = [h["id"] for h in served("/search?q=glacier+radar&limit=5")["hits"]]
-check("and ranks as the plain updated index does", top == [i for i, _ in ranked(plain, "glacier radar")[:5]],
-      (top, ranked(plain, "glacier radar")[:5]))
+check("and ranks as the plain updated index does", top == [i for i, _ in ranked(PDX, plain, "glacier radar", 30)[:5]],
+      (top, ranked(PDX, plain, "glacier radar", 30)[:5]))
 srv.terminate()
 srv.wait(timeout=10)
 for q in ("glacier radar", "title:compact", "protein folding", '"neural network"'):
-    a, b = ranked(ix, q), ranked(plain, q)
+    a, b = ranked(PDX, ix, q, 30), ranked(PDX, plain, q, 30)
     check("the same ranking for %s" % q, a == b and len(a) > 0, (a[:3], b[:3]))
 check("no work directory left", not leftovers(ix), leftovers(ix))
 
@@ -164,7 +147,7 @@ check("a compacted copy that cannot be made: exit 0, the update kept",
 check("with a warning naming the work directory and saying the index is updated",
       "compact-%d: cannot create" % p.pid in err and "updated, but not compacted" in err, err)
 pdx("index", "--db", plain, src)
-check("the uncompacted index holds the update", dump(ix) == dump(plain))
+check("the uncompacted index holds the update", works_of(PDX, ix, N + 10) == works_of(PDX, plain, N + 10))
 r = pdx("index", "--db", ix, src)
 check("the next run removes what was in the way, with a note",
       r.returncode == 0 and not leftovers(ix) and "note: removed" in r.stderr, (r.stderr, leftovers(ix)))
@@ -189,7 +172,7 @@ for attempt in range(5):
 check("a run was killed while it compacted", killed)
 if killed:
     pdx("index", "--db", plain, src)
-    check("the index is the updated one, whole", dump(ix) == dump(plain))
+    check("the index is the updated one, whole", works_of(PDX, ix, N + 10) == works_of(PDX, plain, N + 10))
     r = pdx("index", "--db", ix, "--compact", src)
     check("the next run removes the killed run's work directory, with a note",
           r.returncode == 0 and not leftovers(ix) and "note: removed" in r.stderr,

@@ -1,14 +1,17 @@
 """harness.py -- what the Python CLI tests share: check() counts and reports
 a failure and goes on; done() prints the closing line "N passed, N failed"
 and exits non-zero on any failure, or when nothing was checked;
-free_port() names a loopback port nothing listens on; synthetic_work(),
+free_port() names a loopback port nothing listens on; works_of() and
+ranked() read an index through the CLI; synthetic_work(),
 files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
 tests."""
 import os
 import random
 import resource
 import signal
+import json
 import socket
+import subprocess
 import sys
 
 passed = failed = 0
@@ -34,6 +37,27 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def works_of(pdx, db, limit=10000):
+    """Every work of the index db, by id, as `search --all` shows it (rank
+    and score left out)."""
+    r = subprocess.run([pdx, "search", "--db", db, "--all", "--format", "jsonl", "--limit",
+                        str(limit), "--snippet", "0"], capture_output=True, text=True)
+    works = {}
+    for line in r.stdout.splitlines():
+        w = json.loads(line)
+        w.pop("rank", None)
+        w.pop("score", None)
+        works[w["id"]] = w
+    return works
+
+
+def ranked(pdx, db, q, limit):
+    """The top `limit` hits of query q in db: (id, score to 6 places)."""
+    r = subprocess.run([pdx, "search", "--db", db, "--format", "jsonl", "--limit", str(limit),
+                        "--snippet", "0", q], capture_output=True, text=True)
+    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
 
 
 WORDS = ("graph neural network protein folding glacier radar coral sonar wind power forecast "

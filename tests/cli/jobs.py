@@ -22,7 +22,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, ranked, works_of  # noqa: E402
 
 PDX, SRC, SHARED = sys.argv[1], sys.argv[2], sys.argv[3]
 tmp = tempfile.mkdtemp(prefix="pdx-jobs-")
@@ -44,23 +44,6 @@ def pdx(*args):
     return subprocess.run([PDX] + list(args), capture_output=True, text=True)
 
 
-def dump(db):
-    r = pdx("search", "--db", db, "--all", "--format", "jsonl", "--limit", "10000",
-            "--snippet", "0")
-    works = {}
-    for line in r.stdout.splitlines():
-        w = json.loads(line)
-        w.pop("rank", None)
-        w.pop("score", None)
-        works[w["id"]] = w
-    return works
-
-
-def ranked(db, q):
-    r = pdx("search", "--db", db, "--format", "jsonl", "--limit", "50", "--snippet", "0", q)
-    return [(h["id"], round(h["score"], 6)) for h in map(json.loads, r.stdout.splitlines())]
-
-
 dbs = {}
 for n in (1, 2, 3):
     db = os.path.join(tmp, "j%d" % n)
@@ -74,13 +57,13 @@ for n in (1, 2, 3):
     leftovers = [e for e in os.listdir(tmp) if ".jobs-" in e]
     check("--jobs %d: no work directories left" % n, not leftovers, leftovers)
 
-base = dump(dbs[1][0])
+base = works_of(PDX, dbs[1][0])
 # corpus/samples alone make 77 works; the seed pages and arXiv records more.
 check("single process indexed works", len(base) > (100 if os.path.exists(arxiv) else 50), len(base))
 merged = [w for w in base.values() if len(w.get("sources", [])) > 1]
 check("the sources include works merged from several records", len(merged) >= 5, len(merged))
 for n in (2, 3):
-    got = dump(dbs[n][0])
+    got = works_of(PDX, dbs[n][0])
     check("--jobs %d: same record counts" % n, dbs[n][1] == dbs[1][1], (dbs[n][1], dbs[1][1]))
     check("--jobs %d: same works" % n, sorted(got) == sorted(base),
           sorted(set(got) ^ set(base))[:10])
@@ -88,7 +71,7 @@ for n in (2, 3):
     check("--jobs %d: every work equal, field by field and source by source" % n,
           not diff, diff[:5])
     for q in ("graph neural networks", "ERNIE", "glacier mapping", "distributed training"):
-        check("--jobs %d: same ranking for %r" % (n, q), ranked(dbs[n][0], q) == ranked(dbs[1][0], q), q)
+        check("--jobs %d: same ranking for %r" % (n, q), ranked(PDX, dbs[n][0], q, 50) == ranked(PDX, dbs[1][0], q, 50), q)
     r = pdx("index", "--db", dbs[n][0], "--page-date", "2026-07-01", *sources)
     check("--jobs %d: a plain re-run finds nothing changed" % n,
           r.returncode == 0 and " 0 added, 0 updated, 0 removed" in r.stdout, r.stdout + r.stderr)
@@ -142,16 +125,16 @@ for n in (1, 2, 3):
         adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.startswith("add record")]
         check("many files, --jobs %d: each file named once" % n, sorted(adds) == sorted(set(adds)) and len(adds) == 12,
               adds)
-mbase = dump(mdb[1][0])
+mbase = works_of(PDX, mdb[1][0])
 check("many files: works merged across files", len(mbase) == 480 - 3 * 11 and all(
     len(mbase["dup%d" % k].get("sources", [])) == 12 for k in range(3)), len(mbase))
 for n in (2, 3):
     check("many files, --jobs %d: same record counts" % n, mdb[n][1] == mdb[1][1], (mdb[n][1], mdb[1][1]))
-    got = dump(mdb[n][0])
+    got = works_of(PDX, mdb[n][0])
     check("many files, --jobs %d: every work equal" % n, got == mbase,
           sorted(i for i in set(got) | set(mbase) if got.get(i) != mbase.get(i))[:5])
     for q in ("graphs", "glaciers ice", "proteins folding"):
-        check("many files, --jobs %d: same ranking for %r" % (n, q), ranked(mdb[n][0], q) == ranked(mdb[1][0], q))
+        check("many files, --jobs %d: same ranking for %r" % (n, q), ranked(PDX, mdb[n][0], q, 50) == ranked(PDX, mdb[1][0], q, 50))
     r = pdx("index", "--db", mdb[n][0], many)
     check("many files, --jobs %d: every file's fingerprint kept: a re-run reads none" % n,
           r.returncode == 0 and "0 added, 0 updated, 0 removed, 12 unchanged" in r.stdout, r.stdout)
@@ -193,10 +176,10 @@ check("overlapping sources, --jobs 2: each worker reads a file of its own",
       "each from whole sources of its own" in out, out[-300:])
 check("overlapping sources, --jobs 2: no work left split across the shards",
       "merged 0 groups of works split across workers" in out, out[-300:])
-obase = dump(odb[1])
+obase = works_of(PDX, odb[1])
 check("overlapping sources: 2,500 works of two records each",
       len(obase) == 2500 and all(len(w.get("sources", [])) == 2 for w in obase.values()), len(obase))
-check("overlapping sources, --jobs 2: every work equal", dump(odb[2]) == obase)
+check("overlapping sources, --jobs 2: every work equal", works_of(PDX, odb[2]) == obase)
 
 # One id twice in a file, under two titles (a record revised in place):
 # the later replaces the earlier, as in one pass, although their titles
@@ -215,7 +198,7 @@ for part in range(2):
                                     "year": 2001 if version == "First" else 2002}) + "\n")
 for what, source, works in (("one file", os.path.join(twice, "t0.jsonl"), 41), ("two files", twice, 82)):
     db, _ = one_and_two("twice-" + what.replace(" ", "") + "-", "one id twice in a file, " + what, source)
-    got = {n: dump(db[n]) for n in db}
+    got = {n: works_of(PDX, db[n]) for n in db}
     check("one id twice in a file, %s: the later record stands" % what,
           len(got[1]) == works and
           all(w["title"].startswith("Later") for w in got[1].values()), len(got[1]))
@@ -238,10 +221,10 @@ rdb, out = one_and_two("retitled", "works under two titles", retitled)
 regrouped = re.search(r"merged (\d+) groups? of works split", out)
 check("works under two titles, --jobs 2: over 1,000 merged after the shards",
       regrouped and int(regrouped.group(1)) > 1000, out[-300:])
-rbase = dump(rdb[1])
+rbase = works_of(PDX, rdb[1])
 check("works under two titles: 2,400 works of two records",
       len(rbase) == 2400 and all(len(w.get("sources", [])) == 2 for w in rbase.values()), len(rbase))
-check("works under two titles, --jobs 2: every work equal", dump(rdb[2]) == rbase)
+check("works under two titles, --jobs 2: every work equal", works_of(PDX, rdb[2]) == rbase)
 
 # A work of id a holding a record of id x (joined by DOI; a sorts first, so
 # it is the work's id), and a work of id x read before them, split across
@@ -262,18 +245,18 @@ with open(os.path.join(byid, "B.jsonl"), "w") as f:
                                 "title": "Work known by its DOI %04d" % k,
                                 "abstract": "Read second, with a DOI, %d. " % k * 3, "year": 2012}) + "\n")
 bdb, out = one_and_two("byid", "a record's id held in a work of another id", byid)
-bbase = dump(bdb[1])
+bbase = works_of(PDX, bdb[1])
 check("a record's id in a work of another id: 300 works of three records",
       len(bbase) == 300 and all(len(w.get("sources", [])) == 3 for w in bbase.values()), len(bbase))
 regrouped = re.search(r"merged (\d+) groups? of works split", out)
 check("a record's id in a work of another id, --jobs 2: some merged after the shards",
       regrouped and int(regrouped.group(1)) > 50, out[-300:])
-check("a record's id in a work of another id, --jobs 2: every work equal", dump(bdb[2]) == bbase)
+check("a record's id in a work of another id, --jobs 2: every work equal", works_of(PDX, bdb[2]) == bbase)
 
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", *sources)
 check("--jobs on a non-empty index without --full: usage error", r.returncode == 2 and "--full" in r.stderr, r)
 r = pdx("index", "--db", dbs[1][0], "--jobs", "2", "--full", "--page-date", "2026-07-01", *sources)
-check("--jobs with --full rebuilds", r.returncode == 0 and dump(dbs[1][0]) == base, r.stderr)
+check("--jobs with --full rebuilds", r.returncode == 0 and works_of(PDX, dbs[1][0]) == base, r.stderr)
 # A rebuild that fails loses nothing.  The workers are threads of the
 # indexer (a library does not fork), so what can die is the whole run:
 # killed midway while its workers fill their shards, it leaves the index
@@ -303,7 +286,7 @@ for attempt in range(3):
     p.communicate()
     if killed and p.returncode == -signal.SIGKILL:
         landed += 1
-        check("a run killed while its workers build: the index is as it was", dump(dbs[1][0]) == base)
+        check("a run killed while its workers build: the index is as it was", works_of(PDX, dbs[1][0]) == base)
         check("it left its work directory", os.path.isdir(work_dir), os.listdir(tmp))
         r = pdx("index", "--db", dbs[1][0], *sources)
         check("the next run removes the killed run's work directory and says so",
