@@ -299,41 +299,39 @@ def main(argv):
         runs.insert(0, ("paperdex", []))
     fdb = os.path.join(work, "fts5.sqlite")
     lucene = lucene_prepare(work, corpus)
-    secs = {}
-    built = {}
+    built = {}  # engine: [(seconds, figures)], one a round
+
+    def keep(rnd, name, seconds, figs):
+        built.setdefault(name, []).append((seconds, figs))
+        sys.stderr.write("round %d, %s: %.1f s\n" % (rnd + 1, name, seconds))
+
     for rnd in range(rounds):
         for name, extra in runs:
             b = pdx_build(PDX, os.path.join(work, "pdx" + ("-j2" if extra else "")), extra, corpus)
-            secs.setdefault(name, []).append(b["seconds"])
-            built.setdefault(name, []).append(
-                (b["seconds"], figures(b["seconds"], b["works"], in_bytes, b["peak_rss_mb"],
-                                       b["bytes"], du(b["compacted"]), b["compact_seconds"])))
+            keep(rnd, name, b["seconds"],
+                 figures(b["seconds"], b["works"], in_bytes, b["peak_rss_mb"], b["bytes"],
+                         du(b["compacted"]), b["compact_seconds"]))
             res["pdx_db"] = b["compacted"]
-            sys.stderr.write("round %d, %s: %.1f s\n" % (rnd + 1, name, b["seconds"]))
         for f in (fdb, fdb + "-wal", fdb + "-shm"):
             if os.path.exists(f):
                 os.remove(f)
         dt, rss, out = timed_rss([FTS, "index", fdb, corpus])
         f = figures_of(json.loads(out), in_bytes, rss)
-        secs.setdefault("sqlite fts5", []).append(f["seconds"])
-        built.setdefault("sqlite fts5", []).append((f["seconds"], f))
-        sys.stderr.write("round %d, fts5: %.1f s\n" % (rnd + 1, f["seconds"]))
+        keep(rnd, "sqlite fts5", f["seconds"], f)
         if lucene:
             java, ldir, tsv = lucene
             shutil.rmtree(ldir, ignore_errors=True)
             dt, rss, out = timed_rss(java + ["index", ldir, tsv])
             f = figures_of(json.loads(out), in_bytes, rss)
-            secs.setdefault("lucene", []).append(f["seconds"])
-            built.setdefault("lucene", []).append((f["seconds"], f))
-            sys.stderr.write("round %d, lucene: %.1f s\n" % (rnd + 1, f["seconds"]))
+            keep(rnd, "lucene", f["seconds"], f)
     for name, rs in built.items():
         med = sorted(rs, key=lambda x: x[0])[(len(rs) - 1) // 2][1]  # odd R: the median
-        res[name] = dict(med, rounds=secs[name])
-    j2 = secs["paperdex --jobs 2"]
+        res[name] = dict(med, rounds=[sec for sec, _ in rs])
+    j2 = res["paperdex --jobs 2"]["rounds"]
     for peer in ("sqlite fts5", "lucene"):
-        if peer in secs:
+        if peer in res:
             # works/s ratio = the peer's seconds over paperdex's, same works
-            rr = [secs[peer][k] / j2[k] * res["paperdex --jobs 2"]["works"] / res[peer]["works"]
+            rr = [res[peer]["rounds"][k] / j2[k] * res["paperdex --jobs 2"]["works"] / res[peer]["works"]
                   for k in range(rounds)]
             res["paperdex --jobs 2"]["ratio_rounds " + peer] = rr
             res["paperdex --jobs 2"]["ratio_median " + peer] = statistics.median(rr)

@@ -120,7 +120,6 @@ int pdx_index_layout(const pdx_index *ix)
     return ix && ix->db ? shim_layout(ix->db) : 0;
 }
 
-
 uint64_t handle_bytes(const char *path)
 {
     uint64_t total = 0;

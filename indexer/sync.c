@@ -958,6 +958,23 @@ static void dir_name(char db[PATH_MAX], const char *db_arg)
         db[len - 1] = '\0';
 }
 
+/* The kinds of work directory a run makes beside the index, DB.KIND-PID:
+ * make_work_dir takes one, remove_orphans knows them all by this list. */
+static const char *const work_dir_kinds[] = {"full", "jobs", "compact"};
+
+/* In `rest`, what follows "KIND-" for a kind of work directory: where
+ * its PID begins, or NULL. */
+static const char *work_dir_pid(const char *rest)
+{
+    for (size_t i = 0; i < sizeof work_dir_kinds / sizeof *work_dir_kinds;
+         i++) {
+        size_t k = strlen(work_dir_kinds[i]);
+        if (!strncmp(rest, work_dir_kinds[i], k) && rest[k] == '-')
+            return rest + k + 1;
+    }
+    return NULL;
+}
+
 /* dir_name(db_arg) in db, and a new work directory beside it in tmp:
  * DB.KIND-PID, on the same file system, so that what is built there can be
  * renamed into db's place.  0, or -1 with errno set. */
@@ -985,7 +1002,7 @@ static void work_dir_failed(run *r, const char *tmp, const char *kind)
 }
 
 /* Work directories that runs killed before they could remove them left
- * beside db (DB.jobs-PID, DB.full-PID): removed, with a NOTE.  Called with
+ * beside db (DB.KIND-PID, work_dir_kinds): removed, with a NOTE.  Called with
  * the index lock held, so no live run of ours is using one -- unless its
  * PID is still alive (a run between its swap and reopening the index),
  * which is left alone.  One holding "old" is where a failed swap left the
@@ -1012,15 +1029,12 @@ static void remove_orphans(run *r, const char *db_arg)
         if (strncmp(n, base, blen) || n[blen] != '.')
             continue;
         rest = n + blen + 1;
-        size_t klen = !strncmp(rest, "jobs-", 5) || !strncmp(rest, "full-", 5)
-                          ? 5
-                      : !strncmp(rest, "compact-", 8) ? 8
-                                                      : 0;
-        if (!klen)
+        const char *pid_at = work_dir_pid(rest);
+        if (!pid_at)
             continue;
         char *end;
         errno = 0;
-        long pid = strtol(rest + klen, &end, 10);
+        long pid = strtol(pid_at, &end, 10);
         if (*end || pid <= 0 || errno ||
             (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
             continue;
