@@ -872,14 +872,17 @@ typedef enum pdx_sync_kind {
     PDX_SYNC_SKIP,      /**< a bad record was skipped: path, line, skip,
                              message ("file:line: reason")              */
     PDX_SYNC_SOURCE_DONE, /**< a source was read to its end or broke off:
-                             path, records (its records, bad included) */
+                             path, records (its records, bad included;
+                             with several workers, once for a file whose
+                             lines they share, by the last one done, or
+                             by each for one every worker decodes whole) */
     PDX_SYNC_PROGRESS,  /**< after each record indexed: records (this
                              run's so far), offset and size of the
                              current source in bytes (size 0: unknown);
                              with several workers (jobs), records
                              summed over all, and either (each reading
                              every source) after each record the first
-                             one indexes, with its offset, or (each
+                             one decodes, with its offset, or (each
                              reading whole sources of its own) after
                              each record any indexes, with the bytes
                              read and the size of all the sources     */
@@ -960,9 +963,12 @@ typedef struct pdx_sync_options {
     int dry_run;
     /** Workers: 0 or 1 = this thread alone.  N > 1 builds a new index
      *  (the index must be new or empty, or full be set) with N threads,
-     *  each putting every N-th record of every source into a shard of
-     *  its own (or, with sources of like sizes, whole sources of its
-     *  own: each is then decoded once, not N times); the shards are
+     *  each putting the records that fall to it (by folded title) into
+     *  a shard of its own, every thread reading every source and
+     *  decoding every N-th line of JSON lines (a page or an XML file:
+     *  all of it), or with sources of like sizes, whole sources of its
+     *  own; a record decoded by another thread than its own is handed
+     *  over.  The shards are
      *  merged by Xapian's compactor, works split
      *  across shards merged again (pdx_remerge), and the result takes
      *  the index's place as with full.  Not with "-" or dry_run. */

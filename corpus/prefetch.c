@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "../common/arena.h"
+#include "reader.h"
 #include "record.h"
 
 #define BATCH 64
@@ -37,6 +38,7 @@ typedef struct item {
     pdx_work w;
     pdx_skip skip;
     uint64_t line, offset;
+    int shared;      /* reader_shares_lines() after reading it */
     const char *msg; /* in the batch's arena; "" when rc is 0 */
 } item;
 
@@ -70,6 +72,7 @@ static int read_one(prefetch *ra, batch *b, item *it)
     it->skip = pdx_reader_skip(ra->rd);
     it->line = pdx_reader_line(ra->rd);
     it->offset = pdx_reader_offset(ra->rd);
+    it->shared = reader_shares_lines(ra->rd);
     it->msg = "";
     if (rc == 0) { /* w is set: pdx_reader_next's contract */
         if (record_copy(&b->a, &it->w, w) == 0)
@@ -208,6 +211,13 @@ uint64_t prefetch_offset(const prefetch *ra)
     if (!ra->threaded)
         return pdx_reader_offset(ra->rd);
     return ra->cur ? ra->cur->offset : 0;
+}
+
+int prefetch_shared(const prefetch *ra)
+{
+    if (!ra->threaded)
+        return reader_shares_lines(ra->rd);
+    return ra->cur ? ra->cur->shared : 0;
 }
 
 int prefetch_threaded(const prefetch *ra) { return ra->threaded; }

@@ -42,6 +42,8 @@ pdx_skip prefetch_skip(const prefetch *ra);
 const char *prefetch_errmsg(const prefetch *ra);
 uint64_t prefetch_line(const prefetch *ra);
 uint64_t prefetch_offset(const prefetch *ra);
+/* ... and as reader_shares_lines (corpus/reader.h). */
+int prefetch_shared(const prefetch *ra);
 
 /* Whether a thread reads ahead (0: the calls pass through). */
 int prefetch_threaded(const prefetch *ra);

@@ -8,7 +8,9 @@
  * zlib's gzread reads both: it looks at the first bytes and inflates only a
  * real gzip stream, so the file name never matters.  One line is in memory
  * at a time (at most PDX_MAX_LINE bytes), plus the record decoded from it,
- * so memory is bounded whatever the file's size.
+ * so memory is bounded whatever the file's size.  With --jobs, several
+ * workers read one file of JSON lines and each decodes every N-th line
+ * (reader_share_lines, reader.h).
  *
  * A bad line costs only itself: invalid UTF-8, a JSON syntax error, a field
  * of the wrong type, a record with neither title nor abstract are each
@@ -31,6 +33,7 @@
 #include "../common/text.h"
 #include "bibtex.h"
 #include "page.h"
+#include "reader.h"
 #include "record.h"
 #include "testcoll.h"
 #include "xmlrec.h"
@@ -71,6 +74,10 @@ struct pdx_reader {
     const cJSON *results_next;
     uint64_t results_line;
     int json_started;    /* a JSON line was seen: no document now */
+    int document;        /* the file is one pretty-printed JSON document */
+    /* reader_share_lines: this reader decodes the lines whose number
+     * (from 0) is share_k modulo share_n; share_n 0: every line. */
+    unsigned share_k, share_n;
 };
 
 static void set_err(pdx_reader *r, const char *fmt, ...)
@@ -732,7 +739,13 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             return PDX_EIO;
         }
         r->rec_line = r->lineno;
+        /* Shared lines: another reader's line is passed over unread
+         * (a first line that opens a document is everyone's). */
+        int others = r->share_n > 1 &&
+                     (r->lineno - 1) % r->share_n != r->share_k;
         if (rc == -2) {
+            if (others)
+                continue;
             r->skip = PDX_SKIP_TOOLONG;
             return PDX_EINVAL;
         }
@@ -749,6 +762,7 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
             if (e - i == 1 && r->line.s[i] == '{') {
                 /* A pretty-printed document (an API page saved through
                  * jq): read whole, then its results one by one. */
+                r->document = 1;
                 rc = load_document(r);
                 if (rc == 1)
                     continue;
@@ -760,11 +774,27 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
         if (r->mode == MODE_CSV &&
             (r->lineno == 1 || openalex_merged_header(r->line.s, r->line.len)))
             continue; /* the header */
+        if (others)
+            continue;
         rc = r->mode == MODE_CSV ? decode_csv_line(r) : decode_line(r);
         if (rc == 1)
             continue; /* an API page: its results come next */
         return deliver(out, r, rc);
     }
+}
+
+void reader_share_lines(pdx_reader *r, unsigned k, unsigned n)
+{
+    if (r && n >= 2 && k < n) {
+        r->share_k = k;
+        r->share_n = n;
+    }
+}
+
+int reader_shares_lines(const pdx_reader *r)
+{
+    return r && r->share_n > 1 && !r->document &&
+           (r->mode == MODE_JSON || r->mode == MODE_CSV);
 }
 
 pdx_skip pdx_reader_skip(const pdx_reader *r) { return r ? r->skip : 0; }

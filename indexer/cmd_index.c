@@ -65,12 +65,14 @@ static const char help[] =
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
     "  --batch N          commit every N records (default 1000)\n"
-    "  --jobs N           build with N worker threads, each indexing\n"
-    "                     every N-th record (or, with many files of like\n"
-    "                     sizes, whole files) into a shard of its own; the\n"
-    "                     shards are merged by Xapian's compactor and the\n"
-    "                     result replaces DIR (a new index, or with --full;\n"
-    "                     if the build fails, DIR is left as it was).\n"
+    "  --jobs N           build with N worker threads, each decoding\n"
+    "                     every N-th line of a file of JSON lines (or,\n"
+    "                     with many files of like sizes, whole files) and\n"
+    "                     indexing the works that fall to it (by title)\n"
+    "                     into a shard of its own; the shards are merged\n"
+    "                     by Xapian's compactor and the result replaces\n"
+    "                     DIR (a new index, or with --full; if the build\n"
+    "                     fails, DIR is left as it was).\n"
     "                     With one job (the default) on two cores or more,\n"
     "                     a second thread turns records into documents\n"
     "                     while the first writes them\n"
@@ -97,7 +99,9 @@ static const char help[] =
  * and of the progress bar. */
 /* The skipped records of one file being read.  Several files are read at
  * once when --jobs workers read whole files of their own, so each keeps
- * its own count, and a warning always names the file it is about. */
+ * its own count, and a warning always names the file it is about.  (A
+ * file whose lines the workers share ends once, when the last of them
+ * is done with it.) */
 typedef struct file_skips {
     char *path;
     unsigned warned; /* warnings printed */
@@ -212,14 +216,14 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
         }
         break;
     case PDX_SYNC_SOURCE_DONE: {
-        /* The file's bar ends at 100%.  With several workers each one
-         * reports the end of each file: the bar ends once, after the run
-         * (main). */
+        /* The file's bar ends at 100%.  With several workers the end of
+         * each file is reported (by the last worker done with a file they
+         * share, by each for a page every worker decodes): the bar ends
+         * once, after the run (main). */
         if (v->progress && v->jobs == 1)
             draw_progress(v, ev->path, v->records, 1, 1, 1);
-        /* (With workers that each read every source, each reports the
-         * end: the skips met after the first report are told at the
-         * next.) */
+        /* (Where each worker reports the end, the skips met after the
+         * first report are told at the next.) */
         file_skips *fs = skips_of(v, ev->path ? ev->path : "", 0);
         if (fs) {
             if (show && fs->skips > fs->warned)

@@ -9,8 +9,9 @@
  * nothing.  With sources that overlap (an arXiv snapshot and OpenAlex
  * works, a PubMed baseline and its updates) that was most of the run.
  * So every record has a worker, merge_route_hash() % N, and a worker
- * that reads a record of another's (it reads whole files of its own:
- * sync.c's plan_sources) sends it a copy through the exchange.
+ * that decodes a record of another's (it reads whole files of its own,
+ * sync.c's plan_sources, or every N-th line of a file all of them read,
+ * corpus/reader.h) sends it a copy through the exchange.
  *
  * The exchange is a mailbox per worker, of batches of records, bounded
  * so that a fast reader cannot fill memory.  A worker sends into a full

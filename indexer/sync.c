@@ -45,13 +45,15 @@
  * the index's place in one step (swap_in); the old index stays locked and
  * untouched until then.  Several workers are threads of this process,
  * each with its own handle on a shard of its own: a library must not fork
- * behind its caller's back.  They share the sources record by record
- * (every worker reads every source), or, with many files of like sizes,
- * file by file (plan_sources).  Either way each record belongs to one
- * worker, chosen by its folded title (merge_route_hash), so that the
- * records of one work from different sources meet in one shard and merge
- * there as in one pass; reading files of its own, a worker sends the
- * others their records (indexer/exchange.c).  The shards are merged by
+ * behind its caller's back.  They share the sources line by line (every
+ * worker reads every source, and decodes every n-th line of JSON lines:
+ * corpus/reader.h), or, with many files of like sizes, file by file
+ * (plan_sources).  Either way each record belongs to one worker, chosen
+ * by its folded title (merge_route_hash), so that the records of one
+ * work from different sources meet in one shard and merge there as in
+ * one pass; a worker sends the others the records it decoded of theirs
+ * (indexer/exchange.c).  A page or an XML file is decoded by every
+ * worker, each keeping its own records.  The shards are merged by
  * Xapian's compactor, the few works still split across them (records of
  * one work with different titles) merged again in the merged index
  * (remerge_built), and only then is it swapped in.
@@ -93,8 +95,38 @@
 #include "../common/shim.h"
 #include "../corpus/merge.h"
 #include "../corpus/prefetch.h"
+#include "../corpus/reader.h"
 #include "exchange.h"
 #include "write.h"
+
+/* The places (merge_place_hash) of the records read from one file this
+ * run: open addressing, 16 bytes a record at most (40 MB for the full
+ * arXiv snapshot's 2.5M records in one file). */
+typedef struct placeset {
+    uint64_t *v;
+    size_t cap, n;
+    int has_zero;
+} placeset;
+
+/* A place's key (place hash mixed with its file) and the last line of
+ * it a worker put: open addressing on nonzero keys. */
+typedef struct placeline {
+    uint64_t *key, *line;
+    size_t cap, n;
+} placeline;
+
+/* What the workers of a run that share the lines of its files
+ * (corpus/reader.h) share: the worker of each place, given by its first
+ * record decoded by any of them (under mu); and for each source, the
+ * records all of them decoded and how many are done with it, so that
+ * the last one done reports the source's end with its whole count, and
+ * run_jobs stores that count in its fingerprint. */
+typedef struct shared_lines {
+    pthread_mutex_t mu;
+    placeset routes;
+    _Atomic uint64_t *records;
+    _Atomic unsigned *done;
+} shared_lines;
 
 typedef struct run {
     pdx_index *ix;
@@ -134,6 +166,14 @@ typedef struct run {
     const unsigned char *owner;
     uint64_t bytes_total;
     _Atomic uint64_t *bytes_all;
+    /* jobs > 1, every worker reading every source: files of JSON lines
+     * are shared line by line, each line decoded by one worker, which
+     * sends the records routed elsewhere through xchg (sl non-NULL).
+     * order: the last line of each place this worker put, so that a
+     * place read twice keeps its later record, as in one pass, though
+     * two workers decoded its two lines and either may arrive first. */
+    shared_lines *sl;
+    placeline order;
     /* PDX_OPEN_BUILDER for the handles this run writes through: one job
      * on a machine with a core to spare (several jobs keep every core
      * busy already) */
@@ -378,15 +418,6 @@ static int hash_file(const char *path, uint64_t *out)
 
 /* ------------------------------------------- record-level differences */
 
-/* The places (merge_place_hash) of the records read from one file this
- * run: open addressing, 16 bytes a record at most (40 MB for the full
- * arXiv snapshot's 2.5M records in one file). */
-typedef struct placeset {
-    uint64_t *v;
-    size_t cap, n;
-    int has_zero;
-} placeset;
-
 /* 1 if h was added, 0 if it was there, -1 out of memory. */
 static int ps_add(placeset *s, uint64_t h)
 {
@@ -435,6 +466,66 @@ static int ps_has(const placeset *s, uint64_t h)
         k = (k + 1) & (s->cap - 1);
     }
     return 0;
+}
+
+/* The key of record w's place in the file at path: its place hash mixed
+ * with the file, named by the one pointer every worker of a run holds
+ * for it (the run's list of sources).  Nonzero. */
+static uint64_t place_key(const pdx_work *w, const char *path)
+{
+    uint64_t k = merge_place_hash(w) ^
+                 ((uint64_t)(uintptr_t)path * 0x9E3779B97F4A7C15ULL);
+    return k ? k : 1;
+}
+
+/* Line `line` of place `key` is about to be put: 1 if no later line of
+ * it was put (line noted), 0 if one was (the record is superseded), -1
+ * out of memory. */
+static int pl_note(placeline *m, uint64_t key, uint64_t line)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        uint64_t *nk = calloc(cap, sizeof *nk), *nl = calloc(cap, sizeof *nl);
+        if (!nk || !nl) {
+            free(nk);
+            free(nl);
+            return -1;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->key[i]) {
+                size_t k = (size_t)(m->key[i] * 0x9E3779B97F4A7C15ULL) &
+                           (cap - 1);
+                while (nk[k])
+                    k = (k + 1) & (cap - 1);
+                nk[k] = m->key[i];
+                nl[k] = m->line[i];
+            }
+        free(m->key);
+        free(m->line);
+        m->key = nk;
+        m->line = nl;
+        m->cap = cap;
+    }
+    size_t k = (size_t)(key * 0x9E3779B97F4A7C15ULL) & (m->cap - 1);
+    while (m->key[k] && m->key[k] != key)
+        k = (k + 1) & (m->cap - 1);
+    if (m->key[k]) {
+        if (m->line[k] > line)
+            return 0;
+        m->line[k] = line;
+        return 1;
+    }
+    m->key[k] = key;
+    m->line[k] = line;
+    m->n++;
+    return 1;
+}
+
+static void pl_free(placeline *m)
+{
+    free(m->key);
+    free(m->line);
+    *m = (placeline){NULL, NULL, 0, 0};
 }
 
 /* The record terms of a file whose place was not read this run. */
@@ -488,13 +579,21 @@ static void remove_absent(run *r, const char *path, const placeset *seen)
 }
 
 /* Put record w (read at path:line) into r's index, counted and reported
- * (state: what the index held of it).  0, or -1 when the run cannot go
- * on (the failure kept). */
+ * (state: what the index held of it).  With r->sl, a record of a place
+ * whose later line this worker put already is counted and reported as
+ * one pass would (it put the earlier, then the later in its place) but
+ * not written.  0, or -1 when the run cannot go on (the failure kept). */
 static int put_record(run *r, const pdx_work *w, const char *path,
                       uint64_t line, write_rec state)
 {
     pdx_sync_summary *s = r->s;
-    int rc = pdx_put(r->ix, w);
+    int later = 1;
+    if (r->sl && merge_has_own_place(w) &&
+        (later = pl_note(&r->order, place_key(w, path), line)) < 0) {
+        fail(r, PDX_ENOMEM, "out of memory");
+        return -1;
+    }
+    int rc = later ? pdx_put(r->ix, w) : 0;
     if (rc == PDX_EINVAL) {
         s->invalid++;
         s->records_skipped++;
@@ -571,28 +670,41 @@ static int send_record(run *r, unsigned to, const pdx_work *w,
 
 /* Several workers: record w, whose worker by its title is *to, goes
  * where the first record of its place in this file went (kept in
- * routes, as place hash with its low byte the worker).  A place read
+ * routes, as place key with its low byte the worker).  A place read
  * twice (one id twice in a file) is put again and the later record
  * replaces the earlier, as in one pass; that needs both in one worker,
- * even when the two differ in title.  0, or -1 out of memory. */
-static int first_route(placeset *routes, const pdx_work *w, unsigned n,
-                       unsigned *to)
+ * even when the two differ in title.  Workers sharing the file's lines
+ * keep one set, under sl's lock (a lock a record: uncontended, tens of
+ * nanoseconds).  0, or -1 out of memory. */
+static int first_route(placeset *routes, shared_lines *sl, const pdx_work *w,
+                       const char *path, unsigned n, unsigned *to)
 {
     if (!merge_has_own_place(w))
         return 0; /* placed by its line: never read twice */
-    uint64_t base = merge_place_hash(w) & ~(uint64_t)0xFF;
-    for (unsigned k = 0; k < n; k++)
+    uint64_t base = place_key(w, path) & ~(uint64_t)0xFF;
+    int rc = 0, known = 0;
+    if (sl) {
+        pthread_mutex_lock(&sl->mu);
+        routes = &sl->routes;
+    }
+    for (unsigned k = 0; k < n && !known; k++)
         if (ps_has(routes, base | k)) {
             *to = k;
-            return 0;
+            known = 1;
         }
-    return ps_add(routes, base | *to) < 0 ? -1 : 0;
+    if (!known)
+        rc = ps_add(routes, base | *to) < 0 ? -1 : 0;
+    if (sl)
+        pthread_mutex_unlock(&sl->mu);
+    return rc;
 }
 
-/* Read one source and put its records; with `seen`, only those the index
- * does not hold as they are (their places noted in seen).  Returns the
- * number of records. */
-static uint64_t read_source(run *r, const char *path, placeset *seen)
+/* Read one source (r->files[fi], or standard input) and put its records;
+ * with `seen`, only those the index does not hold as they are (their
+ * places noted in seen).  Returns the number of records: with r->sl,
+ * those this worker decoded. */
+static uint64_t read_source(run *r, size_t fi, const char *path,
+                            placeset *seen)
 {
     pdx_reader *raw = NULL;
     prefetch *rd = NULL;
@@ -603,6 +715,8 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         pdx_reader_free(raw);
         return 0;
     }
+    if (r->sl)
+        reader_share_lines(raw, r->part_k, r->n_workers);
     /* Decoding runs ahead on a thread of its own where the builder
      * thread runs: one job, a core to spare. */
     if (prefetch_open(&rd, raw, path, r->builder != 0)) {
@@ -629,19 +743,23 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         records++;
         /* Several workers: each record has one (merge_route_hash), so
          * that records of one work meet in one shard; a bad record has
-         * no key, and is the worker's whose turn its place is. */
+         * no key, and is the worker's whose turn its place is, or with
+         * shared lines the one's that decoded it. */
+        int shared = r->sl && prefetch_shared(rd);
         unsigned to = r->part_k;
         if (r->n_workers > 1 && rc == PDX_EINVAL) {
-            to = (unsigned)((records - 1) % r->n_workers);
+            if (!shared)
+                to = (unsigned)((records - 1) % r->n_workers);
         } else if (r->n_workers > 1) {
             to = (unsigned)(merge_route_hash(w) % r->n_workers);
-            if (first_route(&routes, w, r->n_workers, &to)) {
+            if (first_route(&routes, shared ? r->sl : NULL, w, path,
+                            r->n_workers, &to)) {
                 fail(r, PDX_ENOMEM, "out of memory");
                 break;
             }
         }
-        if (!r->xchg && to != r->part_k)
-            continue; /* another worker's record, which it reads too */
+        if (to != r->part_k && !(r->owner || shared))
+            continue; /* another worker's record, which it decodes too */
         s->records_read++;
         if (rc == PDX_EINVAL) {
             pdx_skip k = prefetch_skip(rd);
@@ -680,14 +798,15 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
         } else if (put_record(r, w, path, prefetch_line(rd), state)) {
             break;
         }
-        /* Workers sharing sources by file put what the others sent them
-         * as they go, a batch every batch's worth of records read. */
+        /* Workers that exchange records (sharing sources by file or by
+         * line) put what the others sent them as they go, a batch every
+         * batch's worth of records read. */
         if (r->xchg && records % XCHG_BATCH == 0)
             put_received(r, 0);
         /* Several workers reading every source: the first reports for
          * all (the others read the same files at about the same pace);
          * sharing them by file, each reports the bytes it read. */
-        if (r->o->progress && (r->xchg || r->part_k == 0)) {
+        if (r->o->progress && (r->owner || r->part_k == 0)) {
             pdx_sync_event ev = {.kind = PDX_SYNC_PROGRESS, .path = path,
                                  .records = r->indexed_all
                                                 ? atomic_load_explicit(
@@ -715,15 +834,26 @@ static uint64_t read_source(run *r, const char *path, placeset *seen)
                                   memory_order_relaxed);
     pdx_sync_event done = {.kind = PDX_SYNC_SOURCE_DONE, .path = path,
                            .records = records};
-    emit(r, &done);
+    /* Lines shared: the last worker done with the file reports its end,
+     * with every worker's records. */
+    if (r->sl && prefetch_shared(rd)) {
+        atomic_fetch_add(&r->sl->records[fi], records);
+        if (atomic_fetch_add(&r->sl->done[fi], 1) + 1 < r->n_workers)
+            done.kind = 0;
+        else
+            done.records = atomic_load(&r->sl->records[fi]);
+    }
+    if (done.kind)
+        emit(r, &done);
     prefetch_free(rd);
     free(routes.v);
     return records;
 }
 
-/* One source found now: skip it, or read it again. */
-static void update_source(run *r, const char *path)
+/* One source found now, r->files[fi]: skip it, or read it again. */
+static void update_source(run *r, size_t fi)
 {
+    const char *path = r->files[fi];
     pdx_sync_summary *s = r->s;
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -751,7 +881,7 @@ static void update_source(run *r, const char *path)
             r->since_commit++;
         return;
     }
-    if (r->xchg || r->part_k == 0) /* once, not once per worker */
+    if (r->owner || r->part_k == 0) /* once, not once per worker */
         emit_path(r, known ? PDX_SYNC_UPDATE : PDX_SYNC_ADD, path);
     if (known)
         s->sources_updated++;
@@ -763,8 +893,10 @@ static void update_source(run *r, const char *path)
      * with `seen`, then remove_absent): what did not change costs no
      * Xapian work, and nothing is taken out all at once.  A new source's
      * records are all put; any a killed run left of it without a
-     * fingerprint are taken out first. */
-    if (!known && pdx_source_remove(r->ix, path)) {
+     * fingerprint are taken out first.  A worker's shard is new: it
+     * holds nothing of a source but what other workers sent it, which
+     * may come before the worker reads the source itself. */
+    if (!known && r->n_workers < 2 && pdx_source_remove(r->ix, path)) {
         fail(r, pdx_errcode(r->ix), "%s: %s", path, pdx_errmsg(r->ix));
         return;
     }
@@ -781,7 +913,7 @@ static void update_source(run *r, const char *path)
     }
     unsigned failed_before = s->sources_failed;
     placeset seen = {NULL, 0, 0, 0};
-    cur.records = read_source(r, path, known ? &seen : NULL);
+    cur.records = read_source(r, fi, path, known ? &seen : NULL);
     if (known && !r->fatal && s->sources_failed == failed_before)
         remove_absent(r, path, &seen); /* only after a whole read */
     free(seen.v);
@@ -1176,7 +1308,7 @@ static void *work(void *arg)
     } else {
         for (size_t i = 0; i < w->n_files && !w->fatal; i++)
             if (!w->owner || w->owner[i] == w->part_k)
-                update_source(w, w->files[i]);
+                update_source(w, i);
     }
     if (w->xchg) {
         /* Whatever happened, the others may be sending to this worker
@@ -1191,12 +1323,15 @@ static void *work(void *arg)
         commit(w);
     pdx_close(w->ix);
     w->ix = NULL;
+    pl_free(&w->order);
     return NULL;
 }
 
-/* How n workers share the sources.  Each reading every source and
- * keeping every n-th record balances any sources, even one file, but
- * each worker then decodes every record.  Sources of like sizes are
+/* How n workers share the sources.  Each reading every source balances
+ * any sources, even one file; the lines of a file of JSON lines are
+ * shared (each decoded by one worker, corpus/reader.h), but the gunzip
+ * is everyone's, and a page or an XML file is decoded by every worker,
+ * which keeps the records routed to it.  Sources of like sizes are
  * shared by file instead, each read by one worker: largest first, each
  * to the worker with the fewest bytes so far (a static plan, so that a
  * run always shares them the same way).  With two workers that saved 2%
@@ -1255,18 +1390,44 @@ whole_sources:
     return NULL;
 }
 
+/* Sources whose lines the workers shared (sl; n workers): each shard's
+ * fingerprint counts the records its worker decoded, and the compactor
+ * kept one of them; the merged index's gets the sum.  0, or a pdx
+ * error code with the message on ix. */
+static int count_shared(run *r, pdx_index *ix, const shared_lines *sl,
+                        unsigned n)
+{
+    for (size_t i = 0; sl && i < r->n_files; i++) {
+        pdx_source src = PDX_SOURCE_INIT;
+        if (atomic_load(&sl->done[i]) != n ||
+            pdx_source_get(&src, ix, r->files[i]) != 0 ||
+            src.mtime_ns == PDX_SOURCE_INCOMPLETE)
+            continue; /* not shared, or not read to its end */
+        src.path = r->files[i]; /* src's strings live until the next call */
+        src.records = atomic_load(&sl->records[i]);
+        int rc = pdx_source_set(ix, &src);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* Works whose records landed in different shards, merged again in the
- * built index at `path` before anyone can see it (pdx_remerge): its
- * commits need not wait for the disk (the whole index is synced once,
- * before the swap), and a run killed meanwhile leaves the old index as it
- * was, never one with works split in two.  0, or -1 with the failure
- * kept. */
-static int remerge_built(run *r, const char *path)
+ * built index at `path` before anyone can see it (pdx_remerge), and the
+ * record counts of the sources the workers shared line by line
+ * (count_shared): its commits need not wait for the disk (the whole
+ * index is synced once, before the swap), and a run killed meanwhile
+ * leaves the old index as it was, never one with works split in two.
+ * 0, or -1 with the failure kept. */
+static int remerge_built(run *r, const char *path, const shared_lines *sl,
+                         unsigned n)
 {
     pdx_index *ix = NULL;
     int rc = pdx_open(&ix, path, PDX_OPEN_WRITE | PDX_OPEN_NOSYNC);
     if (!rc)
         rc = pdx_remerge(ix, &r->s->regrouped);
+    if (!rc)
+        rc = count_shared(r, ix, sl, n);
     if (!rc)
         rc = pdx_commit(ix);
     if (rc)
@@ -1276,9 +1437,10 @@ static int remerge_built(run *r, const char *path)
     return rc ? -1 : 0;
 }
 
-/* Build the index from scratch with n worker threads: each puts every
- * n-th record of every source into a shard of its own (or reads whole
- * sources of its own, plan_sources), the shards are
+/* Build the index from scratch with n worker threads: each puts the
+ * records routed to it into a shard of its own, reading every source
+ * (and decoding every n-th line of JSON lines) or whole sources of its
+ * own (plan_sources), the shards are
  * merged into one by Xapian's compactor, works whose records landed in
  * different shards are merged again (remerge_built), and the result
  * replaces db.  On return r->ix is the new index, open for writing, or
@@ -1299,8 +1461,14 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     _Atomic uint64_t indexed_all = 0, bytes_all = 0;
     uint64_t bytes_total = 0;
     unsigned char *owner = plan_sources(r, n, &bytes_total);
-    exchange *xchg = owner ? xchg_new(n) : NULL;
-    if (!wk || !names || (owner && !xchg)) {
+    exchange *xchg = xchg_new(n);
+    shared_lines sl_ = {.mu = PTHREAD_MUTEX_INITIALIZER}, *sl = NULL;
+    if (!owner) {
+        sl = &sl_;
+        sl->records = calloc(r->n_files ? r->n_files : 1, sizeof *sl->records);
+        sl->done = calloc(r->n_files ? r->n_files : 1, sizeof *sl->done);
+    }
+    if (!wk || !names || !xchg || (sl && (!sl->records || !sl->done))) {
         fail(r, PDX_ENOMEM, "out of memory");
         n = 0;
     }
@@ -1319,6 +1487,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         w->indexed_all = &indexed_all;
         w->owner = owner;
         w->bytes_all = owner ? &bytes_all : NULL;
+        w->sl = sl;
+        w->order = (placeline){NULL, NULL, 0, 0};
         w->bytes_total = bytes_total;
         w->full = 1;
         w->since_commit = 0;
@@ -1373,8 +1543,8 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
             snprintf(how, sizeof how, "%u shards, each from whole sources "
                      "of its own", n);
         else
-            snprintf(how, sizeof how, "%u shards, each from every %u%s "
-                     "record of every source", n, n,
+            snprintf(how, sizeof how, "%u shards, each worker reading "
+                     "every source and decoding every %u%s line", n, n,
                      n % 10 == 2 && n % 100 != 12   ? "nd"
                      : n % 10 == 3 && n % 100 != 13 ? "rd"
                      : n % 10 == 1 && n % 100 != 11 ? "st"
@@ -1396,7 +1566,7 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
         }
         if (rc)
             fail(r, rc, "merging the shards: %s", pdx_errmsg(sh));
-        else if (remerge_built(r, merged) != 0)
+        else if (remerge_built(r, merged, sl, n) != 0)
             ; /* said */
         else if (pdx_sync_dir(merged) != 0)
             fail(r, PDX_EIO, "%s: cannot sync the merged index: %s", merged,
@@ -1415,6 +1585,12 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
     free(wk);
     free(names);
     free(owner);
+    if (sl) {
+        free(sl->routes.v);
+        free((void *)sl->records);
+        free((void *)sl->done);
+        pthread_mutex_destroy(&sl->mu);
+    }
 }
 
 /* ------------------------------------------------------------ pdx_sync */
@@ -1654,9 +1830,9 @@ static int sync_run(pdx_sync_summary *out, const char *db,
     if (jobs > 1 && !r.fatal)
         run_jobs(&r, db, jobs);
     for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++)
-        update_source(&r, r.files[i]);
+        update_source(&r, i);
     if (use_stdin && !r.fatal && !opts->dry_run)
-        read_source(&r, "-", NULL);
+        read_source(&r, (size_t)-1, "-", NULL);
     if (r.ix && !opts->dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
         commit(&r);

@@ -67,6 +67,10 @@ for n in (2, 3):
     check("--jobs %d: same record counts" % n, dbs[n][1] == dbs[1][1], (dbs[n][1], dbs[1][1]))
     check("--jobs %d: same works" % n, sorted(got) == sorted(base),
           sorted(set(got) ^ set(base))[:10])
+    # each source's fingerprint: its record count too, which workers that
+    # share a file's lines add up (each shard counted its own lines)
+    check("--jobs %d: same sources, record counts included" % n,
+          pdx("stats", "--db", dbs[n][0], "--sources").stdout == pdx("stats", "--db", dbs[1][0], "--sources").stdout)
     diff = [i for i in base if got.get(i) != base[i]]
     check("--jobs %d: every work equal, field by field and source by source" % n,
           not diff, diff[:5])
@@ -77,7 +81,8 @@ for n in (2, 3):
           r.returncode == 0 and " 0 added, 0 updated, 0 removed" in r.stdout, r.stdout + r.stderr)
 
 # Sources of unlike sizes (one file holds most of the records): every
-# worker reads every source, and keeps every other record.
+# worker reads every source, decoding every other line of JSON lines (and
+# every record of a page) and keeping or sending on what it decoded.
 dominant = os.path.join(tmp, "dominant.jsonl")
 with open(dominant, "w") as f:
     for k in range(1500):
@@ -90,7 +95,9 @@ adds = [l for l in r.stdout.splitlines() if l.startswith("add ") and not l.start
 check("--jobs 2 --verbose: each source named once", r.returncode == 0 and adds and len(adds) == len(set(adds)),
       adds[:6])
 check("--jobs 2, sources of unlike sizes: every worker reads every source",
-      "merging 2 shards, each from every 2nd record of every source" in r.stdout, r.stdout[-300:])
+      "merging 2 shards, each worker reading every source and decoding every 2nd line" in r.stdout,
+      r.stdout[-300:])
+
 
 # Many files of like sizes (a PubMed baseline, an OpenAlex snapshot's
 # parts): each worker reads whole files of its own.  Works with records
@@ -196,7 +203,19 @@ for part in range(2):
                                     "title": "%s title %02d, %s" % (version, k, ["graphs", "glaciers"][k % 2]),
                                     "abstract": "The %s version of work %d. " % (version.lower(), k) * 4,
                                     "year": 2001 if version == "First" else 2002}) + "\n")
-for what, source, works in (("one file", os.path.join(twice, "t0.jsonl"), 41), ("two files", twice, 82)):
+# Each version right after the other: the two workers that share the
+# file's lines decode one each, and the earlier, sent through the
+# exchange, may reach the place's worker after the later it decoded itself.
+adjacent = os.path.join(tmp, "adjacent.jsonl")
+with open(adjacent, "w") as f:
+    for k in range(300):
+        for version in ("First", "Later"):
+            f.write(json.dumps({"id": "a%03d" % k,
+                                "title": "%s title %03d, %s" % (version, k, ["graphs", "glaciers"][k % 2]),
+                                "abstract": "The %s version of work %d. " % (version.lower(), k) * 4,
+                                "year": 2001 if version == "First" else 2002}) + "\n")
+for what, source, works in (("one file", os.path.join(twice, "t0.jsonl"), 41), ("two files", twice, 82),
+                            ("one line after the other", adjacent, 300)):
     db, _ = one_and_two("twice-" + what.replace(" ", "") + "-", "one id twice in a file, " + what, source)
     got = {n: works_of(PDX, db[n]) for n in db}
     check("one id twice in a file, %s: the later record stands" % what,
@@ -390,6 +409,15 @@ for jobs in ("1", "2"):
               (rc, listed, err[-400:]))
         check("--jobs %s: then how many more, under its own name" % jobs,
               "warning: %s: %d more records skipped" % (path, more) in err, err[-400:])
+# One file whose lines two workers share: each reports the bad lines it
+# decoded, and the file's end is told once, when both are done with it.
+bad_one = os.path.join(tmp, "bad-one.jsonl")
+with open(os.path.join(bad_dir, "part-00.jsonl")) as f, open(bad_one, "w") as out:
+    out.write(f.read())
+rc, err = on_tty("--db", os.path.join(tmp, "bad-one"), "--jobs", "2", bad_one)
+listed = len(re.findall(re.escape("warning: %s:" % bad_one) + r"\d+:", err))
+check("--jobs 2, one file's lines shared: exit 3 (records skipped), its first 20 bad records listed, then 5 more",
+      rc == 3 and listed == 20 and "warning: %s: 5 more records skipped" % bad_one in err, (rc, listed, err[-400:]))
 rc, err = on_tty("--db", os.path.join(tmp, "bar3"), "--jobs", "2", "--no-progress", *parts)
 check("--no-progress on a terminal: no bar", rc == 0 and not bars(err), err[-300:])
 r = pdx("index", "--db", os.path.join(tmp, "bar4"), "--jobs", "2", *parts)
