@@ -5,12 +5,12 @@
  * PDX_FORMAT_AUTO the first non-blank byte decides: '{' is JSON lines,
  * anything else a page whose style page.c detects.
  *
- * zlib's gzread reads both: it looks at the first bytes and inflates only a
- * real gzip stream, so the file name never matters.  One line is in memory
- * at a time (at most PDX_MAX_LINE bytes), plus the record decoded from it,
- * so memory is bounded whatever the file's size.  With --jobs, several
- * workers read one file of JSON lines and each decodes every N-th line
- * (reader_share_lines, reader.h).
+ * gunzip.c reads both: it looks at the first bytes and inflates only a
+ * real gzip stream (with ISA-L's igzip), so the file name never matters.
+ * One line is in memory at a time (at most PDX_MAX_LINE bytes), plus the
+ * record decoded from it, so memory is bounded whatever the file's size.
+ * With --jobs, several workers read one file of JSON lines and each
+ * decodes every N-th line (reader_share_lines, reader.h).
  *
  * A bad line costs only itself: invalid UTF-8, a JSON syntax error, a field
  * of the wrong type, a record with neither title nor abstract are each
@@ -28,10 +28,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "../common/text.h"
 #include "bibtex.h"
+#include "gunzip.h"
 #include "page.h"
 #include "reader.h"
 #include "record.h"
@@ -45,7 +45,7 @@ enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART, MODE_XML,
 
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
-    gzFile gz;
+    gunzip *gz;
     pdx_format format;   /* as asked */
     pdx_format detected; /* as read */
     int mode;
@@ -170,13 +170,12 @@ int pdx_reader_open(pdx_reader **out, const char *path,
         localtime_r(&t, &tm);
         r->ref = (page_date){tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
     }
-    r->gz = gzdopen(fd, "rb");
+    r->gz = gunzip_open(fd, CHUNK);
     if (!r->gz) {
         close(fd);
         set_err(r, "%s: cannot read: out of memory", r->name);
         return PDX_ENOMEM;
     }
-    gzbuffer(r->gz, CHUNK);
     return 0;
 }
 
@@ -184,25 +183,15 @@ int pdx_reader_open(pdx_reader **out, const char *path,
  * stream broke (message set). */
 static int refill(pdx_reader *r)
 {
-    int n = gzread(r->gz, r->buf, CHUNK);
+    long n = gunzip_read(r->gz, r->buf, CHUNK);
     if (n > 0) {
         r->pos = 0;
         r->len = (size_t)n;
-        return n;
+        return (int)n;
     }
-    int zerr;
-    const char *zmsg = gzerror(r->gz, &zerr);
-    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        /* zlib's own message names "<fd:N>", not the file: say it
-         * ourselves. */
-        const char *what = zerr == Z_ERRNO       ? strerror(errno)
-                           : zerr == Z_BUF_ERROR ? "the compressed stream "
-                                                   "ends early: the .gz file "
-                                                   "is truncated"
-                           : zerr == Z_DATA_ERROR ? "the .gz data is corrupt"
-                                                  : zmsg;
+    if (n < 0) {
         set_err(r, "%s:%llu: cannot read on: %s", r->name,
-                (unsigned long long)r->lineno + 1, what);
+                (unsigned long long)r->lineno + 1, gunzip_errmsg(r->gz));
         return -1;
     }
     return 0;
@@ -832,8 +821,7 @@ uint64_t pdx_reader_offset(const pdx_reader *r)
 {
     if (!r || !r->gz)
         return 0;
-    z_off_t off = gzoffset(r->gz);
-    return off < 0 ? 0 : (uint64_t)off;
+    return gunzip_offset(r->gz);
 }
 
 void pdx_reader_free(pdx_reader *r)
@@ -841,7 +829,7 @@ void pdx_reader_free(pdx_reader *r)
     if (!r)
         return;
     if (r->gz)
-        gzclose(r->gz);
+        gunzip_close(r->gz);
     arena_free(&r->rec_arena);
     arena_free(&r->page_arena);
     sb_release(&r->line);
