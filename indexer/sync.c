@@ -100,7 +100,8 @@
 #include "write.h"
 
 /* The places (merge_place_hash) of the records read from one file this
- * run: open addressing, 16 bytes a record at most (40 MB for the full
+ * run, or (shared_lines.routes) the place keys of every file the workers
+ * share: open addressing, 16 bytes a record at most (40 MB for the full
  * arXiv snapshot's 2.5M records in one file). */
 typedef struct placeset {
     uint64_t *v;
@@ -109,7 +110,9 @@ typedef struct placeset {
 } placeset;
 
 /* A place's key (place hash mixed with its file) and the last line of
- * it a worker put: open addressing on nonzero keys. */
+ * it a worker put: open addressing on nonzero keys, 32 bytes a record
+ * the worker put at most (40 MB a worker of two for the full arXiv
+ * snapshot). */
 typedef struct placeline {
     uint64_t *key, *line;
     size_t cap, n;
