@@ -129,7 +129,8 @@ def main():
     if not shutil.which("perf"):
         sys.exit("xapian_profile.py: needs perf (apt-get install linux-perf)")
     os.makedirs(a.work, exist_ok=True)
-    lib = build_xapian(a.work, xapian_version())
+    version = xapian_version()
+    lib = build_xapian(a.work, version)
     sample = os.path.join(a.work, "first-%d.jsonl" % a.records)
     if not os.path.exists(sample):
         first_records(a.corpus, a.records, sample)
@@ -156,17 +157,17 @@ def main():
         m = re.match(r"\s*([\d.]+)%\s+([\d.]+)%\s+\[\.\]\s+(.*)$", line)
         if m:
             # perf pads the symbol and may add empty columns ("-  -")
-            sym = re.split(r"\s{2,}", m.group(3).strip())[0]
-            children[sym] = children.get(sym, 0) + float(m.group(1))
-            selfs[sym] = selfs.get(sym, 0) + float(m.group(2))
-    if "GlassWritableDatabase::add_document_" not in children:
+            name = re.split(r"\s{2,}", m.group(3).strip())[0]
+            children[name] = children.get(name, 0) + float(m.group(1))
+            selfs[name] = selfs.get(name, 0) + float(m.group(2))
+    if ADD_DOC not in children:
         sys.exit("xapian_profile.py: the profile names no Xapian function: "
                  "was %s/libxapian.so.30 used?" % lib)
 
     print("`paperdex index%s` on the first %d records of %s, against "
           "libxapian %s built with symbols; shares of all %s samples\n" % (
               " --jobs %d" % a.jobs if a.jobs > 1 else "", a.records,
-              os.path.basename(a.corpus), xapian_version(),
+              os.path.basename(a.corpus), version,
               "cpu-clock"))
     print("| inclusive time | share |")
     print("|---|---|")

@@ -837,16 +837,15 @@ static uint64_t read_source(run *r, size_t fi, const char *path,
                                   memory_order_relaxed);
     pdx_sync_event done = {.kind = PDX_SYNC_SOURCE_DONE, .path = path,
                            .records = records};
+    int last = 1; /* the worker that reports the file's end */
     /* Lines shared: the last worker done with the file reports its end,
      * with every worker's records. */
     if (r->sl && prefetch_shared(rd)) {
         atomic_fetch_add(&r->sl->records[fi], records);
-        if (atomic_fetch_add(&r->sl->done[fi], 1) + 1 < r->n_workers)
-            done.kind = 0;
-        else
-            done.records = atomic_load(&r->sl->records[fi]);
+        last = atomic_fetch_add(&r->sl->done[fi], 1) + 1 == r->n_workers;
+        done.records = atomic_load(&r->sl->records[fi]);
     }
-    if (done.kind)
+    if (last)
         emit(r, &done);
     prefetch_free(rd);
     free(routes.v);

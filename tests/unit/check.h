@@ -61,6 +61,54 @@ static inline void check(bool ok, const std::string &what)
 }
 #endif
 
+#ifndef __cplusplus
+#include <stdlib.h>
+
+/* A scratch directory for a test's files: check_scratch_init("record")
+ * makes /tmp/pdx-test-record-XXXXXX (0, or -1 with the reason printed),
+ * check_path() names a file in it (valid until the next call),
+ * check_put_file() writes one (a failure is a failed check), and
+ * check_scratch_done() removes the directory and all in it. */
+static char check_scratch_dir[128];
+
+static inline int check_scratch_init(const char *test)
+{
+    snprintf(check_scratch_dir, sizeof check_scratch_dir,
+             "/tmp/pdx-test-%s-XXXXXX", test);
+    if (!mkdtemp(check_scratch_dir)) {
+        perror("mkdtemp");
+        return -1;
+    }
+    return 0;
+}
+
+static inline const char *check_path(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", check_scratch_dir, name);
+    return p;
+}
+
+static inline void check_put_file(const char *name, const void *data,
+                                  size_t n)
+{
+    FILE *f = fopen(check_path(name), "wb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fwrite(data, 1, n, f) == n);
+        fclose(f);
+    }
+}
+
+static inline void check_scratch_done(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", check_scratch_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", check_scratch_dir);
+}
+#endif
+
 static inline int check_done(void)
 {
     printf("%d passed, %d failed\n", check_pass, check_fail);

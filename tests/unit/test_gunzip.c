@@ -18,25 +18,6 @@
 #include "../../corpus/gunzip.h"
 #include "check.h"
 
-static char dir[] = "/tmp/pdx-gunzip-XXXXXX";
-
-static const char *path_of(const char *name)
-{
-    static char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return p;
-}
-
-static void put_file(const char *name, const void *data, size_t n)
-{
-    FILE *f = fopen(path_of(name), "wb");
-    CHECK(f != NULL);
-    if (f) {
-        CHECK(fwrite(data, 1, n, f) == n);
-        fclose(f);
-    }
-}
-
 /* data gzip-compressed as one member, malloc'd, its size in *n. */
 static unsigned char *gz_member(const char *data, size_t len, size_t *n)
 {
@@ -65,7 +46,7 @@ typedef struct got {
 static got by_gunzip(const char *name)
 {
     got g = {malloc(1 << 21), 0, 0};
-    int fd = open(path_of(name), O_RDONLY);
+    int fd = open(check_path(name), O_RDONLY);
     gunzip *z = gunzip_open(fd, 65536);
     CHECK(z != NULL);
     long k;
@@ -86,7 +67,7 @@ static got by_gunzip(const char *name)
 static got by_zlib(const char *name)
 {
     got g = {malloc(1 << 21), 0, 0};
-    gzFile z = gzopen(path_of(name), "rb");
+    gzFile z = gzopen(check_path(name), "rb");
     int k;
     while ((k = gzread(z, g.s + g.n, 4096)) > 0)
         g.n += (size_t)k;
@@ -113,10 +94,8 @@ static void same(const char *name, const char *want, size_t want_n)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (check_scratch_init("gunzip"))
         return 1;
-    }
     /* 400 KB of lines, words repeating as text does */
     size_t len = 0, cap = 400000;
     char *text = malloc(cap + 200);
@@ -131,19 +110,19 @@ int main(void)
     memcpy(two, m1, n1);
     memcpy(two + n1, m2, n2);
 
-    put_file("plain.jsonl", text, len);
+    check_put_file("plain.jsonl", text, len);
     same("plain.jsonl", text, len);
-    put_file("empty", "", 0);
+    check_put_file("empty", "", 0);
     same("empty", "", 0);
-    put_file("one.gz", m1, n1);
+    check_put_file("one.gz", m1, n1);
     same("one.gz", text, len / 3);
-    put_file("two.gz", two, n1 + n2);
+    check_put_file("two.gz", two, n1 + n2);
     same("two.gz", text, len);
     memcpy(two + n1 + n2, "not gzip\n", 9);
-    put_file("trailing.gz", two, n1 + n2 + 9);
+    check_put_file("trailing.gz", two, n1 + n2 + 9);
     same("trailing.gz", text, len);
     two[n1 + n2] = 0x1f;
-    put_file("trailing1.gz", two, n1 + n2 + 1);
+    check_put_file("trailing1.gz", two, n1 + n2 + 1);
     same("trailing1.gz", text, len);
 
     /* Cut anywhere: an error where zlib reports one (a cut at the
@@ -152,7 +131,7 @@ int main(void)
     unsigned cut_bad = 0, cut_errors = 0;
     for (unsigned i = 0; i < 150; i++) {
         size_t at = i == 149 ? n1 : (n1 + n2) * i / 149;
-        put_file("cut.gz", two, at);
+        check_put_file("cut.gz", two, at);
         got a = by_gunzip("cut.gz"), b = by_zlib("cut.gz");
         cut_errors += a.broke;
         if (a.broke != b.broke || a.n > len || memcmp(a.s, text, a.n)) {
@@ -173,7 +152,7 @@ int main(void)
         unsigned char *bad = malloc(n1 + n2);
         memcpy(bad, two, n1 + n2);
         bad[at] ^= (unsigned char)(1u << (i % 8));
-        put_file("flip.gz", bad, n1 + n2);
+        check_put_file("flip.gz", bad, n1 + n2);
         free(bad);
         got a = by_gunzip("flip.gz"), b = by_zlib("flip.gz");
         flip_errors += a.broke;
@@ -188,12 +167,7 @@ int main(void)
     CHECK(flip_bad == 0);
     CHECK(flip_errors > 100);
 
-    const char *names[] = {"plain.jsonl", "empty", "one.gz", "two.gz",
-                           "trailing.gz", "trailing1.gz", "cut.gz",
-                           "flip.gz"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        unlink(path_of(names[i]));
-    rmdir(dir);
+    check_scratch_done();
     free(text);
     free(m1);
     free(m2);

@@ -13,28 +13,9 @@
 #include "../../corpus/record.h"
 #include "check.h"
 
-static char tmpdir[] = "/tmp/pdx-test-record-XXXXXX";
-
-static const char *tmp_path(const char *name)
-{
-    static char p[256];
-    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
-    return p;
-}
-
-static void write_file(const char *name, const char *data, size_t n)
-{
-    FILE *f = fopen(tmp_path(name), "wb");
-    CHECK(f != NULL);
-    if (f) {
-        fwrite(data, 1, n, f);
-        fclose(f);
-    }
-}
-
 static void write_gz(const char *name, const char *data)
 {
-    gzFile g = gzopen(tmp_path(name), "wb");
+    gzFile g = gzopen(check_path(name), "wb");
     CHECK(g != NULL);
     if (g) {
         gzputs(g, data);
@@ -197,7 +178,7 @@ static int drain(const char *name, int *records, int *skips, char *last_err,
                  size_t errlen)
 {
     pdx_reader *r = NULL;
-    int rc = pdx_reader_open(&r, tmp_path(name), NULL);
+    int rc = pdx_reader_open(&r, check_path(name), NULL);
     *records = *skips = 0;
     last_err[0] = '\0';
     while (rc == 0 || rc == PDX_EINVAL) {
@@ -229,7 +210,7 @@ static void test_reader(void)
         "[1,2]\n"
         "{\"id\":\"e\",\"title\":\"two\"} trailing\n"
         "{\"id\":\"f\",\"title\":\"last, no newline\"}";
-    write_file("mixed.jsonl", lines, strlen(lines));
+    check_put_file("mixed.jsonl", lines, strlen(lines));
     CHECK_INT(drain("mixed.jsonl", &n, &s, err, sizeof err), PDX_ITEROVER);
     CHECK_INT(n, 2);
     CHECK_INT(s, 5);
@@ -238,7 +219,7 @@ static void test_reader(void)
     /* Each skip names file:line and its reason. */
     pdx_reader *r = NULL;
     const pdx_work *w;
-    CHECK_INT(pdx_reader_open(&r, tmp_path("mixed.jsonl"), NULL), 0);
+    CHECK_INT(pdx_reader_open(&r, check_path("mixed.jsonl"), NULL), 0);
     CHECK_INT(pdx_reader_next(&w, r), 0);
     CHECK_STR(w->id, "a");
     CHECK_INT(pdx_reader_next(&w, r), PDX_EINVAL);
@@ -266,13 +247,13 @@ static void test_reader(void)
                         "some words %x\"}\n", i, i, i * 2654435761u);
     write_gz("whole.gz", big.s);
     sb_release(&big);
-    FILE *f = fopen(tmp_path("whole.gz"), "rb");
+    FILE *f = fopen(check_path("whole.gz"), "rb");
     char buf[1 << 16];
     size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
     if (f)
         fclose(f);
     CHECK(len > 2000);
-    write_file("cut.gz", buf, len / 2);
+    check_put_file("cut.gz", buf, len / 2);
     CHECK_INT(drain("cut.gz", &n, &s, err, sizeof err), PDX_EIO);
     CHECK(n > 0 && n < 2000);
     CHECK(strstr(err, "cut.gz:") != NULL);
@@ -280,12 +261,12 @@ static void test_reader(void)
 
     /* Missing file, directory. */
     r = NULL;
-    CHECK_INT(pdx_reader_open(&r, tmp_path("nope.jsonl"), NULL),
+    CHECK_INT(pdx_reader_open(&r, check_path("nope.jsonl"), NULL),
               PDX_ENOTFOUND);
     CHECK(strstr(pdx_reader_errmsg(r), "nope.jsonl") != NULL);
     pdx_reader_free(r);
     r = NULL;
-    CHECK_INT(pdx_reader_open(&r, tmpdir, NULL), PDX_EINVAL);
+    CHECK_INT(pdx_reader_open(&r, check_scratch_dir, NULL), PDX_EINVAL);
     pdx_reader_free(r);
 
     /* A line over PDX_MAX_LINE is skipped on its own; the next is read. */
@@ -297,7 +278,7 @@ static void test_reader(void)
         h[0] = '{'; /* JSON lines, as the first byte tells */
         h[huge] = '\n';
         strcpy(h + huge + 1, "{\"id\":\"after\",\"title\":\"t\"}\n");
-        write_file("long.jsonl", h, strlen(h));
+        check_put_file("long.jsonl", h, strlen(h));
         free(h);
         CHECK_INT(drain("long.jsonl", &n, &s, err, sizeof err), PDX_ITEROVER);
         CHECK_INT(n, 1);
@@ -312,9 +293,9 @@ static void same_through_prefetch(const char *name)
 {
     pdx_reader *r = NULL, *raw = NULL;
     prefetch *ra = NULL;
-    CHECK_INT(pdx_reader_open(&r, tmp_path(name), NULL), 0);
-    CHECK_INT(pdx_reader_open(&raw, tmp_path(name), NULL), 0);
-    CHECK_INT(prefetch_open(&ra, raw, tmp_path(name), 1), 0);
+    CHECK_INT(pdx_reader_open(&r, check_path(name), NULL), 0);
+    CHECK_INT(pdx_reader_open(&raw, check_path(name), NULL), 0);
+    CHECK_INT(prefetch_open(&ra, raw, check_path(name), 1), 0);
     if (!r || !ra)
         return;
     CHECK(prefetch_threaded(ra));
@@ -395,8 +376,8 @@ static void test_prefetch(void)
     pdx_reader *raw = NULL;
     prefetch *ra = NULL;
     const pdx_work *got;
-    CHECK_INT(pdx_reader_open(&raw, tmp_path("whole.gz"), NULL), 0);
-    CHECK_INT(prefetch_open(&ra, raw, tmp_path("whole.gz"), 1), 0);
+    CHECK_INT(pdx_reader_open(&raw, check_path("whole.gz"), NULL), 0);
+    CHECK_INT(prefetch_open(&ra, raw, check_path("whole.gz"), 1), 0);
     for (int i = 0; ra && i < 3; i++)
         CHECK_INT(prefetch_next(ra, &got), 0);
     prefetch_free(ra);
@@ -411,18 +392,13 @@ static void test_prefetch(void)
 
 int main(void)
 {
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (check_scratch_init("record"))
         return 1;
-    }
     test_dates();
     test_arxiv();
     test_derived_and_json();
     test_reader();
     test_prefetch();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    check_scratch_done();
     return check_done();
 }
