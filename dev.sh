@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PKGS=(build-essential cmake pkg-config python3 gzip
+PKGS=(build-essential cmake pkg-config python3 gzip curl
       libxapian-dev xapian-tools libstemmer-dev libcjson-dev
       libutf8proc-dev zlib1g-dev libzstd-dev libisal-dev libjemalloc-dev
       libexpat1-dev

@@ -30,7 +30,9 @@
  * keyname/forenames/suffix, or arXivRaw's one string), categories,
  * comments, journal-ref as venue, doi, and the date of the first version
  * (arXiv's <created>, arXivRaw's first <version><date>).  A header with
- * status="deleted" is a withdrawal of its identifier's arXiv id.
+ * status="deleted" is a withdrawal of its identifier's arXiv id.  An
+ * answer that is an OAI-PMH <error> fails the source, naming the code and
+ * the server's message, except noRecordsMatch, an empty list.
  *
  * Entities: expat expands only XML's own and character references; it
  * fetches no external entity (no handler is set) and refuses the
@@ -102,6 +104,7 @@ struct xmlrec {
     int in_record;
     uint64_t rec_line;
     int deleted;        /* OAI deleted header */
+    char oai_error[64]; /* the code of an OAI-PMH <error> being read */
     int editors;        /* inside an AuthorList of editors */
     int raw_version_seen;
     strbuf f[F__COUNT];
@@ -293,6 +296,20 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
         return;
     }
     /* OAI-PMH */
+    if (is(name, "error") && is(parent, "OAI-PMH")) {
+        /* An error answer, not a list (badArgument, badResumptionToken,
+         * ...): the source fails, named.  noRecordsMatch is an empty
+         * list: nothing changed in the range asked. */
+        const char *code = attr(atts, "code");
+        if (code && is(code, "noRecordsMatch"))
+            return;
+        snprintf(x->oai_error, sizeof x->oai_error, "%s",
+                 code && *code ? code : "(no code)");
+        x->rec_line = XML_GetCurrentLineNumber(x->p);
+        sb_clear(&x->f[F_COMMENTS]); /* the message, outside any record */
+        start_capture(x, F_COMMENTS);
+        return;
+    }
     if (is(name, "record") &&
         (is(parent, "ListRecords") || is(parent, "GetRecord"))) {
         reset_record(x);
@@ -410,6 +427,32 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
             end_author(x);
         else if (is(name, "record") && x->in_record)
             record_end = 1;
+        else if (is(name, "error") && x->oai_error[0]) {
+            const strbuf *m = &x->f[F_COMMENTS];
+            char msg[200];
+            size_t n = 0;
+            size_t i = 0;
+            for (; i < m->len && n + 1 < sizeof msg; i++) {
+                char c = (unsigned char)m->s[i] < ' ' ? ' ' : m->s[i];
+                if (c != ' ' || (n > 0 && msg[n - 1] != ' '))
+                    msg[n++] = c; /* white space collapsed */
+            }
+            if (i < m->len) { /* cut: not inside a UTF-8 sequence */
+                while (n > 0 && ((unsigned char)msg[n - 1] & 0xC0) == 0x80)
+                    n--;
+                if (n > 0 && (unsigned char)msg[n - 1] >= 0xC0)
+                    n--;
+            }
+            while (n > 0 && msg[n - 1] == ' ')
+                n--;
+            msg[n] = '\0';
+            snprintf(x->err, sizeof x->err,
+                     "%s:%lu: an OAI-PMH error answer, not records: %s%s%s",
+                     x->name, (unsigned long)x->rec_line, x->oai_error,
+                     n ? ": " : "", msg);
+            x->fatal = 1;
+            XML_StopParser(x->p, XML_FALSE);
+        }
     }
     if (x->depth > 0)
         x->depth--;

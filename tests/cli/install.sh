@@ -16,6 +16,7 @@ pc=$(dirname "$(find "$T/prefix" -name paperdex.pc | head -1)")
 export PKG_CONFIG_PATH=$pc
 step "header installed" test -f "$T/prefix/include/paperdex.h"
 step "pkg-config knows paperdex" pkg-config --exists paperdex
+step "installed OAI-PMH harvester runs" sh -c '"$1" --help | grep -q resumptionToken' sh "$T/prefix/bin/paperdex-oai-harvest"
 step "installed CLI indexes" "$T/prefix/bin/paperdex" index --quiet --db "$T/ix" "$SRC"/corpus/samples/papers.jsonl
 # shellcheck disable=SC2046,SC2086
 step "example builds against the shared library" cc $EXTRA "$SRC/docs/example.c" \

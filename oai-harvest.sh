@@ -1,0 +1,141 @@
+#!/bin/sh
+# oai-harvest.sh -- fetch a whole OAI-PMH list, page by page, into files
+# `paperdex index` reads.  Installed as `paperdex-oai-harvest`.
+#
+# Why: an OAI-PMH server answers ListRecords a page at a time (arXiv:
+# 1,000 records a page) and ends each page but the last with a
+# resumptionToken that names the next.  One `curl` of the list's URL gets
+# the first page only, so a nightly harvest of a busy day would silently
+# miss the rest.  This follows the tokens to the end, one file per page,
+# as the protocol asks: the next request carries the verb and the token
+# alone (the token is an exclusive argument), URL-encoded by curl.
+#
+# Files: PREFIX.00001.xml, PREFIX.00002.xml, ... (five digits: pages sort
+# in the order they were served, which is the order paperdex gives a
+# versioned source's later file the last word).  Each page is written to
+# a hidden file in the same directory (paperdex skips hidden names) and
+# renamed when it is whole, so an index run meanwhile never reads half a
+# page.  Run again with the same PREFIX, it writes the same names again.
+#
+# Errors: HTTP 503 with Retry-After (OAI-PMH's flow control) and other
+# transient failures are retried by curl (--retries, default 8), waiting
+# as the server asks.  An OAI-PMH <error>: noRecordsMatch (nothing
+# changed in the range asked) is no error, exit 0 and no page; any other
+# code is named with its message, exit 1.  A page that cannot be fetched
+# stops the harvest: the pages before it stay, exit 75 (try again
+# later, as cron reads it).  Usage errors exit 2.
+set -u
+
+usage() {
+    cat <<'EOF'
+usage: paperdex-oai-harvest [--retries N] [--quiet] URL PREFIX
+
+Fetch the OAI-PMH list that URL asks for (a ListRecords, ListIdentifiers
+or ListSets request, e.g.
+  'https://export.arxiv.org/oai2?verb=ListRecords&metadataPrefix=arXiv&from=2026-11-25')
+following every resumptionToken to the last page, into PREFIX.00001.xml,
+PREFIX.00002.xml, ... (PREFIX is a path: its directory must exist).
+
+  --retries N   retries of a failed request (HTTP 503 Retry-After, 5xx,
+                timeouts), waiting as the server asks; default 8
+  --quiet       no summary line on success
+  -h, --help    this text
+
+Exit: 0 done (also when the server has no records in the range asked:
+noRecordsMatch), 1 an OAI-PMH error other than noRecordsMatch, 2 usage,
+75 a page could not be fetched (the pages before it are kept).
+EOF
+}
+
+retries=8
+quiet=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -h | --help) usage; exit 0 ;;
+    --quiet) quiet=1; shift ;;
+    --retries)
+        [ $# -ge 2 ] || { echo "paperdex-oai-harvest: --retries needs a number" >&2; exit 2; }
+        case "$2" in '' | *[!0-9]*)
+            echo "paperdex-oai-harvest: --retries takes a number, not '$2'" >&2; exit 2 ;;
+        esac
+        retries=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "paperdex-oai-harvest: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+if [ $# -ne 2 ]; then
+    usage >&2
+    exit 2
+fi
+url=$1
+prefix=$2
+case "$url" in
+http://*\?*verb=* | https://*\?*verb=*) ;;
+*) echo "paperdex-oai-harvest: '$url' is not an OAI-PMH request (http(s)://...?verb=...)" >&2; exit 2 ;;
+esac
+dir=$(dirname -- "$prefix")
+if [ ! -d "$dir" ]; then
+    echo "paperdex-oai-harvest: $dir: no such directory" >&2
+    exit 2
+fi
+command -v curl >/dev/null 2>&1 || {
+    echo "paperdex-oai-harvest: needs curl (apt-get install curl)" >&2; exit 2; }
+
+base=${url%%\?*}
+verb=$(printf '%s\n' "${url#*\?}" | tr '&' '\n' | sed -n 's/^verb=//p' | head -n 1)
+tmp="$dir/.$(basename -- "$prefix").part.$$"
+trap 'rm -f "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# The text of the first element NAME of file $1 (on one line, entities
+# of XML's own undone), or nothing; $3 gets the value of attribute code.
+element() {
+    tr '\n\r' '  ' <"$1" |
+        sed -n "s/.*<\\([A-Za-z0-9_]*:\\)\\{0,1\\}$2\\( [^>]*[^/]\\)\\{0,1\\}>\\([^<]*\\)<\\/\\([A-Za-z0-9_]*:\\)\\{0,1\\}$2>.*/\\3/p" |
+        sed 's/^ *//; s/ *$//; s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&apos;/'"'"'/g; s/&amp;/\&/g'
+}
+error_code() {
+    tr '\n\r' '  ' <"$1" |
+        sed -n 's/.*<\([A-Za-z0-9_]*:\)\{0,1\}error [^>]*code="\([^"]*\)".*/\2/p'
+}
+
+page=0
+token=
+records=0
+while :; do
+    page=$((page + 1))
+    n=$(printf '%05d' "$page")
+    if [ "$page" -eq 1 ]; then
+        set -- "$url"
+    else
+        set -- -G "$base" --data-urlencode "verb=$verb" --data-urlencode "resumptionToken=$token"
+    fi
+    if ! curl --silent --show-error --fail --location --retry "$retries" \
+        --connect-timeout 30 --max-time 600 -o "$tmp" "$@"; then
+        echo "paperdex-oai-harvest: page $page of $url could not be fetched;" \
+            "$((page - 1)) page(s) kept in $prefix.*.xml" >&2
+        exit 75
+    fi
+    code=$(error_code "$tmp")
+    if [ -n "$code" ]; then
+        if [ "$code" = noRecordsMatch ] && [ "$page" -eq 1 ]; then
+            [ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $url: no records (noRecordsMatch)"
+            exit 0
+        fi
+        echo "paperdex-oai-harvest: page $page of $url: OAI-PMH error $code:" \
+            "$(element "$tmp" error)" >&2
+        exit 1
+    fi
+    if ! grep -q '<\([A-Za-z0-9_]*:\)\{0,1\}OAI-PMH[ >]' "$tmp"; then
+        echo "paperdex-oai-harvest: page $page of $url is not an OAI-PMH answer" \
+            "(it begins: $(head -c 80 "$tmp" | tr '\n\r' '  '))" >&2
+        exit 1
+    fi
+    records=$((records + $(grep -o '<\([A-Za-z0-9_]*:\)\{0,1\}header[ >]' "$tmp" | wc -l)))
+    mv -f "$tmp" "$prefix.$n.xml" || exit 1
+    token=$(element "$prefix.$n.xml" resumptionToken)
+    [ -n "$token" ] || break
+done
+[ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $page page(s), $records record(s): $prefix.00001.xml to $prefix.$n.xml"
+exit 0
