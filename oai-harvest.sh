@@ -23,12 +23,15 @@
 # changed in the range asked) is no error, exit 0 and no page; any other
 # code is named with its message, exit 1.  A page that cannot be fetched
 # stops the harvest: the pages before it stay, exit 75 (try again
-# later, as cron reads it).  Usage errors exit 2.
+# later, as cron reads it), and the message says how to go on from that
+# page (--resume TOKEN --page N) rather than fetch the list again.
+# Usage errors exit 2.
 set -u
 
 usage() {
     cat <<'EOF'
-usage: paperdex-oai-harvest [--retries N] [--quiet] URL PREFIX
+usage: paperdex-oai-harvest [--retries N] [--quiet] [--resume TOKEN --page N]
+                            URL PREFIX
 
 Fetch the OAI-PMH list that URL asks for (a ListRecords, ListIdentifiers
 or ListSets request, e.g.
@@ -39,6 +42,10 @@ PREFIX.00002.xml, ... (PREFIX is a path: its directory must exist).
   --retries N   retries of a failed request (HTTP 503 Retry-After, 5xx,
                 timeouts), waiting as the server asks; default 8
   --quiet       no summary line on success
+  --resume TOKEN --page N
+                go on from page N, fetched with resumptionToken TOKEN, as
+                the message of a harvest stopped at page N says (tokens
+                expire: arXiv's within a day)
   -h, --help    this text
 
 Exit: 0 done (also when the server has no records in the range asked:
@@ -49,10 +56,21 @@ EOF
 
 retries=8
 quiet=0
+resume=
+first=1
 while [ $# -gt 0 ]; do
     case "$1" in
     -h | --help) usage; exit 0 ;;
     --quiet) quiet=1; shift ;;
+    --resume)
+        [ $# -ge 2 ] && [ -n "$2" ] || { echo "paperdex-oai-harvest: --resume needs a token" >&2; exit 2; }
+        resume=$2; shift 2 ;;
+    --page)
+        [ $# -ge 2 ] || { echo "paperdex-oai-harvest: --page needs a number" >&2; exit 2; }
+        case "$2" in '' | *[!0-9]* | 0 | 0*)
+            echo "paperdex-oai-harvest: --page takes a number from 1, not '$2'" >&2; exit 2 ;;
+        esac
+        first=$2; shift 2 ;;
     --retries)
         [ $# -ge 2 ] || { echo "paperdex-oai-harvest: --retries needs a number" >&2; exit 2; }
         case "$2" in '' | *[!0-9]*)
@@ -66,6 +84,10 @@ while [ $# -gt 0 ]; do
 done
 if [ $# -ne 2 ]; then
     usage >&2
+    exit 2
+fi
+if { [ -n "$resume" ] && [ "$first" -lt 2 ]; } || { [ -z "$resume" ] && [ "$first" -ne 1 ]; }; then
+    echo "paperdex-oai-harvest: --resume TOKEN goes with --page N (2 or more), each with the other" >&2
     exit 2
 fi
 url=$1
@@ -100,13 +122,13 @@ error_code() {
         sed -n 's/.*<\([A-Za-z0-9_]*:\)\{0,1\}error [^>]*code="\([^"]*\)".*/\2/p'
 }
 
-page=0
-token=
+page=$((first - 1))
+token=$resume
 records=0
 while :; do
     page=$((page + 1))
     n=$(printf '%05d' "$page")
-    if [ "$page" -eq 1 ]; then
+    if [ -z "$token" ]; then
         set -- "$url"
     else
         set -- -G "$base" --data-urlencode "verb=$verb" --data-urlencode "resumptionToken=$token"
@@ -114,12 +136,17 @@ while :; do
     if ! curl --silent --show-error --fail --location --retry "$retries" \
         --connect-timeout 30 --max-time 600 -o "$tmp" "$@"; then
         echo "paperdex-oai-harvest: page $page of $url could not be fetched;" \
-            "$((page - 1)) page(s) kept in $prefix.*.xml" >&2
+            "$((page - first)) page(s) fetched, kept in $prefix.*.xml" >&2
+        if [ -n "$token" ]; then
+            q=$(printf '%s' "$token" | sed "s/'/'\\\\''/g")
+            echo "paperdex-oai-harvest: to go on from there: paperdex-oai-harvest" \
+                "--resume '$q' --page $page '$url' '$prefix'" >&2
+        fi
         exit 75
     fi
     code=$(error_code "$tmp")
     if [ -n "$code" ]; then
-        if [ "$code" = noRecordsMatch ] && [ "$page" -eq 1 ]; then
+        if [ "$code" = noRecordsMatch ] && [ -z "$token" ]; then
             [ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $url: no records (noRecordsMatch)"
             exit 0
         fi
@@ -137,5 +164,6 @@ while :; do
     token=$(element "$prefix.$n.xml" resumptionToken)
     [ -n "$token" ] || break
 done
-[ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $page page(s), $records record(s): $prefix.00001.xml to $prefix.$n.xml"
+[ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $((page - first + 1)) page(s), $records record(s):" \
+    "$prefix.$(printf '%05d' "$first").xml to $prefix.$n.xml"
 exit 0

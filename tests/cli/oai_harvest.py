@@ -21,11 +21,16 @@ here on 127.0.0.1, serving invented arXiv records:
     other sources are read;
   * a server that answers 500 on the second page every time: exit 75 after
     the retries asked for, the first page kept;
+  * stopped at page 2, the message says how to go on (--resume TOKEN
+    --page 2); going on fetches pages 2 and 3 only, into the files of a
+    harvest that never stopped;
   * no server at all: exit 75; usage errors: exit 2.
 """
 import http.server
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -214,10 +219,36 @@ os.makedirs(down)
 n0 = len(requests)
 p = harvest("/down", os.path.join(down, "d"), "--retries", "2")
 check("500 on page 2: exit 75, the pages kept named", p.returncode == 75 and
-      "page 2" in p.stderr and "1 page(s) kept" in p.stderr, (p.returncode, p.stderr))
+      "page 2" in p.stderr and "1 page(s) fetched" in p.stderr, (p.returncode, p.stderr))
 check("500 on page 2: retried twice (4 requests)", len(requests) - n0 == 4, requests[n0:])
 check("500 on page 2: the first page kept, no partial file",
       os.listdir(down) == ["d.00001.xml"], os.listdir(down))
+
+# A harvest stopped at page 2 (busy past the retries asked for) says how
+# to go on; going on from there fetches pages 2 and 3 only, and the files
+# are those of a harvest that never stopped.
+cut = os.path.join(tmp, "cut")
+os.makedirs(cut)
+busy["left"] = 3
+p = harvest("/oai", os.path.join(cut, "d"), "--retries", "1")
+m = re.search(r"to go on from there: paperdex-oai-harvest (.*)$", p.stderr, re.M)
+check("stopped at page 2: exit 75, how to go on from there", p.returncode == 75 and m is not None,
+      (p.returncode, p.stderr))
+if m:
+    busy["left"] = 1
+    n0 = len(requests)
+    args = shlex.split(m.group(1))
+    check("the way on names the token and the page",
+          args[:4] == ["--resume", TOKEN1, "--page", "2"], args)
+    p = subprocess.run(["sh", HARVEST] + args, capture_output=True, text=True, timeout=120)
+    check("going on: exit 0, pages 2 to 3", p.returncode == 0 and "2 page(s), 4 record(s)" in p.stdout
+          and "d.00002.xml to" in p.stdout, (p.returncode, p.stdout, p.stderr))
+    check("going on: page 1 not fetched again",
+          [q.get("resumptionToken") for _, q in requests[n0:]] == [[TOKEN1], [TOKEN1], ["t3"]], requests[n0:])
+    got = {n: open(os.path.join(cut, n), encoding="utf-8").read() for n in sorted(os.listdir(cut))}
+    check("going on: the files of a harvest that never stopped",
+          got == {"d.%05d.xml" % (i + 1): v for i, v in enumerate(PAGES.values())}, sorted(got))
+busy["left"] = 0
 
 # No server.
 p = subprocess.run(["sh", HARVEST, "--retries", "0",
@@ -229,7 +260,10 @@ check("no server: exit 75", p.returncode == 75 and "page 1" in p.stderr, (p.retu
 for args, why in ((["http://x/oai?verb=ListRecords"], "one argument"),
                   (["ftp://x/oai", os.path.join(out, "p")], "not an OAI-PMH request"),
                   (["http://x/oai?verb=ListRecords", os.path.join(tmp, "nodir", "p")], "no such directory"),
-                  (["--retries", "many", "http://x/oai?verb=ListRecords", out], "a number")):
+                  (["--retries", "many", "http://x/oai?verb=ListRecords", out], "a number"),
+                  (["--resume", "tok", "http://x/oai?verb=ListRecords", out], "--resume without --page"),
+                  (["--page", "3", "http://x/oai?verb=ListRecords", out], "--page without --resume"),
+                  (["--resume", "tok", "--page", "0", "http://x/oai?verb=ListRecords", out], "page 0")):
     p = subprocess.run(["sh", HARVEST] + args, capture_output=True, text=True, timeout=60)
     check("usage (%s): exit 2 with a message" % why, p.returncode == 2 and p.stderr.strip(), (p.returncode, p.stderr))
 p = subprocess.run(["sh", HARVEST, "--help"], capture_output=True, text=True)
