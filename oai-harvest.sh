@@ -110,13 +110,14 @@ tmp="$dir/.$(basename -- "$prefix").part.$$"
 trap 'rm -f "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-# The text of the first element NAME of file $1 (on one line, entities
-# of XML's own undone), or nothing; $3 gets the value of attribute code.
+# The text of the element named $2 in file $1 (the last one, lines
+# joined, XML's own entities undone), or nothing.
 element() {
     tr '\n\r' '  ' <"$1" |
         sed -n "s/.*<\\([A-Za-z0-9_]*:\\)\\{0,1\\}$2\\( [^>]*[^/]\\)\\{0,1\\}>\\([^<]*\\)<\\/\\([A-Za-z0-9_]*:\\)\\{0,1\\}$2>.*/\\3/p" |
         sed 's/^ *//; s/ *$//; s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&apos;/'"'"'/g; s/&amp;/\&/g'
 }
+# The code attribute of an <error> element of file $1, or nothing.
 error_code() {
     tr '\n\r' '  ' <"$1" |
         sed -n 's/.*<\([A-Za-z0-9_]*:\)\{0,1\}error [^>]*code="\([^"]*\)".*/\2/p'
@@ -161,8 +162,14 @@ while :; do
     fi
     records=$((records + $(grep -o '<\([A-Za-z0-9_]*:\)\{0,1\}header[ >]' "$tmp" | wc -l)))
     mv -f "$tmp" "$prefix.$n.xml" || exit 1
+    last=$token
     token=$(element "$prefix.$n.xml" resumptionToken)
     [ -n "$token" ] || break
+    if [ "$token" = "$last" ]; then # a server looping would loop us
+        echo "paperdex-oai-harvest: page $page of $url names itself as the next" \
+            "(resumptionToken '$token' again); stopped, $((page - first + 1)) page(s) kept" >&2
+        exit 1
+    fi
 done
 [ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $((page - first + 1)) page(s), $records record(s):" \
     "$prefix.$(printf '%05d' "$first").xml to $prefix.$n.xml"

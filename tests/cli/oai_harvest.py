@@ -19,6 +19,8 @@ here on 127.0.0.1, serving invented arXiv records:
     noRecordsMatch reads as an empty list, any other code fails that
     source (exit 1, naming the file, line, code and message) and the
     other sources are read;
+  * a server that answers a token with the page that gave it: exit 1,
+    not a loop;
   * a server that answers 500 on the second page every time: exit 75 after
     the retries asked for, the first page kept;
   * stopped at page 2, the message says how to go on (--resume TOKEN
@@ -31,6 +33,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,6 +112,8 @@ class OAI(http.server.BaseHTTPRequestHandler):
             return self.answer(200, error("badArgument", "resumptionToken is exclusive"))
         if u.path == "/expire" and tok is not None:
             return self.answer(200, error("badResumptionToken", "expired at midnight"))
+        if u.path == "/loop" and tok is not None:
+            return self.answer(200, PAGES[None])  # the first page's token again
         if u.path == "/down" and tok is not None:
             return self.answer(500, "broken")
         if tok == TOKEN1 and busy["left"] > 0:
@@ -213,6 +218,14 @@ check("an error answer: noRecordsMatch is not one", "a-empty.xml" not in r.stder
 check("an error answer: the other sources are read",
       "1 source could not be read" in r.stdout and "3 read, 3 added" in r.stdout, r.stdout)
 
+# A server that answers a token with the page that gave it: stopped.
+loop = os.path.join(tmp, "loop")
+os.makedirs(loop)
+p = harvest("/loop", os.path.join(loop, "d"))
+check("a page naming itself as the next: exit 1, said, two pages kept", p.returncode == 1 and
+      "names itself as the next" in p.stderr and sorted(os.listdir(loop)) == ["d.00001.xml", "d.00002.xml"],
+      (p.returncode, p.stderr, os.listdir(loop)))
+
 # A server failing the second page every time: exit 75 after the retries.
 down = os.path.join(tmp, "down")
 os.makedirs(down)
@@ -270,4 +283,5 @@ p = subprocess.run(["sh", HARVEST, "--help"], capture_output=True, text=True)
 check("--help: exit 0, the usage", p.returncode == 0 and "resumptionToken" in p.stdout, p.stdout)
 
 srv.shutdown()
+shutil.rmtree(tmp)
 done()
