@@ -428,28 +428,6 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
         else if (is(name, "record") && x->in_record)
             record_end = 1;
         else if (is(name, "error") && x->oai_error[0]) {
-            const strbuf *m = &x->f[F_COMMENTS];
-            char msg[200];
-            size_t n = 0;
-            size_t i = 0;
-            for (; i < m->len && n + 1 < sizeof msg; i++) {
-                char c = (unsigned char)m->s[i] < ' ' ? ' ' : m->s[i];
-                if (c != ' ' || (n > 0 && msg[n - 1] != ' '))
-                    msg[n++] = c; /* white space collapsed */
-            }
-            if (i < m->len) { /* cut: not inside a UTF-8 sequence */
-                while (n > 0 && ((unsigned char)msg[n - 1] & 0xC0) == 0x80)
-                    n--;
-                if (n > 0 && (unsigned char)msg[n - 1] >= 0xC0)
-                    n--;
-            }
-            while (n > 0 && msg[n - 1] == ' ')
-                n--;
-            msg[n] = '\0';
-            snprintf(x->err, sizeof x->err,
-                     "%s:%lu: an OAI-PMH error answer, not records: %s%s%s",
-                     x->name, (unsigned long)x->rec_line, x->oai_error,
-                     n ? ": " : "", msg);
             x->fatal = 1;
             XML_StopParser(x->p, XML_FALSE);
         }
@@ -695,6 +673,19 @@ int xmlrec_looks_like(const char *s, size_t n)
     return 0;
 }
 
+/* The message of an OAI-PMH <error> answer (its text, white space
+ * collapsed, cut at 199 bytes on a character boundary) into x->err. */
+static void oai_error_message(xmlrec *x, arena *a)
+{
+    char *msg = (char *)field(a, x, F_COMMENTS, 0); /* the arena's copy */
+    if (msg)
+        text_truncate_utf8(msg, 199);
+    snprintf(x->err, sizeof x->err,
+             "%s:%lu: an OAI-PMH error answer, not records: %s%s%s", x->name,
+             (unsigned long)x->rec_line, x->oai_error, msg ? ": " : "",
+             msg ? msg : "");
+}
+
 static int feed_error(xmlrec *x, strbuf *why)
 {
     if (!x->err[0])
@@ -763,8 +754,11 @@ int xmlrec_next(xmlrec *x, arena *a, pdx_work *w, uint64_t *line,
             x->ended = n == 0;
             st = XML_ParseBuffer(x->p, n, n == 0);
         }
-        if (st == XML_STATUS_ERROR)
+        if (st == XML_STATUS_ERROR) {
+            if (x->oai_error[0] && !x->err[0])
+                oai_error_message(x, a);
             return feed_error(x, why);
+        }
         if (st == XML_STATUS_SUSPENDED)
             x->suspended = 1;
     }
