@@ -57,7 +57,8 @@ int pdx_open(pdx_index **out, const char *path, unsigned flags)
     if (!path || !*path)
         return handle_error(ix, PDX_EINVAL, "no index path given");
     if (flags & ~(PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
-                  PDX_OPEN_UPGRADE | PDX_OPEN_BUILDER))
+                  PDX_OPEN_UPGRADE | PDX_OPEN_BUILDER |
+                  PDX_OPEN_XAPIAN_POSITIONS))
         return handle_error(ix, PDX_EINVAL, "unknown open flags 0x%x", flags);
     ix->path = strdup(path);
     ix->flags = flags;
@@ -68,7 +69,9 @@ int pdx_open(pdx_index **out, const char *path, unsigned flags)
                     ((flags & PDX_OPEN_CREATE) ? SHIM_CREATE : 0) |
                     ((flags & PDX_OPEN_NOSYNC) ? SHIM_NOSYNC : 0) |
                     ((flags & PDX_OPEN_UPGRADE) ? SHIM_UPGRADE : 0) |
-                    ((flags & PDX_OPEN_BUILDER) ? SHIM_BUILDER : 0);
+                    ((flags & PDX_OPEN_BUILDER) ? SHIM_BUILDER : 0) |
+                    ((flags & PDX_OPEN_XAPIAN_POSITIONS) ? SHIM_XAPIAN_POSITIONS
+                                                         : 0);
     int rc = shim_open(&ix->db, path, mode, &e);
     if (rc)
         return handle_from_shim(ix, rc, &e);

@@ -8,7 +8,7 @@
  * of both sides include it as well as the C++ shim.
  *
  * ======================================================================
- * THE INDEX LAYOUT (layout version 6)
+ * THE INDEX LAYOUT (layout version 7)
  * ======================================================================
  *
  * An index is one Xapian "glass" database directory.  One Xapian document
@@ -64,6 +64,25 @@
  * out of Xapian's document data into a zstd frame of its own ("The
  * stored record", below); an index of layout 5 is used as it is
  * (Metadata, below).
+ *
+ * Layout 7 has layout 6's terms, and keeps their positions out of
+ * Xapian's position table: each work's positions are one value, slot
+ * SLOT_POSITIONS, whose format and phrase matcher common/shim_positions.cc
+ * owns and describes.  Glass keeps one B-tree item per (term, work) in
+ * its position table, 200 of the 444 MB of the arXiv 101k compacted,
+ * and builds it through a third per-term map of its inverter; the
+ * values take about 74 MB, the 101k compacts to 314 MB, and `--jobs 2`
+ * builds it at 0.63 of Lucene's rate where layout 6 had 0.47-0.51
+ * (bench/RESULTS.md, "Layout 7").  Where "positions"
+ * below says where a field's positions are, they are in that value
+ * under the field's terms.  An index created with
+ * PDX_OPEN_XAPIAN_POSITIONS (`paperdex index --xapian-positions`) keeps
+ * them in Xapian's table as layout 6 did (metadata
+ * paperdex.positions = "xapian"): a shard served by xapian-tcpsrv needs
+ * that for phrases, because the remote backend runs only Xapian's own
+ * positional queries.  Indexes of layouts 5 and 6 are used as they are
+ * (their positions are Xapian's; the phrase matcher reads those for a
+ * work without the value).
  *
  * What a query reads (searcher/shim_read.cc, fit_layout()):
  *
@@ -219,6 +238,10 @@
  *   5  SLOT_SUBJECTS  the subject terms as written, separated by 0x1f:
  *                 facets.
  *   6  SLOT_RECORD  the stored record (below), one zstd frame.
+ *   7  SLOT_POSITIONS  the work's word positions (layout 7;
+ *                 common/shim_positions.cc).  Absent in an index made
+ *                 with Xapian's positions, and in works of layout 6 and
+ *                 before.
  *
  * (XMP, XMO, XK, XW and slot 5 came with the PubMed, OpenAlex, OAI-PMH
  * and BibTeX readers; an index of layout 3 written before them simply
@@ -249,14 +272,19 @@
  *
  * Metadata
  * --------
- *   paperdex.layout   "6": written at creation.  An index of layout 5
+ *   paperdex.layout   "7": written at creation.  An index of layout 5
  *                     has the terms and values of layout 6 and its
  *                     records in the document data, where layout 6
- *                     reads a document without slot 6: it is searched
- *                     as it is, and a writer stamps it "6" when it
- *                     opens it, so that a paperdex of layout 5 leaves
- *                     it alone (it would find the new works' records
- *                     empty).  Layout 4 is rebuilt (it was layout 5's
+ *                     reads a document without slot 6; one of layout 6
+ *                     has the terms and values of layout 7 and its
+ *                     positions in Xapian's table, where layout 7 reads
+ *                     a work without slot 7.  Both are searched as they
+ *                     are, and a writer stamps them "7" (and
+ *                     paperdex.positions "xapian-inherited": its new
+ *                     works keep their positions as the old ones) when
+ *                     it opens one, so that an older paperdex leaves it
+ *                     alone.
+ *                     Layout 4 is rebuilt (it was layout 5's
  *                     compatible one: its XAI terms are never read, its
  *                     XI<id> and XMA<id> in the work of that id find
  *                     what Q<id> finds).  An index of
@@ -267,6 +295,13 @@
  *                     writer opened with SHIM_UPGRADE may hold an older
  *                     layout's lock while `paperdex index` rebuilds it
  *                     beside itself; it writes nothing there.
+ *   paperdex.positions  where the positions are: absent, in slot 7;
+ *                     "xapian", in Xapian's position table, as the index
+ *                     was made (PDX_OPEN_XAPIAN_POSITIONS), and a rebuild
+ *                     (--full, --jobs) keeps them there; "xapian-inherited",
+ *                     in Xapian's table because the index was of layout 5
+ *                     or 6 when stamped 7, and a rebuild puts them in
+ *                     slot 7.
  *   paperdex.updated  unix time of the last commit, in decimal.
  *   paperdex.reindexed  unix time the last `paperdex index` run finished.
  *   paperdex.src:<16 hex>  one per source file read, keyed by the hash of
@@ -335,6 +370,7 @@
 #define LAYOUT_SLOT_AUTHORS 4u
 #define LAYOUT_SLOT_SUBJECTS 5u
 #define LAYOUT_SLOT_RECORD 6u
+#define LAYOUT_SLOT_POSITIONS 7u
 #define LAYOUT_FACET_SEP '\x1f'
 
 /* ---- metadata keys */
@@ -343,6 +379,9 @@
 #define LAYOUT_META_REINDEXED "paperdex.reindexed"
 #define LAYOUT_META_SOURCE "paperdex.src:"
 #define LAYOUT_META_ZDICT "paperdex.zdict:"
+#define LAYOUT_META_POSITIONS "paperdex.positions"
+#define LAYOUT_POSITIONS_XAPIAN "xapian"
+#define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 
 /* ---- files beside Xapian's own */
 #define LAYOUT_HOLDER_FILE "paperdex-writer"

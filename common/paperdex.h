@@ -63,14 +63,15 @@ extern "C" {
 
 #define PDX_VERSION "0.1.0"
 /** The index layout this version writes and searches (see the essay at
- *  the top of common/layout.h).  An index of layout
- *  PDX_LAYOUT_COMPATIBLE is searched and written as it is (it holds every
- *  term and value this layout reads, its records where this layout looks
- *  for an old document's; a writer stamps it with this layout when it
- *  opens it, so that older versions leave it alone).  An index of an
+ *  the top of common/layout.h).  An index of a layout from
+ *  PDX_LAYOUT_COMPATIBLE up is searched and written as it is (it holds
+ *  every term and value this layout reads, its records and positions
+ *  where this layout looks for an old document's; a writer stamps it
+ *  with this layout when it opens it, so that older versions leave it
+ *  alone).  An index of an
  *  older layout is rebuilt beside itself by `paperdex index` and
  *  pdx_sync() (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 6
+#define PDX_LAYOUT_VERSION 7
 #define PDX_LAYOUT_COMPATIBLE 5
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100
@@ -228,6 +229,17 @@ typedef struct pdx_index pdx_index;
  *  by a later call on the handle instead of that work's pdx_put, its
  *  message naming the work; the works after it are not written. */
 #define PDX_OPEN_BUILDER 16u
+/** With PDX_OPEN_WRITE, creating an index (or opening an empty one):
+ *  keep its word positions in Xapian's own position table, as layout 6
+ *  did, instead of in paperdex's positions value (common/layout.h).
+ *  Such an index is larger and slower to build (the arXiv 101k: 444
+ *  against 314 MB), but phrase search in it works through Xapian's
+ *  remote backend: a shard served by xapian-tcpsrv needs it for quoted
+ *  phrases, NEAR and ADJ, because the remote backend cannot run
+ *  paperdex's own phrase matcher.  An index keeps the way it was
+ *  created, also when pdx_sync() rebuilds it (full, jobs); the flag is
+ *  ignored when opening an index that has works. */
+#define PDX_OPEN_XAPIAN_POSITIONS 32u
 
 /**
  * Open the index at `path`.
@@ -299,9 +311,10 @@ PDX_EXTERN int pdx_sync_dir(const char *path);
  */
 PDX_EXTERN void pdx_exit_on_fatal(const char *prog, int status);
 
-/** The layout version of the open index (PDX_LAYOUT_VERSION; or
- *  PDX_LAYOUT_COMPATIBLE for such an index opened read-only; or an older
- *  layout opened with PDX_OPEN_UPGRADE), or 0 if ix is not open. */
+/** The layout version of the open index (PDX_LAYOUT_VERSION; or a layout
+ *  from PDX_LAYOUT_COMPATIBLE up, for such an index opened read-only; or
+ *  an older layout opened with PDX_OPEN_UPGRADE), or 0 if ix is not
+ *  open. */
 PDX_EXTERN int pdx_index_layout(const pdx_index *ix);
 
 /**
@@ -928,7 +941,7 @@ typedef struct pdx_sync_event {
  *  rebuild beside the index leaves the index as it was. */
 typedef int (*pdx_sync_fn)(void *ctx, const pdx_sync_event *ev);
 
-#define PDX_SYNC_OPTIONS_VERSION 2
+#define PDX_SYNC_OPTIONS_VERSION 3
 /** Records per commit when pdx_sync_options.batch is 0: the best of the
  *  sweep in bench/RESULTS.md (memory grows with it). */
 #define PDX_DEFAULT_BATCH 1000
@@ -992,6 +1005,16 @@ typedef struct pdx_sync_options {
      *  uncompacted.  Not with in_place; a build with several jobs is
      *  compacted by its merge already. */
     int compact;
+    /** Version 3.  Nonzero: an index this run creates (a new one, or a
+     *  rebuild: full, jobs, an older layout's) keeps its word positions
+     *  in Xapian's own position table (PDX_OPEN_XAPIAN_POSITIONS), which
+     *  a shard served by xapian-tcpsrv needs for phrase search.  An
+     *  index that has works keeps the way it was made, also when this
+     *  run rebuilds it (full, jobs; an index of layout 5 or 6 stamped 7
+     *  is rebuilt with positions of its own unless this is set): asking
+     *  for this on one made without it, without full, is refused
+     *  (PDX_EINVAL). */
+    int xapian_positions;
 } pdx_sync_options;
 
 #if !defined(__cplusplus) || __cplusplus >= 202002L

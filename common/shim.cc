@@ -47,7 +47,6 @@ const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 #define PDX_STR2(x) #x
 #define PDX_STR(x) PDX_STR2(x)
 const char *const LAYOUT_VERSION = PDX_STR(PDX_LAYOUT_VERSION);
-const char *const LAYOUT_COMPATIBLE = PDX_STR(PDX_LAYOUT_COMPATIBLE);
 const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
 
 
@@ -336,6 +335,15 @@ static std::string rebuild_command(shim_db *h)
     return cmd;
 }
 
+/* A layout from PDX_LAYOUT_COMPATIBLE up to this one's, not this one's:
+ * searched and written as it is (paperdex.h). */
+static bool compatible_layout(const std::string &v)
+{
+    const int n = atoi(v.c_str());
+    return std::to_string(n) == v && n >= PDX_LAYOUT_COMPATIBLE &&
+           n < PDX_LAYOUT_VERSION;
+}
+
 /* Check (and for a new writer, stamp) the layout metadata. */
 static int check_layout(shim_db *h, shim_err *e)
 {
@@ -349,6 +357,9 @@ static int check_layout(shim_db *h, shim_err *e)
         if (docs == 0 && h->writable) {
             h->layout = atoi(LAYOUT_VERSION);
             h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
+            if (h->xapian_positions)
+                h->wdb.set_metadata(LAYOUT_META_POSITIONS,
+                                    LAYOUT_POSITIONS_XAPIAN);
             h->wdb.commit();
             return 0;
         }
@@ -364,16 +375,38 @@ static int check_layout(shim_db *h, shim_err *e)
         return PDX_ENOTINDEX;
     }
     h->layout = atoi(v.c_str());
-    if (v == LAYOUT_COMPATIBLE) {
+    if (compatible_layout(v)) {
         /* It holds every term this layout reads (common/layout.h): used
          * as it is; a writer stamps it, as the documents it writes lack
-         * what the older version would look for. */
+         * what the older version would look for.  Its positions are
+         * Xapian's, and its new works' stay so. */
         if (h->writable) {
             h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
+            h->wdb.set_metadata(LAYOUT_META_POSITIONS,
+                                LAYOUT_POSITIONS_INHERITED);
             h->wdb.commit();
             h->layout = atoi(LAYOUT_VERSION);
+            h->xapian_positions = true;
+            h->positions_chosen = false;
         }
         return 0;
+    }
+    if (v == LAYOUT_VERSION && h->writable) {
+        /* Where its positions go: as it was made; an empty index as the
+         * opener asks. */
+        const std::string was = h->db.get_metadata(LAYOUT_META_POSITIONS);
+        if (docs == 0 && (was == LAYOUT_POSITIONS_XAPIAN) != h->xapian_positions) {
+            h->wdb.set_metadata(LAYOUT_META_POSITIONS,
+                                h->xapian_positions ? LAYOUT_POSITIONS_XAPIAN
+                                                    : "");
+            h->wdb.commit();
+        }
+        if (docs > 0) {
+            h->xapian_positions = !was.empty();
+            h->positions_chosen = was == LAYOUT_POSITIONS_XAPIAN;
+        } else {
+            h->positions_chosen = h->xapian_positions;
+        }
     }
     if (v != LAYOUT_VERSION) {
         const bool older = h->layout > 0 && h->layout < atoi(LAYOUT_VERSION);
@@ -507,7 +540,7 @@ void pdxshim::reopen_by_name(shim_db *h)
         all.add_database(subs.back());
     }
     const std::string v = all.get_metadata(LAYOUT_KEY);
-    if (v != LAYOUT_VERSION && v != LAYOUT_COMPATIBLE)
+    if (v != LAYOUT_VERSION && !compatible_layout(v))
         throw Xapian::DatabaseVersionError(
             "'" + h->path + "' was replaced by an index of another layout");
     h->db = all;
@@ -526,6 +559,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         h->path = path;
         h->upgrade = (mode & SHIM_UPGRADE) != 0;
         h->builder = (mode & SHIM_BUILDER) != 0 && (mode & SHIM_WRITE);
+        h->xapian_positions = (mode & SHIM_XAPIAN_POSITIONS) != 0;
         const std::string p(path);
         std::string host;
         unsigned port = 0;
@@ -637,6 +671,11 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
     }
 }
 extern "C" int shim_layout(const shim_db *h) { return h->layout; }
+
+extern "C" int shim_xapian_positions(const shim_db *h)
+{
+    return !h->xapian_positions ? 0 : h->positions_chosen ? 1 : 2;
+}
 
 extern "C" void shim_close(shim_db *h)
 {

@@ -37,6 +37,7 @@ typedef struct shim_db shim_db;
 #define SHIM_NOSYNC 4u /* Xapian::DB_NO_SYNC */
 #define SHIM_UPGRADE 8u /* an older layout too, only to hold its lock */
 #define SHIM_BUILDER 16u /* documents built on a thread of the writer's own */
+#define SHIM_XAPIAN_POSITIONS 32u /* a new index keeps Xapian's positions */
 
 /* Open the Xapian database at path.  Refuses (PDX_ENOTINDEX) a directory
  * that holds something other than a paperdex index.  *out is owned by the
@@ -48,6 +49,11 @@ int shim_open(shim_db **out, const char *path, unsigned mode, shim_err *e);
 int shim_add_shard(shim_db *h, const char *path, shim_err *e);
 /* The layout version of what h opened. */
 int shim_layout(const shim_db *h);
+/* Where a writer puts positions: 0 in the positions value; 1 in Xapian's
+ * position table, as the index was made (SHIM_XAPIAN_POSITIONS), which a
+ * rebuild keeps; 2 in Xapian's table because the index was of an older
+ * layout (LAYOUT_POSITIONS_INHERITED), which a rebuild does not keep. */
+int shim_xapian_positions(const shim_db *h);
 /* Close; a writer's pending changes are committed (errors dropped). */
 void shim_close(shim_db *db);
 

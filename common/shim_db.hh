@@ -22,6 +22,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -44,6 +45,7 @@ const Xapian::valueno SLOT_CATS = LAYOUT_SLOT_CATS;
 const Xapian::valueno SLOT_AUTHORS = LAYOUT_SLOT_AUTHORS;
 const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
 const Xapian::valueno SLOT_RECORD = LAYOUT_SLOT_RECORD;
+const Xapian::valueno SLOT_POSITIONS = LAYOUT_SLOT_POSITIONS;
 const char FACET_SEP = LAYOUT_FACET_SEP;
 const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
@@ -114,6 +116,12 @@ struct shim_db {
     std::unique_ptr<pdxshim::Side> reader, writer;
     bool builder = false; /* SHIM_BUILDER: the writer builds documents on
                              a thread of its own */
+    /* A writer's: positions go to Xapian's position table, not to the
+     * positions value (LAYOUT_META_POSITIONS; common/shim_positions.cc). */
+    bool xapian_positions = false;
+    /* ... because the index was made so (LAYOUT_POSITIONS_XAPIAN), not
+     * inherited from an older layout */
+    bool positions_chosen = false;
 
     shim_db();
 };
@@ -197,6 +205,128 @@ class RecordTrainer {
 /* The record a document stores (layout 6: its SLOT_RECORD frame; before:
  * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
 std::string stored_record(shim_db *h, const Xapian::Document &doc);
+
+/* ---- word positions (common/shim_positions.cc, layout 7) */
+
+/* The 16-bit hash that names a term in a positions value. */
+uint16_t term_hash16(const std::string &term);
+
+/* Encodes one work's positions value: add each positional term with its
+ * positions, also_holds each other term the work holds (so that a hash
+ * they share is resolved by name), then take() gives the value and
+ * starts again. */
+class PositionsWriter {
+    struct Entry {
+        uint16_t hash;
+        std::string term, pos;
+        uint32_t count;
+    };
+    std::vector<Entry> entries;
+    std::vector<uint16_t> others;
+
+  public:
+    void add(const std::string &term, Xapian::PositionIterator p,
+             Xapian::PositionIterator end);
+    void also_holds(const std::string &term);
+    std::string take();
+};
+
+/* The positions of each of terms in the positions value of work did,
+ * which holds every one of them (empty for a term without positions).
+ * Throws DatabaseCorruptError for a value it cannot read. */
+void positions_find(const std::string &value, Xapian::docid did,
+                    const std::vector<std::string> &terms,
+                    std::vector<std::vector<Xapian::termpos>> &out);
+
+/* Whether positions (each term's, ascending) hold the terms in order
+ * within window positions (ordered: PHRASE and ADJ; a phrase's window is
+ * its length), or in any order within it (NEAR): the span from the
+ * first to the last is below window, as Xapian 1.4's phrase and near
+ * posting lists count it. */
+bool positions_match(const std::vector<std::vector<Xapian::termpos>> &pos,
+                     Xapian::termcount window, bool ordered);
+
+/* A phrase (or NEAR) of stems in one of fields (term prefixes: "" for
+ * the default field's stems, "S", "A"), checked in one work: whether
+ * the work's positions hold it in a field whose terms it holds.  The
+ * work must hold the first field's terms; held(f) says whether it holds
+ * field f's.  value is the work's positions value, or NULL for a work
+ * without one (then xpos reads Xapian's position lists).  Not
+ * thread-safe (scratch vectors). */
+struct PhraseCheck {
+    std::vector<std::string> stems, fields;
+    Xapian::termcount window;
+    bool ordered;
+    std::vector<std::string> terms; /* field by field, stem by stem */
+    std::vector<uint16_t> hashes;   /* theirs, term_hash16 */
+    std::vector<std::string> asked;
+    std::vector<std::vector<Xapian::termpos>> pos, one;
+
+    typedef std::function<void(const std::string &,
+                               std::vector<Xapian::termpos> &)>
+        XapianPositions;
+
+    PhraseCheck(std::vector<std::string> stems,
+                std::vector<std::string> fields, Xapian::termcount window,
+                bool ordered);
+    /* xpos(term, out) appends a term's positions from Xapian's position
+     * lists, for a work without the value. */
+    bool operator()(Xapian::docid d, const std::string *value,
+                    const std::function<bool(size_t)> &held,
+                    const XapianPositions &xpos);
+};
+
+/* The works holding a phrase: a posting source that weighs nothing.  It
+ * walks the AND of the first field's terms and checks each work found
+ * there (PhraseCheck).  Local databases only (the remote backend cannot
+ * rebuild it): see the essay in common/shim_positions.cc. */
+class PhraseSource : public Xapian::PostingSource {
+    PhraseCheck phrase;
+    Xapian::Database db;
+    std::vector<Xapian::PostingIterator> lists;  /* rarest first */
+    std::vector<Xapian::PostingIterator> probes; /* the other fields' terms */
+    Xapian::ValueIterator values;
+    Xapian::doccount tf = 0;
+    Xapian::docid did = 0, from = 1;
+    bool ended = false;
+
+    bool holds(Xapian::docid d);
+    bool align(Xapian::docid d);
+    void find(Xapian::docid d);
+
+  public:
+    explicit PhraseSource(const PhraseCheck &phrase);
+    Xapian::doccount get_termfreq_min() const override { return 0; }
+    Xapian::doccount get_termfreq_est() const override { return tf / 2; }
+    Xapian::doccount get_termfreq_max() const override { return tf; }
+    Xapian::docid get_docid() const override { return did; }
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid did, double min_wt) override;
+    bool check(Xapian::docid did, double min_wt) override;
+    bool at_end() const override;
+    Xapian::PostingSource *clone() const override;
+    void init(const Xapian::Database &db) override;
+    std::string get_description() const override;
+};
+
+/* The phrases a query requires (its every match must hold each), checked
+ * by the matcher only for the works that would enter the page: Xapian
+ * 1.4 asks a MatchDecider after a work's weight passed the page's
+ * threshold, and counts (estimates, or with every match checked, facets
+ * and exact totals) what it accepts.  The query then holds each phrase's
+ * scored AND without its PhraseSource (searcher/shim_read.cc,
+ * fit_layout).  One local database only: with several, Xapian hands the
+ * decider each database's own docids and no way to tell which database
+ * a document is in (there a PhraseSource, which each database gets its
+ * own of, stays in the query). */
+class PhraseFilter : public Xapian::MatchDecider {
+    Xapian::Database db;
+
+  public:
+    mutable std::vector<PhraseCheck> checks;
+    explicit PhraseFilter(const Xapian::Database &db_) : db(db_) {}
+    bool operator()(const Xapian::Document &doc) const override;
+};
 
 /* Settle a writer's documents in flight (Side::settle); nothing on a
  * reader.  Call inside the entry point's try block. */

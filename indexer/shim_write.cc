@@ -48,7 +48,8 @@ void setup_tg(Xapian::TermGenerator &tg, const Xapian::Stem &stem,
 
 void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
-               const std::string &idterm, Xapian::Document &doc);
+               const std::string &idterm, bool xapian_positions,
+               Xapian::Document &doc);
 
 /* ----------------------------------------------------------------------
  * The builder thread
@@ -315,7 +316,7 @@ struct Writer : Side {
             g.unlock();
             try {
                 build_doc(btg, bpacker, j->dict.get(), &j->d, j->idterm,
-                          j->doc);
+                          h->xapian_positions, j->doc);
             } catch (...) {
                 j->error = std::current_exception();
             }
@@ -535,9 +536,16 @@ namespace {
  * builder's, each with its own tg. */
 void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
-               const std::string &idterm, Xapian::Document &doc)
+               const std::string &idterm, bool xapian_positions,
+               Xapian::Document &doc)
 {
-    tg.set_document(doc);
+    /* Layout 7 (common/shim_positions.cc): the term generator writes
+     * into a document of its own, whose terms join doc without their
+     * positions, which go into the positions value instead.  With
+     * xapian_positions (an index made for xapian-tcpsrv), into doc. */
+    Xapian::Document scratch;
+    Xapian::Document &text = xapian_positions ? doc : scratch;
+    tg.set_document(text);
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
      * positional under S and A. */
@@ -559,8 +567,13 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
     std::vector<std::pair<std::string, Xapian::termcount>> plain;
     std::vector<std::string> in_abstract;
     Xapian::termcount abstract_words = 0;
-    for (Xapian::TermIterator t = doc.termlist_begin();
-         t != doc.termlist_end(); ++t) {
+    PositionsWriter positions;
+    for (Xapian::TermIterator t = text.termlist_begin();
+         t != text.termlist_end(); ++t) {
+        if (!xapian_positions) {
+            doc.add_term(*t, t.get_wdf());
+            positions.add(*t, t.positionlist_begin(), t.positionlist_end());
+        }
         std::string stem;
         const char *field = term_field(*t, stem);
         if (!strcmp(field, "text")) {
@@ -574,6 +587,8 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
         if (std::binary_search(in_abstract.begin(), in_abstract.end(),
                                pw.first))
             add_boolean(doc, LAYOUT_P_ABSTRACT, pw.first.c_str());
+        else if (!xapian_positions)
+            positions.also_holds(pw.first); /* a default-field term */
         doc.add_term(pw.first, pw.second);
     }
     /* The document length of layout 3, which also counted the
@@ -613,6 +628,11 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
         doc.add_value(SLOT_CATS, cats);
     if (!names.empty())
         doc.add_value(SLOT_AUTHORS, names);
+    if (!xapian_positions) {
+        std::string v = positions.take();
+        if (!v.empty())
+            doc.add_value(SLOT_POSITIONS, v);
+    }
     /* The record, in a zstd frame (common/shim_store.cc). */
     doc.add_value(SLOT_RECORD, packer.pack(dict, d->data, d->data_len));
 }
@@ -644,7 +664,8 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             if (strcmp(d->delete_ids[i], d->id) != 0)
                 h->wdb.delete_document(std::string(LAYOUT_P_ID) + d->delete_ids[i]);
         Xapian::Document doc;
-        build_doc(w.tg, w.packer, dict.get(), d, idterm, doc);
+        build_doc(w.tg, w.packer, dict.get(), d, idterm, h->xapian_positions,
+                  doc);
         if (d->fresh)
             h->wdb.add_document(doc);
         else

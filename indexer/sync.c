@@ -181,6 +181,9 @@ typedef struct run {
      * on a machine with a core to spare (several jobs keep every core
      * busy already) */
     unsigned builder;
+    /* PDX_OPEN_XAPIAN_POSITIONS for the indexes this run creates
+     * (pdx_sync_options.xapian_positions), or 0 */
+    unsigned positions;
 } run;
 
 static double now(void)
@@ -986,7 +989,7 @@ static int open_index(run *r, const char *db, double wait)
 {
     unsigned flags = r->o->dry_run ? PDX_OPEN_READ
                                    : PDX_OPEN_WRITE | PDX_OPEN_CREATE |
-                                         r->builder;
+                                         r->builder | r->positions;
     double deadline = now() + wait;
     for (;;) {
         int rc = pdx_open(&r->ix, db, flags);
@@ -1221,7 +1224,7 @@ static int begin_beside(run *r, const char *db_arg, beside *b)
      * fsync, and end_beside syncs it once before swapping it in. */
     int rc = pdx_open(&r->ix, b->fresh,
                       PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
-                          r->builder);
+                          r->builder | r->positions);
     if (rc)
         fail(r, rc, "%s", pdx_errmsg(r->ix));
     return 0;
@@ -1304,7 +1307,8 @@ static void *work(void *arg)
     run *w = &wk->w;
     /* A shard is read only by the compactor, in this run: no fsync. */
     int rc = pdx_open(&w->ix, wk->shard,
-                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC);
+                      PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
+                          w->positions);
     if (rc) {
         fail(w, rc, "%s", pdx_errmsg(w->ix));
     } else {
@@ -1598,8 +1602,10 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 /* ------------------------------------------------------------ pdx_sync */
 
 /* Version 1 of each struct ends where `compact` and `compact_before`
- * begin: an older caller's is that long. */
+ * begin, version 2 of the options where `xapian_positions` does: an
+ * older caller's is that long. */
 #define OPTIONS_V1_SIZE offsetof(pdx_sync_options, compact)
+#define OPTIONS_V2_SIZE offsetof(pdx_sync_options, xapian_positions)
 #define SUMMARY_V1_SIZE offsetof(pdx_sync_summary, compact_before)
 
 int pdx_sync_options_init(pdx_sync_options *o, unsigned int version)
@@ -1608,7 +1614,9 @@ int pdx_sync_options_init(pdx_sync_options *o, unsigned int version)
         return PDX_EINVAL;
     if (version < 1 || version > PDX_SYNC_OPTIONS_VERSION)
         return PDX_EVERSION;
-    memset(o, 0, version == 1 ? OPTIONS_V1_SIZE : sizeof *o);
+    memset(o, 0, version == 1   ? OPTIONS_V1_SIZE
+                 : version == 2 ? OPTIONS_V2_SIZE
+                                : sizeof *o);
     o->version = version;
     o->format = PDX_FORMAT_AUTO;
     return 0;
@@ -1695,9 +1703,10 @@ int pdx_sync(pdx_sync_summary *out, const char *db,
      * rest as pdx_sync_options_init leaves it), its summary written as
      * far as it goes. */
     pdx_sync_options o2;
-    if (opts && opts->version == 1) {
+    if (opts && (opts->version == 1 || opts->version == 2)) {
         pdx_sync_options_init(&o2, PDX_SYNC_OPTIONS_VERSION);
-        memcpy(&o2, opts, OPTIONS_V1_SIZE);
+        memcpy(&o2, opts,
+               opts->version == 1 ? OPTIONS_V1_SIZE : OPTIONS_V2_SIZE);
         o2.version = PDX_SYNC_OPTIONS_VERSION;
         opts = &o2;
     }
@@ -1737,9 +1746,26 @@ static int sync_run(pdx_sync_summary *out, const char *db,
     unsigned jobs = opts->jobs ? opts->jobs : 1;
     if (jobs == 1 && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
         r.builder = PDX_OPEN_BUILDER;
+    r.positions = opts->xapian_positions ? PDX_OPEN_XAPIAN_POSITIONS : 0;
 
     if ((rc = open_index(&r, db, opts->wait)))
         return rc;
+    /* An index made with Xapian's positions (for xapian-tcpsrv) is
+     * rebuilt so (--full, --jobs). */
+    if (r.ix && !opts->dry_run && !r.upgrade &&
+        shim_xapian_positions(r.ix->db) == 1)
+        r.positions = PDX_OPEN_XAPIAN_POSITIONS;
+    if (r.ix && !opts->dry_run && opts->xapian_positions && !r.full &&
+        jobs == 1 && !shim_xapian_positions(r.ix->db)) {
+        /* An index keeps the way it was made (an empty one was just
+         * made over by the open). */
+        snprintf(out->message, sizeof out->message,
+                 "%s keeps paperdex's own positions; --xapian-positions "
+                 "(xapian_positions) makes a new index, or this one again "
+                 "with --full (full)", db);
+        rc = PDX_EINVAL;
+        goto done;
+    }
     if (r.ix && !opts->dry_run)
         remove_orphans(&r, db);
     if (!r.ix)

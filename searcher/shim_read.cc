@@ -319,6 +319,35 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
         Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
 }
 
+/* Whether phrases must be searched with Xapian's own positions (OP_PHRASE,
+ * OP_NEAR): when a shard is served by xapian-tcpsrv, whose remote backend
+ * cannot run paperdex's PhraseSource.  Then every shard must hold
+ * Xapian's positions (layout 6 and before, or built with
+ * --xapian-positions); UnimplementedError names the first that does
+ * not. */
+static bool xapian_phrases(shim_db *h)
+{
+    bool remote = false;
+    for (const shard_id &s : h->shards)
+        remote = remote || (!s.local && s.path.compare(0, 6, "tcp://") == 0);
+    if (!remote)
+        return false;
+    for (size_t i = 0; i < h->subs.size(); i++) {
+        const Xapian::Database &d = h->subs[i];
+        const int layout = atoi(d.get_metadata(LAYOUT_KEY).c_str());
+        if (layout < 7 || !d.get_metadata(LAYOUT_META_POSITIONS).empty())
+            continue; /* "xapian" or "xapian-inherited" */
+        const std::string name =
+            i < h->shards.size() ? h->shards[i].path : h->path;
+        throw Xapian::UnimplementedError(
+            "a phrase, NEAR or ADJ through a shard served by xapian-tcpsrv "
+            "needs every shard built with `paperdex index "
+            "--xapian-positions`: '" + name + "' keeps paperdex's own "
+            "positions, which the remote backend cannot read");
+    }
+    return true;
+}
+
 /* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
  * one field's terms, stop words dropped (they are not indexed and take
  * no position: the phrase is the words around them, next to each other).
@@ -336,12 +365,21 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
  *   side only decides which works match.
  * - `abstract:"..."` (XB terms from the parser): the phrase in the plain
  *   stems, whose positions are the abstract's only.
- * - `title:` and `author:`: the phrase in S or A.
+ * - `title:` and `author:`: the phrase in S or A, scored as Xapian
+ *   scores it (its terms' weights).
+ *
+ * Layout 7 keeps positions in a value of its own (common/layout.h), read
+ * by PhraseSource: the right side is then one PhraseSource for all the
+ * fields of the phrase, and a field phrase is (its terms ANDed) FILTER
+ * PhraseSource, scored alike.  Through xapian-tcpsrv (xapian_phrases)
+ * the phrase is Xapian's own OP_PHRASE or OP_NEAR, which reads Xapian's
+ * positions.
  *
  * Anything else (a wildcard inside a phrase, mixed fields) is left as
  * Xapian parsed it. */
-static Xapian::Query positional(const Xapian::Query &q,
-                                const std::set<std::string> &stops)
+static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
+                                const std::set<std::string> &stops,
+                                bool required, PhraseFilter *hoist)
 {
     const Xapian::Query::op op = q.get_type();
     const size_t n = q.get_num_subqueries();
@@ -378,21 +416,49 @@ static Xapian::Query positional(const Xapian::Query &q,
     Xapian::termcount window = window_of(q, name);
     if (op == Xapian::Query::OP_PHRASE)
         window = static_cast<Xapian::termcount>(stems.size());
-    auto in_field = [&](const char *pfx) {
+    const bool xapian = xapian_phrases(h);
+    auto xapian_phrase = [&](const char *pfx) {
         std::vector<Xapian::Query> terms;
         for (const std::string &t : stems)
             terms.emplace_back(pfx + t);
         return Xapian::Query(op, terms.begin(), terms.end(), window);
     };
-    if (field != "text")
-        return in_field(prefix);
-    std::vector<Xapian::Query> scored(stems.begin(), stems.end());
-    const Xapian::Query where[] = {in_field(LAYOUT_P_TITLE), in_field(""),
-                                   in_field(LAYOUT_P_AUTHOR)};
-    return Xapian::Query(
-        Xapian::Query::OP_FILTER,
-        Xapian::Query(Xapian::Query::OP_AND, scored.begin(), scored.end()),
-        Xapian::Query(Xapian::Query::OP_OR, std::begin(where), std::end(where)));
+    std::vector<Xapian::Query> scored;
+    for (const std::string &t : stems)
+        scored.emplace_back((field == "text" ? "" : prefix) + t);
+    const Xapian::Query all(Xapian::Query::OP_AND, scored.begin(),
+                            scored.end());
+    if (xapian) {
+        /* Xapian's positional queries: the only kind a shard served by
+         * xapian-tcpsrv can run. */
+        if (field != "text")
+            return xapian_phrase(prefix);
+        const Xapian::Query where[] = {xapian_phrase(LAYOUT_P_TITLE),
+                                       xapian_phrase(""),
+                                       xapian_phrase(LAYOUT_P_AUTHOR)};
+        return Xapian::Query(
+            Xapian::Query::OP_FILTER, all,
+            Xapian::Query(Xapian::Query::OP_OR, std::begin(where),
+                          std::end(where)));
+    }
+    /* paperdex's PhraseSource (common/shim_positions.cc), which reads
+     * each work's positions value and weighs nothing: one for all three
+     * fields of the default field's phrase, walking its stems (every
+     * title, abstract and author stem is one). */
+    const std::vector<std::string> fields =
+        field == "text"
+            ? std::vector<std::string>{"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR}
+            : std::vector<std::string>{prefix};
+    const PhraseCheck check(stems, fields, window,
+                            op == Xapian::Query::OP_PHRASE);
+    if (required && hoist) {
+        /* Every match must hold it: checked by the matcher's decider,
+         * only for the works that would make the page (PhraseFilter). */
+        hoist->checks.push_back(check);
+        return all;
+    }
+    return Xapian::Query(Xapian::Query::OP_FILTER, all,
+                         Xapian::Query((new PhraseSource(check))->release()));
 }
 
 /* The one term of a LEAF_TERM query, or "" for any other. */
@@ -407,10 +473,14 @@ static std::string leaf_term(const Xapian::Query &q)
 /* The parsed query made to fit the layout: positional queries as
  * positional() says, and abstract: words and wildcards as
  * abstract_word() and abstract_wildcard() say.  Every other node is kept,
- * rebuilt only where a child changed. */
+ * rebuilt only where a child changed.  `required`: every match of the
+ * whole query matches q (the root, and down through AND, FILTER and the
+ * left of AND_NOT and AND_MAYBE); with hoist, a phrase there is checked
+ * by hoist's decider instead of a PhraseSource in the query. */
 static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
                                 const std::set<std::string> &stops,
-                                bool &changed)
+                                bool &changed, bool required,
+                                PhraseFilter *hoist)
 {
     const Xapian::Query::op op = q.get_type();
     const size_t n = q.get_num_subqueries();
@@ -433,7 +503,7 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     case Xapian::Query::OP_PHRASE:
     case Xapian::Query::OP_NEAR:
         changed = true;
-        return positional(q, stops);
+        return positional(h, q, stops, required, hoist);
     case Xapian::Query::OP_AND:
     case Xapian::Query::OP_OR:
     case Xapian::Query::OP_AND_NOT:
@@ -448,7 +518,14 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     bool below = false;
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < n; i++)
-        subs.push_back(fit_layout(h, q.get_subquery(i), stops, below));
+        subs.push_back(fit_layout(
+            h, q.get_subquery(i), stops, below,
+            /* a match must match these children too */
+            required && (op == Xapian::Query::OP_AND ||
+                         op == Xapian::Query::OP_FILTER ||
+                         (i == 0 && (op == Xapian::Query::OP_AND_NOT ||
+                                     op == Xapian::Query::OP_AND_MAYBE))),
+            hoist));
     if (!below)
         return q; /* a plain OR of words: nothing to rebuild */
     changed = true;
@@ -553,7 +630,7 @@ static Xapian::Query keep_informative(shim_db *h, const Xapian::Query &q,
 }
 
 static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
-                           std::string &note)
+                           std::string &note, PhraseFilter *hoist)
 {
     const std::string text = lower_words(unaccent(raw));
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
@@ -590,7 +667,7 @@ static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
     bool changed = false;
-    return fit_layout(h, query, h->stop_stems, changed);
+    return fit_layout(h, query, h->stop_stems, changed, true, hoist);
 }
 
 /* Optimal string alignment distance (edits, with adjacent swaps), or
@@ -956,7 +1033,8 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
  * lost on both collections: bench/RESULTS.md.) */
 static Xapian::Query expand(shim_db *h, const shim_query *q,
                             const Xapian::Query &query,
-                            const Xapian::Query &filter, bool loose)
+                            const Xapian::Query &filter, bool loose,
+                            const Xapian::MatchDecider *phrases)
 {
     Xapian::Enquire fb(h->db);
     fb.set_query(filter.empty()
@@ -965,8 +1043,8 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
     fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     fb.set_sort_by_relevance_then_value(SLOT_ID, false);
     fb.set_expansion_scheme("bo1");
-    Xapian::MSet top =
-        fb.get_mset(0, static_cast<Xapian::doccount>(q->expand_docs));
+    Xapian::MSet top = fb.get_mset(
+        0, static_cast<Xapian::doccount>(q->expand_docs), 0, nullptr, phrases);
     if (top.empty())
         return query;
     Xapian::RSet rset;
@@ -1127,9 +1205,13 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const bool has_text = q->text && *q->text;
     totals->note[0] = '\0';
     Xapian::Query query;
+    /* The phrases every match must hold, checked only for the works that
+     * would make the page (PhraseFilter). */
+    PhraseFilter phrases(h->db);
     if (has_text) {
         std::string note;
-        query = parse(h, q->text, q->lenient != 0, note);
+        query = parse(h, q->text, q->lenient != 0, note,
+                      h->subs.size() == 1 ? &phrases : nullptr);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
     } else {
         /* Every work: tombstones (common/layout.h) are not works. */
@@ -1161,8 +1243,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             Xapian::Query::OP_AND_MAYBE, query,
             Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
     }
+    const Xapian::MatchDecider *decider =
+        phrases.checks.empty() ? nullptr : &phrases;
     if (has_text && q->expand_docs)
-        query = expand(h, q, query, filter, loose);
+        query = expand(h, q, query, filter, loose, decider);
     if (!filter.empty())
         query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
 
@@ -1197,7 +1281,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         spy->attach(enq);
     Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
                                    static_cast<Xapian::doccount>(q->limit),
-                                   check);
+                                   check, nullptr, decider);
     enq.clear_matchspies(); /* the spy belongs to this call */
     hits.clear();
     hits.reserve(ms.size());

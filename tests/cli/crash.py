@@ -457,6 +457,50 @@ check("layout 5: cron's run is an ordinary one, and stamps the index %s" % LAYOU
       p.returncode == 0 and "rebuilt" not in p.stdout and "0 added, 0 updated, 0 removed" in p.stdout
       and layout() == LAYOUT, (p.stdout, p.stderr, layout()))
 
+# Layout 6 is read as it is by layout 7: its positions are in Xapian's
+# position table, where layout 7 keeps them in a value of each work (an
+# index built with --xapian-positions, stamped 6 and its positions key
+# removed, is such an index).  Its phrases are found as in a fresh layout-7
+# build; its first writer adds works with their positions where the old
+# ones have theirs (Xapian's table) and stamps it 7, and the phrases of
+# old and new works are found.
+l6src, l6, l7 = (os.path.join(tmp, n) for n in ("l6src", "l6", "l7"))
+os.makedirs(l6src)
+PHRASE_WORKS = [("p1", "Decoders for surface codes", "a method for quantum error correction on chips"),
+                ("p2", "Noise in qubits", "the error in quantum correction steps"),
+                ("p3", "Quantum Error Correction codes", "a survey of codes"),
+                ("p4", "Correction of errors", "quantum noise, error rates, correction steps")]
+with open(os.path.join(l6src, "a.jsonl"), "w", encoding="utf-8") as f:
+    for i, t, a in PHRASE_WORKS:
+        f.write(json.dumps({"id": i, "title": t, "abstract": a, "authors": ["Ada Lovelace"], "year": 2020}) + "\n")
+subprocess.run([PDX, "index", "--xapian-positions", "--db", l6, l6src], capture_output=True, check=True)
+subprocess.run([PDX, "index", "--db", l7, l6src], capture_output=True, check=True)
+subprocess.run(["xapian-metadata", "set", l6, "paperdex.layout", "6"], check=True)
+subprocess.run(["xapian-metadata", "set", l6, "paperdex.positions", ""], check=True)
+
+
+def phrase_ids(path, q='"quantum error correction"'):
+    r = subprocess.run([PDX, "search", "--db", path, "--format", "json", q], capture_output=True, text=True)
+    return sorted(h["id"] for h in json.loads(r.stdout)["hits"]) if r.returncode == 0 else r.stderr
+
+
+def meta(path, key):
+    return subprocess.run(["xapian-metadata", "get", path, key], capture_output=True, text=True).stdout.strip()
+
+
+check("layout 6: a phrase found as in a fresh build",
+      phrase_ids(l6) == phrase_ids(l7) == ["p1", "p3"] and meta(l6, "paperdex.layout") == "6",
+      (phrase_ids(l6), phrase_ids(l7)))
+with open(os.path.join(l6src, "b.jsonl"), "w", encoding="utf-8") as f:
+    f.write(json.dumps({"id": "p5", "title": "Fault tolerance", "abstract": "fast quantum error correction",
+                        "authors": ["Ada Lovelace"], "year": 2021}) + "\n")
+p = subprocess.run([PDX, "index", "--db", l6, l6src], capture_output=True, text=True)
+check("layout 6: its first writer adds works without a rebuild and stamps it %s" % LAYOUT,
+      p.returncode == 0 and "rebuilt" not in p.stdout and meta(l6, "paperdex.layout") == LAYOUT
+      and meta(l6, "paperdex.positions") == "xapian-inherited", (p.stdout, p.stderr))
+check("layout 6: the phrases of old and new works are found", phrase_ids(l6) == ["p1", "p3", "p5"],
+      phrase_ids(l6))
+
 # Work directories of dead runs: removed; one holding an index a failed swap
 # moved aside ("old") is kept and pointed at; a live run's is left alone.
 dead = subprocess.Popen(["true"])

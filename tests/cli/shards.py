@@ -4,11 +4,17 @@ Xapian's remote backend, give the results of one combined index.
 
 usage: shards.py PAPERDEX ARXIV_JSONL_GZ N
 The first N records are indexed three ways: all together, and as two
-shards (odd and even lines).  Two xapian-tcpsrv processes serve the
-shards on 127.0.0.1.  For 24 queries (1-, 2- and 4-word queries from
-titles, a phrase, a filtered query) the top 100 of `--db A --db B` and of
-`--db tcp://... --db tcp://...` must equal the combined index's: the same
-works in the same order with the same scores.  Also `paperdex compact`:
+shards (odd and even lines) built with --xapian-positions, as a shard
+served by xapian-tcpsrv must be for phrases.  Two xapian-tcpsrv
+processes serve the shards on 127.0.0.1.  For 28 queries (1-, 2- and
+4-word queries from titles, phrases, NEAR, ADJ, a filtered query) the
+top 100 of `--db A --db B` and of `--db tcp://... --db tcp://...` must
+equal the combined index's: the same works in the same order with the
+same scores.  So a phrase found by paperdex's own positions (the
+combined index), by Xapian's read locally (the local shards) and by
+Xapian's remote backend agree.  A shard built without
+--xapian-positions and served remotely answers words, and refuses a
+phrase with a message that says how to build it.  Also `paperdex compact`:
 the compacted copy answers the same.  For 9 of the queries, the year,
 category and author facet counts over every match, every value, must
 equal the combined index's, from local and from remote shards.
@@ -38,12 +44,13 @@ with gzip.open(SRC, "rt", encoding="utf-8") as f:
         if len(lines) == N:
             break
 paths = {}
-for name, sel in (("all", lines), ("a", lines[0::2]), ("b", lines[1::2])):
+for name, sel in (("all", lines), ("a", lines[0::2]), ("b", lines[1::2]), ("c", lines[1::2])):
     p = os.path.join(tmp, name + ".jsonl")
     with open(p, "w", encoding="utf-8") as f:
         f.writelines(sel)
     db = os.path.join(tmp, name)
-    r = subprocess.run([PDX, "index", "--db", db, p], capture_output=True, text=True)
+    xpos = ["--xapian-positions"] if name in ("a", "b") else []
+    r = subprocess.run([PDX, "index", "--db", db] + xpos + [p], capture_output=True, text=True)
     check("index " + name, r.returncode == 0, r.stderr)
     paths[name] = db
 
@@ -61,8 +68,24 @@ wa, wb, wall = stats_works(paths["a"]), stats_works(paths["b"]), stats_works(pat
 check("no work merged across shards", wa is not None and wa + wb == wall, (wa, wb, wall))
 
 
+def meta(db, key):
+    return subprocess.run(["xapian-metadata", "get", db, key], capture_output=True, text=True).stdout.strip()
+
+
+# An index made with Xapian's positions is rebuilt so (cron's --full line
+# need not repeat the option); asking for them on one made without them
+# is refused unless it is rebuilt.
+r = subprocess.run([PDX, "index", "--full", "--db", paths["b"], os.path.join(tmp, "b.jsonl")],
+                   capture_output=True, text=True)
+check("--full keeps Xapian's positions", r.returncode == 0 and meta(paths["b"], "paperdex.positions") == "xapian",
+      (r.stderr, meta(paths["b"], "paperdex.positions")))
+r = subprocess.run([PDX, "index", "--xapian-positions", "--db", paths["c"], os.path.join(tmp, "c.jsonl")],
+                   capture_output=True, text=True)
+check("--xapian-positions on an index made without: refused, saying --full",
+      r.returncode != 0 and "--full" in r.stderr and meta(paths["c"], "paperdex.positions") == "", r)
+
 servers, remotes = [], []
-for name in ("a", "b"):
+for name in ("a", "b", "c"):
     port = free_port()
     servers.append(subprocess.Popen(
         ["xapian-tcpsrv", "--interface", "127.0.0.1", "--port", str(port), paths[name]],
@@ -86,6 +109,10 @@ for n in (1, 2, 4):
         ws = rng.choice(words)
         queries.append((" ".join(rng.sample(ws, n)), []))
 queries.append(('"neural networks"', []))
+queries.append(('title:"neural networks"', []))
+queries.append(('abstract:"dark matter"', []))
+queries.append(("quantum NEAR entanglement", []))
+queries.append(("language ADJ models", []))
 queries.append(("learning", ["--category", "cs.LG"]))
 queries.append(("quantum", ["--year", "2025"]))
 
@@ -111,6 +138,7 @@ def top(dbs, q):
     return [(h["id"], round(h["score"], 6)) for h in map(json.loads, out.splitlines())]
 
 
+remotes, plain_remote = remotes[:2], remotes[2]
 nonempty = 0
 for q in queries:
     want = top([paths["all"]], q)
@@ -138,6 +166,13 @@ for q in queries[:6] + queries[-3:]:
     check("facets, local shards = combined: " + label, facets([paths["a"], paths["b"]], q) == want, want)
     check("facets, remote shards = combined: " + label, facets(remotes, q) == want, want)
 check("the facet queries count authors", counted >= 6, counted)
+# A shard built without --xapian-positions, served by xapian-tcpsrv:
+# words are found as in the local index, a phrase is refused, saying why.
+check("plain remote shard: words as the local index",
+      top([plain_remote], ("quantum", [])) == top([paths["c"]], ("quantum", [])) != [], "")
+r = subprocess.run([PDX, "search", "--db", plain_remote, '"neural networks"'], capture_output=True, text=True)
+check("plain remote shard: a phrase refused with a message",
+      r.returncode != 0 and "--xapian-positions" in r.stderr and plain_remote in r.stderr, r)
 r = subprocess.run([PDX, "search", "--db", "tcp://127.0.0.1:1", "x"], capture_output=True, text=True)
 check("unreachable remote: exit 1 with a message", r.returncode == 1 and "remote index" in r.stderr, r)
 r = subprocess.run([PDX, "search", "--db", "tcp://nohost", "x"], capture_output=True, text=True)

@@ -1,0 +1,621 @@
+/*
+ * shim_positions.cc -- where a work's word positions are kept (layout 7),
+ * and how a phrase is found in them.  Both sides use it: the writer
+ * encodes (indexer/shim_write.cc, build_doc), the searcher decodes
+ * (searcher/shim_read.cc, positional(): PhraseSource below).
+ *
+ * Why not Xapian's positions.  Glass keeps one B-tree item per (term,
+ * work) in its position table: the key repeats the term and the docid,
+ * and each item is a little interpolative-coded list.  On the arXiv 101k
+ * that table is 200 of the 444 MB of a compacted index; building it is
+ * a third map per term in Xapian's inverter (pos_changes, keyed by term,
+ * then docid) and a B-tree insert per (term, work) at every commit.
+ * Built without any positions, the same index was 244 MB and built in
+ * 0.64 to 0.72 of the time (bench/RESULTS.md, "Layout 7").  Lucene
+ * keeps a term's positions beside its postings, not an item apiece.
+ *
+ * What layout 7 keeps instead: one value per work, in slot
+ * LAYOUT_SLOT_POSITIONS, holding the positions of every positional term
+ * of the work (its default-field stems, S and A terms) -- what Xapian's
+ * position table would hold for it, in one string.  Glass keeps values
+ * in streams per slot, in docid order, so the searcher reads the values
+ * of increasing docids one chunk at a time.  A term is named by a 16-bit
+ * hash of it, not spelled out (the spelled-out, front-coded terms made
+ * the value twice the size):
+ *
+ *   value  := n hash[n] size[n] entry[n]   (in order of hash, then term)
+ *   n      varint: how many terms
+ *   hash   2 bytes each, little-endian: term_hash16(term)
+ *   size   1 byte each: the bytes of the entry, or 255 for an entry of
+ *          255 bytes or more, which then begins with a varint of the
+ *          bytes that follow that varint
+ *   entry  := flags [len term] first delta*
+ *             flags  varint: count * 2 + named; count >= 1 positions
+ *             named  the term follows (varint len, then its bytes):
+ *                    set when another term of the work, positional or
+ *                    not, has the same hash
+ *             first  varint: the first position
+ *             delta  varint, count-1 of them: each position minus the
+ *                    one before (>= 1)
+ *
+ * The hashes and sizes come first so that a reader finds a term's
+ * entry by scanning 2-byte hashes and adding sizes, decoding no other
+ * entry: a work holds about 100 positional terms, and a phrase asks for
+ * two or three of them (in up to three fields) in every work that holds
+ * its words.
+ *
+ * A varint is 7 bits a byte, low bits first, high bit set on every byte
+ * but the last.  term_hash16 is the low 16 bits of FNV-1a (64-bit) of
+ * the term's bytes, folded by xor: part of the format, never to change.
+ *
+ * Why a 16-bit hash finds a term exactly: the phrase matcher asks for
+ * the positions of a term only in a work that holds the term (it walks
+ * the AND of the phrase's terms first), and an entry is named whenever
+ * another term the work holds shares its hash.  So an entry without a
+ * name whose hash is the term's is the term's.  An arXiv work holds
+ * about 100 positional terms, so about one work in 13 is expected to
+ * have a pair that collides (100 * 99 / 2 pairs over 65,536 hashes),
+ * each pair costing its two names.  tests/unit/test_positions.cc checks
+ * the reading on works made to collide both ways.
+ *
+ * A phrase (or NEAR, ADJ) is searched as Xapian would search it (the
+ * searcher keeps the scoring on the AND of its terms; PhraseCheck tests
+ * one work: the terms in order within the window, for a phrase next to
+ * each other, or for NEAR in any order within it), in one of two ways:
+ *
+ *   - PhraseFilter, a Xapian::MatchDecider, for a phrase every match of
+ *     the query must hold.  Xapian 1.4 asks a decider only about a work
+ *     whose weight passed the page's threshold, so a top-10 query checks
+ *     few works.  That matters here: a work's value is read whole and
+ *     the values lie in docid order, where Xapian's position table keeps
+ *     one term's items side by side, so checking every work that holds a
+ *     phrase's words (as PhraseSource does) cost 3 times layout 6's time
+ *     at p90 and more at p99 (bench/RESULTS.md, "Layout 7").
+ *   - PhraseSource, a Xapian::PostingSource that weighs nothing and
+ *     walks the AND of the phrase's words, for a phrase that only some
+ *     matches hold ("a b" OR c), and over several local databases,
+ *     where a decider is given each database's own docids and cannot
+ *     tell which database a work is in.
+ *
+ * A work without the value (written by layout 6 or before, or an index
+ * built with Xapian's positions, which a shard served by xapian-tcpsrv
+ * needs: the remote backend knows only Xapian's own posting sources) is
+ * checked from Xapian's position lists, so a mixed index answers alike.
+ */
+#include <xapian.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "layout.h"
+#include "shim_db.hh"
+
+namespace pdxshim {
+
+namespace {
+
+void put_varint(std::string &out, uint32_t v)
+{
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+/* A varint at p (below end), or false for a truncated or overlong one. */
+bool get_varint(const unsigned char *&p, const unsigned char *end,
+                uint32_t &v)
+{
+    v = 0;
+    for (unsigned shift = 0; p < end && shift < 35; shift += 7) {
+        const unsigned char b = *p++;
+        v |= static_cast<uint32_t>(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+[[noreturn]] void corrupt(Xapian::docid did)
+{
+    throw Xapian::DatabaseCorruptError(
+        "the positions value of document " + std::to_string(did) +
+        " is damaged");
+}
+
+} // namespace
+
+uint16_t term_hash16(const std::string &t)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (unsigned char c : t) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 32;
+    h ^= h >> 16;
+    return static_cast<uint16_t>(h);
+}
+
+void PositionsWriter::add(const std::string &term, Xapian::PositionIterator p,
+                          Xapian::PositionIterator end)
+{
+    Entry e{term_hash16(term), term, std::string(), 0};
+    uint32_t prev = 0;
+    for (; p != end; ++p, ++e.count) {
+        const Xapian::termpos at = *p;
+        put_varint(e.pos, e.count ? at - prev : at);
+        prev = at;
+    }
+    if (e.count)
+        entries.push_back(std::move(e));
+}
+
+void PositionsWriter::also_holds(const std::string &term)
+{
+    others.push_back(term_hash16(term));
+}
+
+std::string PositionsWriter::take()
+{
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry &x, const Entry &y) {
+                  return x.hash != y.hash ? x.hash < y.hash : x.term < y.term;
+              });
+    std::sort(others.begin(), others.end());
+    std::string v, sizes, body, e;
+    put_varint(v, static_cast<uint32_t>(entries.size()));
+    for (size_t i = 0; i < entries.size(); i++) {
+        const Entry &x = entries[i];
+        const bool named =
+            (i > 0 && entries[i - 1].hash == x.hash) ||
+            (i + 1 < entries.size() && entries[i + 1].hash == x.hash) ||
+            std::binary_search(others.begin(), others.end(), x.hash);
+        v += static_cast<char>(x.hash & 0xff);
+        v += static_cast<char>(x.hash >> 8);
+        e.clear();
+        put_varint(e, x.count * 2 + (named ? 1 : 0));
+        if (named) {
+            put_varint(e, static_cast<uint32_t>(x.term.size()));
+            e += x.term;
+        }
+        e += x.pos;
+        if (e.size() < 255) {
+            sizes += static_cast<char>(e.size());
+        } else {
+            sizes += static_cast<char>(255);
+            put_varint(body, static_cast<uint32_t>(e.size()));
+        }
+        body += e;
+    }
+    entries.clear();
+    others.clear();
+    if (sizes.empty())
+        return std::string(); /* no positional term */
+    return v + sizes + body;
+}
+
+void positions_find(const std::string &value, Xapian::docid did,
+                    const std::vector<std::string> &terms,
+                    std::vector<std::vector<Xapian::termpos>> &out)
+{
+    const size_t nt = terms.size();
+    out.resize(nt);
+    /* (hash, which term) in hash order, to meet the directory's order. */
+    std::vector<std::pair<uint16_t, size_t>> want(nt);
+    for (size_t i = 0; i < nt; i++) {
+        out[i].clear();
+        want[i] = std::make_pair(term_hash16(terms[i]), i);
+    }
+    std::sort(want.begin(), want.end());
+    const unsigned char *p =
+        reinterpret_cast<const unsigned char *>(value.data());
+    const unsigned char *end = p + value.size();
+    uint32_t n;
+    if (!get_varint(p, end, n) || n > static_cast<size_t>(end - p) / 3)
+        corrupt(did);
+    const unsigned char *hashes = p, *sizes = p + 2 * static_cast<size_t>(n);
+    const unsigned char *e = sizes + n; /* the first entry */
+    auto hash_at = [hashes](uint32_t i) {
+        return static_cast<uint16_t>(hashes[2 * i] | (hashes[2 * i + 1] << 8));
+    };
+    uint32_t i = 0; /* the entry e begins */
+    for (size_t w = 0; w < nt; w++) {
+        if (w > 0 && want[w].first == want[w - 1].first)
+            continue; /* its entries were read with the one before */
+        const uint16_t h = want[w].first;
+        /* The first entry of hash h at or after i (binary search). */
+        uint32_t lo = i, hi = n;
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (hash_at(mid) < h)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > i && !memchr(sizes + i, 255, lo - i)) {
+            /* No long entry before it: step over them at once. */
+            size_t skip = 0;
+            for (uint32_t k = i; k < lo; k++)
+                skip += sizes[k];
+            if (skip > static_cast<size_t>(end - e))
+                corrupt(did);
+            e += skip;
+            i = lo;
+        }
+        for (; i < n; i++) { /* step e over the entries before it */
+            const unsigned char *q = e;
+            uint32_t sz = sizes[i];
+            if (sz == 255 && !get_varint(q, end, sz))
+                corrupt(did);
+            if (sz > static_cast<size_t>(end - q))
+                corrupt(did);
+            if (i >= lo && hash_at(i) != h)
+                break;
+            if (i >= lo) { /* an entry of hash h: decode it */
+                const unsigned char *x = q, *xend = q + sz;
+                uint32_t flags, len = 0;
+                if (!get_varint(x, xend, flags) || flags < 2)
+                    corrupt(did);
+                const char *name = nullptr;
+                if (flags & 1) {
+                    if (!get_varint(x, xend, len) ||
+                        len > static_cast<size_t>(xend - x))
+                        corrupt(did);
+                    name = reinterpret_cast<const char *>(x);
+                    x += len;
+                }
+                uint32_t at = 0;
+                for (uint32_t k = 0, count = flags >> 1; k < count; k++) {
+                    uint32_t d;
+                    if (!get_varint(x, xend, d) || (k && d == 0) ||
+                        at + d < at)
+                        corrupt(did); /* positions ascend, never wrap */
+                    at += d;
+                    for (size_t t = w; t < nt && want[t].first == h; t++) {
+                        const std::string &term = terms[want[t].second];
+                        if (!name || (term.size() == len &&
+                                      !memcmp(term.data(), name, len)))
+                            out[want[t].second].push_back(at);
+                    }
+                }
+                if (x != xend)
+                    corrupt(did);
+            }
+            e = q + sz;
+        }
+    }
+}
+
+bool positions_match(const std::vector<std::vector<Xapian::termpos>> &pos,
+                     Xapian::termcount window, bool ordered)
+{
+    const size_t n = pos.size();
+    for (const auto &v : pos)
+        if (v.empty())
+            return false;
+    if (ordered) {
+        /* Each start in the first term's positions; each next term at
+         * its first position after the one before (the earliest end). */
+        for (Xapian::termpos s : pos[0]) {
+            Xapian::termpos cur = s;
+            size_t i = 1;
+            for (; i < n; i++) {
+                auto it = std::upper_bound(pos[i].begin(), pos[i].end(), cur);
+                if (it == pos[i].end())
+                    return false; /* no later start can do better */
+                cur = *it;
+                if (cur - s >= window)
+                    break;
+            }
+            if (i == n)
+                return true;
+        }
+        return false;
+    }
+    /* NEAR: the shortest span holding a distinct position for each
+     * term.  A term named twice ("a NEAR a") has the same list twice
+     * (two terms never share a position), and needs two of them. */
+    std::vector<size_t> unique_of(n), need;
+    std::vector<const std::vector<Xapian::termpos> *> lists;
+    for (size_t i = 0; i < n; i++) {
+        size_t u = 0;
+        while (u < lists.size() && *lists[u] != pos[i])
+            u++;
+        if (u == lists.size()) {
+            lists.push_back(&pos[i]);
+            need.push_back(0);
+        }
+        need[u]++;
+        unique_of[i] = u;
+    }
+    std::vector<std::pair<Xapian::termpos, size_t>> ev;
+    for (size_t u = 0; u < lists.size(); u++)
+        for (Xapian::termpos at : *lists[u])
+            ev.emplace_back(at, u);
+    std::sort(ev.begin(), ev.end());
+    std::vector<size_t> have(lists.size(), 0);
+    size_t covered = 0, lo = 0;
+    for (size_t hi = 0; hi < ev.size(); hi++) {
+        if (++have[ev[hi].second] == need[ev[hi].second])
+            covered++;
+        while (covered == lists.size()) {
+            if (ev[hi].first - ev[lo].first < window)
+                return true;
+            if (have[ev[lo].second]-- == need[ev[lo].second])
+                covered--;
+            lo++;
+        }
+    }
+    return false;
+}
+
+/* ----------------------------------------------------------- PhraseCheck */
+
+PhraseCheck::PhraseCheck(std::vector<std::string> stems_,
+                         std::vector<std::string> fields_,
+                         Xapian::termcount window_, bool ordered_)
+    : stems(std::move(stems_)), fields(std::move(fields_)), window(window_),
+      ordered(ordered_)
+{
+    for (const std::string &f : fields)
+        for (const std::string &s : stems) {
+            terms.push_back(f + s);
+            hashes.push_back(term_hash16(terms.back()));
+        }
+}
+
+/* Whether value has an entry of each of the hashes (some of the terms
+ * may still be other terms of the same hash). */
+static bool has_hashes(const std::string &value, const uint16_t *want,
+                       size_t nw)
+{
+    const unsigned char *p =
+        reinterpret_cast<const unsigned char *>(value.data());
+    const unsigned char *end = p + value.size();
+    uint32_t n;
+    if (!get_varint(p, end, n) || n > static_cast<size_t>(end - p) / 3)
+        return true; /* let positions_find say what is wrong */
+    for (size_t w = 0; w < nw; w++) {
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (static_cast<uint16_t>(p[2 * mid] | (p[2 * mid + 1] << 8)) <
+                want[w])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == n ||
+            static_cast<uint16_t>(p[2 * lo] | (p[2 * lo + 1] << 8)) != want[w])
+            return false;
+    }
+    return true;
+}
+
+bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
+                             const std::function<bool(size_t)> &held,
+                             const XapianPositions &xpos)
+{
+    const size_t n = stems.size();
+    asked.clear();
+    for (size_t f = 0; f < fields.size(); f++) {
+        /* Another field's terms: a work without an entry of each one's
+         * hash lacks one of them; with one, ask whether it holds them
+         * (an entry found by hash must be the term's: the essay).
+         * Xapian's position lists need no asking: a term the work
+         * lacks has none. */
+        if (f > 0 && value &&
+            (!has_hashes(*value, &hashes[f * n], n) || !held(f)))
+            continue;
+        for (size_t i = 0; i < n; i++)
+            asked.push_back(terms[f * n + i]);
+    }
+    if (value) {
+        positions_find(*value, d, asked, pos);
+    } else {
+        pos.assign(asked.size(), std::vector<Xapian::termpos>());
+        for (size_t i = 0; i < asked.size(); i++)
+            xpos(asked[i], pos[i]);
+    }
+    for (size_t at = 0; at < asked.size(); at += n) {
+        one.assign(pos.begin() + at, pos.begin() + at + n);
+        if (positions_match(one, window, ordered))
+            return true;
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------- PhraseSource */
+
+PhraseSource::PhraseSource(const PhraseCheck &check_) : phrase(check_) {}
+
+Xapian::PostingSource *PhraseSource::clone() const
+{
+    return new PhraseSource(phrase);
+}
+
+void PhraseSource::init(const Xapian::Database &db_)
+{
+    db = db_;
+    /* The AND walked: the first field's terms, the rarest first (it moves
+     * furthest at each step). */
+    const size_t n = phrase.stems.size();
+    std::vector<std::string> distinct(phrase.terms.begin(),
+                                      phrase.terms.begin() + n);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()),
+                   distinct.end());
+    std::vector<std::pair<Xapian::doccount, std::string>> by_tf;
+    for (const std::string &t : distinct)
+        by_tf.emplace_back(db.get_termfreq(t), t);
+    std::sort(by_tf.begin(), by_tf.end());
+    lists.clear();
+    for (const auto &ft : by_tf)
+        lists.push_back(db.postlist_begin(ft.second));
+    tf = by_tf.empty() ? 0 : by_tf[0].first;
+    /* For the other fields a posting list of each term, to ask whether a
+     * work holds them all. */
+    probes.clear();
+    for (size_t i = n; i < phrase.terms.size(); i++)
+        probes.push_back(db.postlist_begin(phrase.terms[i]));
+    values = db.valuestream_begin(SLOT_POSITIONS);
+    did = 0;
+    from = 1;
+    ended = by_tf.empty();
+}
+
+/* Whether the work d, which holds the first field's terms, holds the
+ * phrase (PhraseCheck), asking the probes whether it holds another
+ * field's terms. */
+bool PhraseSource::holds(Xapian::docid d)
+{
+    const size_t n = phrase.stems.size();
+    auto held = [&](size_t f) {
+        for (size_t i = 0; i < n; i++) {
+            Xapian::PostingIterator &it = probes[(f - 1) * n + i];
+            if (it != Xapian::PostingIterator() && *it < d)
+                it.skip_to(d);
+            if (it == Xapian::PostingIterator() || *it != d)
+                return false;
+        }
+        return true;
+    };
+    auto xpos = [&](const std::string &t, std::vector<Xapian::termpos> &out) {
+        for (Xapian::PositionIterator p = db.positionlist_begin(d, t);
+             p != db.positionlist_end(d, t); ++p)
+            out.push_back(*p);
+    };
+    const Xapian::ValueIterator none;
+    if (values != none && values.get_docid() < d)
+        values.skip_to(d);
+    if (values != none && values.get_docid() == d) {
+        const std::string v = *values;
+        return phrase(d, &v, held, xpos);
+    }
+    return phrase(d, nullptr, held, xpos);
+}
+
+/* Move every term's postings to the first work at or after d that holds
+ * them all (false at the end). */
+bool PhraseSource::align(Xapian::docid d)
+{
+    const Xapian::PostingIterator none;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (Xapian::PostingIterator &it : lists) {
+            if (it != none && *it < d)
+                it.skip_to(d);
+            if (it == none)
+                return false;
+            if (*it > d) {
+                d = *it;
+                moved = true;
+                break;
+            }
+        }
+    }
+    did = d;
+    return true;
+}
+
+/* The first work at or after d holding the phrase; or the end. */
+void PhraseSource::find(Xapian::docid d)
+{
+    while (align(d)) {
+        if (holds(did)) {
+            from = did + 1;
+            return;
+        }
+        d = did + 1;
+    }
+    ended = true;
+    did = 0;
+}
+
+void PhraseSource::next(double)
+{
+    if (!ended)
+        find(from);
+}
+
+void PhraseSource::skip_to(Xapian::docid d, double)
+{
+    if (ended || (did >= d && from == did + 1))
+        return; /* on a match at or after d already */
+    find(std::max(d, from));
+}
+
+bool PhraseSource::check(Xapian::docid d, double)
+{
+    /* d exists (Xapian's contract).  A false answer leaves from at
+     * d + 1, where next() and skip_to() go on from. */
+    if (ended)
+        return true;
+    if (did >= d && from == did + 1)
+        return true;
+    if (!align(d)) {
+        ended = true;
+        did = 0;
+        return true; /* at the end, as skip_to would be */
+    }
+    if (did == d && holds(d)) {
+        from = d + 1;
+        return true;
+    }
+    from = d + 1;
+    did = 0;
+    return false;
+}
+
+bool PhraseSource::at_end() const { return ended; }
+
+std::string PhraseSource::get_description() const
+{
+    std::string d = std::string("paperdex::PhraseSource(") +
+                    (phrase.ordered ? "PHRASE " : "NEAR ") +
+                    std::to_string(phrase.window);
+    for (const std::string &t : phrase.stems)
+        d += " " + t;
+    d += " in";
+    for (const std::string &f : phrase.fields)
+        d += " '" + f + "'";
+    return d + ")";
+}
+
+
+/* ---------------------------------------------------------- PhraseFilter */
+
+bool PhraseFilter::operator()(const Xapian::Document &doc) const
+{
+    /* One database: doc's docid is db's (with several, Xapian gives the
+     * decider each database's own docid, and no way to tell which). */
+    const Xapian::docid d = doc.get_docid();
+    const std::string v = doc.get_value(SLOT_POSITIONS);
+    auto xpos = [&](const std::string &t, std::vector<Xapian::termpos> &out) {
+        for (Xapian::PositionIterator p = db.positionlist_begin(d, t);
+             p != db.positionlist_end(d, t); ++p)
+            out.push_back(*p);
+    };
+    for (PhraseCheck &c : checks) {
+        const size_t n = c.stems.size();
+        auto held = [&](size_t f) {
+            for (size_t i = 0; i < n; i++) {
+                const std::string &t = c.terms[f * n + i];
+                Xapian::PostingIterator it = db.postlist_begin(t);
+                it.skip_to(d);
+                if (it == db.postlist_end(t) || *it != d)
+                    return false;
+            }
+            return true;
+        };
+        if (!c(d, v.empty() ? nullptr : &v, held, xpos))
+            return false;
+    }
+    return true;
+}
+
+} // namespace pdxshim
