@@ -15,27 +15,27 @@ own index).  From CORPUS's titles (every 7th record, seed 11), N phrases
     `paperdex search` on each side must be equal; the count of those
     that differ is printed (and the first few).
   * Cost: top-10 latency of the N phrases through pdx_qbench (one open
-    handle, a warm-up pass and 3 timed passes), R rounds (default 2)
-    alternating A and B; p50, p90 and p99 of each side's best round.
+    handle, 3 passes), R rounds (default 2) alternating A and B, so that
+    the first round warms each index; p50, p90 and p99 of each side's
+    best round (by p50).
 
 Prints a Markdown table and B/A ratios.
 """
-import gzip
+import argparse
 import json
+import os
 import random
 import re
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
 
 def phrases(corpus, n):
-    titles = []
-    opener = gzip.open if corpus.endswith(".gz") else open
-    with opener(corpus, "rt", encoding="utf-8") as f:
-        for i, line in enumerate(f):
-            if i % 7 == 0:
-                titles.append(json.loads(line).get("title") or "")
+    titles = [r.get("title") or "" for r in compare.read_records(corpus, float("inf"))[::7]]
     rng = random.Random(11)
     out = []
     while len(out) < n:
@@ -69,17 +69,15 @@ def pct(lat, q):
 
 
 def main(argv):
-    n, rounds = 1000, 2
-    while argv[:1] in (["--n"], ["--rounds"]):
-        if argv[0] == "--n":
-            n = int(argv[1])
-        else:
-            rounds = int(argv[1])
-        argv = argv[2:]
-    if len(argv) != 5:
-        sys.stderr.write(__doc__)
-        return 2
-    build_a, db_a, build_b, db_b, corpus = argv
+    ap = argparse.ArgumentParser(prog="phrases.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=2)
+    for name in ("build_a", "db_a", "build_b", "db_b", "corpus"):
+        ap.add_argument(name)
+    a = ap.parse_args(argv)
+    n, rounds = a.n, a.rounds
+    build_a, db_a, build_b, db_b, corpus = a.build_a, a.db_a, a.build_b, a.db_b, a.corpus
     qs = phrases(corpus, n)
     checked = ['"%s"' % q for q in qs[:300]]
     checked += ["%s NEAR %s" % tuple(q.split()[:2]) for q in qs[:60]]

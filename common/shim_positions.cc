@@ -119,6 +119,36 @@ bool get_varint(const unsigned char *&p, const unsigned char *end,
     return false;
 }
 
+/* A value's directory: its term count n, then n hashes (2 bytes each,
+ * little-endian) from p on.  False for a count the value cannot hold. */
+bool directory(const std::string &value, const unsigned char *&p,
+               const unsigned char *&end, uint32_t &n)
+{
+    p = reinterpret_cast<const unsigned char *>(value.data());
+    end = p + value.size();
+    return get_varint(p, end, n) && n <= static_cast<size_t>(end - p) / 3;
+}
+
+uint16_t hash_at(const unsigned char *hashes, uint32_t i)
+{
+    return static_cast<uint16_t>(hashes[2 * i] | (hashes[2 * i + 1] << 8));
+}
+
+/* The first of the directory's entries lo..n-1 whose hash is not below h
+ * (n if none): the hashes ascend. */
+uint32_t first_hash(const unsigned char *hashes, uint32_t lo, uint32_t n,
+                    uint16_t h)
+{
+    while (lo < n) {
+        const uint32_t mid = lo + (n - lo) / 2;
+        if (hash_at(hashes, mid) < h)
+            lo = mid + 1;
+        else
+            n = mid;
+    }
+    return lo;
+}
+
 [[noreturn]] void corrupt(Xapian::docid did)
 {
     throw Xapian::DatabaseCorruptError(
@@ -211,31 +241,19 @@ void positions_find(const std::string &value, Xapian::docid did,
         want[i] = std::make_pair(term_hash16(terms[i]), i);
     }
     std::sort(want.begin(), want.end());
-    const unsigned char *p =
-        reinterpret_cast<const unsigned char *>(value.data());
-    const unsigned char *end = p + value.size();
+    const unsigned char *p, *end;
     uint32_t n;
-    if (!get_varint(p, end, n) || n > static_cast<size_t>(end - p) / 3)
+    if (!directory(value, p, end, n))
         corrupt(did);
     const unsigned char *hashes = p, *sizes = p + 2 * static_cast<size_t>(n);
     const unsigned char *e = sizes + n; /* the first entry */
-    auto hash_at = [hashes](uint32_t i) {
-        return static_cast<uint16_t>(hashes[2 * i] | (hashes[2 * i + 1] << 8));
-    };
     uint32_t i = 0; /* the entry e begins */
     for (size_t w = 0; w < nt; w++) {
         if (w > 0 && want[w].first == want[w - 1].first)
             continue; /* its entries were read with the one before */
         const uint16_t h = want[w].first;
-        /* The first entry of hash h at or after i (binary search). */
-        uint32_t lo = i, hi = n;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (hash_at(mid) < h)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        /* The first entry of hash h at or after i. */
+        const uint32_t lo = first_hash(hashes, i, n, h);
         if (lo > i && !memchr(sizes + i, 255, lo - i)) {
             /* No long entry before it: step over them at once. */
             size_t skip = 0;
@@ -253,7 +271,7 @@ void positions_find(const std::string &value, Xapian::docid did,
                 corrupt(did);
             if (sz > static_cast<size_t>(end - q))
                 corrupt(did);
-            if (i >= lo && hash_at(i) != h)
+            if (i >= lo && hash_at(hashes, i) != h)
                 break;
             if (i >= lo) { /* an entry of hash h: decode it */
                 const unsigned char *x = q, *xend = q + sz;
@@ -373,24 +391,13 @@ PhraseCheck::PhraseCheck(std::vector<std::string> stems_,
 static bool has_hashes(const std::string &value, const uint16_t *want,
                        size_t nw)
 {
-    const unsigned char *p =
-        reinterpret_cast<const unsigned char *>(value.data());
-    const unsigned char *end = p + value.size();
+    const unsigned char *p, *end;
     uint32_t n;
-    if (!get_varint(p, end, n) || n > static_cast<size_t>(end - p) / 3)
+    if (!directory(value, p, end, n))
         return true; /* let positions_find say what is wrong */
     for (size_t w = 0; w < nw; w++) {
-        uint32_t lo = 0, hi = n;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (static_cast<uint16_t>(p[2 * mid] | (p[2 * mid + 1] << 8)) <
-                want[w])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == n ||
-            static_cast<uint16_t>(p[2 * lo] | (p[2 * lo + 1] << 8)) != want[w])
+        const uint32_t at = first_hash(p, 0, n, want[w]);
+        if (at == n || hash_at(p, at) != want[w])
             return false;
     }
     return true;
