@@ -8,7 +8,7 @@
  * of both sides include it as well as the C++ shim.
  *
  * ======================================================================
- * THE INDEX LAYOUT (layout version 7)
+ * THE INDEX LAYOUT (layout version 8)
  * ======================================================================
  *
  * An index is one Xapian "glass" database directory.  One Xapian document
@@ -73,9 +73,19 @@
  * and builds it through a third per-term map of its inverter; the
  * values take about 74 MB, the 101k compacts to 314 MB, and `--jobs 2`
  * builds it at 0.63 of Lucene's rate where layout 6 had 0.47-0.51
- * (bench/RESULTS.md, "Layout 7").  Where "positions"
- * below says where a field's positions are, they are in that value
- * under the field's terms.  An index created with
+ * (bench/RESULTS.md, "Layout 7").
+ *
+ * Layout 8 has layout 7's terms and values, with the positions value
+ * in a smaller format (common/shim_positions.cc): no size or flags byte
+ * an entry (its count of positions in two bits of its hash word
+ * instead), and each field's first positions counted from the field's
+ * start.  The values of the first 10,000 arXiv records take 4.2 MB
+ * where layout 7's took 7.0 (bench/RESULTS.md, "Layout 8").  An index
+ * of layout 7 is used as it is: its values are read in their own
+ * format, and its new works get layout 8's beside them.
+ *
+ * Where "positions" below says where a field's positions are, they are
+ * in that value under the field's terms.  An index created with
  * PDX_OPEN_XAPIAN_POSITIONS (`paperdex index --xapian-positions`) keeps
  * them in Xapian's table as layout 6 did (metadata
  * paperdex.positions = "xapian"): a shard served by xapian-tcpsrv needs
@@ -238,8 +248,9 @@
  *   5  SLOT_SUBJECTS  the subject terms as written, separated by 0x1f:
  *                 facets.
  *   6  SLOT_RECORD  the stored record (below), one zstd frame.
- *   7  SLOT_POSITIONS  the work's word positions (layout 7;
- *                 common/shim_positions.cc).  Absent in an index made
+ *   7  SLOT_POSITIONS  the work's word positions (layouts 7 and 8,
+ *                 each in its own format; common/shim_positions.cc).
+ *                 Absent in an index made
  *                 with Xapian's positions, and in works of layout 6 and
  *                 before.
  *
@@ -272,18 +283,21 @@
  *
  * Metadata
  * --------
- *   paperdex.layout   "7": written at creation.  An index of layout 5
+ *   paperdex.layout   "8": written at creation.  An index of layout 5
  *                     has the terms and values of layout 6 and its
  *                     records in the document data, where layout 6
  *                     reads a document without slot 6; one of layout 6
  *                     has the terms and values of layout 7 and its
  *                     positions in Xapian's table, where layout 7 reads
- *                     a work without slot 7.  Both are searched as they
- *                     are, and a writer stamps them "7" (and
- *                     paperdex.positions "xapian-inherited": its new
- *                     works keep their positions as the old ones) when
- *                     it opens one, so that an older paperdex leaves it
- *                     alone.
+ *                     a work without slot 7; one of layout 7 has slot
+ *                     7 in layout 7's format, which layout 8 tells by
+ *                     its first byte.  All are searched as they are, and
+ *                     a writer stamps them "8" when it opens one, so
+ *                     that an older paperdex leaves it alone (layouts 5
+ *                     and 6 also get paperdex.positions
+ *                     "xapian-inherited": their new works keep their
+ *                     positions as the old ones; layout 7's key stays
+ *                     as it was).
  *                     Layout 4 is rebuilt (it was layout 5's
  *                     compatible one: its XAI terms are never read, its
  *                     XI<id> and XMA<id> in the work of that id find
@@ -300,8 +314,8 @@
  *                     was made (PDX_OPEN_XAPIAN_POSITIONS), and a rebuild
  *                     (--full, --jobs) keeps them there; "xapian-inherited",
  *                     in Xapian's table because the index was of layout 5
- *                     or 6 when stamped 7, and a rebuild puts them in
- *                     slot 7.
+ *                     or 6 when stamped 7 or 8, and a rebuild puts them
+ *                     in slot 7.
  *   paperdex.updated  unix time of the last commit, in decimal.
  *   paperdex.reindexed  unix time the last `paperdex index` run finished.
  *   paperdex.src:<16 hex>  one per source file read, keyed by the hash of

@@ -378,16 +378,23 @@ static int check_layout(shim_db *h, shim_err *e)
     if (compatible_layout(v)) {
         /* It holds every term this layout reads (common/layout.h): used
          * as it is; a writer stamps it, as the documents it writes lack
-         * what the older version would look for.  Its positions are
-         * Xapian's, and its new works' stay so. */
+         * what the older version would look for.  Layouts 5 and 6 keep
+         * their positions in Xapian's table, and their new works' stay
+         * there; layout 7's stay where its metadata says (its values
+         * are read in their own format, common/shim_positions.cc). */
         if (h->writable) {
+            const std::string was =
+                h->db.get_metadata(LAYOUT_META_POSITIONS);
+            const bool seven = h->layout >= 7;
+            const bool values = seven && was.empty();
             h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
-            h->wdb.set_metadata(LAYOUT_META_POSITIONS,
-                                LAYOUT_POSITIONS_INHERITED);
+            if (!seven)
+                h->wdb.set_metadata(LAYOUT_META_POSITIONS,
+                                    LAYOUT_POSITIONS_INHERITED);
             h->wdb.commit();
             h->layout = atoi(LAYOUT_VERSION);
-            h->xapian_positions = true;
-            h->positions_chosen = false;
+            h->xapian_positions = !values;
+            h->positions_chosen = seven && was == LAYOUT_POSITIONS_XAPIAN;
         }
         return 0;
     }

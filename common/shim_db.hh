@@ -206,9 +206,10 @@ class RecordTrainer {
  * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
 std::string stored_record(shim_db *h, const Xapian::Document &doc);
 
-/* ---- word positions (common/shim_positions.cc, layout 7) */
+/* ---- word positions (common/shim_positions.cc, layouts 7 and 8) */
 
-/* The 16-bit hash that names a term in a positions value. */
+/* The 16-bit hash of a term that a positions value names it by (layout
+ * 7: all 16 bits; layout 8: the top 14). */
 uint16_t term_hash16(const std::string &term);
 
 /* Encodes one work's positions value: add each positional term with its
@@ -217,8 +218,10 @@ uint16_t term_hash16(const std::string &term);
  * starts again. */
 class PositionsWriter {
     struct Entry {
-        uint16_t hash;
-        std::string term, pos;
+        uint16_t hash;        /* term_hash16 */
+        std::string term;
+        Xapian::termpos first; /* the first position */
+        std::string deltas;    /* the others, as varint deltas */
         uint32_t count;
     };
     std::vector<Entry> entries;

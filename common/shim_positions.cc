@@ -1,6 +1,6 @@
 /*
- * shim_positions.cc -- where a work's word positions are kept (layout 7),
- * and how a phrase is found in them.  Both sides use it: the writer
+ * shim_positions.cc -- where a work's word positions are kept (layouts 7
+ * and 8), and how a phrase is found in them.  Both sides use it: the writer
  * encodes (indexer/shim_write.cc, build_doc), the searcher decodes
  * (searcher/shim_read.cc, positional(): PhraseSource below).
  *
@@ -19,9 +19,43 @@
  * of the work (its default-field stems, S and A terms) -- what Xapian's
  * position table would hold for it, in one string.  Glass keeps values
  * in streams per slot, in docid order, so the searcher reads the values
- * of increasing docids one chunk at a time.  A term is named by a 16-bit
- * hash of it, not spelled out (the spelled-out, front-coded terms made
- * the value twice the size):
+ * of increasing docids one chunk at a time.  A term is named by a hash
+ * of it, not spelled out (the spelled-out, front-coded terms made the
+ * value twice the size).  Glass does not compress values: the bytes
+ * written are the bytes kept.
+ *
+ * Layout 8's value (what the writer makes):
+ *
+ *   value  := 0 n base[3] m name[m] word[n] entry[n]
+ *   0      one zero byte: the format (no layout-7 value begins with 0)
+ *   n      varint: how many terms, at least 1
+ *   base   varints: subtracted from the first position of each entry of
+ *          the default field's stems, of S terms and of A terms
+ *          (position_field()), each the least such first position (0
+ *          for a field without terms).  Each field's positions begin
+ *          where the fields before it end plus a gap, so an abstract's
+ *          word at its 30th word is stored as 30, not as 130 (two bytes)
+ *   m      varint: how many entries are named
+ *   name   varint index (of the entry, ascending), varint len, the
+ *          term's bytes: set when another term of the work, positional
+ *          or not, has the same 14-bit hash
+ *   word   2 bytes each, little-endian, in order of hash then term:
+ *          the top 14 bits of term_hash16(term) above 2 bits k, the
+ *          entry's count of positions minus 1, or 3 for 4 and more
+ *   entry  := [count-4, if k is 3] first delta*   (all varints)
+ *             first  the first position minus its field's base
+ *             delta  count-1 of them: each position minus the one
+ *                    before (>= 1)
+ *
+ * A reader binary-searches the words for a term's hash and steps over
+ * the entries before it by counting varints (each entry's count is in
+ * its word): no size is stored.  On the first 10,000 arXiv records the
+ * values take 4.2 MB against layout 7's 7.0: four entries in five hold
+ * one position, on which layout 7 spent a size byte, a flags byte and
+ * mostly a two-byte first position.
+ *
+ * Layout 7's value (still read: an index of layout 7 is used as it is,
+ * and its new works get layout 8's values beside the old):
  *
  *   value  := n hash[n] size[n] entry[n]   (in order of hash, then term)
  *   n      varint: how many terms
@@ -38,25 +72,25 @@
  *             delta  varint, count-1 of them: each position minus the
  *                    one before (>= 1)
  *
- * The hashes and sizes come first so that a reader finds a term's
- * entry by scanning 2-byte hashes and adding sizes, decoding no other
- * entry: a work holds about 100 positional terms, and a phrase asks for
- * two or three of them (in up to three fields) in every work that holds
- * its words.
+ * In both, the hashes come first so that a reader finds a term's entry
+ * without decoding any other: a work holds about 100 positional terms,
+ * and a phrase asks for two or three of them (in up to three fields) in
+ * every work that holds its words.
  *
  * A varint is 7 bits a byte, low bits first, high bit set on every byte
  * but the last.  term_hash16 is the low 16 bits of FNV-1a (64-bit) of
  * the term's bytes, folded by xor: part of the format, never to change.
  *
- * Why a 16-bit hash finds a term exactly: the phrase matcher asks for
- * the positions of a term only in a work that holds the term (it walks
- * the AND of the phrase's terms first), and an entry is named whenever
+ * Why a hash finds a term exactly: the phrase matcher asks for the
+ * positions of a term only in a work that holds the term (it walks the
+ * AND of the phrase's terms first), and an entry is named whenever
  * another term the work holds shares its hash.  So an entry without a
  * name whose hash is the term's is the term's.  An arXiv work holds
- * about 100 positional terms, so about one work in 13 is expected to
- * have a pair that collides (100 * 99 / 2 pairs over 65,536 hashes),
- * each pair costing its two names.  tests/unit/test_positions.cc checks
- * the reading on works made to collide both ways.
+ * about 116 positional terms, so 0.41 pairs a work are expected to
+ * collide in 14 bits (116 * 115 / 2 pairs over 16,384 hashes; 0.10 in
+ * layout 7's 16), each pair costing its two names: a few bytes a work,
+ * against the byte of count that the two bits save on each term.  tests/unit/test_positions.cc checks the reading on works made
+ * to collide both ways, in both formats.
  *
  * A phrase (or NEAR, ADJ) is searched as Xapian would search it (the
  * searcher keeps the scoring on the AND of its terms; PhraseCheck tests
@@ -156,6 +190,105 @@ uint32_t first_hash(const unsigned char *hashes, uint32_t lo, uint32_t n,
         " is damaged");
 }
 
+/* Which field's base a positional term's first position is kept from
+ * (layout 8): 1 for the title's S terms, 2 for the authors' A terms, 0
+ * for the default field's stems (lower case or digits: TermGenerator
+ * folds case). */
+unsigned position_field(const std::string &t)
+{
+    if (!t.empty() && t[0] == LAYOUT_P_TITLE[0])
+        return 1;
+    if (!t.empty() && t[0] == LAYOUT_P_AUTHOR[0])
+        return 2;
+    return 0;
+}
+
+/* Steps p over count varints (false if the value ends first). */
+bool skip_varints(const unsigned char *&p, const unsigned char *end,
+                  uint32_t count)
+{
+    if (count > static_cast<size_t>(end - p))
+        return false;
+    for (; count > 0; count--) {
+        while (p < end && (*p & 0x80))
+            p++;
+        if (p == end)
+            return false;
+        p++;
+    }
+    return true;
+}
+
+/* Layout 8's value, its header read: the directory and the entries, the
+ * bases, and the named entries in the order of their index. */
+struct Value8 {
+    struct Name {
+        uint32_t index, len;
+        const char *bytes;
+    };
+    const unsigned char *dir, *entries, *end;
+    uint32_t n, base[3];
+    std::vector<Name> names;
+
+    /* False for a header the value cannot hold. */
+    bool read(const std::string &value)
+    {
+        const unsigned char *p =
+            reinterpret_cast<const unsigned char *>(value.data());
+        end = p + value.size();
+        uint32_t m;
+        if (p == end || *p++ != 0 || !get_varint(p, end, n) ||
+            !get_varint(p, end, base[0]) || !get_varint(p, end, base[1]) ||
+            !get_varint(p, end, base[2]) || !get_varint(p, end, m) ||
+            m > n || n == 0)
+            return false;
+        names.clear();
+        for (uint32_t k = 0; k < m; k++) {
+            Name nm;
+            if (!get_varint(p, end, nm.index) || nm.index >= n ||
+                (k && nm.index <= names.back().index) ||
+                !get_varint(p, end, nm.len) ||
+                nm.len > static_cast<size_t>(end - p))
+                return false;
+            nm.bytes = reinterpret_cast<const char *>(p);
+            p += nm.len;
+            names.push_back(nm);
+        }
+        if (n > static_cast<size_t>(end - p) / 3)
+            return false; /* 2 bytes of directory, 1 of entry, each */
+        dir = p;
+        entries = p + 2 * static_cast<size_t>(n);
+        return true;
+    }
+    uint16_t word(uint32_t i) const
+    {
+        return static_cast<uint16_t>(dir[2 * i] | (dir[2 * i + 1] << 8));
+    }
+    /* The first entry from lo on whose 14-bit hash is not below h. */
+    uint32_t first_hash(uint32_t lo, uint16_t h) const
+    {
+        uint32_t hi = n;
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (word(mid) >> 2 < h)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    /* Entry i's count of positions, read at p (and stepped over). */
+    bool count(uint32_t i, const unsigned char *&p, uint32_t &c) const
+    {
+        const unsigned k = word(i) & 3;
+        if (k < 3) {
+            c = k + 1;
+            return true;
+        }
+        return get_varint(p, end, c) && c <= UINT32_MAX - 4 && (c += 4, true);
+    }
+};
+
 } // namespace
 
 uint16_t term_hash16(const std::string &t)
@@ -173,11 +306,14 @@ uint16_t term_hash16(const std::string &t)
 void PositionsWriter::add(const std::string &term, Xapian::PositionIterator p,
                           Xapian::PositionIterator end)
 {
-    Entry e{term_hash16(term), term, std::string(), 0};
+    Entry e{term_hash16(term), term, 0, std::string(), 0};
     uint32_t prev = 0;
     for (; p != end; ++p, ++e.count) {
         const Xapian::termpos at = *p;
-        put_varint(e.pos, e.count ? at - prev : at);
+        if (e.count)
+            put_varint(e.deltas, at - prev);
+        else
+            e.first = at;
         prev = at;
     }
     if (e.count)
@@ -191,49 +327,66 @@ void PositionsWriter::also_holds(const std::string &term)
 
 std::string PositionsWriter::take()
 {
+    /* Layout 8's value (the essay above). */
     std::sort(entries.begin(), entries.end(),
               [](const Entry &x, const Entry &y) {
-                  return x.hash != y.hash ? x.hash < y.hash : x.term < y.term;
+                  return x.hash >> 2 != y.hash >> 2 ? x.hash < y.hash
+                                                    : x.term < y.term;
               });
+    for (uint16_t &h : others)
+        h >>= 2;
     std::sort(others.begin(), others.end());
-    std::string v, sizes, body, e;
+    if (entries.empty()) {
+        others.clear();
+        return std::string(); /* no positional term */
+    }
+    uint32_t base[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    for (const Entry &x : entries) {
+        uint32_t &b = base[position_field(x.term)];
+        b = std::min<uint32_t>(b, x.first);
+    }
+    std::string v(1, '\0'), names, dir, body;
     put_varint(v, static_cast<uint32_t>(entries.size()));
+    for (uint32_t &b : base) {
+        if (b == UINT32_MAX)
+            b = 0;
+        put_varint(v, b);
+    }
+    uint32_t m = 0;
     for (size_t i = 0; i < entries.size(); i++) {
         const Entry &x = entries[i];
+        const uint16_t h = static_cast<uint16_t>(x.hash >> 2);
         const bool named =
-            (i > 0 && entries[i - 1].hash == x.hash) ||
-            (i + 1 < entries.size() && entries[i + 1].hash == x.hash) ||
-            std::binary_search(others.begin(), others.end(), x.hash);
-        v += static_cast<char>(x.hash & 0xff);
-        v += static_cast<char>(x.hash >> 8);
-        e.clear();
-        put_varint(e, x.count * 2 + (named ? 1 : 0));
+            (i > 0 && entries[i - 1].hash >> 2 == h) ||
+            (i + 1 < entries.size() && entries[i + 1].hash >> 2 == h) ||
+            std::binary_search(others.begin(), others.end(), h);
         if (named) {
-            put_varint(e, static_cast<uint32_t>(x.term.size()));
-            e += x.term;
+            m++;
+            put_varint(names, static_cast<uint32_t>(i));
+            put_varint(names, static_cast<uint32_t>(x.term.size()));
+            names += x.term;
         }
-        e += x.pos;
-        if (e.size() < 255) {
-            sizes += static_cast<char>(e.size());
-        } else {
-            sizes += static_cast<char>(255);
-            put_varint(body, static_cast<uint32_t>(e.size()));
-        }
-        body += e;
+        const uint16_t word = static_cast<uint16_t>(
+            h << 2 | (x.count >= 4 ? 3 : x.count - 1));
+        dir += static_cast<char>(word & 0xff);
+        dir += static_cast<char>(word >> 8);
+        if (x.count >= 4)
+            put_varint(body, x.count - 4);
+        put_varint(body, x.first - base[position_field(x.term)]);
+        body += x.deltas;
     }
     entries.clear();
     others.clear();
-    if (sizes.empty())
-        return std::string(); /* no positional term */
-    return v + sizes + body;
+    put_varint(v, m);
+    return v + names + dir + body;
 }
 
-void positions_find(const std::string &value, Xapian::docid did,
-                    const std::vector<std::string> &terms,
-                    std::vector<std::vector<Xapian::termpos>> &out)
+/* Layout 7's value (the essay above): positions_find's. */
+static void find7(const std::string &value, Xapian::docid did,
+                  const std::vector<std::string> &terms,
+                  std::vector<std::vector<Xapian::termpos>> &out)
 {
     const size_t nt = terms.size();
-    out.resize(nt);
     /* (hash, which term) in hash order, to meet the directory's order. */
     std::vector<std::pair<uint16_t, size_t>> want(nt);
     for (size_t i = 0; i < nt; i++) {
@@ -285,6 +438,16 @@ void positions_find(const std::string &value, Xapian::docid did,
                         corrupt(did);
                     name = reinterpret_cast<const char *>(x);
                     x += len;
+                } else if (i > lo ||
+                           (i + 1 < n && hash_at(hashes, i + 1) == h)) {
+                    corrupt(did); /* entries sharing a hash are all named */
+                }
+                for (size_t t = w; t < nt && want[t].first == h; t++) {
+                    const std::string &term = terms[want[t].second];
+                    if ((!name || (term.size() == len &&
+                                   !memcmp(term.data(), name, len))) &&
+                        !out[want[t].second].empty())
+                        corrupt(did); /* a term with two entries */
                 }
                 uint32_t at = 0;
                 for (uint32_t k = 0, count = flags >> 1; k < count; k++) {
@@ -306,6 +469,84 @@ void positions_find(const std::string &value, Xapian::docid did,
             e = q + sz;
         }
     }
+}
+
+/* Layout 8's value (the essay above): positions_find's. */
+static void find8(const std::string &value, Xapian::docid did,
+                  const std::vector<std::string> &terms,
+                  std::vector<std::vector<Xapian::termpos>> &out)
+{
+    const size_t nt = terms.size();
+    /* (14-bit hash, which term) in hash order, to meet the directory's. */
+    std::vector<std::pair<uint16_t, size_t>> want(nt);
+    for (size_t i = 0; i < nt; i++)
+        want[i] = std::make_pair(term_hash16(terms[i]) >> 2, i);
+    std::sort(want.begin(), want.end());
+    Value8 v;
+    if (!v.read(value))
+        corrupt(did);
+    const unsigned char *e = v.entries; /* where entry i begins */
+    uint32_t i = 0;
+    size_t named = 0; /* the first name of an entry at or after i */
+    std::vector<Xapian::termpos> rel;
+    for (size_t w = 0; w < nt; w++) {
+        if (w > 0 && want[w].first == want[w - 1].first)
+            continue; /* its entries were read with the one before */
+        const uint16_t h = want[w].first;
+        const uint32_t lo = v.first_hash(i, h);
+        if (lo == v.n || v.word(lo) >> 2 != h)
+            continue; /* no entry: the work holds the term without */
+        for (; i < lo; i++) {
+            uint32_t c;
+            if (!v.count(i, e, c) || !skip_varints(e, v.end, c))
+                corrupt(did);
+        }
+        for (; i < v.n && v.word(i) >> 2 == h; i++) {
+            uint32_t c, d;
+            if (!v.count(i, e, c) || c > static_cast<size_t>(v.end - e))
+                corrupt(did);
+            rel.clear();
+            for (uint32_t k = 0, at = 0; k < c; k++) {
+                if (!get_varint(e, v.end, d) || (k && d == 0) || at + d < at)
+                    corrupt(did); /* positions ascend, never wrap */
+                at += d;
+                rel.push_back(at);
+            }
+            while (named < v.names.size() && v.names[named].index < i)
+                named++;
+            const Value8::Name *name =
+                named < v.names.size() && v.names[named].index == i
+                    ? &v.names[named]
+                    : nullptr;
+            if (!name && (i > lo || (i + 1 < v.n && v.word(i + 1) >> 2 == h)))
+                corrupt(did); /* entries sharing a hash are all named */
+            for (size_t t = w; t < nt && want[t].first == h; t++) {
+                const std::string &term = terms[want[t].second];
+                if (name && (term.size() != name->len ||
+                             memcmp(term.data(), name->bytes, name->len)))
+                    continue;
+                const uint32_t base = v.base[position_field(term)];
+                std::vector<Xapian::termpos> &to = out[want[t].second];
+                if (rel.back() + base < base || !to.empty())
+                    corrupt(did); /* or a term with two entries */
+                for (uint32_t at : rel)
+                    to.push_back(at + base);
+            }
+        }
+    }
+}
+
+void positions_find(const std::string &value, Xapian::docid did,
+                    const std::vector<std::string> &terms,
+                    std::vector<std::vector<Xapian::termpos>> &out)
+{
+    out.resize(terms.size());
+    for (auto &v : out)
+        v.clear();
+    if (!value.empty() && value[0] == 0)
+        find8(value, did, terms, out);
+    else
+        find7(value, did, terms, out);
 }
 
 bool positions_match(const std::vector<std::vector<Xapian::termpos>> &pos,
@@ -391,6 +632,18 @@ PhraseCheck::PhraseCheck(std::vector<std::string> stems_,
 static bool has_hashes(const std::string &value, const uint16_t *want,
                        size_t nw)
 {
+    if (!value.empty() && value[0] == 0) {
+        Value8 v;
+        if (!v.read(value))
+            return true; /* let positions_find say what is wrong */
+        for (size_t w = 0; w < nw; w++) {
+            const uint16_t h = want[w] >> 2;
+            const uint32_t at = v.first_hash(0, h);
+            if (at == v.n || v.word(at) >> 2 != h)
+                return false;
+        }
+        return true;
+    }
     const unsigned char *p, *end;
     uint32_t n;
     if (!directory(value, p, end, n))

@@ -457,13 +457,14 @@ check("layout 5: cron's run is an ordinary one, and stamps the index %s" % LAYOU
       p.returncode == 0 and "rebuilt" not in p.stdout and "0 added, 0 updated, 0 removed" in p.stdout
       and layout() == LAYOUT, (p.stdout, p.stderr, layout()))
 
-# Layout 6 is read as it is by layout 7: its positions are in Xapian's
-# position table, where layout 7 keeps them in a value of each work (an
+# Layout 6 is read as it is by layouts 7 and 8: its positions are in
+# Xapian's position table, where they keep them in a value of each work (an
 # index built with --xapian-positions, stamped 6 and its positions key
-# removed, is such an index).  Its phrases are found as in a fresh layout-7
-# build; its first writer adds works with their positions where the old
-# ones have theirs (Xapian's table) and stamps it 7, and the phrases of
-# old and new works are found.
+# removed, is such an index).  Its phrases are found as in a fresh build;
+# its first writer adds works with their positions where the old ones have
+# theirs (Xapian's table) and stamps it with this layout, and the phrases
+# of old and new works are found.  (Layout 7's values, read as they are
+# beside layout 8's: tests/unit/test_positions.cc.)
 l6src, l6, l7 = (os.path.join(tmp, n) for n in ("l6src", "l6", "l7"))
 os.makedirs(l6src)
 PHRASE_WORKS = [("p1", "Decoders for surface codes", "a method for quantum error correction on chips"),
