@@ -203,12 +203,24 @@ unsigned position_field(const std::string &t)
     return 0;
 }
 
-/* Steps p over count varints (false if the value ends first). */
+/* Steps p over count varints (false if the value ends first): past the
+ * count-th byte without its high bit, eight bytes at a time while they
+ * end fewer varints than are left, then byte by byte. */
 bool skip_varints(const unsigned char *&p, const unsigned char *end,
-                  uint32_t count)
+                  uint64_t count)
 {
     if (count > static_cast<size_t>(end - p))
         return false;
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        const unsigned ends =
+            static_cast<unsigned>(__builtin_popcountll(~x & 0x8080808080808080ULL));
+        if (ends >= count)
+            break; /* the last may be followed by the next's first bytes */
+        count -= ends;
+        p += 8;
+    }
     for (; count > 0; count--) {
         while (p < end && (*p & 0x80))
             p++;
@@ -219,16 +231,11 @@ bool skip_varints(const unsigned char *&p, const unsigned char *end,
     return true;
 }
 
-/* Layout 8's value, its header read: the directory and the entries, the
- * bases, and the named entries in the order of their index. */
+/* Layout 8's value, its header read: the directory, the entries and the
+ * bases; the names are looked up where they lie (a work has few). */
 struct Value8 {
-    struct Name {
-        uint32_t index, len;
-        const char *bytes;
-    };
-    const unsigned char *dir, *entries, *end;
-    uint32_t n, base[3];
-    std::vector<Name> names;
+    const unsigned char *names, *dir, *entries, *end;
+    uint32_t n, m, base[3];
 
     /* False for a header the value cannot hold. */
     bool read(const std::string &value)
@@ -236,29 +243,45 @@ struct Value8 {
         const unsigned char *p =
             reinterpret_cast<const unsigned char *>(value.data());
         end = p + value.size();
-        uint32_t m;
         if (p == end || *p++ != 0 || !get_varint(p, end, n) ||
             !get_varint(p, end, base[0]) || !get_varint(p, end, base[1]) ||
             !get_varint(p, end, base[2]) || !get_varint(p, end, m) ||
             m > n || n == 0)
             return false;
-        names.clear();
-        for (uint32_t k = 0; k < m; k++) {
-            Name nm;
-            if (!get_varint(p, end, nm.index) || nm.index >= n ||
-                (k && nm.index <= names.back().index) ||
-                !get_varint(p, end, nm.len) ||
-                nm.len > static_cast<size_t>(end - p))
+        names = p;
+        for (uint32_t k = 0, last = 0; k < m; k++) {
+            uint32_t index, len;
+            if (!get_varint(p, end, index) || index >= n ||
+                (k && index <= last) || !get_varint(p, end, len) ||
+                len > static_cast<size_t>(end - p))
                 return false;
-            nm.bytes = reinterpret_cast<const char *>(p);
-            p += nm.len;
-            names.push_back(nm);
+            last = index;
+            p += len;
         }
         if (n > static_cast<size_t>(end - p) / 3)
             return false; /* 2 bytes of directory, 1 of entry, each */
         dir = p;
         entries = p + 2 * static_cast<size_t>(n);
         return true;
+    }
+    /* Entry i's name, or false for an entry without one (read() has
+     * checked the names). */
+    bool name(uint32_t i, const char *&bytes, uint32_t &len) const
+    {
+        const unsigned char *p = names;
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t index;
+            get_varint(p, dir, index);
+            get_varint(p, dir, len);
+            if (index == i) {
+                bytes = reinterpret_cast<const char *>(p);
+                return true;
+            }
+            if (index > i)
+                return false;
+            p += len;
+        }
+        return false;
     }
     uint16_t word(uint32_t i) const
     {
@@ -286,6 +309,24 @@ struct Value8 {
             return true;
         }
         return get_varint(p, end, c) && c <= UINT32_MAX - 4 && (c += 4, true);
+    }
+    /* Steps p, at entry i, over the entries before entry lo: the varints
+     * of entries with their count in the word are skipped together. */
+    bool skip(uint32_t i, uint32_t lo, const unsigned char *&p) const
+    {
+        uint64_t pending = 0;
+        for (; i < lo; i++) {
+            const unsigned k = word(i) & 3;
+            if (k < 3) {
+                pending += k + 1;
+                continue;
+            }
+            uint32_t c;
+            if (!skip_varints(p, end, pending) || !count(i, p, c))
+                return false;
+            pending = c;
+        }
+        return skip_varints(p, end, pending);
     }
 };
 
@@ -487,8 +528,7 @@ static void find8(const std::string &value, Xapian::docid did,
         corrupt(did);
     const unsigned char *e = v.entries; /* where entry i begins */
     uint32_t i = 0;
-    size_t named = 0; /* the first name of an entry at or after i */
-    std::vector<Xapian::termpos> rel;
+    thread_local std::vector<Xapian::termpos> rel;
     for (size_t w = 0; w < nt; w++) {
         if (w > 0 && want[w].first == want[w - 1].first)
             continue; /* its entries were read with the one before */
@@ -496,12 +536,9 @@ static void find8(const std::string &value, Xapian::docid did,
         const uint32_t lo = v.first_hash(i, h);
         if (lo == v.n || v.word(lo) >> 2 != h)
             continue; /* no entry: the work holds the term without */
-        for (; i < lo; i++) {
-            uint32_t c;
-            if (!v.count(i, e, c) || !skip_varints(e, v.end, c))
-                corrupt(did);
-        }
-        for (; i < v.n && v.word(i) >> 2 == h; i++) {
+        if (!v.skip(i, lo, e))
+            corrupt(did);
+        for (i = lo; i < v.n && v.word(i) >> 2 == h; i++) {
             uint32_t c, d;
             if (!v.count(i, e, c) || c > static_cast<size_t>(v.end - e))
                 corrupt(did);
@@ -512,18 +549,16 @@ static void find8(const std::string &value, Xapian::docid did,
                 at += d;
                 rel.push_back(at);
             }
-            while (named < v.names.size() && v.names[named].index < i)
-                named++;
-            const Value8::Name *name =
-                named < v.names.size() && v.names[named].index == i
-                    ? &v.names[named]
-                    : nullptr;
+            const char *name = nullptr;
+            uint32_t len = 0;
+            if (v.m && !v.name(i, name, len))
+                name = nullptr;
             if (!name && (i > lo || (i + 1 < v.n && v.word(i + 1) >> 2 == h)))
                 corrupt(did); /* entries sharing a hash are all named */
             for (size_t t = w; t < nt && want[t].first == h; t++) {
                 const std::string &term = terms[want[t].second];
-                if (name && (term.size() != name->len ||
-                             memcmp(term.data(), name->bytes, name->len)))
+                if (name && (term.size() != len ||
+                             memcmp(term.data(), name, len)))
                     continue;
                 const uint32_t base = v.base[position_field(term)];
                 std::vector<Xapian::termpos> &to = out[want[t].second];

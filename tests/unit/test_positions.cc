@@ -441,6 +441,16 @@ int main(int argc, char **argv)
                                     : it->second;
                 mismatches += got[i] != want;
             }
+            /* One term asked alone: the reader steps over every entry
+             * before its own. */
+            for (size_t i = ask.size() / 2; i < ask.size(); i += 3) {
+                Pos one_term;
+                positions_find(value, 1, {ask[i]}, one_term);
+                const auto it = pos.find(ask[i]);
+                mismatches += one_term[0] != (it == pos.end()
+                                                  ? std::vector<Xapian::termpos>()
+                                                  : it->second);
+            }
         }
         works++;
     }
