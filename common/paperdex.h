@@ -282,7 +282,9 @@ PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
  * compactor: full blocks, no free space; several shards are merged and
  * their works renumbered).  dest must not exist.  Metadata, the sources'
  * fingerprints included, is carried over (for a key in several shards,
- * the first shard's value).  Remote shards cannot be compacted
+ * the first shard's value; but the layout is the newest of the shards',
+ * so that an older version leaves the works of a newer layout alone).
+ * Remote shards cannot be compacted
  * (PDX_EINVAL).  Returns 0, PDX_EEXIST-like PDX_EINVAL when dest exists,
  * or PDX_EIO.
  */

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <deque>
@@ -519,10 +520,26 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         settle(h);
         if (!h->writable)
             h->db.reopen();
+        int newest = 0;
         with_reopen(h, [&] {
             empty_dir(dest);
             h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS);
+            newest = 0;
+            for (const Xapian::Database &sub : h->subs)
+                newest = std::max(newest,
+                                  atoi(sub.get_metadata(LAYOUT_META_LAYOUT).c_str()));
         });
+        /* The compactor keeps the first shard's value of a key several
+         * have.  The layout is the newest of the shards' instead: works
+         * written by a newer layout (layout 8's positions values beside
+         * layout 7's, say) are then left alone by an older paperdex,
+         * which would misread them. */
+        Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
+        if (newest > 0 &&
+            atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest) {
+            out.set_metadata(LAYOUT_META_LAYOUT, std::to_string(newest));
+            out.commit();
+        }
         return 0;
     } catch (...) {
         return fail(e);

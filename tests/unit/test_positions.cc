@@ -19,7 +19,9 @@
  *    stamped 7 answers 180 phrase, field-phrase and NEAR queries as
  *    before (counts, top 50, scores); its first writer stamps it 8 and
  *    adds works with layout 8's values, the old ones left as they are,
- *    and the mixed index answers as a fresh one of the same works;
+ *    and the mixed index answers as a fresh one of the same works; so
+ *    does the index of layout 7 compacted with one of layout 8, which
+ *    is stamped 8;
  *  - positions_match agrees with a brute force over every choice of
  *    positions, for phrases (in order, span below the window) and NEAR
  *    (any order, distinct positions, span below the window);
@@ -337,6 +339,29 @@ void upgrade7(const std::string &work)
                     fresh[i].c_str());
     CHECK_INT(differ, 0);
 
+    /* Compacted with an index of layout 8 behind it, it makes one index
+     * of both formats, stamped 8 (the compactor would keep the first
+     * shard's 7, and layout 7 would misread the newer values). */
+    const std::string c = work + "/c", ac = work + "/ac";
+    std::mt19937 more_c(12);
+    ix = open_index(c, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
+    put_works(ix, 400, 200, more_c);
+    pdx_close(ix);
+    {
+        const char *const both[] = {a.c_str(), c.c_str()};
+        pdx_index *shards = nullptr;
+        check(pdx_open_shards(&shards, both, 2) == 0, "open a and c");
+        check(pdx_compact(shards, ac.c_str()) == 0,
+              std::string("compact a and c: ") + pdx_errmsg(shards));
+        pdx_close(shards);
+        Xapian::Database db(ac);
+        const std::string layout = db.get_metadata("paperdex.layout");
+        CHECK_STR(layout.c_str(), "8");
+        const std::pair<unsigned, unsigned> fac = formats(ac);
+        CHECK_INT(fac.first, 200);
+        CHECK_INT(fac.second, 400);
+    }
+
     /* Its first writer stamps it 8 and writes new works' values in layout
      * 8's format; a fresh index of the same works answers alike. */
     std::mt19937 more(12);
@@ -359,16 +384,22 @@ void upgrade7(const std::string &work)
     put_works(ix, 0, 400, again);
     put_works(ix, 400, 200, more2);
     pdx_close(ix);
-    pdx_index *ia = open_index(a, 0), *ib = open_index(b, 0);
-    const std::vector<std::string> mixed = answers(ia), whole = answers(ib);
+    pdx_index *ia = open_index(a, 0), *ib = open_index(b, 0),
+              *iac = open_index(ac, 0);
+    const std::vector<std::string> mixed = answers(ia), whole = answers(ib),
+                                   merged = answers(iac);
     pdx_close(ia);
     pdx_close(ib);
-    differ = 0;
-    for (size_t i = 0; i < mixed.size(); i++)
-        if (mixed[i] != whole[i] && differ++ < 3)
-            fprintf(stderr, "mixed: %s\nfresh: %s\n", mixed[i].c_str(),
-                    whole[i].c_str());
-    CHECK_INT(differ, 0);
+    pdx_close(iac);
+    for (const std::vector<std::string> *got : {&mixed, &merged}) {
+        differ = 0;
+        for (size_t i = 0; i < got->size(); i++)
+            if ((*got)[i] != whole[i] && differ++ < 3)
+                fprintf(stderr, "%s: %s\nfresh: %s\n",
+                        got == &mixed ? "mixed" : "compacted",
+                        (*got)[i].c_str(), whole[i].c_str());
+        CHECK_INT(differ, 0);
+    }
 }
 
 } // namespace
