@@ -907,8 +907,20 @@ char fatal_dir[4096];
         what = std::string("a write failed inside a commit (last system "
                            "error: ") + strerror(err) + ")";
     if (fatal_dir[0]) {
-        /* A rebuild beside the index: the old one was never touched. */
-        shim_remove_tree(fatal_dir);
+        /* A rebuild beside the index: the old one was never touched.
+         * With --jobs, another worker thread may still be writing its
+         * shard there, and a file it makes between the removal of a
+         * directory's files and the directory itself keeps the
+         * directory (seen once in CI): remove again until it is gone,
+         * for up to a second (a thread cannot make files in a directory
+         * that no longer exists). */
+        for (int tries = 0; tries < 100; tries++) {
+            shim_remove_tree(fatal_dir);
+            struct stat st;
+            if (lstat(fatal_dir, &st) != 0)
+                break;
+            usleep(10000);
+        }
         fprintf(stderr, "%s: index I/O error: %s; Xapian could not recover "
                 "from it, so the run stops here: the rebuild failed: the "
                 "index is as it was (its work directory %s removed)\n",
