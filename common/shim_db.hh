@@ -254,7 +254,7 @@ bool positions_match(const std::vector<std::vector<Xapian::termpos>> &pos,
  * the work's positions hold it in a field whose terms it holds.  The
  * work must hold the first field's terms; held(f) says whether it holds
  * field f's.  value is the work's positions value, or NULL for a work
- * without one (then xpos reads Xapian's position lists).  Not
+ * without one (then its terms' position lists in db are read).  Not
  * thread-safe (scratch vectors). */
 struct PhraseCheck {
     std::vector<std::string> stems, fields;
@@ -265,18 +265,14 @@ struct PhraseCheck {
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> pos, one;
 
-    typedef std::function<void(const std::string &,
-                               std::vector<Xapian::termpos> &)>
-        XapianPositions;
-
     PhraseCheck(std::vector<std::string> stems,
                 std::vector<std::string> fields, Xapian::termcount window,
                 bool ordered);
-    /* xpos(term, out) appends a term's positions from Xapian's position
-     * lists, for a work without the value. */
+    /* For a work without the value, the position lists of d in db
+     * (the database whose docid d is) are read. */
     bool operator()(Xapian::docid d, const std::string *value,
                     const std::function<bool(size_t)> &held,
-                    const XapianPositions &xpos);
+                    const Xapian::Database &db);
 };
 
 /* The works holding a phrase: a posting source that weighs nothing.  It

@@ -168,19 +168,27 @@ uint16_t hash_at(const unsigned char *hashes, uint32_t i)
     return static_cast<uint16_t>(hashes[2 * i] | (hashes[2 * i + 1] << 8));
 }
 
-/* The first of the directory's entries lo..n-1 whose hash is not below h
- * (n if none): the hashes ascend. */
-uint32_t first_hash(const unsigned char *hashes, uint32_t lo, uint32_t n,
-                    uint16_t h)
+/* The first of a directory's entries lo..n-1 whose hash is not below h
+ * (n if none): the words ascend, each hash_at() >> shift a hash (layout
+ * 7's 16 bits: shift 0; layout 8's 14: shift 2). */
+uint32_t first_hash(const unsigned char *words, uint32_t lo, uint32_t n,
+                    uint16_t h, unsigned shift)
 {
     while (lo < n) {
         const uint32_t mid = lo + (n - lo) / 2;
-        if (hash_at(hashes, mid) < h)
+        if (hash_at(words, mid) >> shift < h)
             lo = mid + 1;
         else
             n = mid;
     }
     return lo;
+}
+
+/* Whether an entry named name (len bytes; nullptr: not named) is term's:
+ * an entry without a name is the term of its hash the work holds. */
+bool named_as(const std::string &term, const char *name, uint32_t len)
+{
+    return !name || (term.size() == len && !memcmp(term.data(), name, len));
 }
 
 [[noreturn]] void corrupt(Xapian::docid did)
@@ -283,23 +291,7 @@ struct Value8 {
         }
         return false;
     }
-    uint16_t word(uint32_t i) const
-    {
-        return static_cast<uint16_t>(dir[2 * i] | (dir[2 * i + 1] << 8));
-    }
-    /* The first entry from lo on whose 14-bit hash is not below h. */
-    uint32_t first_hash(uint32_t lo, uint16_t h) const
-    {
-        uint32_t hi = n;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (word(mid) >> 2 < h)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo;
-    }
+    uint16_t word(uint32_t i) const { return hash_at(dir, i); }
     /* Entry i's count of positions, read at p (and stepped over). */
     bool count(uint32_t i, const unsigned char *&p, uint32_t &c) const
     {
@@ -430,10 +422,8 @@ static void find7(const std::string &value, Xapian::docid did,
     const size_t nt = terms.size();
     /* (hash, which term) in hash order, to meet the directory's order. */
     std::vector<std::pair<uint16_t, size_t>> want(nt);
-    for (size_t i = 0; i < nt; i++) {
-        out[i].clear();
+    for (size_t i = 0; i < nt; i++)
         want[i] = std::make_pair(term_hash16(terms[i]), i);
-    }
     std::sort(want.begin(), want.end());
     const unsigned char *p, *end;
     uint32_t n;
@@ -447,7 +437,7 @@ static void find7(const std::string &value, Xapian::docid did,
             continue; /* its entries were read with the one before */
         const uint16_t h = want[w].first;
         /* The first entry of hash h at or after i. */
-        const uint32_t lo = first_hash(hashes, i, n, h);
+        const uint32_t lo = first_hash(hashes, i, n, h, 0);
         if (lo > i && !memchr(sizes + i, 255, lo - i)) {
             /* No long entry before it: step over them at once. */
             size_t skip = 0;
@@ -483,13 +473,10 @@ static void find7(const std::string &value, Xapian::docid did,
                            (i + 1 < n && hash_at(hashes, i + 1) == h)) {
                     corrupt(did); /* entries sharing a hash are all named */
                 }
-                for (size_t t = w; t < nt && want[t].first == h; t++) {
-                    const std::string &term = terms[want[t].second];
-                    if ((!name || (term.size() == len &&
-                                   !memcmp(term.data(), name, len))) &&
+                for (size_t t = w; t < nt && want[t].first == h; t++)
+                    if (named_as(terms[want[t].second], name, len) &&
                         !out[want[t].second].empty())
                         corrupt(did); /* a term with two entries */
-                }
                 uint32_t at = 0;
                 for (uint32_t k = 0, count = flags >> 1; k < count; k++) {
                     uint32_t d;
@@ -497,12 +484,9 @@ static void find7(const std::string &value, Xapian::docid did,
                         at + d < at)
                         corrupt(did); /* positions ascend, never wrap */
                     at += d;
-                    for (size_t t = w; t < nt && want[t].first == h; t++) {
-                        const std::string &term = terms[want[t].second];
-                        if (!name || (term.size() == len &&
-                                      !memcmp(term.data(), name, len)))
+                    for (size_t t = w; t < nt && want[t].first == h; t++)
+                        if (named_as(terms[want[t].second], name, len))
                             out[want[t].second].push_back(at);
-                    }
                 }
                 if (x != xend)
                     corrupt(did);
@@ -533,7 +517,7 @@ static void find8(const std::string &value, Xapian::docid did,
         if (w > 0 && want[w].first == want[w - 1].first)
             continue; /* its entries were read with the one before */
         const uint16_t h = want[w].first;
-        const uint32_t lo = v.first_hash(i, h);
+        const uint32_t lo = first_hash(v.dir, i, v.n, h, 2);
         if (lo == v.n || v.word(lo) >> 2 != h)
             continue; /* no entry: the work holds the term without */
         if (!v.skip(i, lo, e))
@@ -551,14 +535,13 @@ static void find8(const std::string &value, Xapian::docid did,
             }
             const char *name = nullptr;
             uint32_t len = 0;
-            if (v.m && !v.name(i, name, len))
-                name = nullptr;
+            if (v.m)
+                v.name(i, name, len);
             if (!name && (i > lo || (i + 1 < v.n && v.word(i + 1) >> 2 == h)))
                 corrupt(did); /* entries sharing a hash are all named */
             for (size_t t = w; t < nt && want[t].first == h; t++) {
                 const std::string &term = terms[want[t].second];
-                if (name && (term.size() != len ||
-                             memcmp(term.data(), name, len)))
+                if (!named_as(term, name, len))
                     continue;
                 const uint32_t base = v.base[position_field(term)];
                 std::vector<Xapian::termpos> &to = out[want[t].second];
@@ -667,25 +650,26 @@ PhraseCheck::PhraseCheck(std::vector<std::string> stems_,
 static bool has_hashes(const std::string &value, const uint16_t *want,
                        size_t nw)
 {
+    const unsigned char *dir;
+    uint32_t n;
+    unsigned shift; /* the hash in a directory word: layout 8's 14 bits */
     if (!value.empty() && value[0] == 0) {
         Value8 v;
         if (!v.read(value))
             return true; /* let positions_find say what is wrong */
-        for (size_t w = 0; w < nw; w++) {
-            const uint16_t h = want[w] >> 2;
-            const uint32_t at = v.first_hash(0, h);
-            if (at == v.n || v.word(at) >> 2 != h)
-                return false;
-        }
-        return true;
+        dir = v.dir;
+        n = v.n;
+        shift = 2;
+    } else {
+        const unsigned char *end;
+        if (!directory(value, dir, end, n))
+            return true;
+        shift = 0;
     }
-    const unsigned char *p, *end;
-    uint32_t n;
-    if (!directory(value, p, end, n))
-        return true; /* let positions_find say what is wrong */
     for (size_t w = 0; w < nw; w++) {
-        const uint32_t at = first_hash(p, 0, n, want[w]);
-        if (at == n || hash_at(p, at) != want[w])
+        const uint16_t h = static_cast<uint16_t>(want[w] >> shift);
+        const uint32_t at = first_hash(dir, 0, n, h, shift);
+        if (at == n || hash_at(dir, at) >> shift != h)
             return false;
     }
     return true;
@@ -693,7 +677,7 @@ static bool has_hashes(const std::string &value, const uint16_t *want,
 
 bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
                              const std::function<bool(size_t)> &held,
-                             const XapianPositions &xpos)
+                             const Xapian::Database &db)
 {
     const size_t n = stems.size();
     asked.clear();
@@ -714,7 +698,9 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
     } else {
         pos.assign(asked.size(), std::vector<Xapian::termpos>());
         for (size_t i = 0; i < asked.size(); i++)
-            xpos(asked[i], pos[i]);
+            for (Xapian::PositionIterator p = db.positionlist_begin(d, asked[i]);
+                 p != db.positionlist_end(d, asked[i]); ++p)
+                pos[i].push_back(*p);
     }
     for (size_t at = 0; at < asked.size(); at += n) {
         one.assign(pos.begin() + at, pos.begin() + at + n);
@@ -779,19 +765,14 @@ bool PhraseSource::holds(Xapian::docid d)
         }
         return true;
     };
-    auto xpos = [&](const std::string &t, std::vector<Xapian::termpos> &out) {
-        for (Xapian::PositionIterator p = db.positionlist_begin(d, t);
-             p != db.positionlist_end(d, t); ++p)
-            out.push_back(*p);
-    };
     const Xapian::ValueIterator none;
     if (values != none && values.get_docid() < d)
         values.skip_to(d);
     if (values != none && values.get_docid() == d) {
         const std::string v = *values;
-        return phrase(d, &v, held, xpos);
+        return phrase(d, &v, held, db);
     }
-    return phrase(d, nullptr, held, xpos);
+    return phrase(d, nullptr, held, db);
 }
 
 /* Move every term's postings to the first work at or after d that holds
@@ -890,11 +871,6 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
      * decider each database's own docid, and no way to tell which). */
     const Xapian::docid d = doc.get_docid();
     const std::string v = doc.get_value(SLOT_POSITIONS);
-    auto xpos = [&](const std::string &t, std::vector<Xapian::termpos> &out) {
-        for (Xapian::PositionIterator p = db.positionlist_begin(d, t);
-             p != db.positionlist_end(d, t); ++p)
-            out.push_back(*p);
-    };
     for (PhraseCheck &c : checks) {
         const size_t n = c.stems.size();
         auto held = [&](size_t f) {
@@ -907,7 +883,7 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
             }
             return true;
         };
-        if (!c(d, v.empty() ? nullptr : &v, held, xpos))
+        if (!c(d, v.empty() ? nullptr : &v, held, db))
             return false;
     }
     return true;

@@ -533,7 +533,9 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
          * have.  The layout is the newest of the shards' instead: works
          * written by a newer layout (layout 8's positions values beside
          * layout 7's, say) are then left alone by an older paperdex,
-         * which would misread them. */
+         * which would misread them.  (Not by a Xapian::Compactor's
+         * resolve_duplicate_metadata: glass in Xapian 1.4.22 passes it
+         * an empty key, so it cannot tell the layout from another.) */
         Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
         if (newest > 0 &&
             atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest) {

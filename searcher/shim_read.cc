@@ -348,6 +348,15 @@ static bool xapian_phrases(shim_db *h)
     return true;
 }
 
+/* How one query's phrases are searched: `hoist` takes the phrases every
+ * match must hold (or is NULL), and `xapian` is xapian_phrases(h), asked
+ * at the query's first phrase only (for remote shards it reads each
+ * shard's metadata over the network). */
+struct PhrasePlan {
+    PhraseFilter *hoist;
+    int xapian = -1; /* not asked yet */
+};
+
 /* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
  * one field's terms, stop words dropped (they are not indexed and take
  * no position: the phrase is the words around them, next to each other).
@@ -379,7 +388,7 @@ static bool xapian_phrases(shim_db *h)
  * Xapian parsed it. */
 static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                                 const std::set<std::string> &stops,
-                                bool required, PhraseFilter *hoist)
+                                bool required, PhrasePlan &plan)
 {
     const Xapian::Query::op op = q.get_type();
     const size_t n = q.get_num_subqueries();
@@ -416,7 +425,9 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     Xapian::termcount window = window_of(q, name);
     if (op == Xapian::Query::OP_PHRASE)
         window = static_cast<Xapian::termcount>(stems.size());
-    const bool xapian = xapian_phrases(h);
+    if (plan.xapian < 0)
+        plan.xapian = xapian_phrases(h);
+    const bool xapian = plan.xapian != 0;
     auto xapian_phrase = [&](const char *pfx) {
         std::vector<Xapian::Query> terms;
         for (const std::string &t : stems)
@@ -451,10 +462,10 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
             : std::vector<std::string>{prefix};
     const PhraseCheck check(stems, fields, window,
                             op == Xapian::Query::OP_PHRASE);
-    if (required && hoist) {
+    if (required && plan.hoist) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter). */
-        hoist->checks.push_back(check);
+        plan.hoist->checks.push_back(check);
         return all;
     }
     return Xapian::Query(Xapian::Query::OP_FILTER, all,
@@ -475,12 +486,12 @@ static std::string leaf_term(const Xapian::Query &q)
  * abstract_word() and abstract_wildcard() say.  Every other node is kept,
  * rebuilt only where a child changed.  `required`: every match of the
  * whole query matches q (the root, and down through AND, FILTER and the
- * left of AND_NOT and AND_MAYBE); with hoist, a phrase there is checked
- * by hoist's decider instead of a PhraseSource in the query. */
+ * left of AND_NOT and AND_MAYBE); with plan.hoist, a phrase there is
+ * checked by its decider instead of a PhraseSource in the query. */
 static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
                                 const std::set<std::string> &stops,
                                 bool &changed, bool required,
-                                PhraseFilter *hoist)
+                                PhrasePlan &plan)
 {
     const Xapian::Query::op op = q.get_type();
     const size_t n = q.get_num_subqueries();
@@ -503,7 +514,7 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     case Xapian::Query::OP_PHRASE:
     case Xapian::Query::OP_NEAR:
         changed = true;
-        return positional(h, q, stops, required, hoist);
+        return positional(h, q, stops, required, plan);
     case Xapian::Query::OP_AND:
     case Xapian::Query::OP_OR:
     case Xapian::Query::OP_AND_NOT:
@@ -525,7 +536,7 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
                          op == Xapian::Query::OP_FILTER ||
                          (i == 0 && (op == Xapian::Query::OP_AND_NOT ||
                                      op == Xapian::Query::OP_AND_MAYBE))),
-            hoist));
+            plan));
     if (!below)
         return q; /* a plain OR of words: nothing to rebuild */
     changed = true;
@@ -667,7 +678,8 @@ static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
     bool changed = false;
-    return fit_layout(h, query, h->stop_stems, changed, true, hoist);
+    PhrasePlan plan{hoist};
+    return fit_layout(h, query, h->stop_stems, changed, true, plan);
 }
 
 /* Optimal string alignment distance (edits, with adjacent swaps), or

@@ -48,7 +48,19 @@ static int check_pass, check_fail;
     } while (0)
 
 #ifdef __cplusplus
+#include <stdlib.h>
 #include <string>
+/* C++ tests: the work directory a test is given, emptied (removed and
+ * made again); false, with the reason printed, if it cannot be. */
+static inline bool check_work_dir(const std::string &dir)
+{
+    if (system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()) != 0) {
+        fprintf(stderr, "cannot make %s\n", dir.c_str());
+        return false;
+    }
+    return true;
+}
+
 /* C++ tests: a check whose failure prints a message built at run time. */
 static inline void check(bool ok, const std::string &what)
 {

@@ -26,7 +26,6 @@
 #include <xapian.h>
 
 #include <dirent.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -211,7 +210,7 @@ int main(int argc, char **argv)
     std::string work = argv[2];
     std::string plain = work + "/plain", built = work + "/builder",
                 less = work + "/less";
-    if (system(("rm -rf '" + work + "' && mkdir -p '" + work + "'").c_str()) != 0)
+    if (!check_work_dir(work))
         return 2;
     long n1 = build(plain, files, 0, -1);
     long n2 = build(built, files, PDX_OPEN_BUILDER, -1);

@@ -31,8 +31,6 @@
  */
 #include <xapian.h>
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -411,11 +409,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const std::string work = argv[1];
-    if (system(("rm -rf '" + work + "'").c_str()) != 0 ||
-        mkdir(work.c_str(), 0777) != 0) {
-        fprintf(stderr, "cannot make %s\n", work.c_str());
+    if (!check_work_dir(work))
         return 2;
-    }
     upgrade7(work);
 
     /* The format's hashes, fixed. */

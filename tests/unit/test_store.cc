@@ -23,8 +23,6 @@
 
 #include <zstd.h>
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -160,11 +158,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const std::string work = argv[1];
-    if (system(("rm -rf '" + work + "'").c_str()) != 0 ||
-        mkdir(work.c_str(), 0777) != 0) {
-        fprintf(stderr, "cannot make %s\n", work.c_str());
+    if (!check_work_dir(work))
         return 2;
-    }
     const std::string a = work + "/a", b = work + "/b", ab = work + "/ab",
                       old5 = work + "/old5";
 
