@@ -54,7 +54,7 @@ static const char help[] =
     "                     Xapian's own table, as its rebuilds then do: a\n"
     "                     shard served by xapian-tcpsrv needs it for\n"
     "                     phrases, NEAR and ADJ; larger (the arXiv 101k:\n"
-    "                     444 MB against 314 MB) and slower to build\n"
+    "                     444 MB against 284 MB) and slower to build\n"
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
