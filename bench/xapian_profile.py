@@ -3,7 +3,8 @@
 by function: a perf profile of `paperdex index` against a libxapian
 built with symbols from Debian's own source of the installed version.
 
-usage: xapian_profile.py [--records N] [--jobs J] [--work DIR] CORPUS
+usage: xapian_profile.py [--records N] [--jobs J] [--freq HZ]
+                         [--window SECONDS] [--work DIR] CORPUS
 
 Debian's libxapian30 is stripped and bookworm has no debug package for
 it, so a profile of the installed library names no function inside it
@@ -22,6 +23,12 @@ that make up indexing (Xapian's add_document and the two per-term maps
 inside it, its commits, its compactor, the TermGenerator), and the self
 time of each shared object.  Needs perf (linux-perf), curl, a C++
 compiler and make; the build takes about 4 minutes on 2 cores.
+
+With --window SECONDS, also the same inclusive shares in each window of
+the run's wall time: how they move as the index grows (a million works'
+shards: bench/RESULTS.md, "Where a million works' build goes").  --freq
+sets perf's sampling rate (default 2000 Hz; 200 keeps a run of ten
+minutes' data to a few hundred MB).
 """
 import argparse
 import gzip
@@ -119,10 +126,57 @@ def report(data, *args):
                           capture_output=True, text=True, check=True).stdout
 
 
+# What --window follows: (label, a function whose frame puts a sample
+# in it).  Inclusive, so they nest: the flush inside the commits.
+WINDOW_ROWS = [
+    ("add_document", ADD_DOC),
+    ("TermGenerator", "Xapian::TermGenerator::index_text"),
+    ("commits", "shim_commit"),
+    ("  flush", "Inverter::flush"),
+    ("merge", "Xapian::Database::compact_"),
+]
+
+
+def windows(data, seconds):
+    """Each window's share of its samples in WINDOW_ROWS, and of samples
+    whose own frame is the kernel's: [(start, {label: %}, n)]."""
+    out = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym"],
+                         capture_output=True, text=True, check=True).stdout
+    counts, t0, t, stack = {}, None, None, []
+
+    def done():
+        if t is None:
+            return
+        w = int((t - t0) // seconds)
+        c = counts.setdefault(w, {"": 0})
+        c[""] += 1
+        frames = "\n".join(stack)
+        for label, fn in WINDOW_ROWS:
+            if fn in frames:
+                c[label] = c.get(label, 0) + 1
+        if stack and stack[0].split()[0].startswith("ffffffff"):
+            c["kernel"] = c.get("kernel", 0) + 1
+
+    for line in out.splitlines():
+        if line and not line[0].isspace() and line.rstrip().endswith(":"):
+            done()
+            t = float(line.strip()[:-1])
+            if t0 is None:
+                t0 = t
+            stack = []
+        elif line.strip():
+            stack.append(line.strip())
+    done()
+    return [(w * seconds, {k: 100.0 * v / c[""] for k, v in c.items() if k},
+             c[""]) for w, c in sorted(counts.items())]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=int, default=30000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--freq", type=int, default=2000)
+    ap.add_argument("--window", type=float, default=0)
     ap.add_argument("--work", default="/tmp/pdx-xapian-profile")
     ap.add_argument("corpus")
     a = ap.parse_args()
@@ -138,7 +192,7 @@ def main():
     shutil.rmtree(db, ignore_errors=True)
     data = os.path.join(a.work, "perf.data")
     env = dict(os.environ, LD_LIBRARY_PATH=lib)
-    cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-g",
+    cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-F", str(a.freq), "-g",
            "-o", data, compare.PDX, "index", "--db", db, sample]
     if a.jobs > 1:
         cmd[-1:-1] = ["--jobs", str(a.jobs)]
@@ -185,6 +239,14 @@ def main():
         short = re.sub(r"std::__cxx11::basic_string<char, std::char_traits<char>, "
                        r"std::allocator<char> >", "std::string", s)
         print("| `%s` | %.1f%% |" % (short[:110], v))
+    if a.window > 0:
+        labels = [label for label, _ in WINDOW_ROWS] + ["kernel"]
+        print("\n| from, s | %s | samples |" % " | ".join(
+            label.strip() for label in labels))
+        print("|---" * (len(labels) + 2) + "|")
+        for start, share, n in windows(data, a.window):
+            print("| %.0f | %s | %d |" % (start, " | ".join(
+                "%.1f%%" % share.get(label, 0.0) for label in labels), n))
 
 
 if __name__ == "__main__":

@@ -119,6 +119,8 @@
 #include <xapian.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -360,12 +362,29 @@ void PositionsWriter::also_holds(const std::string &term)
 
 std::string PositionsWriter::take()
 {
-    /* Layout 8's value (the essay above). */
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry &x, const Entry &y) {
-                  return x.hash >> 2 != y.hash >> 2 ? x.hash < y.hash
-                                                    : x.term < y.term;
-              });
+    /* Layout 8's value (the essay above): entries in the order of their
+     * 14-bit hash, then of their term.  Sorted as (hash, index) integers,
+     * then each run of one hash by term: an Entry holds two strings, and
+     * sorting the entries themselves moved them about (2% of a build). */
+    order.clear();
+    for (size_t i = 0; i < entries.size(); i++)
+        order.push_back(static_cast<uint64_t>(entries[i].hash >> 2) << 32 | i);
+    std::sort(order.begin(), order.end());
+    for (uint64_t &o : order)
+        o &= 0xffffffffu; /* the index alone from here */
+    for (size_t i = 0; i < order.size();) {
+        const uint16_t h = static_cast<uint16_t>(entries[order[i]].hash >> 2);
+        size_t j = i + 1;
+        while (j < order.size() && entries[order[j]].hash >> 2 == h)
+            j++;
+        if (j - i > 1)
+            std::sort(order.begin() + static_cast<std::ptrdiff_t>(i),
+                      order.begin() + static_cast<std::ptrdiff_t>(j),
+                      [this](uint64_t x, uint64_t y) {
+                          return entries[x].term < entries[y].term;
+                      });
+        i = j;
+    }
     for (uint16_t &h : others)
         h >>= 2;
     std::sort(others.begin(), others.end());
@@ -386,12 +405,13 @@ std::string PositionsWriter::take()
         put_varint(v, b);
     }
     uint32_t m = 0;
-    for (size_t i = 0; i < entries.size(); i++) {
-        const Entry &x = entries[i];
+    const size_t n = order.size();
+    auto hash14 = [&](size_t i) { return entries[order[i]].hash >> 2; };
+    for (size_t i = 0; i < n; i++) {
+        const Entry &x = entries[order[i]];
         const uint16_t h = static_cast<uint16_t>(x.hash >> 2);
         const bool named =
-            (i > 0 && entries[i - 1].hash >> 2 == h) ||
-            (i + 1 < entries.size() && entries[i + 1].hash >> 2 == h) ||
+            (i > 0 && hash14(i - 1) == h) || (i + 1 < n && hash14(i + 1) == h) ||
             std::binary_search(others.begin(), others.end(), h);
         if (named) {
             m++;

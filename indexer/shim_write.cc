@@ -589,18 +589,20 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
     PositionsWriter positions;
     for (Xapian::TermIterator t = text.termlist_begin();
          t != text.termlist_end(); ++t) {
+        const std::string term = *t; /* a copy at each * */
+        const Xapian::termcount wdf = t.get_wdf();
         if (!xapian_positions) {
-            doc.add_term(*t, t.get_wdf());
-            positions.add(*t, t.positionlist_begin(), t.positionlist_end());
+            doc.add_term(term, wdf);
+            positions.add(term, t.positionlist_begin(), t.positionlist_end());
         }
         std::string stem;
-        const char *field = term_field(*t, stem);
+        const char *field = term_field(term, stem);
         if (!strcmp(field, "text")) {
-            in_abstract.push_back(stem);
-            abstract_words += t.get_wdf();
+            in_abstract.push_back(std::move(stem));
+            abstract_words += wdf;
         } else
-            plain.emplace_back(stem, t.get_wdf() *
-                                         (!strcmp(field, "title") ? TITLE_WDF : 1));
+            plain.emplace_back(std::move(stem),
+                               wdf * (!strcmp(field, "title") ? TITLE_WDF : 1));
     }
     for (const auto &pw : plain) {
         if (std::binary_search(in_abstract.begin(), in_abstract.end(),
