@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -40,6 +41,15 @@ srv = subprocess.Popen([PDX, "serve", "--db", db, "--listen", "127.0.0.1:0", "--
                         "--timeout", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 line = srv.stderr.readline()
 check("it says where it listens", line.startswith("listening on http://127.0.0.1:"), line)
+# Its output read as it comes: the access log is a line per request, and
+# a pipe nobody reads fills (64 KB) and blocks the server's next log
+# write, and with it every request (seen under load in the rebuild loop
+# below, which asks as fast as it can).
+out_lines, err_lines = [], []
+drains = [threading.Thread(target=lambda f=f, into=into: into.extend(f), daemon=True)
+          for f, into in ((srv.stdout, out_lines), (srv.stderr, err_lines))]
+for t in drains:
+    t.start()
 port = int(line.strip().rsplit(":", 1)[1])
 BASE = "http://127.0.0.1:%d" % port
 
@@ -204,10 +214,13 @@ check("and 200 once it is back", get("/search?q=glacier")[0] == 200 and get("/he
 # ---- the access log and the stop ------------------------------------------
 srv.send_signal(signal.SIGTERM)
 try:
-    out, err = srv.communicate(timeout=15)
+    srv.wait(timeout=15)
 except subprocess.TimeoutExpired:
     srv.kill()
-    out, err = srv.communicate()
+    srv.wait()
+for t in drains:
+    t.join(timeout=15)
+out, err = "".join(out_lines), "".join(err_lines)
 check("SIGTERM stops it, exit 0", srv.returncode == 0 and "stopped on SIGTERM" in err, (srv.returncode, err[-300:]))
 log = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
 check("one JSON access-log line per request", len(log) >= 30 and
