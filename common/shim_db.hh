@@ -226,7 +226,7 @@ class PositionsWriter {
     };
     std::vector<Entry> entries;
     std::vector<uint16_t> others;
-    std::vector<uint64_t> order; /* take()'s: entries in value order */
+    std::vector<uint32_t> order; /* take()'s: entries in value order */
 
   public:
     void add(const std::string &term, Xapian::PositionIterator p,

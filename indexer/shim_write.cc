@@ -589,7 +589,7 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
     PositionsWriter positions;
     for (Xapian::TermIterator t = text.termlist_begin();
          t != text.termlist_end(); ++t) {
-        const std::string term = *t; /* a copy at each * */
+        const std::string term = *t; /* each * makes a new string */
         const Xapian::termcount wdf = t.get_wdf();
         if (!xapian_positions) {
             doc.add_term(term, wdf);

@@ -78,38 +78,29 @@ bool brute(const Pos &p, size_t i, std::vector<Xapian::termpos> &chosen,
 }
 
 /* A document's positions as Xapian's own Document keeps them, so that
- * PositionsWriter reads them through the same iterators as build_doc. */
+ * PositionsWriter reads them through the same iterators as build_doc;
+ * reversed, the terms come last first (each from a document of its own):
+ * a value is the work's, whatever the order its terms come in. */
 std::string encode(const std::map<std::string, std::vector<Xapian::termpos>> &pos,
-                   const std::vector<std::string> &others)
-{
-    Xapian::Document doc;
-    for (const auto &tp : pos)
-        for (Xapian::termpos at : tp.second)
-            doc.add_posting(tp.first, at);
-    PositionsWriter w;
-    for (Xapian::TermIterator t = doc.termlist_begin(); t != doc.termlist_end(); ++t)
-        w.add(*t, t.positionlist_begin(), t.positionlist_end());
-    for (const std::string &o : others)
-        w.also_holds(o);
-    return w.take();
-}
-
-/* The same, the terms added last first (each from a document of its
- * own): a value is the work's, whatever the order its terms come in. */
-std::string encode_reversed(
-    const std::map<std::string, std::vector<Xapian::termpos>> &pos,
-    const std::vector<std::string> &others)
+                   const std::vector<std::string> &others, bool reversed = false)
 {
     PositionsWriter w;
-    for (auto tp = pos.rbegin(); tp != pos.rend(); ++tp) {
+    auto add = [&w](const std::string &term,
+                    const std::vector<Xapian::termpos> &at) {
         Xapian::Document one;
-        for (Xapian::termpos at : tp->second)
-            one.add_posting(tp->first, at);
+        for (Xapian::termpos p : at)
+            one.add_posting(term, p);
         Xapian::TermIterator t = one.termlist_begin();
         w.add(*t, t.positionlist_begin(), t.positionlist_end());
-    }
-    for (auto o = others.rbegin(); o != others.rend(); ++o)
-        w.also_holds(*o);
+    };
+    if (reversed)
+        for (auto tp = pos.rbegin(); tp != pos.rend(); ++tp)
+            add(tp->first, tp->second);
+    else
+        for (const auto &tp : pos)
+            add(tp.first, tp.second);
+    for (size_t i = 0; i < others.size(); i++)
+        w.also_holds(others[reversed ? others.size() - 1 - i : i]);
     return w.take();
 }
 
@@ -471,7 +462,7 @@ int main(int argc, char **argv)
             continue;
         collided++;
         const std::string v = encode(pos, others);
-        unordered += encode_reversed(pos, others) != v;
+        unordered += encode(pos, others, true) != v;
         std::vector<std::string> ask;
         for (const auto &tp : pos)
             ask.push_back(tp.first);
