@@ -10,17 +10,16 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SRC, "bench"))
 import treceval  # noqa: E402
 
 EV = os.path.join(SRC, "corpus", "eval")
-tmp = tempfile.mkdtemp(prefix="pdx-evaltest-")
+tmp = scratch("pdx-evaltest-")
 
 
 def pdx(*args, stdin=None):

@@ -1,18 +1,22 @@
 """harness.py -- what the Python CLI tests share: check() counts and reports
 a failure and goes on; done() prints the closing line "N passed, N failed"
 and exits non-zero on any failure, or when nothing was checked;
-free_port() names a loopback port nothing listens on; works_of() and
+free_port() names a loopback port nothing listens on; scratch() makes a
+working directory that goes away with the test; works_of() and
 ranked() read an index through the CLI; synthetic_work(),
 files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
 tests."""
+import atexit
 import os
 import random
 import resource
 import signal
 import json
 import socket
+import shutil
 import subprocess
 import sys
+import tempfile
 
 passed = failed = 0
 
@@ -29,6 +33,22 @@ def check(label, cond, detail=""):
 def done():
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed or not passed else 0)
+
+
+def scratch(prefix):
+    """A new directory under the system's temporary one, removed when the
+    test exits however it exits, unless a check failed: then it is kept
+    for a look, and its path printed."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(_leave_scratch, d)
+    return d
+
+
+def _leave_scratch(d):
+    if failed:
+        print("kept for a look: %s" % d)
+    else:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def free_port():

@@ -18,14 +18,13 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, ranked, works_of  # noqa: E402
+from harness import check, done, ranked, works_of, scratch  # noqa: E402
 
 PDX, SRC, SHARED = sys.argv[1], sys.argv[2], sys.argv[3]
-tmp = tempfile.mkdtemp(prefix="pdx-jobs-")
+tmp = scratch("pdx-jobs-")
 sources = [os.path.join(SRC, "corpus", "samples")]
 if os.path.isdir(os.path.join(SHARED, "seeds")):
     sources.append(os.path.join(SHARED, "seeds"))

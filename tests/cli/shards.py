@@ -26,17 +26,16 @@ import random
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, free_port  # noqa: E402
+from harness import check, done, free_port, scratch  # noqa: E402
 
 PDX, SRC, N = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if not os.path.exists(SRC):
     print("skip: no %s (../shared is not beside the checkout)" % SRC)
     sys.exit(77)  # CTest SKIP_RETURN_CODE
-tmp = tempfile.mkdtemp(prefix="pdx-shards-")
+tmp = scratch("pdx-shards-")
 lines = []
 with gzip.open(SRC, "rt", encoding="utf-8") as f:
     for line in f:
