@@ -3,7 +3,7 @@
 same queries, in one run on one machine.
 
 usage: compare.py [--work DIR] [--index-rounds R] [--skip-single] [--no-remote]
-                  [--no-fts5-queries] CORPUS LABEL
+                  [--no-fts5-queries] [--no-queries] CORPUS LABEL
 
 CORPUS is a .jsonl(.gz) file (the arXiv snapshot, or bench/gen_corpus.py
 output).  Measured, each engine in turn:
@@ -33,6 +33,8 @@ output).  Measured, each engine in turn:
   * --no-fts5-queries: FTS5 indexes, but its query passes are left out
     (at a million works they take over an hour: 0.2 s a top-10 query,
     over a second a whole title);
+  * --no-queries: indexing only, every engine (for sizes where the query
+    passes would take longer than the builds);
   * Lucene 8 too, when Debian's liblucene8-java and a JDK are installed
     (bench/LuceneBench.java: EnglishAnalyzer, BM25Similarity(1.2, 0.75),
     title boost 2; its input is converted to TSV first, untimed; its RSS
@@ -260,8 +262,57 @@ def lucene_prepare(work, corpus):
     return java, os.path.join(work, "lucene"), tsv
 
 
+def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
+    """The query passes of every engine, into res."""
+    qs = query_mix(read_records(corpus, 20000))
+    qfile = os.path.join(work, "queries.tsv")
+    with open(qfile, "w") as fq:
+        for q in qs:
+            fq.write("\t".join(q) + "\n")
+    pdb = res["pdx_db"]
+    pcmd = lambda r: [QB, qfile, str(r), pdb]  # noqa: E731
+    fcmd = lambda r: [FTS, "query", fdb, qfile, str(r)]  # noqa: E731
+    res["query paperdex"] = latency(pcmd)
+    res["query paperdex"]["qps_2proc"] = throughput(pcmd)
+    if fts5_queries:
+        res["query sqlite fts5"] = latency(fcmd)
+        res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
+    if lucene:
+        java, ldir, _ = lucene
+        lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
+        res["query lucene"] = latency(lcmd)
+        res["query lucene"]["qps_2proc"] = throughput(lcmd)
+    # Whole titles, OR-ed; paperdex also with the CLI's 200-byte snippets.
+    tfile = os.path.join(work, "titles.tsv")
+    with open(tfile, "w") as fq:
+        for q in title_queries(read_records(corpus, 20000)):
+            fq.write("\t".join(q) + "\n")
+    res["titles paperdex"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    os.environ["PDX_QBENCH_SNIPPET"] = "200"
+    res["titles paperdex, 200-byte snippets"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    del os.environ["PDX_QBENCH_SNIPPET"]
+    if fts5_queries:
+        res["titles sqlite fts5"] = latency(lambda r: [FTS, "query", fdb, tfile, str(r)])
+    if lucene:
+        res["titles lucene"] = latency(lambda r: java + ["query", ldir, tfile, str(r)])
+    if remote:
+        # A shard for xapian-tcpsrv keeps Xapian's own positions (layout
+        # 7: the remote backend cannot read paperdex's), as the README
+        # says to build one; built apart, not timed.
+        rdb = os.path.join(work, "pdx-remote")
+        shutil.rmtree(rdb, ignore_errors=True)
+        subprocess.run([PDX, "index", "--quiet", "--xapian-positions", "--jobs", "2", "--db", rdb, corpus],
+                       check=True)
+        srv, addr = serve(rdb)
+        rcmd = lambda r: [QB, qfile, str(r), addr]  # noqa: E731
+        res["query paperdex remote"] = latency(rcmd)
+        srv.terminate()
+        srv.wait()
+
+
 def main(argv):
     work, skip_single, remote, fts5_queries, rounds = None, False, True, True, 1
+    queries = True
     args = []
     i = 0
     while i < len(argv):
@@ -277,6 +328,8 @@ def main(argv):
             remote = False
         elif argv[i] == "--no-fts5-queries":
             fts5_queries = False
+        elif argv[i] == "--no-queries":
+            queries = remote = False
         elif argv[i] in ("-h", "--help"):
             print(__doc__); return 0
         else:
@@ -338,50 +391,8 @@ def main(argv):
             res["paperdex --jobs 2"]["ratio_median " + peer] = statistics.median(rr)
 
     # ---- queries --------------------------------------------------------
-    qs = query_mix(read_records(corpus, 20000))
-    qfile = os.path.join(work, "queries.tsv")
-    with open(qfile, "w") as fq:
-        for q in qs:
-            fq.write("\t".join(q) + "\n")
-    pdb = res["pdx_db"]
-    pcmd = lambda r: [QB, qfile, str(r), pdb]  # noqa: E731
-    fcmd = lambda r: [FTS, "query", fdb, qfile, str(r)]  # noqa: E731
-    res["query paperdex"] = latency(pcmd)
-    res["query paperdex"]["qps_2proc"] = throughput(pcmd)
-    if fts5_queries:
-        res["query sqlite fts5"] = latency(fcmd)
-        res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
-    if lucene:
-        java, ldir, _ = lucene
-        lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
-        res["query lucene"] = latency(lcmd)
-        res["query lucene"]["qps_2proc"] = throughput(lcmd)
-    # Whole titles, OR-ed; paperdex also with the CLI's 200-byte snippets.
-    tfile = os.path.join(work, "titles.tsv")
-    with open(tfile, "w") as fq:
-        for q in title_queries(read_records(corpus, 20000)):
-            fq.write("\t".join(q) + "\n")
-    res["titles paperdex"] = latency(lambda r: [QB, tfile, str(r), pdb])
-    os.environ["PDX_QBENCH_SNIPPET"] = "200"
-    res["titles paperdex, 200-byte snippets"] = latency(lambda r: [QB, tfile, str(r), pdb])
-    del os.environ["PDX_QBENCH_SNIPPET"]
-    if fts5_queries:
-        res["titles sqlite fts5"] = latency(lambda r: [FTS, "query", fdb, tfile, str(r)])
-    if lucene:
-        res["titles lucene"] = latency(lambda r: java + ["query", ldir, tfile, str(r)])
-    if remote:
-        # A shard for xapian-tcpsrv keeps Xapian's own positions (layout
-        # 7: the remote backend cannot read paperdex's), as the README
-        # says to build one; built apart, not timed.
-        rdb = os.path.join(work, "pdx-remote")
-        shutil.rmtree(rdb, ignore_errors=True)
-        subprocess.run([PDX, "index", "--quiet", "--xapian-positions", "--jobs", "2", "--db", rdb, corpus],
-                       check=True)
-        srv, addr = serve(rdb)
-        rcmd = lambda r: [QB, qfile, str(r), addr]  # noqa: E731
-        res["query paperdex remote"] = latency(rcmd)
-        srv.terminate()
-        srv.wait()
+    if queries:
+        run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote)
 
     out = os.path.join(work, label + ".json")
     with open(out, "w") as fo:
@@ -407,32 +418,33 @@ def main(argv):
                 print("- works/s of --jobs 2 over %s's, round by round: %s; median %.3f" % (
                     peer, ", ".join("%.3f" % x for x in res["paperdex --jobs 2"][k]),
                     res["paperdex --jobs 2"]["ratio_median " + peer]))
-    print("\n| top-10 queries (%d, 1 process) | p50 | p95 | p99 | mean | q/s | q/s, 2 processes |"
-          % res["query paperdex"]["queries"])
-    print("|---|---|---|---|---|---|---|")
-    for name in ("query paperdex", "query sqlite fts5", "query lucene",
-                 "query paperdex remote"):
-        if name not in res:
-            continue
-        r = res[name]
-        print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f | %s |" % (
-            name[6:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"],
-            "%.0f" % r["qps_2proc"] if "qps_2proc" in r else "-"))
-    print("\n| whole-title queries (%d, OR-ed words, 1 process) | p50 | p95 | p99 | mean | q/s |"
-          % res["titles paperdex"]["queries"])
-    print("|---|---|---|---|---|---|")
-    for name in ("titles paperdex", "titles paperdex, 200-byte snippets",
-                 "titles sqlite fts5", "titles lucene"):
-        if name in res:
+    if queries:
+        print("\n| top-10 queries (%d, 1 process) | p50 | p95 | p99 | mean | q/s | q/s, 2 processes |"
+              % res["query paperdex"]["queries"])
+        print("|---|---|---|---|---|---|---|")
+        for name in ("query paperdex", "query sqlite fts5", "query lucene",
+                     "query paperdex remote"):
+            if name not in res:
+                continue
             r = res[name]
-            print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f |" % (
-                name[7:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"]))
-    t, ts = res["titles paperdex"], res["titles paperdex, 200-byte snippets"]
-    print("\nSnippets cost: p50 with / without %.2f" % (ts["p50_ms"] / t["p50_ms"]))
-    if lucene:
-        tl = res["titles lucene"]
-        print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
-            t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
+            print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f | %s |" % (
+                name[6:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"],
+                "%.0f" % r["qps_2proc"] if "qps_2proc" in r else "-"))
+        print("\n| whole-title queries (%d, OR-ed words, 1 process) | p50 | p95 | p99 | mean | q/s |"
+              % res["titles paperdex"]["queries"])
+        print("|---|---|---|---|---|---|")
+        for name in ("titles paperdex", "titles paperdex, 200-byte snippets",
+                     "titles sqlite fts5", "titles lucene"):
+            if name in res:
+                r = res[name]
+                print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f |" % (
+                    name[7:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"]))
+        t, ts = res["titles paperdex"], res["titles paperdex, 200-byte snippets"]
+        print("\nSnippets cost: p50 with / without %.2f" % (ts["p50_ms"] / t["p50_ms"]))
+        if lucene:
+            tl = res["titles lucene"]
+            print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
+                t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
     def ratios(peer, query_key, index_key):
         j2 = res["paperdex --jobs 2"].get("ratio_median " + index_key,
                                           res["paperdex --jobs 2"]["works_per_s"] /
