@@ -11,7 +11,7 @@ computed here, for the sample corpus and, when given, the first N records
 records of the shared arXiv file, taken evenly through it (every k-th
 line) so that every archive and year is represented.
 """
-import gzip, json, os, re, shutil, subprocess, sys, tempfile, unicodedata
+import gzip, json, os, re, subprocess, sys, tempfile, unicodedata
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
@@ -292,8 +292,4 @@ if ARXIV and os.path.exists(ARXIV):
     facet_check(db, recs, "arxiv: --category math", ["--category", "math"])
 subprocess.run(["rm", "-rf", tmp])
 print("%d passed, %d failed" % (passed, failed))
-if failed:
-    print("kept for a look: %s" % tmp)
-else:
-    shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failed or not passed else 0)
