@@ -205,10 +205,14 @@ typedef struct pdx_index pdx_index;
 /** With PDX_OPEN_WRITE: create the index if the path does not exist. */
 #define PDX_OPEN_CREATE 2u
 /** With PDX_OPEN_WRITE: commits do not wait for the disk (no fsync;
- *  Xapian's DB_NO_SYNC).  For an index that nobody reads until it is
- *  whole (one built beside another and then renamed into its place):
- *  after a crash or power loss it may be damaged, so the builder syncs
- *  its files itself before anyone may open it (pdx_sync_dir()). */
+ *  Xapian's DB_NO_SYNC) and write changed blocks in place (Xapian's
+ *  DB_DANGEROUS: no earlier revision is kept).  For an index that nobody
+ *  opens, even to read, until it is whole (one built beside another and
+ *  then renamed into its place): after a crash or power loss it may be
+ *  damaged, so the builder syncs its files itself before anyone may open
+ *  it (pdx_sync_dir()); and after any failed call on the handle other
+ *  than PDX_EINVAL for a work it refused, the index must be thrown away
+ *  and built again (Xapian cannot undo a change written in place). */
 #define PDX_OPEN_NOSYNC 4u
 /** With PDX_OPEN_WRITE: also open an index of an older layout (one this
  *  version cannot search), only to hold its writer lock while a new index

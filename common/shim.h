@@ -34,7 +34,7 @@ typedef struct shim_db shim_db;
 
 #define SHIM_WRITE 1u
 #define SHIM_CREATE 2u
-#define SHIM_NOSYNC 4u /* Xapian::DB_NO_SYNC */
+#define SHIM_NOSYNC 4u /* Xapian::DB_NO_SYNC | DB_DANGEROUS (shim.cc) */
 #define SHIM_UPGRADE 8u /* an older layout too, only to hold its lock */
 #define SHIM_BUILDER 16u /* documents built on a thread of the writer's own */
 #define SHIM_XAPIAN_POSITIONS 32u /* a new index keeps Xapian's positions */

@@ -1221,7 +1221,8 @@ static int begin_beside(run *r, const char *db_arg, beside *b)
     b->old_ix = r->ix;
     r->ix = NULL;
     /* Nobody reads the new index before the swap: its commits skip the
-     * fsync, and end_beside syncs it once before swapping it in. */
+     * fsync and write in place (PDX_OPEN_NOSYNC), and end_beside syncs
+     * it once before swapping it in; a failed run removes it. */
     int rc = pdx_open(&r->ix, b->fresh,
                       PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
                           r->builder | r->positions);
@@ -1305,7 +1306,8 @@ static void *work(void *arg)
 {
     worker *wk = arg;
     run *w = &wk->w;
-    /* A shard is read only by the compactor, in this run: no fsync. */
+    /* A shard is read only by the compactor, in this run: no fsync, and
+     * written in place (PDX_OPEN_NOSYNC). */
     int rc = pdx_open(&w->ix, wk->shard,
                       PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
                           w->positions);
