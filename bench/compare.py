@@ -264,7 +264,8 @@ def lucene_prepare(work, corpus):
 
 def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
     """The query passes of every engine, into res."""
-    qs = query_mix(read_records(corpus, 20000))
+    recs = read_records(corpus, 20000)
+    qs = query_mix(recs)
     qfile = os.path.join(work, "queries.tsv")
     with open(qfile, "w") as fq:
         for q in qs:
@@ -285,7 +286,7 @@ def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
     # Whole titles, OR-ed; paperdex also with the CLI's 200-byte snippets.
     tfile = os.path.join(work, "titles.tsv")
     with open(tfile, "w") as fq:
-        for q in title_queries(read_records(corpus, 20000)):
+        for q in title_queries(recs):
             fq.write("\t".join(q) + "\n")
     res["titles paperdex"] = latency(lambda r: [QB, tfile, str(r), pdb])
     os.environ["PDX_QBENCH_SNIPPET"] = "200"

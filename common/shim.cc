@@ -67,7 +67,6 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
  * it unusable, which the run reports as its failure. */
 const int NOSYNC_FLAGS = Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS;
 
-
 /* libstemmer's Snowball English (porter2), as Xapian wants a stemmer.
  * sb_stemmer is not thread-safe; neither is a shim_db, one per thread.
  *
