@@ -2,8 +2,9 @@
 """compare.py -- paperdex against SQLite FTS5 on the same records and the
 same queries, in one run on one machine.
 
-usage: compare.py [--work DIR] [--index-rounds R] [--skip-single] [--no-remote]
-                  [--no-fts5-queries] [--no-queries] CORPUS LABEL
+usage: compare.py [--work DIR] [--index-rounds R] [--query-rounds Q]
+                  [--skip-single] [--no-remote] [--no-fts5-queries]
+                  [--no-queries] CORPUS LABEL
 
 CORPUS is a .jsonl(.gz) file (the arXiv snapshot, or bench/gen_corpus.py
 output).  Measured, each engine in turn:
@@ -27,6 +28,11 @@ output).  Measured, each engine in turn:
   * whole-title queries: 1,000 random records' full titles, their words
     OR-ed, for each engine, and for paperdex again with the CLI's 200-byte
     snippets (PDX_QBENCH_SNIPPET), which says what a page of snippets costs;
+  * --query-rounds Q (default 1): the latency passes of every engine
+    (top-10 and whole titles) Q times, the engines taking turns within
+    each round; the tables show the first round, and the ratios of
+    paperdex's p50 and p99 to each peer's are given round by round with
+    their median (a p99 of 1,000 queries moves by a third between runs);
   * paperdex through xapian-tcpsrv on 127.0.0.1 (the remote hop, an
     index built with --xapian-positions as a shard for xapian-tcpsrv must
     be), unless --no-remote;
@@ -262,7 +268,45 @@ def lucene_prepare(work, corpus):
     return java, os.path.join(work, "lucene"), tsv
 
 
-def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
+def query_rounds(res, qfile, tfile, fdb, lucene, fts5_queries, rounds):
+    """Rounds 2..rounds of the latency passes (round 1 is run_queries'),
+    each engine in turn; every round's p50 and p99 kept in res[name]
+    ["rounds"], and paperdex's ratios to each peer round by round in
+    res["ratios by round"] with their medians."""
+    pdb = res["pdx_db"]
+    cmds = {"query paperdex": lambda r: [QB, qfile, str(r), pdb],
+            "titles paperdex": lambda r: [QB, tfile, str(r), pdb]}
+    if fts5_queries:
+        cmds["query sqlite fts5"] = lambda r: [FTS, "query", fdb, qfile, str(r)]
+        cmds["titles sqlite fts5"] = lambda r: [FTS, "query", fdb, tfile, str(r)]
+    if lucene:
+        java, ldir, _ = lucene
+        cmds["query lucene"] = lambda r: java + ["query", ldir, qfile, str(r)]
+        cmds["titles lucene"] = lambda r: java + ["query", ldir, tfile, str(r)]
+    for name in cmds:
+        res[name]["rounds"] = [[res[name]["p50_ms"], res[name]["p99_ms"]]]
+    for rnd in range(1, rounds):
+        for name, cmd in cmds.items():
+            d = latency(cmd)
+            res[name]["rounds"].append([d["p50_ms"], d["p99_ms"]])
+        sys.stderr.write("query round %d of %d done\n" % (rnd + 1, rounds))
+    ratios = {}
+    for kind in ("query", "titles"):
+        for peer in ("sqlite fts5", "lucene"):
+            o = "%s %s" % (kind, peer)
+            if o not in cmds:
+                continue
+            p = res["%s paperdex" % kind]["rounds"]
+            q = res[o]["rounds"]
+            r50 = [p[k][0] / q[k][0] for k in range(rounds)]
+            r99 = [p[k][1] / q[k][1] for k in range(rounds)]
+            ratios["%s / %s" % (kind, peer)] = {
+                "p50": r50, "p99": r99, "p50_median": statistics.median(r50),
+                "p99_median": statistics.median(r99)}
+    res["ratios by round"] = ratios
+
+
+def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote, rounds=1):
     """The query passes of every engine, into res."""
     recs = read_records(corpus, 20000)
     qs = query_mix(recs)
@@ -296,6 +340,8 @@ def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
         res["titles sqlite fts5"] = latency(lambda r: [FTS, "query", fdb, tfile, str(r)])
     if lucene:
         res["titles lucene"] = latency(lambda r: java + ["query", ldir, tfile, str(r)])
+    if rounds > 1:
+        query_rounds(res, qfile, tfile, fdb, lucene, fts5_queries, rounds)
     if remote:
         # A shard for xapian-tcpsrv keeps Xapian's own positions (layout
         # 7: the remote backend cannot read paperdex's), as the README
@@ -313,7 +359,7 @@ def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote):
 
 def main(argv):
     work, skip_single, remote, fts5_queries, rounds = None, False, True, True, 1
-    queries = True
+    queries, qrounds = True, 1
     args = []
     i = 0
     while i < len(argv):
@@ -323,6 +369,10 @@ def main(argv):
             rounds = int(argv[i + 1]); i += 1
             if rounds < 1:
                 sys.stderr.write("compare.py: --index-rounds takes 1 or more\n"); return 2
+        elif argv[i] == "--query-rounds":
+            qrounds = int(argv[i + 1]); i += 1
+            if qrounds < 1:
+                sys.stderr.write("compare.py: --query-rounds takes 1 or more\n"); return 2
         elif argv[i] == "--skip-single":
             skip_single = True
         elif argv[i] == "--no-remote":
@@ -393,7 +443,7 @@ def main(argv):
 
     # ---- queries --------------------------------------------------------
     if queries:
-        run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote)
+        run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote, qrounds)
 
     out = os.path.join(work, label + ".json")
     with open(out, "w") as fo:
@@ -446,6 +496,13 @@ def main(argv):
             tl = res["titles lucene"]
             print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
                 t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
+        if qrounds > 1:
+            print("\nQuery latency, %d rounds, the engines in turn within each (the tables: "
+                  "round 1); paperdex's over each peer's, round by round:" % qrounds)
+            for k, v in res["ratios by round"].items():
+                print("- %s: p50 %s (median %.2f); p99 %s (median %.2f)" % (
+                    k, ", ".join("%.2f" % x for x in v["p50"]), v["p50_median"],
+                    ", ".join("%.2f" % x for x in v["p99"]), v["p99_median"]))
     def ratios(peer, query_key, index_key):
         j2 = res["paperdex --jobs 2"].get("ratio_median " + index_key,
                                           res["paperdex --jobs 2"]["works_per_s"] /
