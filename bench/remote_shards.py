@@ -106,9 +106,11 @@ def main(argv):
             p.terminate()
             p.wait()
     hits = {name: res[name]["hits"] for name, _ in rows}
-    lucene = compare.lucene_index(work, corpus)
+    lucene = compare.lucene_prepare(work, corpus)
     if lucene:
-        java, ldir = lucene[0], lucene[1]
+        java, ldir, tsv = lucene
+        shutil.rmtree(ldir, ignore_errors=True)
+        compare.timed(java + ["index", ldir, tsv])
         res["lucene"] = compare.latency(lambda r: java + ["query", ldir, qfile, str(r)])
         rows.append(("lucene", None))
 

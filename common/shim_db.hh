@@ -270,10 +270,13 @@ struct PhraseCheck {
                 std::vector<std::string> fields, Xapian::termcount window,
                 bool ordered);
     /* For a work without the value, the position lists of d in db
-     * (the database whose docid d is) are read. */
+     * (the database whose docid d is) are read, or with doc (not NULL),
+     * the work's own: through its term list, from whichever database
+     * it is in. */
     bool operator()(Xapian::docid d, const std::string *value,
                     const std::function<bool(size_t)> &held,
-                    const Xapian::Database &db);
+                    const Xapian::Database &db,
+                    const Xapian::Document *doc = nullptr);
 };
 
 /* The works holding a phrase: a posting source that weighs nothing.  It
@@ -315,16 +318,23 @@ class PhraseSource : public Xapian::PostingSource {
  * threshold, and counts (estimates, or with every match checked, facets
  * and exact totals) what it accepts.  The query then holds each phrase's
  * scored AND without its PhraseSource (searcher/shim_read.cc,
- * fit_layout).  One local database only: with several, Xapian hands the
- * decider each database's own docids and no way to tell which database
- * a document is in (there a PhraseSource, which each database gets its
- * own of, stays in the query). */
+ * fit_layout).  Local databases only (Xapian refuses a decider with a
+ * remote one).  Over one database, a work's terms are looked up in db by
+ * its docid.  Over several (`several`), Xapian hands the decider each
+ * database's own docid and no way to tell which database the document
+ * is in, so everything is read from the document itself: its positions
+ * value, its term list for the terms it holds, and the term list's
+ * position lists for a work without the value. */
 class PhraseFilter : public Xapian::MatchDecider {
     Xapian::Database db;
+    bool several;
 
   public:
     mutable std::vector<PhraseCheck> checks;
-    explicit PhraseFilter(const Xapian::Database &db_) : db(db_) {}
+    PhraseFilter(const Xapian::Database &db_, bool several_)
+        : db(db_), several(several_)
+    {
+    }
     bool operator()(const Xapian::Document &doc) const override;
 };
 

@@ -105,11 +105,16 @@
  *     one term's items side by side, so checking every work that holds a
  *     phrase's words (as PhraseSource does) cost 3 times layout 6's time
  *     at p90 and more at p99 (bench/RESULTS.md, "Layout 7").
+ *     Over several local databases the decider is given each
+ *     database's own docids and cannot tell which database a work is
+ *     in, so there it reads everything from the document (its value,
+ *     its term list); checking every work instead cost 1.2 s for the
+ *     commonest phrase on two halves of 300,000 works where one index
+ *     took 42 ms (bench/RESULTS.md, "Phrases over several local
+ *     indexes").
  *   - PhraseSource, a Xapian::PostingSource that weighs nothing and
  *     walks the AND of the phrase's words, for a phrase that only some
- *     matches hold ("a b" OR c), and over several local databases,
- *     where a decider is given each database's own docids and cannot
- *     tell which database a work is in.
+ *     matches hold ("a b" OR c).
  *
  * A work without the value (written by layout 6 or before, or an index
  * built with Xapian's positions, which a shard served by xapian-tcpsrv
@@ -684,7 +689,8 @@ static bool has_hashes(const std::string &value, const uint16_t *want,
 
 bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
                              const std::function<bool(size_t)> &held,
-                             const Xapian::Database &db)
+                             const Xapian::Database &db,
+                             const Xapian::Document *doc)
 {
     const size_t n = stems.size();
     asked.clear();
@@ -702,6 +708,26 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
     }
     if (value) {
         positions_find(*value, d, asked, pos);
+    } else if (doc) {
+        /* The work's term list, walked once: the terms asked in order,
+         * each position list read where the list stands on it. */
+        pos.assign(asked.size(), std::vector<Xapian::termpos>());
+        std::vector<size_t> order(asked.size());
+        for (size_t i = 0; i < order.size(); i++)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return asked[a] < asked[b]; });
+        Xapian::TermIterator t = doc->termlist_begin();
+        const Xapian::TermIterator end = doc->termlist_end();
+        for (size_t i : order) {
+            t.skip_to(asked[i]);
+            if (t == end)
+                break;
+            if (*t == asked[i])
+                for (Xapian::PositionIterator p = t.positionlist_begin();
+                     p != t.positionlist_end(); ++p)
+                    pos[i].push_back(*p);
+        }
     } else {
         pos.assign(asked.size(), std::vector<Xapian::termpos>());
         for (size_t i = 0; i < asked.size(); i++)
@@ -874,13 +900,26 @@ std::string PhraseSource::get_description() const
 
 bool PhraseFilter::operator()(const Xapian::Document &doc) const
 {
-    /* One database: doc's docid is db's (with several, Xapian gives the
-     * decider each database's own docid, and no way to tell which). */
+    /* One database: doc's docid is db's.  Several: the docid is its own
+     * database's, which the document knows and the decider does not
+     * (the class comment). */
     const Xapian::docid d = doc.get_docid();
     const std::string v = doc.get_value(SLOT_POSITIONS);
     for (PhraseCheck &c : checks) {
         const size_t n = c.stems.size();
         auto held = [&](size_t f) {
+            if (several) {
+                std::vector<std::string> want(c.terms.begin() + f * n,
+                                              c.terms.begin() + (f + 1) * n);
+                std::sort(want.begin(), want.end());
+                Xapian::TermIterator t = doc.termlist_begin();
+                for (const std::string &w : want) {
+                    t.skip_to(w);
+                    if (t == doc.termlist_end() || *t != w)
+                        return false;
+                }
+                return true;
+            }
             for (size_t i = 0; i < n; i++) {
                 const std::string &t = c.terms[f * n + i];
                 Xapian::PostingIterator it = db.postlist_begin(t);
@@ -890,7 +929,7 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
             }
             return true;
         };
-        if (!c(d, v.empty() ? nullptr : &v, held, db))
+        if (!c(d, v.empty() ? nullptr : &v, held, db, several ? &doc : nullptr))
             return false;
     }
     return true;

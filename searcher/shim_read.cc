@@ -1219,11 +1219,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::Query query;
     /* The phrases every match must hold, checked only for the works that
      * would make the page (PhraseFilter). */
-    PhraseFilter phrases(h->db);
+    PhraseFilter phrases(h->db, h->subs.size() > 1);
     if (has_text) {
         std::string note;
-        query = parse(h, q->text, q->lenient != 0, note,
-                      h->subs.size() == 1 ? &phrases : nullptr);
+        /* Through xapian-tcpsrv phrases are Xapian's own (xapian_phrases)
+         * and never reach the decider, which Xapian would refuse there. */
+        query = parse(h, q->text, q->lenient != 0, note, &phrases);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
     } else {
         /* Every work: tombstones (common/layout.h) are not works. */

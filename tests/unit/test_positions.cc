@@ -210,8 +210,9 @@ void put_works(pdx_index *ix, unsigned from, unsigned n, std::mt19937 &rng)
     check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
 }
 
-/* The queries of the upgrade check: phrases of two and three words in
- * the default field, title:, abstract: and author:, and NEAR. */
+/* The queries of the upgrade and shard checks: phrases of two and three
+ * words in the default field, title:, abstract: and author:, NEAR, and
+ * a phrase OR-ed with a word. */
 std::vector<std::string> phrase_queries()
 {
     static const char *const syl[] = {"ka", "lo", "mir", "sen", "tu",
@@ -231,6 +232,8 @@ std::vector<std::string> phrase_queries()
         q.push_back("abstract:\"" + word() + " " + word() + "\"");
         q.push_back("author:\"ana " + word() + "\"");
         q.push_back(word() + " NEAR/3 " + word());
+        if (i % 3 == 0) /* a phrase only some matches hold */
+            q.push_back("\"" + word() + " " + word() + "\" OR " + word());
     }
     return q;
 }
@@ -410,6 +413,59 @@ void upgrade7(const std::string &work)
     }
 }
 
+/* Several local indexes searched as one (pdx_open_shards) answer as the
+ * one index of all their works: the same exact counts and the same top
+ * 50, for phrases every match must hold (checked by the matcher's
+ * decider from each document: common/shim_db.hh, PhraseFilter) and for
+ * those in an OR.  Shards with paperdex's positions, with Xapian's
+ * (PDX_OPEN_XAPIAN_POSITIONS, as for xapian-tcpsrv) and one of each. */
+void shards_local(const std::string &work)
+{
+    const std::string all = work + "/s-all", x = work + "/s-x",
+                      y = work + "/s-y", xp = work + "/s-xp",
+                      yp = work + "/s-yp";
+    auto build = [](const std::string &path, unsigned flags, bool first,
+                    bool second) {
+        std::mt19937 a(31), b(32);
+        pdx_index *ix =
+            open_index(path, PDX_OPEN_WRITE | PDX_OPEN_CREATE | flags);
+        if (first)
+            put_works(ix, 0, 300, a);
+        if (second)
+            put_works(ix, 300, 300, b);
+        pdx_close(ix);
+    };
+    build(all, 0, true, true);
+    build(x, 0, true, false);
+    build(y, 0, false, true);
+    build(xp, PDX_OPEN_XAPIAN_POSITIONS, true, false);
+    build(yp, PDX_OPEN_XAPIAN_POSITIONS, false, true);
+    pdx_index *ia = open_index(all, 0);
+    const std::vector<std::string> want = answers(ia);
+    pdx_close(ia);
+    unsigned hits = 0;
+    for (const std::string &w : want)
+        hits += w.find(": 0") == std::string::npos;
+    CHECK(hits > 60); /* most queries find something */
+    const std::pair<std::string, std::string> pairs[] = {
+        {x, y}, {xp, yp}, {xp, y}};
+    for (const auto &pr : pairs) {
+        const char *const both[] = {pr.first.c_str(), pr.second.c_str()};
+        pdx_index *sh = nullptr;
+        check(pdx_open_shards(&sh, both, 2) == 0,
+              "open " + pr.first + " and " + pr.second);
+        const std::vector<std::string> got = answers(sh);
+        pdx_close(sh);
+        unsigned differ = 0;
+        for (size_t i = 0; i < got.size(); i++)
+            if (got[i] != want[i] && differ++ < 3)
+                fprintf(stderr, "shards %s + %s: %s\none index: %s\n",
+                        pr.first.c_str(), pr.second.c_str(), got[i].c_str(),
+                        want[i].c_str());
+        CHECK_INT(differ, 0);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -422,6 +478,7 @@ int main(int argc, char **argv)
     if (!check_work_dir(work))
         return 2;
     upgrade7(work);
+    shards_local(work);
 
     /* The format's hashes, fixed. */
     CHECK_INT(term_hash16(""), 0xf011);
