@@ -110,8 +110,8 @@
  *     in, so there it reads everything from the document (its value,
  *     its term list); checking every work instead cost 1.2 s for the
  *     commonest phrase on two halves of 300,000 works where one index
- *     took 42 ms (bench/RESULTS.md, "Phrases over several local
- *     indexes").
+ *     took 40 ms, and now 81 ms (bench/RESULTS.md, "Phrases over
+ *     several local indexes").
  *   - PhraseSource, a Xapian::PostingSource that weighs nothing and
  *     walks the AND of the phrase's words, for a phrase that only some
  *     matches hold ("a b" OR c).
