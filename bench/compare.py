@@ -268,21 +268,12 @@ def lucene_prepare(work, corpus):
     return java, os.path.join(work, "lucene"), tsv
 
 
-def query_rounds(res, qfile, tfile, fdb, lucene, fts5_queries, rounds):
-    """Rounds 2..rounds of the latency passes (round 1 is run_queries'),
-    each engine in turn; every round's p50 and p99 kept in res[name]
-    ["rounds"], and paperdex's ratios to each peer round by round in
-    res["ratios by round"] with their medians."""
-    pdb = res["pdx_db"]
-    cmds = {"query paperdex": lambda r: [QB, qfile, str(r), pdb],
-            "titles paperdex": lambda r: [QB, tfile, str(r), pdb]}
-    if fts5_queries:
-        cmds["query sqlite fts5"] = lambda r: [FTS, "query", fdb, qfile, str(r)]
-        cmds["titles sqlite fts5"] = lambda r: [FTS, "query", fdb, tfile, str(r)]
-    if lucene:
-        java, ldir, _ = lucene
-        cmds["query lucene"] = lambda r: java + ["query", ldir, qfile, str(r)]
-        cmds["titles lucene"] = lambda r: java + ["query", ldir, tfile, str(r)]
+def query_rounds(res, cmds, rounds):
+    """Rounds 2..rounds of the latency passes of cmds (name: command, as
+    latency() takes it; round 1 is run_queries'), each engine in turn;
+    every round's p50 and p99 kept in res[name]["rounds"], and paperdex's
+    ratios to each peer round by round in res["ratios by round"] with
+    their medians."""
     for name in cmds:
         res[name]["rounds"] = [[res[name]["p50_ms"], res[name]["p99_ms"]]]
     for rnd in range(1, rounds):
@@ -309,39 +300,34 @@ def query_rounds(res, qfile, tfile, fdb, lucene, fts5_queries, rounds):
 def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote, rounds=1):
     """The query passes of every engine, into res."""
     recs = read_records(corpus, 20000)
-    qs = query_mix(recs)
     qfile = os.path.join(work, "queries.tsv")
-    with open(qfile, "w") as fq:
-        for q in qs:
-            fq.write("\t".join(q) + "\n")
+    tfile = os.path.join(work, "titles.tsv")  # whole titles, OR-ed
+    for path, qs in ((qfile, query_mix(recs)), (tfile, title_queries(recs))):
+        with open(path, "w") as fq:
+            for q in qs:
+                fq.write("\t".join(q) + "\n")
+    # Each engine's latency passes, top-10 mix and titles: name -> command.
     pdb = res["pdx_db"]
-    pcmd = lambda r: [QB, qfile, str(r), pdb]  # noqa: E731
-    fcmd = lambda r: [FTS, "query", fdb, qfile, str(r)]  # noqa: E731
-    res["query paperdex"] = latency(pcmd)
-    res["query paperdex"]["qps_2proc"] = throughput(pcmd)
-    if fts5_queries:
-        res["query sqlite fts5"] = latency(fcmd)
-        res["query sqlite fts5"]["qps_2proc"] = throughput(fcmd)
-    if lucene:
-        java, ldir, _ = lucene
-        lcmd = lambda r: java + ["query", ldir, qfile, str(r)]  # noqa: E731
-        res["query lucene"] = latency(lcmd)
-        res["query lucene"]["qps_2proc"] = throughput(lcmd)
-    # Whole titles, OR-ed; paperdex also with the CLI's 200-byte snippets.
-    tfile = os.path.join(work, "titles.tsv")
-    with open(tfile, "w") as fq:
-        for q in title_queries(recs):
-            fq.write("\t".join(q) + "\n")
-    res["titles paperdex"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    cmds = {}
+    for kind, f in (("query", qfile), ("titles", tfile)):
+        cmds[kind + " paperdex"] = lambda r, f=f: [QB, f, str(r), pdb]
+        if fts5_queries:
+            cmds[kind + " sqlite fts5"] = lambda r, f=f: [FTS, "query", fdb, f, str(r)]
+        if lucene:
+            java, ldir, _ = lucene
+            cmds[kind + " lucene"] = lambda r, f=f: java + ["query", ldir, f, str(r)]
+    for name in [n for n in cmds if n.startswith("query ")]:
+        res[name] = latency(cmds[name])
+        res[name]["qps_2proc"] = throughput(cmds[name])
+    # Whole titles; paperdex also with the CLI's 200-byte snippets.
+    res["titles paperdex"] = latency(cmds["titles paperdex"])
     os.environ["PDX_QBENCH_SNIPPET"] = "200"
-    res["titles paperdex, 200-byte snippets"] = latency(lambda r: [QB, tfile, str(r), pdb])
+    res["titles paperdex, 200-byte snippets"] = latency(cmds["titles paperdex"])
     del os.environ["PDX_QBENCH_SNIPPET"]
-    if fts5_queries:
-        res["titles sqlite fts5"] = latency(lambda r: [FTS, "query", fdb, tfile, str(r)])
-    if lucene:
-        res["titles lucene"] = latency(lambda r: java + ["query", ldir, tfile, str(r)])
+    for name in [n for n in cmds if n.startswith("titles ") and n != "titles paperdex"]:
+        res[name] = latency(cmds[name])
     if rounds > 1:
-        query_rounds(res, qfile, tfile, fdb, lucene, fts5_queries, rounds)
+        query_rounds(res, cmds, rounds)
     if remote:
         # A shard for xapian-tcpsrv keeps Xapian's own positions (layout
         # 7: the remote backend cannot read paperdex's), as the README

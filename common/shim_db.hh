@@ -320,19 +320,19 @@ class PhraseSource : public Xapian::PostingSource {
  * scored AND without its PhraseSource (searcher/shim_read.cc,
  * fit_layout).  Local databases only (Xapian refuses a decider with a
  * remote one).  Over one database, a work's terms are looked up in db by
- * its docid.  Over several (`several`), Xapian hands the decider each
+ * its docid.  Over several, Xapian hands the decider each
  * database's own docid and no way to tell which database the document
  * is in, so everything is read from the document itself: its positions
  * value, its term list for the terms it holds, and the term list's
  * position lists for a work without the value. */
 class PhraseFilter : public Xapian::MatchDecider {
     Xapian::Database db;
-    bool several;
+    bool several; /* db.size() > 1 */
 
   public:
     mutable std::vector<PhraseCheck> checks;
-    PhraseFilter(const Xapian::Database &db_, bool several_)
-        : db(db_), several(several_)
+    explicit PhraseFilter(const Xapian::Database &db_)
+        : db(db_), several(db_.size() > 1)
     {
     }
     bool operator()(const Xapian::Document &doc) const override;

@@ -657,6 +657,30 @@ PhraseCheck::PhraseCheck(std::vector<std::string> stems_,
         }
 }
 
+/* Walk doc's term list once for terms (in any order, repeats allowed):
+ * f(i, t) for each terms[i] the document holds, t standing on it.  For a
+ * document whose docid names no database the caller knows (PhraseFilter
+ * over several). */
+template <typename F>
+static void each_held(const Xapian::Document &doc,
+                      const std::vector<std::string> &terms, F f)
+{
+    std::vector<size_t> order(terms.size());
+    for (size_t i = 0; i < order.size(); i++)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return terms[a] < terms[b]; });
+    Xapian::TermIterator t = doc.termlist_begin();
+    const Xapian::TermIterator end = doc.termlist_end();
+    for (size_t i : order) {
+        t.skip_to(terms[i]);
+        if (t == end)
+            return;
+        if (*t == terms[i])
+            f(i, t);
+    }
+}
+
 /* Whether value has an entry of each of the hashes (some of the terms
  * may still be other terms of the same hash). */
 static bool has_hashes(const std::string &value, const uint16_t *want,
@@ -709,25 +733,14 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
     if (value) {
         positions_find(*value, d, asked, pos);
     } else if (doc) {
-        /* The work's term list, walked once: the terms asked in order,
-         * each position list read where the list stands on it. */
+        /* Each position list read where the work's term list stands on
+         * its term. */
         pos.assign(asked.size(), std::vector<Xapian::termpos>());
-        std::vector<size_t> order(asked.size());
-        for (size_t i = 0; i < order.size(); i++)
-            order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](size_t a, size_t b) { return asked[a] < asked[b]; });
-        Xapian::TermIterator t = doc->termlist_begin();
-        const Xapian::TermIterator end = doc->termlist_end();
-        for (size_t i : order) {
-            t.skip_to(asked[i]);
-            if (t == end)
-                break;
-            if (*t == asked[i])
-                for (Xapian::PositionIterator p = t.positionlist_begin();
-                     p != t.positionlist_end(); ++p)
-                    pos[i].push_back(*p);
-        }
+        each_held(*doc, asked, [&](size_t i, Xapian::TermIterator &t) {
+            for (Xapian::PositionIterator p = t.positionlist_begin();
+                 p != t.positionlist_end(); ++p)
+                pos[i].push_back(*p);
+        });
     } else {
         pos.assign(asked.size(), std::vector<Xapian::termpos>());
         for (size_t i = 0; i < asked.size(); i++)
@@ -909,16 +922,12 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
         const size_t n = c.stems.size();
         auto held = [&](size_t f) {
             if (several) {
-                std::vector<std::string> want(c.terms.begin() + f * n,
-                                              c.terms.begin() + (f + 1) * n);
-                std::sort(want.begin(), want.end());
-                Xapian::TermIterator t = doc.termlist_begin();
-                for (const std::string &w : want) {
-                    t.skip_to(w);
-                    if (t == doc.termlist_end() || *t != w)
-                        return false;
-                }
-                return true;
+                const std::vector<std::string> want(
+                    c.terms.begin() + f * n, c.terms.begin() + (f + 1) * n);
+                size_t found = 0;
+                each_held(doc, want,
+                          [&](size_t, Xapian::TermIterator &) { found++; });
+                return found == n;
             }
             for (size_t i = 0; i < n; i++) {
                 const std::string &t = c.terms[f * n + i];

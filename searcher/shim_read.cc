@@ -1219,7 +1219,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     Xapian::Query query;
     /* The phrases every match must hold, checked only for the works that
      * would make the page (PhraseFilter). */
-    PhraseFilter phrases(h->db, h->subs.size() > 1);
+    PhraseFilter phrases(h->db);
     if (has_text) {
         std::string note;
         /* Through xapian-tcpsrv phrases are Xapian's own (xapian_phrases)

@@ -265,6 +265,30 @@ std::vector<std::string> answers(pdx_index *ix)
     return out;
 }
 
+/* How many of answers() found something: most should, for the answers
+ * compared to say anything. */
+unsigned with_hits(const std::vector<std::string> &answers)
+{
+    unsigned hits = 0;
+    for (const std::string &a : answers)
+        hits += a.find(": 0") == std::string::npos;
+    return hits;
+}
+
+/* How many of got differ from want (answers() of the same queries); the
+ * first three are printed, got's named by label. */
+unsigned differing(const std::vector<std::string> &got,
+                   const std::vector<std::string> &want,
+                   const std::string &label)
+{
+    unsigned differ = 0;
+    for (size_t i = 0; i < got.size(); i++)
+        if (got[i] != want[i] && differ++ < 3)
+            fprintf(stderr, "%s: %s\nwanted: %s\n", label.c_str(),
+                    got[i].c_str(), want[i].c_str());
+    return differ;
+}
+
 pdx_index *open_index(const std::string &path, unsigned flags)
 {
     pdx_index *ix = nullptr;
@@ -332,10 +356,7 @@ void upgrade7(const std::string &work)
     ix = open_index(a, 0);
     const std::vector<std::string> fresh = answers(ix);
     pdx_close(ix);
-    unsigned hits = 0;
-    for (const std::string &x : fresh)
-        hits += x.find(": 0") == std::string::npos;
-    CHECK(hits > 60); /* most queries find something */
+    CHECK(with_hits(fresh) > 60); /* most queries find something */
 
     CHECK_INT(make_layout7(a), 400);
     CHECK_INT(formats(a).second, 400);
@@ -343,12 +364,7 @@ void upgrade7(const std::string &work)
     CHECK_INT(pdx_index_layout(ix), 7);
     const std::vector<std::string> seven = answers(ix);
     pdx_close(ix);
-    unsigned differ = 0;
-    for (size_t i = 0; i < fresh.size(); i++)
-        if (seven[i] != fresh[i] && differ++ < 3)
-            fprintf(stderr, "layout 7: %s\nfresh:    %s\n", seven[i].c_str(),
-                    fresh[i].c_str());
-    CHECK_INT(differ, 0);
+    CHECK_INT(differing(seven, fresh, "layout 7"), 0);
 
     /* Compacted with an index of layout 8 behind it, it makes one index
      * of both formats, stamped 8 (the compactor would keep the first
@@ -402,15 +418,8 @@ void upgrade7(const std::string &work)
     pdx_close(ia);
     pdx_close(ib);
     pdx_close(iac);
-    for (const std::vector<std::string> *got : {&mixed, &merged}) {
-        differ = 0;
-        for (size_t i = 0; i < got->size(); i++)
-            if ((*got)[i] != whole[i] && differ++ < 3)
-                fprintf(stderr, "%s: %s\nfresh: %s\n",
-                        got == &mixed ? "mixed" : "compacted",
-                        (*got)[i].c_str(), whole[i].c_str());
-        CHECK_INT(differ, 0);
-    }
+    CHECK_INT(differing(mixed, whole, "mixed"), 0);
+    CHECK_INT(differing(merged, whole, "compacted"), 0);
 }
 
 /* Several local indexes searched as one (pdx_open_shards) answer as the
@@ -443,10 +452,7 @@ void shards_local(const std::string &work)
     pdx_index *ia = open_index(all, 0);
     const std::vector<std::string> want = answers(ia);
     pdx_close(ia);
-    unsigned hits = 0;
-    for (const std::string &w : want)
-        hits += w.find(": 0") == std::string::npos;
-    CHECK(hits > 60); /* most queries find something */
+    CHECK(with_hits(want) > 60); /* most queries find something */
     const std::pair<std::string, std::string> pairs[] = {
         {x, y}, {xp, yp}, {xp, y}};
     for (const auto &pr : pairs) {
@@ -456,13 +462,8 @@ void shards_local(const std::string &work)
               "open " + pr.first + " and " + pr.second);
         const std::vector<std::string> got = answers(sh);
         pdx_close(sh);
-        unsigned differ = 0;
-        for (size_t i = 0; i < got.size(); i++)
-            if (got[i] != want[i] && differ++ < 3)
-                fprintf(stderr, "shards %s + %s: %s\none index: %s\n",
-                        pr.first.c_str(), pr.second.c_str(), got[i].c_str(),
-                        want[i].c_str());
-        CHECK_INT(differ, 0);
+        CHECK_INT(differing(got, want, "shards " + pr.first + " + " + pr.second),
+                  0);
     }
 }
 
