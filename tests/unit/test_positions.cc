@@ -25,7 +25,11 @@
  *  - positions_match agrees with a brute force over every choice of
  *    positions, for phrases (in order, span below the window) and NEAR
  *    (any order, distinct positions, span below the window);
- *  - a damaged value is a DatabaseCorruptError naming the document.
+ *  - a damaged value is a DatabaseCorruptError naming the document;
+ *  - several local indexes searched as one, with paperdex's positions,
+ *    Xapian's or one of each, and one index of Xapian's positions
+ *    (searched with Xapian's OP_PHRASE), answer as one index of
+ *    paperdex's positions (shards_local).
  *
  * usage: test_positions WORK_DIR
  */
@@ -427,12 +431,15 @@ void upgrade7(const std::string &work)
  * 50, for phrases every match must hold (checked by the matcher's
  * decider from each document: common/shim_db.hh, PhraseFilter) and for
  * those in an OR.  Shards with paperdex's positions, with Xapian's
- * (PDX_OPEN_XAPIAN_POSITIONS, as for xapian-tcpsrv) and one of each. */
+ * (PDX_OPEN_XAPIAN_POSITIONS, as for xapian-tcpsrv: searched with
+ * Xapian's OP_PHRASE and OP_NEAR, searcher/shim_read.cc, xapian_phrases)
+ * and one of each (paperdex's matchers, reading either kind).  So does
+ * one index of all the works with Xapian's positions (OP_PHRASE). */
 void shards_local(const std::string &work)
 {
     const std::string all = work + "/s-all", x = work + "/s-x",
                       y = work + "/s-y", xp = work + "/s-xp",
-                      yp = work + "/s-yp";
+                      yp = work + "/s-yp", allp = work + "/s-allp";
     auto build = [](const std::string &path, unsigned flags, bool first,
                     bool second) {
         std::mt19937 a(31), b(32);
@@ -449,10 +456,14 @@ void shards_local(const std::string &work)
     build(y, 0, false, true);
     build(xp, PDX_OPEN_XAPIAN_POSITIONS, true, false);
     build(yp, PDX_OPEN_XAPIAN_POSITIONS, false, true);
+    build(allp, PDX_OPEN_XAPIAN_POSITIONS, true, true);
     pdx_index *ia = open_index(all, 0);
     const std::vector<std::string> want = answers(ia);
     pdx_close(ia);
     CHECK(with_hits(want) > 60); /* most queries find something */
+    ia = open_index(allp, 0);
+    CHECK_INT(differing(answers(ia), want, "one index, Xapian's positions"), 0);
+    pdx_close(ia);
     const std::pair<std::string, std::string> pairs[] = {
         {x, y}, {xp, yp}, {xp, y}};
     for (const auto &pr : pairs) {
