@@ -918,6 +918,26 @@ std::string PhraseSource::get_description() const
 
 /* ---------------------------------------------------------- PhraseFilter */
 
+/* Whether work d of db holds term, the at-th of checks[check].terms,
+ * through that term's probe (the class comment). */
+bool PhraseFilter::holds(size_t check, const std::string &term, size_t at,
+                         Xapian::docid d) const
+{
+    if (probes.size() < checks.size())
+        probes.resize(checks.size());
+    std::vector<Probe> &row = probes[check];
+    if (row.size() <= at)
+        row.resize(checks[check].terms.size());
+    Probe &p = row[at];
+    if (!p.asked || d < p.asked)
+        p.it = db.postlist_begin(term);
+    p.asked = d;
+    if (p.it == db.postlist_end(term))
+        return false;
+    p.it.skip_to(d);
+    return p.it != db.postlist_end(term) && *p.it == d;
+}
+
 bool PhraseFilter::operator()(const Xapian::Document &doc) const
 {
     /* One database: doc's docid is db's.  Several: the docid is its own
@@ -936,13 +956,10 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
                           [&](size_t, Xapian::TermIterator &) { found++; });
                 return found == n;
             }
-            for (size_t i = 0; i < n; i++) {
-                const std::string &t = c.terms[f * n + i];
-                Xapian::PostingIterator it = db.postlist_begin(t);
-                it.skip_to(d);
-                if (it == db.postlist_end(t) || *it != d)
+            for (size_t i = 0; i < n; i++)
+                if (!holds(static_cast<size_t>(&c - checks.data()),
+                           c.terms[f * n + i], f * n + i, d))
                     return false;
-            }
             return true;
         };
         if (!c(d, v.empty() ? nullptr : &v, held, db, several ? &doc : nullptr))
