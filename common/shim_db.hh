@@ -334,8 +334,8 @@ class PhraseFilter : public Xapian::MatchDecider {
      * order; a docid behind one asked before opens the list again).
      * Opening a posting list at every work read its B-tree path from
      * the root and its chunks from the first each time: phrases p50
-     * 0.84, p99 0.78 of that (bench/RESULTS.md, "The decider's posting
-     * lists kept open"). */
+     * 0.84 and 0.95, p99 0.78 and 0.93 of that in two runs
+     * (bench/RESULTS.md, "The decider's posting lists kept open"). */
     struct Probe {
         Xapian::PostingIterator it;
         Xapian::docid asked = 0; /* 0: not open */

@@ -329,11 +329,10 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
  *     not.
  *   - when every database is local and holds Xapian's positions: there
  *     Xapian reads a (term, work) position list by its key, where
- *     PhraseCheck reaches it through the work's term list; on 300,000
- *     synthetic works built with --xapian-positions, the phrase p99 was
- *     38 ms locally through PhraseFilter against 24 ms through
- *     xapian-tcpsrv (bench/RESULTS.md, "Xapian's phrases on a local
- *     index of Xapian's positions").
+ *     PhraseCheck reaches it work by work: on the arXiv 101k built with
+ *     --xapian-positions, phrases at p50 0.46 and p99 0.58 of
+ *     PhraseFilter's time (bench/RESULTS.md, "Xapian's phrases on a
+ *     local index of Xapian's positions").
  *
  * A mix of the two kinds (one local index of each) keeps paperdex's
  * matchers, which read either kind work by work. */
