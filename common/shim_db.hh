@@ -340,9 +340,8 @@ class PhraseFilter : public Xapian::MatchDecider {
         Xapian::PostingIterator it;
         Xapian::docid asked = 0; /* 0: not open */
     };
-    mutable std::vector<std::vector<Probe>> probes;
-    bool holds(size_t check, const std::string &term, size_t at,
-               Xapian::docid d) const;
+    mutable std::vector<std::vector<Probe>> probes; /* checks[k]'s: [k] */
+    bool holds(Probe &p, const std::string &term, Xapian::docid d) const;
 
   public:
     mutable std::vector<PhraseCheck> checks;

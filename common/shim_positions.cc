@@ -763,6 +763,17 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
     return false;
 }
 
+/* Move it forward to d (never back: at or past d it stays); whether it
+ * stands on d.  The probes of PhraseSource and PhraseFilter, asked about
+ * increasing docids. */
+static bool stands_on(Xapian::PostingIterator &it, Xapian::docid d)
+{
+    const Xapian::PostingIterator none;
+    if (it != none && *it < d)
+        it.skip_to(d);
+    return it != none && *it == d;
+}
+
 /* ---------------------------------------------------------- PhraseSource */
 
 PhraseSource::PhraseSource(const PhraseCheck &check_) : phrase(check_) {}
@@ -809,13 +820,9 @@ bool PhraseSource::holds(Xapian::docid d)
 {
     const size_t n = phrase.stems.size();
     auto held = [&](size_t f) {
-        for (size_t i = 0; i < n; i++) {
-            Xapian::PostingIterator &it = probes[(f - 1) * n + i];
-            if (it != Xapian::PostingIterator() && *it < d)
-                it.skip_to(d);
-            if (it == Xapian::PostingIterator() || *it != d)
+        for (size_t i = 0; i < n; i++)
+            if (!stands_on(probes[(f - 1) * n + i], d))
                 return false;
-        }
         return true;
     };
     const Xapian::ValueIterator none;
@@ -918,24 +925,15 @@ std::string PhraseSource::get_description() const
 
 /* ---------------------------------------------------------- PhraseFilter */
 
-/* Whether work d of db holds term, the at-th of checks[check].terms,
- * through that term's probe (the class comment). */
-bool PhraseFilter::holds(size_t check, const std::string &term, size_t at,
+/* Whether work d of db holds term, through its probe p (the class
+ * comment). */
+bool PhraseFilter::holds(Probe &p, const std::string &term,
                          Xapian::docid d) const
 {
-    if (probes.size() < checks.size())
-        probes.resize(checks.size());
-    std::vector<Probe> &row = probes[check];
-    if (row.size() <= at)
-        row.resize(checks[check].terms.size());
-    Probe &p = row[at];
     if (!p.asked || d < p.asked)
         p.it = db.postlist_begin(term);
     p.asked = d;
-    if (p.it == db.postlist_end(term))
-        return false;
-    p.it.skip_to(d);
-    return p.it != db.postlist_end(term) && *p.it == d;
+    return stands_on(p.it, d);
 }
 
 bool PhraseFilter::operator()(const Xapian::Document &doc) const
@@ -945,7 +943,10 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
      * (the class comment). */
     const Xapian::docid d = doc.get_docid();
     const std::string v = doc.get_value(SLOT_POSITIONS);
-    for (PhraseCheck &c : checks) {
+    for (size_t k = probes.size(); k < checks.size(); k++) /* at first */
+        probes.emplace_back(checks[k].terms.size());
+    for (size_t k = 0; k < checks.size(); k++) {
+        PhraseCheck &c = checks[k];
         const size_t n = c.stems.size();
         auto held = [&](size_t f) {
             if (several) {
@@ -956,9 +957,8 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
                           [&](size_t, Xapian::TermIterator &) { found++; });
                 return found == n;
             }
-            for (size_t i = 0; i < n; i++)
-                if (!holds(static_cast<size_t>(&c - checks.data()),
-                           c.terms[f * n + i], f * n + i, d))
+            for (size_t i = f * n; i < (f + 1) * n; i++)
+                if (!holds(probes[k][i], c.terms[i], d))
                     return false;
             return true;
         };
