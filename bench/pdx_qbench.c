@@ -54,6 +54,17 @@ int main(int argc, char **argv)
         perror(ids_path);
         return 1;
     }
+    /* PDX_QBENCH_HITS=FILE: the last pass's answers, one line a query:
+     * the total's estimate and bounds, then each hit's id and score (to
+     * 17 digits), tab-separated: a handle's later passes may be scored
+     * another way than its first (searcher/shim_bm25.cc), and must give
+     * the same answers. */
+    const char *hits_path = getenv("PDX_QBENCH_HITS");
+    FILE *hitsf = NULL;
+    if (hits_path && !(hitsf = fopen(hits_path, "w"))) {
+        perror(hits_path);
+        return 1;
+    }
     printf("{\"latency_us\": [");
     long long hits = 0;
     double t0 = now();
@@ -98,6 +109,15 @@ int main(int argc, char **argv)
                             pdx_results_hit(res, k)->work->id);
                 fputc('\n', ids);
             }
+            if (hitsf && r == repeat - 1) {
+                fprintf(hitsf, "%zu %zu %zu", pdx_results_total(res),
+                        pdx_results_total_lower(res),
+                        pdx_results_total_upper(res));
+                for (size_t k = 0; k < pdx_results_count(res); k++)
+                    fprintf(hitsf, "\t%s:%.17g", pdx_results_hit(res, k)->work->id,
+                            pdx_results_hit(res, k)->score);
+                fputc('\n', hitsf);
+            }
             pdx_results_free(res);
             printf("%s%.1f", r || i ? ", " : "", (q1 - q0) * 1e6);
         }
@@ -109,6 +129,10 @@ int main(int argc, char **argv)
     pdx_close(ix);
     if (ids && fclose(ids) != 0) {
         perror(ids_path);
+        return 1;
+    }
+    if (hitsf && fclose(hitsf) != 0) {
+        perror(hits_path);
         return 1;
     }
     return 0;

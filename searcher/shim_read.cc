@@ -23,6 +23,7 @@
 
 #include "../common/shim_db.hh"
 #include "qscan.h"
+#include "shim_bm25.hh"
 #include "shim_read.h"
 extern "C" {
 #include "../common/text.h"
@@ -135,6 +136,9 @@ struct Reader : Side {
      * fields alone: the field boosts of pdx_query. */
     Xapian::QueryParser qp_title, qp_author;
     FieldError field_error; /* set by the field processors during a parse */
+    /* The works' lengths, once the handle's queries have scored enough
+     * postings to pay for reading them (searcher/shim_bm25.cc). */
+    LengthCache lengths;
 
     explicit Reader(shim_db *h)
     {
@@ -1284,7 +1288,13 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         reader(h).enq.reset(new Xapian::Enquire(h->db));
     Xapian::Enquire &enq = *reader(h).enq;
     enq.clear_matchspies();
-    enq.set_query(query);
+    /* The words scored with the works' lengths from an array, when the
+     * handle has read them (searcher/shim_bm25.cc): the same scores. */
+    std::shared_ptr<const DocLengths> lens;
+    if (has_text && q->k1 > 0 && q->b > 0)
+        lens = reader(h).lengths.get(h, query);
+    enq.set_query(lens ? with_lengths(query, h->db, lens, q->k1, q->b)
+                       : query);
     enq.set_time_limit(q->time_limit); /* 0: none */
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));

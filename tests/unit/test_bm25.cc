@@ -1,0 +1,341 @@
+/*
+ * test_bm25.cc -- BM25 over the works' lengths in an array
+ * (searcher/shim_bm25.cc) answers exactly as Xapian's BM25Weight does.
+ *
+ * What it checks, on 3,000 invented works whose words follow a Zipf law
+ * (a few in most works, most in few) and whose abstracts run from 10 to
+ * 400 words, so that lengths weigh:
+ *  - Xapian's own queries of ten shapes (OR of words, AND, AND_NOT,
+ *    FILTER, AND_MAYBE, XOR, a scaled word, a word of wqf 2, a synonym, a
+ *    repeated word), each run natively and through with_lengths(), at
+ *    three page sizes and check_at_least values: the same docids, the
+ *    same weights to the bit, the same estimate and bounds.  Most queries
+ *    must have been rewritten (else the comparison says nothing), and a
+ *    leaf of wqf 2 must not be.
+ *  - paperdex's queries through a handle (words, phrases, fields,
+ *    abstract:, wildcards, +/-, AND, NEAR, year and author filters, exact
+ *    totals, explain), with PDX_DOC_LENGTHS=xapian, =array and unset (the
+ *    rent-or-buy rule, three passes): the same counts, ids, scores (17
+ *    digits) and explanations.
+ *  - an array read before a commit that changed works' lengths is not
+ *    used after it: a handle that read it answers as a fresh one.
+ *
+ * usage: test_bm25 WORK_DIR
+ */
+#include <xapian.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "layout.h"
+#include "paperdex.h"
+#include "shim_db.hh"
+#include "../searcher/shim_bm25.hh"
+
+namespace {
+
+/* Word k of the vocabulary: two or three syllables, distinct. */
+std::string vocab(unsigned k)
+{
+    static const char *const syl[] = {"ka", "lo", "mir", "sen", "tu",
+                                      "vel", "dra", "quo", "phi", "zan"};
+    std::string w = syl[k % 10];
+    w += syl[(k / 10) % 10];
+    if (k >= 100)
+        w += syl[(k / 100) % 10];
+    return w;
+}
+
+/* Works "u<k>", from .. from+n: words drawn by a Zipf law over 600. */
+void put_works(pdx_index *ix, unsigned from, unsigned n, std::mt19937 &rng,
+               unsigned extra_words = 0)
+{
+    std::vector<double> cum;
+    double s = 0;
+    for (unsigned k = 0; k < 600; k++)
+        cum.push_back(s += 1.0 / (k + 1));
+    std::uniform_real_distribution<double> u(0, s);
+    auto word = [&] {
+        return vocab(static_cast<unsigned>(
+            std::lower_bound(cum.begin(), cum.end(), u(rng)) - cum.begin()));
+    };
+    auto text = [&](unsigned words) {
+        std::string t;
+        for (unsigned i = 0; i < words; i++)
+            t += (i ? " " : "") + word();
+        return t;
+    };
+    for (unsigned k = from; k < from + n; k++) {
+        pdx_work w;
+        pdx_work_init(&w, PDX_WORK_VERSION);
+        const std::string id = "u" + std::to_string(k), title = text(3 + rng() % 8),
+                          abstract = text(10 + rng() % 390 + extra_words);
+        const std::string a1 = "Ana " + word(), a2 = "Bo " + word();
+        const char *authors[] = {a1.c_str(), a2.c_str()};
+        w.id = id.c_str();
+        w.title = title.c_str();
+        w.abstract = abstract.c_str();
+        w.authors = authors;
+        w.n_authors = 2;
+        w.year = 2000 + static_cast<int>(rng() % 20);
+        check(pdx_put(ix, &w) == 0, "put " + id + ": " + pdx_errmsg(ix));
+    }
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* Every work's length, as LengthCache reads them. */
+std::shared_ptr<const pdxshim::DocLengths> read_lengths(const Xapian::Database &db)
+{
+    auto lens = std::make_shared<pdxshim::DocLengths>();
+    lens->len.assign(db.get_lastdocid() + 1, 0);
+    for (Xapian::PostingIterator p = db.postlist_begin("");
+         p != db.postlist_end(""); ++p)
+        lens->len[*p] = p.get_doclength();
+    return lens;
+}
+
+/* One MSet as text: estimate and bounds, then docid=weight (hex float:
+ * every bit). */
+std::string mset_text(const Xapian::MSet &ms)
+{
+    std::string s = std::to_string(ms.get_matches_estimated()) + " " +
+                    std::to_string(ms.get_matches_lower_bound()) + " " +
+                    std::to_string(ms.get_matches_upper_bound());
+    for (Xapian::MSetIterator i = ms.begin(); i != ms.end(); ++i) {
+        char w[64];
+        snprintf(w, sizeof w, "%a", i.get_weight());
+        s += " " + std::to_string(*i) + "=" + w;
+    }
+    return s;
+}
+
+/* Xapian's queries, natively and through with_lengths(). */
+void xapian_level(const std::string &path)
+{
+    Xapian::Database db(path);
+    const auto lens = read_lengths(db);
+    /* The default field's words, by frequency: common and rare ones. */
+    std::vector<std::string> words;
+    for (Xapian::TermIterator t = db.allterms_begin(); t != db.allterms_end(); ++t)
+        if (!(*t).empty() && islower(static_cast<unsigned char>((*t)[0])))
+            words.push_back(*t);
+    check(words.size() > 400, "the index holds " + std::to_string(words.size()) +
+                                  " words");
+    std::mt19937 rng(11);
+    auto w = [&] { return Xapian::Query(words[rng() % words.size()]); };
+    /* Half the picks from the 30 commonest: their lists are long. */
+    std::sort(words.begin(), words.end(), [&](const std::string &a, const std::string &b) {
+        return db.get_termfreq(a) > db.get_termfreq(b);
+    });
+    auto common = [&] { return Xapian::Query(words[rng() % 30]); };
+    typedef Xapian::Query Q;
+    unsigned rewritten = 0, total = 0, differ = 0;
+    bool wqf2_kept = true;
+    Xapian::Enquire enq(db);
+    enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+    enq.set_sort_by_relevance_then_value(pdxshim::SLOT_ID, false);
+    for (int i = 0; i < 400; i++) {
+        Q q;
+        switch (i % 10) {
+        case 0: {
+            std::vector<Q> v;
+            for (int k = 0, n = 1 + rng() % 5; k < n; k++)
+                v.push_back(k % 2 ? w() : common());
+            q = Q(Q::OP_OR, v.begin(), v.end());
+            break;
+        }
+        case 1: q = Q(Q::OP_AND, common(), w()); break;
+        case 2: q = Q(Q::OP_AND_NOT, common(), w()); break;
+        case 3: q = Q(Q::OP_FILTER, Q(Q::OP_OR, common(), w()), common()); break;
+        case 4: q = Q(Q::OP_AND_MAYBE, common(), Q(Q::OP_OR, w(), common())); break;
+        case 5: q = Q(Q::OP_OR, common(), Q(Q::OP_SCALE_WEIGHT, w(), 2.5)); break;
+        case 6: {
+            const std::string t = words[rng() % 30];
+            q = Q(Q::OP_OR, Q(t, 2, 1), common());
+            break;
+        }
+        case 7: q = Q(Q::OP_OR, Q(Q::OP_SYNONYM, common(), w()), common()); break;
+        case 8: {
+            Q a = common();
+            std::vector<Q> v{a, a, w()};
+            q = Q(Q::OP_OR, v.begin(), v.end());
+            break;
+        }
+        default: q = Q(Q::OP_XOR, common(), w()); break;
+        }
+        const Q r = pdxshim::with_lengths(q, db, lens, 1.2, 0.6);
+        const std::string rd = r.get_description();
+        total++;
+        rewritten += rd != q.get_description() &&
+                     rd.find("BM25Source") != std::string::npos;
+        if (i % 10 == 6 && rd.find("#2") == std::string::npos)
+            wqf2_kept = false;
+        const Xapian::doccount pages[][2] = {{10, 10}, {50, 0}, {3, db.get_doccount()}};
+        for (const auto &p : pages) {
+            enq.set_query(q);
+            const std::string native = mset_text(enq.get_mset(0, p[0], p[1]));
+            enq.set_query(r);
+            const std::string mine = mset_text(enq.get_mset(0, p[0], p[1]));
+            if (native != mine && differ++ < 3)
+                fprintf(stderr, "%s\n native: %s\n arrays: %s\n",
+                        q.get_description().c_str(), native.c_str(), mine.c_str());
+        }
+    }
+    CHECK_INT(differ, 0);
+    check(rewritten >= total * 8 / 10,
+          std::to_string(rewritten) + " of " + std::to_string(total) +
+              " queries rewritten");
+    check(wqf2_kept, "a leaf of wqf 2 stays Xapian's");
+}
+
+/* paperdex's queries through one handle: each query's exact count or
+ * estimate, and its top 20 ids, scores and explanations. */
+std::vector<std::string> answers(pdx_index *ix)
+{
+    std::vector<std::string> out;
+    std::mt19937 rng(5);
+    auto word = [&] { return vocab(rng() % (rng() % 2 ? 20 : 300)); };
+    for (int i = 0; i < 120; i++) {
+        std::string text;
+        switch (i % 12) {
+        case 0: text = word(); break;
+        case 1: text = word() + " " + word(); break;
+        case 2: text = word() + " " + word() + " " + word() + " " + word(); break;
+        case 3: text = "\"" + word() + " " + word() + "\""; break;
+        case 4: text = "title:" + word() + " " + word(); break;
+        case 5: text = "abstract:" + word() + " " + word(); break;
+        case 6: text = word().substr(0, 3) + "* " + word(); break;
+        case 7: text = "+" + word() + " -" + word() + " " + word(); break;
+        case 8: text = word() + " AND " + word(); break;
+        case 9: text = word() + " NEAR/4 " + word(); break;
+        case 10: text = "author:ana " + word(); break;
+        default: text = word() + " " + word(); break;
+        }
+        pdx_query q;
+        pdx_query_init(&q, PDX_QUERY_VERSION);
+        q.text = text.c_str();
+        q.limit = 20;
+        q.exact_total = i % 3 == 0;
+        q.explain = i % 4 == 0;
+        q.no_suggest = 1;
+        if (i % 5 == 0)
+            q.year_min = 2005, q.year_max = 2014;
+        const char *au[] = {"Ana"};
+        if (i % 7 == 0)
+            q.authors = au, q.n_authors = 1;
+        pdx_results *r = nullptr;
+        if (pdx_search(&r, ix, &q) != 0) {
+            out.push_back(text + ": ERROR " + pdx_errmsg(ix));
+            continue;
+        }
+        std::string a = text + ": " + std::to_string(pdx_results_total(r)) + " " +
+                        std::to_string(pdx_results_total_lower(r)) + " " +
+                        std::to_string(pdx_results_total_upper(r));
+        for (size_t k = 0; k < pdx_results_count(r); k++) {
+            const pdx_hit *h = pdx_results_hit(r, k);
+            char sc[40];
+            snprintf(sc, sizeof sc, "%.17g", h->score);
+            a += std::string(" ") + h->work->id + "=" + sc;
+            if (h->explain)
+                a += std::string(" [") + h->explain + "]";
+        }
+        pdx_results_free(r);
+        out.push_back(a);
+    }
+    return out;
+}
+
+std::vector<std::string> answers_with(const std::string &path, const char *mode,
+                                      int passes = 1)
+{
+    if (mode)
+        setenv("PDX_DOC_LENGTHS", mode, 1);
+    else
+        unsetenv("PDX_DOC_LENGTHS");
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
+    std::vector<std::string> a;
+    for (int p = 0; p < passes; p++)
+        a = answers(ix);
+    pdx_close(ix);
+    unsetenv("PDX_DOC_LENGTHS");
+    return a;
+}
+
+unsigned differing(const std::vector<std::string> &got,
+                   const std::vector<std::string> &want, const char *label)
+{
+    unsigned differ = 0;
+    for (size_t i = 0; i < got.size() && i < want.size(); i++)
+        if (got[i] != want[i] && differ++ < 3)
+            fprintf(stderr, "%s: %s\nwanted: %s\n", label, got[i].c_str(),
+                    want[i].c_str());
+    return differ + (got.size() != want.size());
+}
+
+void handle_level(const std::string &path)
+{
+    const std::vector<std::string> native = answers_with(path, "xapian");
+    unsigned found = 0;
+    for (const std::string &a : native)
+        found += a.find("=") != std::string::npos;
+    check(found >= 90, std::to_string(found) + " of 120 queries found works");
+    CHECK_INT(differing(answers_with(path, "array"), native, "array"), 0);
+    CHECK_INT(differing(answers_with(path, nullptr, 3), native, "auto"), 0);
+}
+
+/* A handle that read the lengths, then a commit that changes lengths
+ * (works replaced by longer ones, works added): the handle answers as a
+ * fresh one. */
+void after_commit(const std::string &path, std::mt19937 &rng)
+{
+    setenv("PDX_DOC_LENGTHS", "array", 1);
+    pdx_index *reader = nullptr;
+    check(pdx_open(&reader, path.c_str(), PDX_OPEN_READ) == 0, "open reader");
+    (void)answers(reader); /* reads the lengths */
+    pdx_index *writer = nullptr;
+    check(pdx_open(&writer, path.c_str(), PDX_OPEN_WRITE) == 0, "open writer");
+    put_works(writer, 0, 300, rng, 300); /* u0..u299 again, longer */
+    put_works(writer, 3000, 200, rng);
+    pdx_close(writer);
+    const std::vector<std::string> after = answers(reader);
+    pdx_close(reader);
+    unsetenv("PDX_DOC_LENGTHS");
+    CHECK_INT(differing(after, answers_with(path, "xapian"), "after a commit"), 0);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_bm25 WORK_DIR\n");
+        return 2;
+    }
+    const std::string work = argv[1];
+    if (!check_work_dir(work))
+        return 1;
+    const std::string path = work + "/ix";
+    std::mt19937 rng(3);
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create " + path);
+    put_works(ix, 0, 3000, rng);
+    pdx_close(ix);
+    try {
+        xapian_level(path);
+        handle_level(path);
+        after_commit(path, rng);
+    } catch (const Xapian::Error &e) {
+        check(false, e.get_description());
+    }
+    return check_done();
+}
