@@ -28,7 +28,9 @@
  * own scoring for Xapian queries of ten shapes and for paperdex's query
  * language through a handle.  Only the words whose weight counts are
  * replaced (with_lengths); phrases' positional checks, wildcards (scored
- * as one synonym), filters and field boosts stay Xapian's.
+ * as one synonym), filters and field boosts stay Xapian's, and so does a
+ * query of more than nine scored words, which the array does not speed
+ * up (MAX_SOURCE_WORDS).
  *
  * When.  Reading the lengths costs about one pass over the length list
  * through Xapian's API, 30-75 ms a million works, where one query of a
@@ -247,6 +249,31 @@ void count_postings(const Xapian::Database &db, const Xapian::Query &q,
         count_postings(db, q.get_subquery(i), sum);
 }
 
+/* How many words with_lengths would score from the array. */
+size_t scored_words(const Xapian::Query &q)
+{
+    std::string term;
+    if (plain_leaf(q, term))
+        return 1;
+    size_t n = 0;
+    const size_t scored = scored_children(q);
+    for (size_t i = 0; i < scored; i++)
+        n += scored_words(q.get_subquery(i));
+    return n;
+}
+
+/* Past this many scored words a query is left to Xapian's own scoring,
+ * array or not.  Such a query (a pasted title) has most of its words'
+ * postings scored before any bound prunes them, its works' lengths are
+ * then read in docid order, which glass does cheaply, and a posting
+ * source costs a few virtual calls a posting more than Xapian's own
+ * list: on the synthetic 1M's 1,000 whole titles (two passes each way),
+ * the array's time over Xapian's was 0.30 to 0.62 for one to three
+ * words, 0.79 to 0.92 for four to six, 0.95 to 0.99 for seven to nine,
+ * and 1.01 to 1.09 for ten to sixteen (bench/RESULTS.md, "Lengths in
+ * an array"). */
+const size_t MAX_SOURCE_WORDS = 9;
+
 } // namespace
 
 Xapian::doccount scored_postings(const Xapian::Database &db,
@@ -269,6 +296,9 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
     used_ = false;
+    const size_t words = scored_words(q);
+    if (words == 0 || words > MAX_SOURCE_WORDS)
+        return nullptr; /* nothing to score, or Xapian's is as fast */
     if (mode_ == 0) { /* the first query: PDX_DOC_LENGTHS, once */
         const char *env = getenv("PDX_DOC_LENGTHS");
         mode_ = env && !strcmp(env, "array")    ? 2

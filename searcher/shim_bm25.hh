@@ -27,7 +27,9 @@ struct DocLengths {
 class LengthCache {
   public:
     /* The lengths to score a query with, or null for Xapian's own
-     * scoring: null for a handle with a remote or writable database, and
+     * scoring: null for a query of no scored word or of more than nine
+     * (MAX_SOURCE_WORDS), for a handle with a remote or writable
+     * database, and
      * until the postings that the handle's queries scored since the last
      * commit (q's included: scored_postings) add up to as many as the
      * database has works; then the lengths are read (once a revision).
