@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
+static inline double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -27,7 +27,7 @@ typedef struct bench_query {
 /* Read the queries of path into *out (malloc'd, with the strings; never
  * freed: the process ends with the benchmark).  The count, or -1 with a
  * message on stderr. */
-static long read_queries(const char *path, bench_query **out)
+static inline long read_queries(const char *path, bench_query **out)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -41,7 +41,7 @@ static long read_queries(const char *path, bench_query **out)
         buf[strcspn(buf, "\n")] = '\0';
         if (n == cap) {
             cap = cap ? 2 * cap : 512;
-            bench_query *nv = realloc(v, cap * sizeof *v);
+            bench_query *nv = (bench_query *)realloc(v, cap * sizeof *v);
             if (!nv) {
                 fclose(f);
                 return -1;
@@ -56,8 +56,9 @@ static long read_queries(const char *path, bench_query **out)
         const char *kind = strtok_r(line, "\t", &save);
         const char *words = strtok_r(NULL, "\t", &save);
         const char *filter = strtok_r(NULL, "\t", &save);
-        v[n++] = (bench_query){kind ? kind : "", words ? words : "",
-                               filter ? filter : ""};
+        bench_query q = {kind ? kind : "", words ? words : "",
+                         filter ? filter : ""};
+        v[n++] = q;
     }
     fclose(f);
     *out = v;

@@ -72,13 +72,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "../common/stopwords.h"
+#include "bench_queries.h"
 
 static const double K1 = 1.2, B = 0.6, MIN_NORMLEN = 0.5;
 
@@ -285,31 +285,17 @@ class BM25Source : public Xapian::PostingSource {
     }
 };
 
-static std::vector<std::string> split(const std::string &s, char c)
-{
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (;;) {
-        size_t e = s.find(c, start);
-        out.push_back(s.substr(start, e == std::string::npos ? e : e - start));
-        if (e == std::string::npos)
-            return out;
-        start = e + 1;
-    }
-}
-
 static int run_queries(const char *db, const char *qfile, int repeat,
                        const char *out_path)
 {
-    std::ifstream in(qfile);
+    bench_query *all = nullptr;
+    long n = read_queries(qfile, &all);
+    if (n < 0)
+        return 1;
     std::vector<std::pair<std::string, std::string>> qs;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> f = split(line, '\t');
-        if (f.size() < 2 || f[0] == "phrase" || (f.size() > 2 && !f[2].empty()))
-            continue;
-        qs.push_back({f[0], f[1]});
-    }
+    for (long i = 0; i < n; i++) /* plain words only */
+        if (strcmp(all[i].kind, "phrase") != 0 && !*all[i].filter)
+            qs.push_back({all[i].kind, all[i].words});
     FILE *out = out_path ? std::fopen(out_path, "w") : nullptr;
     Xapian::Database d(db);
     std::string cs = d.get_metadata("tiers.c");

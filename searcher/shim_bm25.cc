@@ -236,30 +236,18 @@ Xapian::Query rewrite(const Xapian::Query &q,
     return Xapian::Query(q.get_type(), subs.begin(), subs.end());
 }
 
-void count_postings(const Xapian::Database &db, const Xapian::Query &q,
-                    double &sum)
+/* Calls f(term) for each word with_lengths would score from the
+ * array. */
+template <typename F> void each_scored_word(const Xapian::Query &q, F &&f)
 {
     std::string term;
     if (plain_leaf(q, term)) {
-        sum += db.get_termfreq(term);
+        f(term);
         return;
     }
     const size_t scored = scored_children(q);
     for (size_t i = 0; i < scored; i++)
-        count_postings(db, q.get_subquery(i), sum);
-}
-
-/* How many words with_lengths would score from the array. */
-size_t scored_words(const Xapian::Query &q)
-{
-    std::string term;
-    if (plain_leaf(q, term))
-        return 1;
-    size_t n = 0;
-    const size_t scored = scored_children(q);
-    for (size_t i = 0; i < scored; i++)
-        n += scored_words(q.get_subquery(i));
-    return n;
+        each_scored_word(q.get_subquery(i), f);
 }
 
 /* Past this many scored words a query is left to Xapian's own scoring,
@@ -276,15 +264,7 @@ const size_t MAX_SOURCE_WORDS = 9;
 
 } // namespace
 
-Xapian::doccount scored_postings(const Xapian::Database &db,
-                                 const Xapian::Query &q)
-{
-    double sum = 0;
-    count_postings(db, q, sum);
-    return sum > 4e9 ? 4000000000u : static_cast<Xapian::doccount>(sum);
-}
-
-Xapian::Query with_lengths(const Xapian::Query &q, const Xapian::Database &,
+Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b)
 {
@@ -292,41 +272,47 @@ Xapian::Query with_lengths(const Xapian::Query &q, const Xapian::Database &,
     return rewrite(q, lens, k1, b, changed);
 }
 
+std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)
+{
+    auto lens = std::make_shared<DocLengths>();
+    lens->len.assign(static_cast<size_t>(db.get_lastdocid()) + 1, 0);
+    for (Xapian::PostingIterator p = db.postlist_begin("");
+         p != db.postlist_end(""); ++p)
+        lens->len[*p] = p.get_doclength();
+    return lens;
+}
+
 std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
-    used_ = false;
-    const size_t words = scored_words(q);
+    size_t words = 0;
+    each_scored_word(q, [&](const std::string &) { words++; });
     if (words == 0 || words > MAX_SOURCE_WORDS)
         return nullptr; /* nothing to score, or Xapian's is as fast */
-    if (mode_ == 0) { /* the first query: PDX_DOC_LENGTHS, once */
+    if (mode_ == Mode::UNREAD) { /* the first query: PDX_DOC_LENGTHS */
         const char *env = getenv("PDX_DOC_LENGTHS");
-        mode_ = env && !strcmp(env, "array")    ? 2
-                : env && !strcmp(env, "xapian") ? 3
-                                                : 1;
+        mode_ = env && !strcmp(env, "array")    ? Mode::ARRAY
+                : env && !strcmp(env, "xapian") ? Mode::XAPIAN
+                                                : Mode::AUTO;
     }
-    if (mode_ == 3 || h->writable || h->subs.size() != 1 || h->shards.size() != 1 ||
-        !h->shards[0].local)
+    if (mode_ == Mode::XAPIAN || h->writable || h->subs.size() != 1 ||
+        h->shards.size() != 1 || !h->shards[0].local)
         return nullptr;
     const Xapian::Database &db = h->subs[0];
-    const std::vector<Xapian::rev> revs{db.get_revision()};
-    if (revs != revs_) { /* a commit since: what was read is stale */
+    const Xapian::rev rev = db.get_revision();
+    if (rev != rev_) { /* a commit since: what was read is stale */
         lens_.reset();
         walked_ = 0;
-        revs_ = revs;
+        rev_ = rev;
     }
     if (!lens_) {
-        walked_ += scored_postings(db, q);
-        if (mode_ != 2 && walked_ < db.get_doccount())
+        each_scored_word(q, [&](const std::string &t) {
+            walked_ += db.get_termfreq(t);
+        });
+        if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
             return nullptr;
-        auto lens = std::make_shared<DocLengths>();
-        lens->len.assign(static_cast<size_t>(db.get_lastdocid()) + 1, 0);
-        for (Xapian::PostingIterator p = db.postlist_begin("");
-             p != db.postlist_end(""); ++p)
-            lens->len[*p] = p.get_doclength();
-        lens_ = std::move(lens);
+        lens_ = read_doc_lengths(db);
     }
-    used_ = true;
     return lens_;
 }
 

@@ -1293,7 +1293,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<const DocLengths> lens;
     if (has_text && q->k1 > 0 && q->b > 0)
         lens = reader(h).lengths.get(h, query);
-    enq.set_query(lens ? with_lengths(query, h->db, lens, q->k1, q->b)
+    enq.set_query(lens ? with_lengths(query, lens, q->k1, q->b)
                        : query);
     enq.set_time_limit(q->time_limit); /* 0: none */
     if (has_text)

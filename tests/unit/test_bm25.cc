@@ -91,17 +91,6 @@ void put_works(pdx_index *ix, unsigned from, unsigned n, std::mt19937 &rng,
     check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
 }
 
-/* Every work's length, as LengthCache reads them. */
-std::shared_ptr<const pdxshim::DocLengths> read_lengths(const Xapian::Database &db)
-{
-    auto lens = std::make_shared<pdxshim::DocLengths>();
-    lens->len.assign(db.get_lastdocid() + 1, 0);
-    for (Xapian::PostingIterator p = db.postlist_begin("");
-         p != db.postlist_end(""); ++p)
-        lens->len[*p] = p.get_doclength();
-    return lens;
-}
-
 /* One MSet as text: estimate and bounds, then docid=weight (hex float:
  * every bit). */
 std::string mset_text(const Xapian::MSet &ms)
@@ -121,7 +110,7 @@ std::string mset_text(const Xapian::MSet &ms)
 void xapian_level(const std::string &path)
 {
     Xapian::Database db(path);
-    const auto lens = read_lengths(db);
+    const auto lens = pdxshim::read_doc_lengths(db);
     /* The default field's words, by frequency: common and rare ones. */
     std::vector<std::string> words;
     for (Xapian::TermIterator t = db.allterms_begin(); t != db.allterms_end(); ++t)
@@ -171,7 +160,7 @@ void xapian_level(const std::string &path)
         }
         default: q = Q(Q::OP_XOR, common(), w()); break;
         }
-        const Q r = pdxshim::with_lengths(q, db, lens, 1.2, 0.6);
+        const Q r = pdxshim::with_lengths(q, lens, 1.2, 0.6);
         const std::string rd = r.get_description();
         total++;
         rewritten += rd != q.get_description() &&
