@@ -28,9 +28,21 @@
  * own scoring for Xapian queries of ten shapes and for paperdex's query
  * language through a handle.  Only the words whose weight counts are
  * replaced (with_lengths); phrases' positional checks, wildcards (scored
- * as one synonym), filters and field boosts stay Xapian's, and so does a
- * query of more than nine scored words, which the array does not speed
- * up (MAX_SOURCE_WORDS).
+ * as one synonym), filters and field boosts stay Xapian's.
+ *
+ * An OR of words (the default operator: a query of several words, a
+ * pasted title) is one source, BM25OrSource, rather than a source a
+ * word under Xapian's tree of ORs.  It considers works as MaxScore does:
+ * the words whose bounds together fall short of the matcher's least
+ * weight only check the works the other words propose, and stop as soon
+ * as a work cannot reach it.  Xapian's tree prunes only where the least
+ * weight passes the bound of a whole subtree, which for ten or more
+ * words it seldom does: a whole title's sixteen words were scored
+ * posting by posting, and Lucene's block-max WAND was faster on them.
+ * The weight handed to the matcher is still the tree's, summed in its
+ * order (to the bit).  Other words each scored from the array (under
+ * AND, AND_MAYBE, FILTER, ...) are BM25Source, and a query of more than
+ * nine of those stays Xapian's (MAX_SOURCE_WORDS).
  *
  * When.  Reading the lengths costs about one pass over the length list
  * through Xapian's API, 30-75 ms a million works, where one query of a
@@ -65,8 +77,55 @@ namespace pdxshim {
 namespace {
 
 const double MIN_NORMLEN = 0.5; /* BM25Weight's, as run_search sets it */
+const Xapian::docid END = Xapian::docid(-1); /* past every docid */
 
-/* One word's BM25, k2 = 0 and k3 = 1 (wqf 1), its length from lens. */
+/* One word's BM25 (k2 = 0, k3 = 1, wqf 1): BM25Weight::init's statistics
+ * and get_maxpart's bound, from what the matcher would hand it for one
+ * database, and get_sumpart's weight, its length from lens. */
+struct BM25Word {
+    Xapian::doccount df = 0;
+    double termweight = 0, len_factor = 0, k1 = 0, b = 0, maxweight = 0;
+
+    void init(const Xapian::Database &db, const std::string &term,
+              double k1_, double b_)
+    {
+        k1 = k1_;
+        b = b_;
+        df = db.get_termfreq(term);
+        const Xapian::doccount n = db.get_doccount();
+        double tw = (n - df + 0.5) / (df + 0.5);
+        if (tw < 2)
+            tw = tw * 0.5 + 1;
+        termweight = std::log(tw) * 1.0; /* factor 1; wqf 1: (k3+1)/(k3+1) */
+        len_factor = db.get_avlength();
+        if (len_factor != 0)
+            len_factor = 1 / len_factor;
+        const double wdf_max = db.get_wdf_upper_bound(term);
+        double denom = wdf_max;
+        const double normlen_lb = std::max(
+            db.get_doclength_lower_bound() * len_factor, MIN_NORMLEN);
+        denom += k1 * (normlen_lb * b + (1 - b));
+        maxweight = termweight * (k1 + 1) * (wdf_max / denom);
+    }
+
+    double weight(double wdf, Xapian::termcount len) const
+    {
+        const double normlen = std::max(len * len_factor, MIN_NORMLEN);
+        const double denom = k1 * (normlen * b + (1 - b)) + wdf;
+        return termweight * (k1 + 1) * (wdf / denom);
+    }
+};
+
+/* did's length: from the array, or (a docid past it) from the database. */
+inline Xapian::termcount length_of(const DocLengths &lens,
+                                   const Xapian::Database &db,
+                                   Xapian::docid did)
+{
+    return did < lens.len.size() ? lens.len[did] : db.get_doclength(did);
+}
+
+/* One word scored with the lengths: a leaf outside an OR of words (under
+ * AND, AND_MAYBE, FILTER, ...). */
 class BM25Source : public Xapian::PostingSource {
   public:
     BM25Source(const std::string &term,
@@ -80,36 +139,19 @@ class BM25Source : public Xapian::PostingSource {
         return new BM25Source(term_, lens_, k1_, b_);
     }
 
-    /* BM25Weight::init and get_maxpart, from the statistics the matcher
-     * would hand it for one database: termfreq, the number of works,
-     * their average length, the shortest length and the term's wdf
-     * bound. */
     void init(const Xapian::Database &db) override
     {
         db_ = db;
         it_ = db.postlist_begin(term_);
         end_ = db.postlist_end(term_);
         started_ = false;
-        df_ = db.get_termfreq(term_);
-        const Xapian::doccount n = db.get_doccount();
-        double tw = (n - df_ + 0.5) / (df_ + 0.5);
-        if (tw < 2)
-            tw = tw * 0.5 + 1;
-        termweight_ = std::log(tw) * 1.0; /* factor 1; wqf 1: (k3+1)/(k3+1) */
-        len_factor_ = db.get_avlength();
-        if (len_factor_ != 0)
-            len_factor_ = 1 / len_factor_;
-        const double wdf_max = db.get_wdf_upper_bound(term_);
-        double denom = wdf_max;
-        const double normlen_lb = std::max(
-            db.get_doclength_lower_bound() * len_factor_, MIN_NORMLEN);
-        denom += k1_ * (normlen_lb * b_ + (1 - b_));
-        set_maxweight(termweight_ * (k1_ + 1) * (wdf_max / denom));
+        w_.init(db, term_, k1_, b_);
+        set_maxweight(w_.maxweight);
     }
 
-    Xapian::doccount get_termfreq_min() const override { return df_; }
-    Xapian::doccount get_termfreq_est() const override { return df_; }
-    Xapian::doccount get_termfreq_max() const override { return df_; }
+    Xapian::doccount get_termfreq_min() const override { return w_.df; }
+    Xapian::doccount get_termfreq_est() const override { return w_.df; }
+    Xapian::doccount get_termfreq_max() const override { return w_.df; }
 
     /* A posting source starts before its first entry; a posting
      * iterator at it. */
@@ -140,16 +182,9 @@ class BM25Source : public Xapian::PostingSource {
                 ++it_;
     }
 
-    /* BM25Weight::get_sumpart. */
     double get_weight() const override
     {
-        const Xapian::docid did = *it_;
-        const Xapian::termcount len =
-            did < lens_->len.size() ? lens_->len[did] : db_.get_doclength(did);
-        const double normlen = std::max(len * len_factor_, MIN_NORMLEN);
-        const double wdf = it_.get_wdf();
-        const double denom = k1_ * (normlen * b_ + (1 - b_)) + wdf;
-        return termweight_ * (k1_ + 1) * (wdf / denom);
+        return w_.weight(it_.get_wdf(), length_of(*lens_, db_, *it_));
     }
 
     std::string get_description() const override
@@ -164,8 +199,275 @@ class BM25Source : public Xapian::PostingSource {
     Xapian::Database db_;
     Xapian::PostingIterator it_, end_;
     bool started_ = false;
-    Xapian::doccount df_ = 0;
-    double termweight_ = 0, len_factor_ = 0;
+    BM25Word w_;
+};
+
+/* A pruning bound is trusted only past this factor: the matcher's exact
+ * sums and the bounds' own are added in different orders, and a work
+ * whose weight equals the matcher's minimum must never be passed over. */
+const double SLACK = 1 + 1e-9;
+
+/*
+ * An OR of words scored with the lengths, as one posting source: what a
+ * pasted title or an OR of several words becomes.
+ *
+ * Xapian builds an OR of n words as a tree of n - 1 binary OrPostLists,
+ * and the matcher's least weight prunes it only where it exceeds the
+ * bound of a whole subtree (then that OR turns into AND_MAYBE).  Here
+ * the words are ordered by their bounds instead, and each work is
+ * considered the way MaxScore (Turtle and Flood, 1995; Lucene's
+ * MaxScoreCache does the same per block) does: the words whose bounds
+ * add up to less than the least weight cannot make a work count alone,
+ * so only the others ("essential") propose works, and a proposed work
+ * is checked against the rest, the largest bound first, only while its
+ * weight so far plus what is left could still reach the least weight.
+ *
+ * The weight handed to the matcher is the one Xapian's tree would give,
+ * to the bit: init() builds the same tree (OrContext::postlist's heap,
+ * by estimated term frequency), and a work's weight is summed along it
+ * (a node's weight is its left's plus its right's, or the one side
+ * present).  Its estimates (min, est, max) and bound are the tree's too.
+ */
+class BM25OrSource : public Xapian::PostingSource {
+  public:
+    BM25OrSource(std::vector<std::string> terms,
+                 std::shared_ptr<const DocLengths> lens, double k1, double b)
+        : terms_(std::move(terms)), lens_(std::move(lens)), k1_(k1), b_(b)
+    {
+    }
+
+    Xapian::PostingSource *clone() const override
+    {
+        return new BM25OrSource(terms_, lens_, k1_, b_);
+    }
+
+    void init(const Xapian::Database &db) override
+    {
+        db_ = db;
+        const size_t n = terms_.size();
+        words_.assign(n, Word());
+        for (size_t i = 0; i < n; i++) {
+            Word &w = words_[i];
+            w.bm25.init(db, terms_[i], k1_, b_);
+            w.it = db.postlist_begin(terms_[i]);
+            w.end = db.postlist_end(terms_[i]);
+            w.did = w.it == w.end ? END : *w.it;
+        }
+        build_tree(db.get_doccount());
+        /* MaxScore's order: smallest bound first; cum_[k] bounds the
+         * first k together. */
+        order_.resize(n);
+        for (size_t i = 0; i < n; i++)
+            order_[i] = i;
+        std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t c) {
+            return words_[a].bm25.maxweight < words_[c].bm25.maxweight;
+        });
+        cum_.assign(n + 1, 0);
+        for (size_t k = 0; k < n; k++)
+            cum_[k + 1] = cum_[k] + words_[order_[k]].bm25.maxweight;
+        cur_ = 0;
+        theta_ = -1;
+        essential_ = 0;
+        set_maxweight(nodes_[root_].maxweight);
+    }
+
+    Xapian::doccount get_termfreq_min() const override { return nodes_[root_].tmin; }
+    Xapian::doccount get_termfreq_est() const override { return nodes_[root_].est; }
+    Xapian::doccount get_termfreq_max() const override { return nodes_[root_].tmax; }
+
+    void next(double min_wt) override { advance(cur_ + 1, min_wt); }
+
+    void skip_to(Xapian::docid did, double min_wt) override
+    {
+        advance(std::max(did, cur_ + 1), min_wt);
+    }
+
+    bool at_end() const override { return cur_ == END; }
+    Xapian::docid get_docid() const override { return cur_; }
+    double get_weight() const override { return weight_; }
+
+    std::string get_description() const override
+    {
+        std::string d = "BM25OrSource(";
+        for (size_t i = 0; i < terms_.size(); i++)
+            d += (i ? " " : "") + terms_[i];
+        return d + ")";
+    }
+
+  private:
+    struct Word {
+        BM25Word bm25;
+        Xapian::PostingIterator it, end;
+        Xapian::docid did = END; /* *it, or END */
+        double w = 0;            /* its weight in the work considered */
+        bool here = false;       /* it is in that work */
+    };
+    /* The tree Xapian would build: leaves 0..n-1 (the words), then each
+     * OrPostList in the order it was made, so children come first. */
+    struct Node {
+        size_t l = 0, r = 0;
+        Xapian::doccount tmin = 0, est = 0, tmax = 0;
+        double maxweight = 0;
+        double w = 0;
+        bool here = false;
+    };
+
+    /* OrContext::postlist and OrPostList's estimates and bound. */
+    void build_tree(Xapian::doccount dbsize)
+    {
+        const size_t n = words_.size();
+        nodes_.assign(n, Node());
+        for (size_t i = 0; i < n; i++) {
+            Node &x = nodes_[i];
+            x.tmin = x.est = x.tmax = words_[i].bm25.df;
+            x.maxweight = words_[i].bm25.maxweight;
+        }
+        root_ = 0;
+        if (n < 2)
+            return;
+        std::vector<size_t> heap(n);
+        for (size_t i = 0; i < n; i++)
+            heap[i] = i;
+        /* ComparePostListTermFreqAscending. */
+        auto cmp = [&](size_t a, size_t c) { return nodes_[a].est > nodes_[c].est; };
+        std::make_heap(heap.begin(), heap.end(), cmp);
+        for (;;) {
+            const size_t r = heap.front();
+            std::pop_heap(heap.begin(), heap.end(), cmp);
+            heap.pop_back();
+            const size_t l = heap.front();
+            Node x;
+            x.l = l;
+            x.r = r;
+            const Node &a = nodes_[l], &c = nodes_[r];
+            x.tmax = std::min(a.tmax + c.tmax, dbsize);
+            x.tmin = std::max(a.tmin, c.tmin);
+            if (dbsize == 0) {
+                x.est = 0;
+            } else {
+                const double le = a.est, re = c.est;
+                x.est = static_cast<Xapian::doccount>(le + re - (le * re / dbsize) + 0.5);
+            }
+            x.maxweight = a.maxweight + c.maxweight;
+            nodes_.push_back(x);
+            const size_t made = nodes_.size() - 1;
+            if (heap.size() == 1) {
+                root_ = made;
+                return;
+            }
+            std::pop_heap(heap.begin(), heap.end(), cmp);
+            heap.back() = made;
+            std::push_heap(heap.begin(), heap.end(), cmp);
+        }
+    }
+
+    /* Moves w to its first work at or after did. */
+    static void reach(Word &w, Xapian::docid did)
+    {
+        if (w.did >= did)
+            return;
+        if (w.did + 1 == did)
+            ++w.it;
+        else
+            w.it.skip_to(did);
+        w.did = w.it == w.end ? END : *w.it;
+    }
+
+    void weigh(Word &w, Xapian::docid did)
+    {
+        w.w = w.bm25.weight(w.it.get_wdf(), length_of(*lens_, db_, did));
+        w.here = true;
+    }
+
+    /* The first work at or after floor that may weigh min_wt, its
+     * weight summed as Xapian's tree sums it; or END. */
+    void advance(Xapian::docid floor, double min_wt)
+    {
+        const size_t n = words_.size();
+        if (min_wt != theta_) {
+            theta_ = min_wt;
+            essential_ = 0;
+            while (essential_ < n && cum_[essential_ + 1] * SLACK < theta_)
+                essential_++;
+        }
+        const size_t k = essential_; /* order_[k..n) propose works */
+        if (k == n && cum_[n] * SLACK < theta_) {
+            cur_ = END;
+            return;
+        }
+        for (;;) {
+            Xapian::docid did = END;
+            for (size_t j = k; j < n; j++) {
+                Word &w = words_[order_[j]];
+                reach(w, floor);
+                did = std::min(did, w.did);
+            }
+            if (did == END) {
+                cur_ = END;
+                return;
+            }
+            double sum = 0;
+            for (size_t j = 0; j < n; j++)
+                words_[j].here = false;
+            for (size_t j = k; j < n; j++) {
+                Word &w = words_[order_[j]];
+                if (w.did == did) {
+                    weigh(w, did);
+                    sum += w.w;
+                }
+            }
+            bool can = true;
+            for (size_t j = k; j-- > 0;) {
+                if ((sum + cum_[j + 1]) * SLACK < theta_) {
+                    can = false;
+                    break;
+                }
+                Word &w = words_[order_[j]];
+                reach(w, did);
+                if (w.did == did) {
+                    weigh(w, did);
+                    sum += w.w;
+                }
+            }
+            if (can && sum * SLACK >= theta_) {
+                cur_ = did;
+                weight_ = tree_sum();
+                return;
+            }
+            floor = did + 1;
+        }
+    }
+
+    /* OrPostList::get_weight over the tree, for the words here. */
+    double tree_sum()
+    {
+        const size_t n = words_.size();
+        for (size_t i = 0; i < n; i++) {
+            nodes_[i].here = words_[i].here;
+            nodes_[i].w = words_[i].w;
+        }
+        for (size_t i = n; i < nodes_.size(); i++) {
+            Node &x = nodes_[i];
+            const Node &a = nodes_[x.l], &c = nodes_[x.r];
+            x.here = a.here || c.here;
+            x.w = a.here && c.here ? a.w + c.w : a.here ? a.w : c.w;
+        }
+        return nodes_[root_].w;
+    }
+
+    std::vector<std::string> terms_;
+    std::shared_ptr<const DocLengths> lens_;
+    double k1_, b_;
+    Xapian::Database db_;
+    std::vector<Word> words_;
+    std::vector<Node> nodes_;
+    size_t root_ = 0;
+    std::vector<size_t> order_;
+    std::vector<double> cum_;
+    Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
+    double weight_ = 0;
+    double theta_ = -1;     /* the least weight essential_ was found for */
+    size_t essential_ = 0;  /* order_[essential_..n) propose works */
 };
 
 /* A leaf's term when its wqf is 1, else "" (and the leaf stays
@@ -212,6 +514,24 @@ size_t scored_children(const Xapian::Query &q)
     }
 }
 
+/* True when q is an OR whose members, nested ORs flattened as Xapian
+ * flattens them, are all words of wqf 1: terms gets them in the order
+ * Xapian would add them to its OrContext. */
+bool or_of_words(const Xapian::Query &q, std::vector<std::string> &terms)
+{
+    if (q.get_type() != Xapian::Query::OP_OR)
+        return false;
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        std::string term;
+        if (plain_leaf(sub, term))
+            terms.push_back(term);
+        else if (!or_of_words(sub, terms))
+            return false;
+    }
+    return terms.size() >= 2;
+}
+
 Xapian::Query rewrite(const Xapian::Query &q,
                       const std::shared_ptr<const DocLengths> &lens,
                       double k1, double b, bool &changed)
@@ -220,6 +540,12 @@ Xapian::Query rewrite(const Xapian::Query &q,
     if (plain_leaf(q, term)) {
         changed = true;
         return Xapian::Query((new BM25Source(term, lens, k1, b))->release());
+    }
+    std::vector<std::string> terms;
+    if (or_of_words(q, terms)) {
+        changed = true;
+        return Xapian::Query(
+            (new BM25OrSource(std::move(terms), lens, k1, b))->release());
     }
     const size_t scored = scored_children(q);
     if (!scored)
@@ -236,13 +562,20 @@ Xapian::Query rewrite(const Xapian::Query &q,
     return Xapian::Query(q.get_type(), subs.begin(), subs.end());
 }
 
-/* Calls f(term) for each word with_lengths would score from the
- * array. */
+/* Calls f(term, in_or) for each word with_lengths would score from the
+ * array; in_or when it is one of an OR of words (one BM25OrSource), not
+ * a BM25Source of its own. */
 template <typename F> void each_scored_word(const Xapian::Query &q, F &&f)
 {
     std::string term;
     if (plain_leaf(q, term)) {
-        f(term);
+        f(term, false);
+        return;
+    }
+    std::vector<std::string> terms;
+    if (or_of_words(q, terms)) {
+        for (const std::string &t : terms)
+            f(t, true);
         return;
     }
     const size_t scored = scored_children(q);
@@ -250,16 +583,16 @@ template <typename F> void each_scored_word(const Xapian::Query &q, F &&f)
         each_scored_word(q.get_subquery(i), f);
 }
 
-/* Past this many scored words a query is left to Xapian's own scoring,
- * array or not.  Such a query (a pasted title) has most of its words'
- * postings scored before any bound prunes them, its works' lengths are
- * then read in docid order, which glass does cheaply, and a posting
- * source costs a few virtual calls a posting more than Xapian's own
- * list: on the synthetic 1M's 1,000 whole titles (two passes each way),
- * the array's time over Xapian's was 0.30 to 0.62 for one to three
- * words, 0.79 to 0.92 for four to six, 0.95 to 0.99 for seven to nine,
- * and 1.01 to 1.09 for ten to sixteen (bench/RESULTS.md, "Lengths in
- * an array"). */
+/* Past this many words scored each by a BM25Source of its own (not in
+ * an OR of words), a query is left to Xapian's own scoring, array or
+ * not.  Its works' lengths are then read in docid order, which glass
+ * does cheaply, and a posting source costs a few virtual calls a posting
+ * more than Xapian's own list: on the synthetic 1M's 1,000 whole titles
+ * with a source a word (two passes each way), the array's time over
+ * Xapian's was 0.30 to 0.62 for one to three words, 0.79 to 0.92 for
+ * four to six, 0.95 to 0.99 for seven to nine, and 1.01 to 1.09 for ten
+ * to sixteen (bench/RESULTS.md, "Lengths in an array").  Whole titles
+ * are ORs of words now, one BM25OrSource each, and not counted here. */
 const size_t MAX_SOURCE_WORDS = 9;
 
 } // namespace
@@ -285,9 +618,12 @@ std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)
 std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
-    size_t words = 0;
-    each_scored_word(q, [&](const std::string &) { words++; });
-    if (words == 0 || words > MAX_SOURCE_WORDS)
+    size_t words = 0, alone = 0;
+    each_scored_word(q, [&](const std::string &, bool in_or) {
+        words++;
+        alone += !in_or;
+    });
+    if (words == 0 || alone > MAX_SOURCE_WORDS)
         return nullptr; /* nothing to score, or Xapian's is as fast */
     if (mode_ == Mode::UNREAD) { /* the first query: PDX_DOC_LENGTHS */
         const char *env = getenv("PDX_DOC_LENGTHS");
@@ -306,7 +642,7 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         rev_ = rev;
     }
     if (!lens_) {
-        each_scored_word(q, [&](const std::string &t) {
+        each_scored_word(q, [&](const std::string &t, bool) {
             walked_ += db.get_termfreq(t);
         });
         if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())

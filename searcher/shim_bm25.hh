@@ -30,12 +30,13 @@ std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db);
 class LengthCache {
   public:
     /* The lengths to score q with, or null for Xapian's own scoring:
-     * null for a query of no scored word or of more than nine
-     * (MAX_SOURCE_WORDS), for a handle with a remote or writable
-     * database or several databases, and until the postings that the
-     * handle's queries scored since the last commit (q's included: the
-     * sum of its scored words' termfreqs) add up to as many as the
-     * database has works; then the lengths are read (once a revision).
+     * null for a query of no scored word or of more than nine scored
+     * outside an OR of words (MAX_SOURCE_WORDS), for a handle with a
+     * remote or writable database or several databases, and until the
+     * postings that the handle's queries scored since the last commit
+     * (q's included: the sum of its scored words' termfreqs) add up to
+     * as many as the database has works; then the lengths are read
+     * (once a revision).
      * PDX_DOC_LENGTHS=array or =xapian in the environment: at once, or
      * never. */
     std::shared_ptr<const DocLengths> get(shim_db *h, const Xapian::Query &q);
@@ -49,10 +50,14 @@ class LengthCache {
 };
 
 /* q with each scored word (a LEAF_TERM of wqf 1 where its weight counts:
- * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT) a
- * posting source scoring it with the lengths; every other node as it
- * is.  The scores are BM25Weight(k1, 0, 1, b, 0.5)'s to the bit, and so
- * are the bounds the matcher prunes with. */
+ * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT)
+ * scored with the lengths: an OR whose members (nested ORs flattened)
+ * are all such words becomes one posting source for them all
+ * (BM25OrSource, pruned as MaxScore prunes), any other such word a
+ * posting source of its own, and every other node stays as it is.  The
+ * scores are BM25Weight(k1, 0, 1, b, 0.5)'s to the bit, summed in the
+ * order Xapian's tree of ORs sums them, and so are the bounds and
+ * estimates the matcher works with. */
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b);

@@ -5,13 +5,16 @@
  * What it checks, on 3,000 invented works whose words follow a Zipf law
  * (a few in most works, most in few) and whose abstracts run from 10 to
  * 400 words, so that lengths weigh:
- *  - Xapian's own queries of ten shapes (OR of words, AND, AND_NOT,
- *    FILTER, AND_MAYBE, XOR, a scaled word, a word of wqf 2, a synonym, a
- *    repeated word), each run natively and through with_lengths(), at
+ *  - Xapian's own queries of fourteen shapes (OR of words, AND,
+ *    AND_NOT, FILTER, AND_MAYBE, XOR, a scaled word, a word of wqf 2, a
+ *    synonym, a repeated word, ORs of up to 26 words as a pasted title
+ *    gives, ORs nested, ORs under a filter or beside AND_MAYBE, an OR of
+ *    words and an AND), each run natively and through with_lengths(), at
  *    three page sizes and check_at_least values: the same docids, the
  *    same weights to the bit, the same estimate and bounds.  Most queries
- *    must have been rewritten (else the comparison says nothing), and a
- *    leaf of wqf 2 must not be.
+ *    must have been rewritten (else the comparison says nothing), the ORs
+ *    of words into one BM25OrSource each, and a leaf of wqf 2 must not
+ *    be.
  *  - paperdex's queries through a handle (words, phrases, fields,
  *    abstract:, wildcards, +/-, AND, NEAR, year and author filters, exact
  *    totals, explain), with PDX_DOC_LENGTHS=xapian, =array and unset (the
@@ -131,9 +134,10 @@ void xapian_level(const std::string &path)
     Xapian::Enquire enq(db);
     enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     enq.set_sort_by_relevance_then_value(pdxshim::SLOT_ID, false);
-    for (int i = 0; i < 400; i++) {
+    unsigned as_or = 0;
+    for (int i = 0; i < 560; i++) {
         Q q;
-        switch (i % 10) {
+        switch (i % 14) {
         case 0: {
             std::vector<Q> v;
             for (int k = 0, n = 1 + rng() % 5; k < n; k++)
@@ -158,14 +162,45 @@ void xapian_level(const std::string &path)
             q = Q(Q::OP_OR, v.begin(), v.end());
             break;
         }
-        default: q = Q(Q::OP_XOR, common(), w()); break;
+        case 9: q = Q(Q::OP_XOR, common(), w()); break;
+        case 10: { /* a pasted title: up to 25 words, one not indexed */
+            std::vector<Q> v;
+            for (int k = 0, n = 2 + rng() % 24; k < n; k++)
+                v.push_back(k % 3 ? w() : common());
+            if (i % 3 == 0)
+                v.push_back(Q("zzznotaword"));
+            q = Q(Q::OP_OR, v.begin(), v.end());
+            break;
+        }
+        case 11: { /* ORs nested (Xapian flattens them) and repeated */
+            Q a = common();
+            std::vector<Q> v{Q(Q::OP_OR, a, w()), w(), Q(Q::OP_OR, common(), a)};
+            q = Q(Q::OP_OR, v.begin(), v.end());
+            break;
+        }
+        case 12: { /* an OR of words under a filter and beside AND_MAYBE */
+            std::vector<Q> v;
+            for (int k = 0, n = 3 + rng() % 10; k < n; k++)
+                v.push_back(k % 2 ? w() : common());
+            const Q o(Q::OP_OR, v.begin(), v.end());
+            q = i % 2 ? Q(Q::OP_FILTER, o, common())
+                      : Q(Q::OP_AND_MAYBE, common(), o);
+            break;
+        }
+        default: { /* an OR of words and something else: words apart */
+            std::vector<Q> v{common(), w(), Q(Q::OP_AND, common(), w()), common()};
+            q = Q(Q::OP_OR, v.begin(), v.end());
+            break;
+        }
         }
         const Q r = pdxshim::with_lengths(q, lens, 1.2, 0.6);
         const std::string rd = r.get_description();
         total++;
         rewritten += rd != q.get_description() &&
-                     rd.find("BM25Source") != std::string::npos;
-        if (i % 10 == 6 && rd.find("#2") == std::string::npos)
+                     (rd.find("BM25Source") != std::string::npos ||
+                      rd.find("BM25OrSource") != std::string::npos);
+        as_or += rd.find("BM25OrSource") != std::string::npos;
+        if (i % 14 == 6 && rd.find("#2") == std::string::npos)
             wqf2_kept = false;
         const Xapian::doccount pages[][2] = {{10, 10}, {50, 0}, {3, db.get_doccount()}};
         for (const auto &p : pages) {
@@ -183,6 +218,9 @@ void xapian_level(const std::string &path)
           std::to_string(rewritten) + " of " + std::to_string(total) +
               " queries rewritten");
     check(wqf2_kept, "a leaf of wqf 2 stays Xapian's");
+    /* ORs of words (shapes 0, 4, 10, 11, 12) as one source each. */
+    check(as_or >= total * 3 / 14,
+          std::to_string(as_or) + " queries with an OR of words as one source");
 }
 
 /* paperdex's queries through one handle: each query's exact count or
