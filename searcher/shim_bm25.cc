@@ -275,11 +275,16 @@ class BM25OrSource : public Xapian::PostingSource {
     Xapian::doccount get_termfreq_est() const override { return nodes_[root_].est; }
     Xapian::doccount get_termfreq_max() const override { return nodes_[root_].tmax; }
 
-    void next(double min_wt) override { advance(cur_ + 1, min_wt); }
+    void next(double min_wt) override
+    {
+        if (cur_ != END)
+            advance(cur_ + 1, min_wt);
+    }
 
     void skip_to(Xapian::docid did, double min_wt) override
     {
-        advance(std::max(did, cur_ + 1), min_wt);
+        if (cur_ != END)
+            advance(std::max(did, cur_ + 1), min_wt);
     }
 
     bool at_end() const override { return cur_ == END; }
