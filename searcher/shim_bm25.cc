@@ -53,7 +53,11 @@
  * number of works (a rent-or-buy rule: never more than twice the better
  * choice's cost, counting a posting's length lookup as one entry of the
  * list).  A commit (a new revision of the database) makes the array
- * stale: it is dropped and the count starts again.  Only a handle on one
+ * stale: it is dropped and the count starts again.  The handles of one
+ * process share what they read (shared_find, shared_keep): a handle
+ * whose database, at its revision, another handle has read takes that
+ * array at its first query, so paperdex serve's worker threads keep one
+ * array and pay one rent between them.  Only a handle on one
  * local index reads lengths: the remote backend cannot run a posting
  * source, several databases would need one array each (Xapian hands a
  * source each sub-database in turn), and a writer's own revision moves
@@ -69,7 +73,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 #include "../common/shim_db.hh"
 
@@ -620,6 +627,43 @@ std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)
     return lens;
 }
 
+namespace {
+
+/* The lengths that the handles of this process have read, by database
+ * (its directory's device and inode, and its UUID: a rebuild swapped in
+ * under the same name is another database) and revision.  A handle
+ * whose database is there takes them at once, without paying its own
+ * rent first, and the process keeps one array a database however many
+ * handles (paperdex serve's worker threads) read it.  Weak: an array
+ * lives while a handle holds it. */
+typedef std::tuple<dev_t, ino_t, std::string, Xapian::rev> LengthsKey;
+std::mutex shared_mu;
+std::map<LengthsKey, std::weak_ptr<const DocLengths>> shared_lengths;
+
+std::shared_ptr<const DocLengths> shared_find(const LengthsKey &key)
+{
+    std::lock_guard<std::mutex> lock(shared_mu);
+    auto i = shared_lengths.find(key);
+    return i == shared_lengths.end() ? nullptr : i->second.lock();
+}
+
+/* lens, kept for the other handles; or the array another handle kept
+ * for key meanwhile (both read the same revision). */
+std::shared_ptr<const DocLengths> shared_keep(
+    const LengthsKey &key, std::shared_ptr<const DocLengths> lens)
+{
+    std::lock_guard<std::mutex> lock(shared_mu);
+    for (auto i = shared_lengths.begin(); i != shared_lengths.end();)
+        i = i->second.expired() ? shared_lengths.erase(i) : std::next(i);
+    std::weak_ptr<const DocLengths> &slot = shared_lengths[key];
+    if (auto kept = slot.lock())
+        return kept;
+    slot = lens;
+    return lens;
+}
+
+} // namespace
+
 std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
@@ -647,12 +691,17 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         rev_ = rev;
     }
     if (!lens_) {
+        const LengthsKey key(h->shards[0].dev, h->shards[0].ino,
+                             db.get_uuid(), rev);
+        lens_ = shared_find(key);
+        if (lens_)
+            return lens_; /* read by another handle */
         each_scored_word(q, [&](const std::string &t, bool) {
             walked_ += db.get_termfreq(t);
         });
         if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
             return nullptr;
-        lens_ = read_doc_lengths(db);
+        lens_ = shared_keep(key, read_doc_lengths(db));
     }
     return lens_;
 }

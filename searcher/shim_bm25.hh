@@ -26,7 +26,8 @@ struct DocLengths {
 std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db);
 
 /* A reading handle's lengths, kept while its database stays at the
- * revision they were read at.  One per Reader (one handle per thread). */
+ * revision they were read at.  One per Reader (one handle per thread);
+ * the arrays themselves are shared by the handles of a process. */
 class LengthCache {
   public:
     /* The lengths to score q with, or null for Xapian's own scoring:
@@ -36,7 +37,8 @@ class LengthCache {
      * postings that the handle's queries scored since the last commit
      * (q's included: the sum of its scored words' termfreqs) add up to
      * as many as the database has works; then the lengths are read
-     * (once a revision).
+     * (once a revision), unless another handle of the process has read
+     * them for the same database and revision: then at once, shared.
      * PDX_DOC_LENGTHS=array or =xapian in the environment: at once, or
      * never. */
     std::shared_ptr<const DocLengths> get(shim_db *h, const Xapian::Query &q);

@@ -22,6 +22,8 @@
  *    digits) and explanations.
  *  - an array read before a commit that changed works' lengths is not
  *    used after it: a handle that read it answers as a fresh one.
+ *  - handles of one process share the array one of them read, at the
+ *    same revision only and while a handle holds it.
  *
  * usage: test_bm25 WORK_DIR
  */
@@ -42,6 +44,9 @@
 #include "paperdex.h"
 #include "shim_db.hh"
 #include "../searcher/shim_bm25.hh"
+extern "C" {
+#include "handle.h" /* struct pdx_index: a handle's shim_db */
+}
 
 namespace {
 
@@ -339,6 +344,68 @@ void after_commit(const std::string &path, std::mt19937 &rng)
     CHECK_INT(differing(after, answers_with(path, "xapian"), "after a commit"), 0);
 }
 
+/* The handles of one process share the lengths one of them read: for
+ * the same database at the same revision, and only while a handle holds
+ * them. */
+void shared_between_handles(const std::string &path, std::mt19937 &rng)
+{
+    std::string rare; /* a word whose postings alone never pay the rent */
+    {
+        Xapian::Database db(path);
+        for (Xapian::TermIterator t = db.allterms_begin(); t != db.allterms_end(); ++t)
+            if (islower(static_cast<unsigned char>((*t)[0])) &&
+                t.get_termfreq() < db.get_doccount() / 20) {
+                rare = *t;
+                break;
+            }
+    }
+    check(!rare.empty(), "a rare word in the index");
+    const Xapian::Query q(rare);
+    auto open = [&] {
+        pdx_index *ix = nullptr;
+        check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
+        return ix;
+    };
+    pdx_index *a = open(), *b = open();
+    {
+        pdxshim::LengthCache ca, cb;
+        setenv("PDX_DOC_LENGTHS", "array", 1);
+        const auto la = ca.get(a->db, q); /* reads them */
+        unsetenv("PDX_DOC_LENGTHS");
+        check(la != nullptr, "PDX_DOC_LENGTHS=array reads the lengths");
+        const auto lb = cb.get(b->db, q); /* by the rule: a rare word */
+        check(lb && lb == la, "a second handle takes the first one's lengths "
+                              "at its first query");
+        /* A commit: a handle opened after it is at another revision. */
+        pdx_index *w = nullptr;
+        check(pdx_open(&w, path.c_str(), PDX_OPEN_WRITE) == 0, "open writer");
+        put_works(w, 3200, 5, rng);
+        pdx_close(w);
+        pdx_index *c = open();
+        {
+            pdxshim::LengthCache cc, cc2;
+            check(cc.get(c->db, q) == nullptr,
+                  "a handle at a new revision does not take the old one's "
+                  "lengths");
+            setenv("PDX_DOC_LENGTHS", "array", 1);
+            check(cc2.get(c->db, q) != nullptr, "the new revision's lengths read");
+            unsetenv("PDX_DOC_LENGTHS");
+        }
+        pdx_close(c);
+    }
+    pdx_close(a);
+    pdx_close(b);
+    /* Nobody holds the new revision's lengths now: a handle at it pays
+     * its own rent. */
+    pdx_index *d = open();
+    {
+        pdxshim::LengthCache cd;
+        check(cd.get(d->db, q) == nullptr,
+              "lengths no handle holds are not kept");
+    }
+    pdx_close(d);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -361,6 +428,7 @@ int main(int argc, char **argv)
         xapian_level(path);
         handle_level(path);
         after_commit(path, rng);
+        shared_between_handles(path, rng);
     } catch (const Xapian::Error &e) {
         check(false, e.get_description());
     }
