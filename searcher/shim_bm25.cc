@@ -40,7 +40,10 @@
  * words it seldom does: a whole title's sixteen words were scored
  * posting by posting, and Lucene's block-max WAND was faster on them.
  * The weight handed to the matcher is still the tree's, summed in its
- * order (to the bit).  Other words each scored from the array (under
+ * order (to the bit).  It pays before the array does: until a handle
+ * has read the lengths, an OR of words is still this source, reading
+ * its works' lengths forward through the length list as Xapian's own
+ * leaves do (single words stay Xapian's until then).  Other words each scored from the array (under
  * AND, AND_MAYBE, FILTER, ...) are BM25Source, and a query of more than
  * nine of those stays Xapian's (MAX_SOURCE_WORDS).
  *
@@ -275,6 +278,8 @@ class BM25OrSource : public Xapian::PostingSource {
         cur_ = 0;
         theta_ = -1;
         essential_ = 0;
+        len_open_ = false;
+        len_did_ = 0;
         set_maxweight(nodes_[root_].maxweight);
     }
 
@@ -385,9 +390,30 @@ class BM25OrSource : public Xapian::PostingSource {
         w.did = w.it == w.end ? END : *w.it;
     }
 
+    /* did's length: from the array; without one (not read yet), from
+     * the database's length list, read forward as Xapian's own leaves
+     * read it (the works considered come in docid order). */
+    Xapian::termcount length(Xapian::docid did)
+    {
+        if (!lens_->len.empty())
+            return length_of(*lens_, db_, did);
+        if (did != len_did_) {
+            if (!len_open_) {
+                len_it_ = db_.postlist_begin("");
+                len_open_ = true;
+            }
+            len_it_.skip_to(did);
+            len_did_ = did;
+            len_ = len_it_ != Xapian::PostingIterator() && *len_it_ == did
+                       ? len_it_.get_doclength()
+                       : db_.get_doclength(did);
+        }
+        return len_;
+    }
+
     void weigh(Word &w, Xapian::docid did)
     {
-        w.w = w.bm25.weight(w.it.get_wdf(), length_of(*lens_, db_, did));
+        w.w = w.bm25.weight(w.it.get_wdf(), length(did));
         w.here = true;
     }
 
@@ -480,6 +506,10 @@ class BM25OrSource : public Xapian::PostingSource {
     double weight_ = 0;
     double theta_ = -1;     /* the least weight essential_ was found for */
     size_t essential_ = 0;  /* order_[essential_..n) propose works */
+    Xapian::PostingIterator len_it_; /* the length list, without lens_ */
+    bool len_open_ = false;
+    Xapian::docid len_did_ = 0;
+    Xapian::termcount len_ = 0; /* len_did_'s */
 };
 
 /* A leaf's term when its wqf is 1, else "" (and the leaf stays
@@ -550,6 +580,8 @@ Xapian::Query rewrite(const Xapian::Query &q,
 {
     std::string term;
     if (plain_leaf(q, term)) {
+        if (lens->len.empty())
+            return q; /* no array: Xapian's own leaf is as fast */
         changed = true;
         return Xapian::Query((new BM25Source(term, lens, k1, b))->release());
     }
@@ -629,6 +661,15 @@ std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)
 
 namespace {
 
+/* No lengths read: with_lengths then scores only ORs of words, their
+ * lengths from the database's length list. */
+std::shared_ptr<const DocLengths> no_array()
+{
+    static const std::shared_ptr<const DocLengths> none =
+        std::make_shared<DocLengths>();
+    return none;
+}
+
 /* The lengths that the handles of this process have read, by database
  * (its directory's device and inode, and its UUID: a rebuild swapped in
  * under the same name is another database) and revision.  A handle
@@ -696,11 +737,13 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         lens_ = shared_find(key);
         if (lens_)
             return lens_; /* read by another handle */
-        each_scored_word(q, [&](const std::string &t, bool) {
+        bool any_or = false;
+        each_scored_word(q, [&](const std::string &t, bool in_or) {
             walked_ += db.get_termfreq(t);
+            any_or |= in_or;
         });
         if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
-            return nullptr;
+            return any_or ? no_array() : nullptr;
         lens_ = shared_keep(key, read_doc_lengths(db));
     }
     return lens_;

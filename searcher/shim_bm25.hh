@@ -30,8 +30,10 @@ std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db);
  * the arrays themselves are shared by the handles of a process. */
 class LengthCache {
   public:
-    /* The lengths to score q with, or null for Xapian's own scoring:
-     * null for a query of no scored word or of more than nine scored
+    /* The lengths to score q with, or null for Xapian's own scoring (an
+     * empty array, before the lengths are read, when q has an OR of
+     * words: with_lengths then rewrites only those ORs): null for a
+     * query of no scored word or of more than nine scored
      * outside an OR of words (MAX_SOURCE_WORDS), for a handle with a
      * remote or writable database or several databases, and until the
      * postings that the handle's queries scored since the last commit
@@ -56,7 +58,9 @@ class LengthCache {
  * scored with the lengths: an OR whose members (nested ORs flattened)
  * are all such words becomes one posting source for them all
  * (BM25OrSource, pruned as MaxScore prunes), any other such word a
- * posting source of its own, and every other node stays as it is.  The
+ * posting source of its own, and every other node stays as it is.  With
+ * an empty lens (not read yet), only the ORs of words are rewritten,
+ * their lengths read forward from the database's length list.  The
  * scores are BM25Weight(k1, 0, 1, b, 0.5)'s to the bit, summed in the
  * order Xapian's tree of ORs sums them, and so are the bounds and
  * estimates the matcher works with. */

@@ -14,7 +14,8 @@
  *    same weights to the bit, the same estimate and bounds.  Most queries
  *    must have been rewritten (else the comparison says nothing), the ORs
  *    of words into one BM25OrSource each, and a leaf of wqf 2 must not
- *    be.
+ *    be.  Each again with no array read (an empty one): only the ORs of
+ *    words rewritten, their lengths from the length list.
  *  - paperdex's queries through a handle (words, phrases, fields,
  *    abstract:, wildcards, +/-, AND, NEAR, year and author filters, exact
  *    totals, explain), with PDX_DOC_LENGTHS=xapian, =array and unset (the
@@ -139,7 +140,8 @@ void xapian_level(const std::string &path)
     Xapian::Enquire enq(db);
     enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
     enq.set_sort_by_relevance_then_value(pdxshim::SLOT_ID, false);
-    unsigned as_or = 0;
+    unsigned as_or = 0, no_array_or = 0, no_array_single = 0;
+    const auto no_lens = std::make_shared<const pdxshim::DocLengths>();
     for (int i = 0; i < 560; i++) {
         Q q;
         switch (i % 14) {
@@ -207,6 +209,12 @@ void xapian_level(const std::string &path)
         as_or += rd.find("BM25OrSource") != std::string::npos;
         if (i % 14 == 6 && rd.find("#2") == std::string::npos)
             wqf2_kept = false;
+        /* Before a handle reads the array: ORs of words only, their
+         * lengths from the length list. */
+        const Q r0 = pdxshim::with_lengths(q, no_lens, 1.2, 0.6);
+        const std::string r0d = r0.get_description();
+        no_array_or += r0d.find("BM25OrSource") != std::string::npos;
+        no_array_single += r0d.find("BM25Source") != std::string::npos;
         const Xapian::doccount pages[][2] = {{10, 10}, {50, 0}, {3, db.get_doccount()}};
         for (const auto &p : pages) {
             enq.set_query(q);
@@ -216,6 +224,11 @@ void xapian_level(const std::string &path)
             if (native != mine && differ++ < 3)
                 fprintf(stderr, "%s\n native: %s\n arrays: %s\n",
                         q.get_description().c_str(), native.c_str(), mine.c_str());
+            enq.set_query(r0);
+            const std::string list = mset_text(enq.get_mset(0, p[0], p[1]));
+            if (native != list && differ++ < 3)
+                fprintf(stderr, "%s\n native: %s\n no array: %s\n",
+                        q.get_description().c_str(), native.c_str(), list.c_str());
         }
     }
     CHECK_INT(differ, 0);
@@ -226,6 +239,8 @@ void xapian_level(const std::string &path)
     /* ORs of words (shapes 0, 4, 10, 11, 12) as one source each. */
     check(as_or >= total * 3 / 14,
           std::to_string(as_or) + " queries with an OR of words as one source");
+    CHECK_INT(no_array_or, as_or);
+    CHECK_INT(no_array_single, 0);
 }
 
 /* paperdex's queries through one handle: each query's exact count or
