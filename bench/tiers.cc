@@ -77,7 +77,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/stopwords.h"
+#include "xapian_english.hh"
 #include "bench_queries.h"
 
 static const double K1 = 1.2, B = 0.6, MIN_NORMLEN = 0.5;
@@ -305,14 +305,9 @@ static int run_queries(const char *db, const char *qfile, int repeat,
         info->a0 = std::atof(d.get_metadata("tiers.a0").c_str());
         info->c = std::atof(cs.c_str());
     }
-    Xapian::QueryParser qp;
-    qp.set_stemmer(Xapian::Stem("english"));
-    qp.set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
     Xapian::SimpleStopper stop;
-    for (const char *const *sw = PDX_STOPWORDS; *sw; sw++)
-        stop.add(*sw);
-    qp.set_stopper(&stop);
-    qp.set_default_op(Xapian::Query::OP_OR);
+    Xapian::QueryParser qp;
+    english_parser(qp, stop);
     Xapian::Enquire enq(d);
     if (tiered)
         enq.set_weighting_scheme(TierBM25(info));

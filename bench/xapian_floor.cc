@@ -60,7 +60,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/stopwords.h"
+#include "xapian_english.hh"
 
 static std::vector<std::string> split(const std::string &s, char c)
 {
@@ -102,14 +102,9 @@ static int run_queries(const char *db, const char *qfile, int repeat,
     }
     try {
         Xapian::Database d(db);
-        Xapian::QueryParser qp;
-        qp.set_stemmer(Xapian::Stem("english"));
-        qp.set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
         Xapian::SimpleStopper stop;
-        for (const char *const *sw = PDX_STOPWORDS; *sw; sw++)
-            stop.add(*sw);
-        qp.set_stopper(&stop);
-        qp.set_default_op(Xapian::Query::OP_OR);
+        Xapian::QueryParser qp;
+        english_parser(qp, stop);
         Xapian::Enquire enq(d);
         enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
         enq.set_sort_by_relevance_then_value(2 /* SLOT_ID */, false);
@@ -189,8 +184,7 @@ int main(int argc, char **argv)
         tg.set_stemmer(Xapian::Stem("english"));
         tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
         Xapian::SimpleStopper stop;
-        for (const char *const *sw = PDX_STOPWORDS; *sw; sw++)
-            stop.add(*sw);
+        english_stopper(stop);
         tg.set_stopper(&stop);
         tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         bool positions = mode != "nopos";

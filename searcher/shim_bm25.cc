@@ -80,6 +80,8 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "../common/shim_db.hh"
 
@@ -91,7 +93,7 @@ const Xapian::docid END = Xapian::docid(-1); /* past every docid */
 
 /* One word's BM25 (k2 = 0, k3 = 1, wqf 1): BM25Weight::init's statistics
  * and get_maxpart's bound, from what the matcher would hand it for one
- * database, and get_sumpart's weight, its length from lens. */
+ * database, and get_sumpart's weight for a wdf and a work's length. */
 struct BM25Word {
     Xapian::doccount df = 0;
     double termweight = 0, len_factor = 0, k1 = 0, b = 0, maxweight = 0;
@@ -278,7 +280,8 @@ class BM25OrSource : public Xapian::PostingSource {
         cur_ = 0;
         theta_ = -1;
         essential_ = 0;
-        len_open_ = false;
+        if (lens_->len.empty()) /* no array yet: the length list */
+            len_it_ = db.postlist_begin("");
         len_did_ = 0;
         set_maxweight(nodes_[root_].maxweight);
     }
@@ -316,8 +319,6 @@ class BM25OrSource : public Xapian::PostingSource {
         BM25Word bm25;
         Xapian::PostingIterator it, end;
         Xapian::docid did = END; /* *it, or END */
-        double w = 0;            /* its weight in the work considered */
-        bool here = false;       /* it is in that work */
     };
     /* The tree Xapian would build: leaves 0..n-1 (the words), then each
      * OrPostList in the order it was made, so children come first. */
@@ -325,8 +326,8 @@ class BM25OrSource : public Xapian::PostingSource {
         size_t l = 0, r = 0;
         Xapian::doccount tmin = 0, est = 0, tmax = 0;
         double maxweight = 0;
-        double w = 0;
-        bool here = false;
+        double w = 0;      /* its weight in the work considered */
+        bool here = false; /* a word of it is in that work */
     };
 
     /* OrContext::postlist and OrPostList's estimates and bound. */
@@ -398,10 +399,6 @@ class BM25OrSource : public Xapian::PostingSource {
         if (!lens_->len.empty())
             return length_of(*lens_, db_, did);
         if (did != len_did_) {
-            if (!len_open_) {
-                len_it_ = db_.postlist_begin("");
-                len_open_ = true;
-            }
             len_it_.skip_to(did);
             len_did_ = did;
             len_ = len_it_ != Xapian::PostingIterator() && *len_it_ == did
@@ -411,10 +408,14 @@ class BM25OrSource : public Xapian::PostingSource {
         return len_;
     }
 
-    void weigh(Word &w, Xapian::docid did)
+    /* Word i's weight in work did (where it stands), on its leaf;
+     * returned to be summed. */
+    double weigh(size_t i, Xapian::docid did)
     {
-        w.w = w.bm25.weight(w.it.get_wdf(), length(did));
-        w.here = true;
+        Node &leaf = nodes_[i];
+        leaf.w = words_[i].bm25.weight(words_[i].it.get_wdf(), length(did));
+        leaf.here = true;
+        return leaf.w;
     }
 
     /* The first work at or after floor that may weigh min_wt, its
@@ -429,7 +430,7 @@ class BM25OrSource : public Xapian::PostingSource {
                 essential_++;
         }
         const size_t k = essential_; /* order_[k..n) propose works */
-        if (k == n && cum_[n] * SLACK < theta_) {
+        if (k == n) { /* all the words together cannot reach theta_ */
             cur_ = END;
             return;
         }
@@ -445,27 +446,20 @@ class BM25OrSource : public Xapian::PostingSource {
                 return;
             }
             double sum = 0;
-            for (size_t j = 0; j < n; j++)
-                words_[j].here = false;
-            for (size_t j = k; j < n; j++) {
-                Word &w = words_[order_[j]];
-                if (w.did == did) {
-                    weigh(w, did);
-                    sum += w.w;
-                }
-            }
+            for (size_t i = 0; i < n; i++)
+                nodes_[i].here = false;
+            for (size_t j = k; j < n; j++)
+                if (words_[order_[j]].did == did)
+                    sum += weigh(order_[j], did);
             bool can = true;
             for (size_t j = k; j-- > 0;) {
                 if ((sum + cum_[j + 1]) * SLACK < theta_) {
                     can = false;
                     break;
                 }
-                Word &w = words_[order_[j]];
-                reach(w, did);
-                if (w.did == did) {
-                    weigh(w, did);
-                    sum += w.w;
-                }
+                reach(words_[order_[j]], did);
+                if (words_[order_[j]].did == did)
+                    sum += weigh(order_[j], did);
             }
             if (can && sum * SLACK >= theta_) {
                 cur_ = did;
@@ -476,15 +470,11 @@ class BM25OrSource : public Xapian::PostingSource {
         }
     }
 
-    /* OrPostList::get_weight over the tree, for the words here. */
+    /* OrPostList::get_weight over the tree, for the words here (its
+     * leaves as weigh() left them). */
     double tree_sum()
     {
-        const size_t n = words_.size();
-        for (size_t i = 0; i < n; i++) {
-            nodes_[i].here = words_[i].here;
-            nodes_[i].w = words_[i].w;
-        }
-        for (size_t i = n; i < nodes_.size(); i++) {
+        for (size_t i = words_.size(); i < nodes_.size(); i++) {
             Node &x = nodes_[i];
             const Node &a = nodes_[x.l], &c = nodes_[x.r];
             x.here = a.here || c.here;
@@ -507,7 +497,6 @@ class BM25OrSource : public Xapian::PostingSource {
     double theta_ = -1;     /* the least weight essential_ was found for */
     size_t essential_ = 0;  /* order_[essential_..n) propose works */
     Xapian::PostingIterator len_it_; /* the length list, without lens_ */
-    bool len_open_ = false;
     Xapian::docid len_did_ = 0;
     Xapian::termcount len_ = 0; /* len_did_'s */
 };
@@ -708,12 +697,18 @@ std::shared_ptr<const DocLengths> shared_keep(
 std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
-    size_t words = 0, alone = 0;
-    each_scored_word(q, [&](const std::string &, bool in_or) {
-        words++;
-        alone += !in_or;
+    /* The scored words, and whether each is in an OR of words. */
+    std::vector<std::pair<std::string, bool>> words;
+    each_scored_word(q, [&](const std::string &t, bool in_or) {
+        words.emplace_back(t, in_or);
     });
-    if (words == 0 || alone > MAX_SOURCE_WORDS)
+    size_t alone = 0;
+    bool any_or = false;
+    for (const auto &w : words) {
+        alone += !w.second;
+        any_or |= w.second;
+    }
+    if (words.empty() || alone > MAX_SOURCE_WORDS)
         return nullptr; /* nothing to score, or Xapian's is as fast */
     if (mode_ == Mode::UNREAD) { /* the first query: PDX_DOC_LENGTHS */
         const char *env = getenv("PDX_DOC_LENGTHS");
@@ -737,11 +732,8 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         lens_ = shared_find(key);
         if (lens_)
             return lens_; /* read by another handle */
-        bool any_or = false;
-        each_scored_word(q, [&](const std::string &t, bool in_or) {
-            walked_ += db.get_termfreq(t);
-            any_or |= in_or;
-        });
+        for (const auto &w : words)
+            walked_ += db.get_termfreq(w.first);
         if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
             return any_or ? no_array() : nullptr;
         lens_ = shared_keep(key, read_doc_lengths(db));

@@ -1288,8 +1288,9 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         reader(h).enq.reset(new Xapian::Enquire(h->db));
     Xapian::Enquire &enq = *reader(h).enq;
     enq.clear_matchspies();
-    /* The words scored with the works' lengths from an array, when the
-     * handle has read them (searcher/shim_bm25.cc): the same scores. */
+    /* The words scored by paperdex's posting sources, with the works'
+     * lengths from an array once the handle has read them, and ORs of
+     * words before that too (searcher/shim_bm25.cc): the same scores. */
     std::shared_ptr<const DocLengths> lens;
     if (has_text && q->k1 > 0 && q->b > 0)
         lens = reader(h).lengths.get(h, query);
