@@ -82,7 +82,7 @@ fuzz)
     # leaves to executables; the gcc builds test those.
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DPDX_WERROR=ON -DPDX_FUZZ=ON >/dev/null
     cmake --build build-fuzz -j "$JOBS" --target fuzz_reader fuzz_pubmed fuzz_oai fuzz_openalex \
-        fuzz_bibtex fuzz_query fuzz_batch fuzz_params fuzz_positions
+        fuzz_bibtex fuzz_query fuzz_batch fuzz_params fuzz_positions fuzz_terms
     secs=${2:-60}
     for t in build-fuzz/tests/fuzz_*; do
         [ -x "$t" ] || continue

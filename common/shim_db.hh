@@ -10,10 +10,10 @@
  *   searcher/shim_read.cc  queries, ranking, facets, snippets, explain,
  *                          suggestions, feedback, similar, statistics
  *
- * Each side keeps its own Xapian objects (the term generator; the query
- * parsers and the Enquire) in a Side hung on the handle, made the first
- * time that side is used, so a reader never builds a term generator and
- * a writer never builds a query parser.
+ * Each side keeps its own objects (the writer's text reader and stemmer,
+ * indexer/text_terms.hh; the query parsers and the Enquire) in a Side
+ * hung on the handle, made the first time that side is used, so a reader
+ * never builds the writer's and a writer never builds a query parser.
  */
 #ifndef PDX_SHIM_DB_HH
 #define PDX_SHIM_DB_HH
@@ -229,8 +229,7 @@ class PositionsWriter {
     std::vector<uint32_t> order; /* take()'s: entries in value order */
 
   public:
-    void add(const std::string &term, Xapian::PositionIterator p,
-             Xapian::PositionIterator end);
+    void add(const std::string &term, const std::vector<Xapian::termpos> &at);
     void also_holds(const std::string &term);
     std::string take();
 };

@@ -213,8 +213,8 @@ bool named_as(const std::string &term, const char *name, uint32_t len)
 
 /* Which field's base a positional term's first position is kept from
  * (layout 8): 1 for the title's S terms, 2 for the authors' A terms, 0
- * for the default field's stems (lower case or digits: TermGenerator
- * folds case). */
+ * for the default field's stems (lower case or digits: words are
+ * folded to lower case, indexer/text_terms.cc). */
 unsigned position_field(const std::string &t)
 {
     if (!t.empty() && t[0] == LAYOUT_P_TITLE[0])
@@ -349,21 +349,16 @@ uint16_t term_hash16(const std::string &t)
     return static_cast<uint16_t>(h);
 }
 
-void PositionsWriter::add(const std::string &term, Xapian::PositionIterator p,
-                          Xapian::PositionIterator end)
+void PositionsWriter::add(const std::string &term,
+                          const std::vector<Xapian::termpos> &at)
 {
-    Entry e{term_hash16(term), term, 0, std::string(), 0};
-    uint32_t prev = 0;
-    for (; p != end; ++p, ++e.count) {
-        const Xapian::termpos at = *p;
-        if (e.count)
-            put_varint(e.deltas, at - prev);
-        else
-            e.first = at;
-        prev = at;
-    }
-    if (e.count)
-        entries.push_back(std::move(e));
+    if (at.empty())
+        return;
+    Entry e{term_hash16(term), term, at[0], std::string(),
+            static_cast<uint32_t>(at.size())};
+    for (size_t i = 1; i < at.size(); i++)
+        put_varint(e.deltas, at[i] - at[i - 1]);
+    entries.push_back(std::move(e));
 }
 
 void PositionsWriter::also_holds(const std::string &term)

@@ -26,7 +26,9 @@
 
 #include "../common/shim_db.hh"
 #include "shim_write.h"
+#include "text_terms.hh"
 extern "C" {
+#include "../common/stopwords.h"
 #include "../common/text.h"
 }
 
@@ -36,18 +38,7 @@ namespace {
 
 const Xapian::termpos FIELD_GAP = LAYOUT_FIELD_GAP;
 
-/* The term generator: the layout's stems, stop words left out. */
-void setup_tg(Xapian::TermGenerator &tg, const Xapian::Stem &stem,
-              const Xapian::Stopper *stopper)
-{
-    tg.set_stemmer(stem);
-    tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
-    tg.set_stopper(stopper);
-    tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
-    tg.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
-}
-
-void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
+void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                Xapian::Document &doc);
@@ -55,8 +46,8 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
 /* ----------------------------------------------------------------------
  * The builder thread
  *
- * Turning a work into a Xapian::Document (folding accents, the term
- * generator and its stemmer, the layout's derived terms, values and the
+ * Turning a work into a Xapian::Document (folding accents, the text's
+ * words and their stems, the layout's derived terms, values and the
  * stored record) is about a fifth of indexing; handing the document to
  * Xapian (its inverter, then the commits) is most of the rest, and only
  * one thread may do that.  With SHIM_BUILDER the writer keeps one more
@@ -261,15 +252,13 @@ class KeysWritten {
 
 struct Writer : Side {
     shim_db *h;
-    Xapian::Stem stem;        /* the caller's thread's */
-    Xapian::TermGenerator tg; /* the same */
+    TextTerms tt;             /* the caller's thread's: stems, positions */
     RecordPacker packer;      /* the same */
     RecordTrainer records;    /* the same: the records' dictionary */
 
-    /* The builder: its own stemmer and term generator. */
+    /* The builder: its own stemmer (in btt) and packer. */
     std::thread thread;
-    Xapian::Stem bstem;
-    Xapian::TermGenerator btg;
+    TextTerms btt;
     RecordPacker bpacker;
     std::mutex mu;
     std::condition_variable to_build, built;
@@ -279,17 +268,18 @@ struct Writer : Side {
     std::unordered_map<std::string, unsigned> keys; /* the same */
     KeysWritten written;                            /* the same */
 
-    explicit Writer(shim_db *h_) : h(h_)
+    explicit Writer(shim_db *h_)
+        : h(h_),
+          tt(english_stem(STEM_CACHE_WRITE), PDX_STOPWORDS,
+             LAYOUT_MAX_WORD_BYTES),
+          btt(h_->builder ? english_stem(STEM_CACHE_WRITE) : Xapian::Stem(),
+              PDX_STOPWORDS, LAYOUT_MAX_WORD_BYTES)
     {
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
         records.open(h->wdb);
-        stem = english_stem(STEM_CACHE_WRITE);
-        setup_tg(tg, stem, &h->stopper);
         if (h->builder) {
-            bstem = english_stem(STEM_CACHE_WRITE);
-            setup_tg(btg, bstem, &h->stopper);
             thread = std::thread([this] { run(); });
         }
     }
@@ -316,7 +306,7 @@ struct Writer : Side {
             todo.pop_front();
             g.unlock();
             try {
-                build_doc(btg, bpacker, j->dict.get(), &j->d, j->idterm,
+                build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
                           h->xapian_positions, j->doc);
             } catch (...) {
                 j->error = std::current_exception();
@@ -474,8 +464,7 @@ void add_boolean(Xapian::Document &doc, const char *prefix, const char *key)
 /* Index one field's text (accents folded) as positional stems under
  * prefix ("" for the default field), then leave a gap so that no phrase
  * spans two fields. */
-void index_field(Xapian::TermGenerator &tg, const char *text,
-                 const char *prefix)
+void index_field(TextTerms &tt, const char *text, const std::string &prefix)
 {
     if (!text || !*text)
         return;
@@ -483,11 +472,10 @@ void index_field(Xapian::TermGenerator &tg, const char *text,
     char *folded = text_unaccent(text, n, &flen);
     if (folded) {
         std::unique_ptr<char, void (*)(void *)> own(folded, free);
-        tg.index_text(std::string(folded, flen), 1, prefix);
+        tt.index(folded, flen, prefix, FIELD_GAP);
     } else {
-        tg.index_text(std::string(text, n), 1, prefix);
+        tt.index(text, n, prefix, FIELD_GAP);
     }
-    tg.increase_termpos(FIELD_GAP);
 }
 
 /* What every writing entry point says on a read-only handle. */
@@ -552,32 +540,25 @@ namespace {
 
 /* Work d as a document: its terms (by the layout, common/layout.h), its
  * values and its stored record.  Runs on the caller's thread or the
- * builder's, each with its own tg. */
-void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
+ * builder's, each with its own tt. */
+void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                Xapian::Document &doc)
 {
-    /* Layout 7 (common/shim_positions.cc): the term generator writes
-     * into a document of its own, whose terms join doc without their
-     * positions, which go into the positions value instead.  With
-     * xapian_positions (an index made for xapian-tcpsrv), into doc. */
-    Xapian::Document scratch;
-    Xapian::Document &text = xapian_positions ? doc : scratch;
-    tg.set_document(text);
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
-     * positional under S and A. */
-    index_field(tg, d->title, LAYOUT_P_TITLE);
-    index_field(tg, d->abstract, "");
+     * positional under S and A.  Layout 7 (common/shim_positions.cc):
+     * the terms join doc without their positions, which go into the
+     * positions value instead; with xapian_positions (an index made for
+     * xapian-tcpsrv), into Xapian's table. */
+    static const std::string title_prefix(LAYOUT_P_TITLE),
+        author_prefix(LAYOUT_P_AUTHOR), no_prefix;
+    tt.clear();
+    index_field(tt, d->title, title_prefix);
+    index_field(tt, d->abstract, no_prefix);
     for (size_t i = 0; i < d->n_authors; i++)
-        index_field(tg, d->authors[i].name, LAYOUT_P_AUTHOR);
-    /* tg let go of doc here, on this thread: a TermGenerator keeps a
-     * reference to its document, and Xapian counts references without
-     * atomics.  The builder's tg would otherwise drop it at its next
-     * document while the writing thread drops its own (a lost count:
-     * a leaked document, seen by ASan in CI; or a double free). */
-    tg.set_document(Xapian::Document());
+        index_field(tt, d->authors[i].name, author_prefix);
     /* Then the title and author stems join the default field without
      * positions (title words TITLE_WDF times), and a stem the
      * abstract shares with them gets XB<stem>, which says that the
@@ -587,13 +568,16 @@ void build_doc(Xapian::TermGenerator &tg, RecordPacker &packer,
     std::vector<std::string> in_abstract;
     Xapian::termcount abstract_words = 0;
     PositionsWriter positions;
-    for (Xapian::TermIterator t = text.termlist_begin();
-         t != text.termlist_end(); ++t) {
-        const std::string term = *t; /* each * makes a new string */
-        const Xapian::termcount wdf = t.get_wdf();
-        if (!xapian_positions) {
+    for (const TextTerms::Term *t : tt.sorted()) {
+        const std::string &term = t->name;
+        const Xapian::termcount wdf =
+            static_cast<Xapian::termcount>(t->at.size());
+        if (xapian_positions) {
+            for (Xapian::termpos at : t->at)
+                doc.add_posting(term, at);
+        } else {
             doc.add_term(term, wdf);
-            positions.add(term, t.positionlist_begin(), t.positionlist_end());
+            positions.add(term, t->at);
         }
         std::string stem;
         const char *field = term_field(term, stem);
@@ -685,7 +669,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             if (strcmp(d->delete_ids[i], d->id) != 0)
                 h->wdb.delete_document(std::string(LAYOUT_P_ID) + d->delete_ids[i]);
         Xapian::Document doc;
-        build_doc(w.tg, w.packer, dict.get(), d, idterm, h->xapian_positions,
+        build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
                   doc);
         if (d->fresh)
             h->wdb.add_document(doc);

@@ -81,22 +81,15 @@ bool brute(const Pos &p, size_t i, std::vector<Xapian::termpos> &chosen,
     return false;
 }
 
-/* A document's positions as Xapian's own Document keeps them, so that
- * PositionsWriter reads them through the same iterators as build_doc;
- * reversed, the terms come last first (each from a document of its own):
- * a value is the work's, whatever the order its terms come in. */
+/* A work's positions as build_doc hands them to PositionsWriter, a
+ * term's ascending; reversed, the terms come last first: a value is the
+ * work's, whatever the order its terms come in. */
 std::string encode(const std::map<std::string, std::vector<Xapian::termpos>> &pos,
                    const std::vector<std::string> &others, bool reversed = false)
 {
     PositionsWriter w;
     auto add = [&w](const std::string &term,
-                    const std::vector<Xapian::termpos> &at) {
-        Xapian::Document one;
-        for (Xapian::termpos p : at)
-            one.add_posting(term, p);
-        Xapian::TermIterator t = one.termlist_begin();
-        w.add(*t, t.positionlist_begin(), t.positionlist_end());
-    };
+                    const std::vector<Xapian::termpos> &at) { w.add(term, at); };
     if (reversed)
         for (auto tp = pos.rbegin(); tp != pos.rend(); ++tp)
             add(tp->first, tp->second);

@@ -1,0 +1,280 @@
+/*
+ * text_terms.cc -- a work's text as the layout's terms and positions.
+ *
+ * What and why.  The layout (common/layout.h) indexes each field's words
+ * as Xapian::TermGenerator makes them under STEM_ALL and STOP_ALL: the
+ * stem of every word that is not a stop word, at the next position.
+ * TermGenerator writes them into a Xapian::Document, a std::map of terms
+ * each holding a vector of positions, and the writer then walked that
+ * document's term list to build the work's real document (the positions
+ * go into a value, not into Xapian's table: common/shim_positions.cc).
+ * Under perf, on a --jobs 2 build, TermGenerator was 18.6% of the
+ * samples: the map's string compares and node allocations, a new string
+ * for each word and another for each term, and Unicode's character
+ * table for every ASCII letter.  This file reads the text the way
+ * TermGenerator does and gathers the terms in a hash table, sorted once
+ * at the end: one work's terms, their positions and their order are
+ * exactly TermGenerator's (tests/unit/test_text_terms.cc compares the
+ * two on edge cases, on corpus/samples and, when ../shared is there, on
+ * the arXiv records; tests/fuzz/fuzz_terms.cc on any bytes).
+ *
+ * The rules (Xapian 1.4's termgenerator_internal.cc, parse_terms(), with
+ * CJK n-grams off, paperdex's setting): a word is a run of word
+ * characters (Unicode letters, marks, numbers and connector punctuation,
+ * Xapian::Unicode::is_wordchar), lower-cased; a run of ASCII capitals
+ * separated by dots is one word without them ("U.S.A" is "usa") unless a
+ * word character follows; inside a word, an apostrophe, '&', U+00B7,
+ * U+05F4 or U+2027 (and U+2019, U+201B as an apostrophe) join two word
+ * characters, ',', '.' or ';' (and a few others) join two digits, and
+ * zero-width characters join anything, left out; a word may end in up to
+ * three '+' or '#' ("c++", "c#") when no word character follows them.
+ * Non-ASCII characters, and bytes that are not UTF-8, are decoded by
+ * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
+ * TermGenerator does; ASCII is classified here directly.
+ *
+ * With XAPIAN_CJK_NGRAM set in the environment, TermGenerator would index
+ * CJK text as n-grams; paperdex's writer does not (its queries are
+ * parsed without them, so a query would not find them either).
+ */
+#include "text_terms.hh"
+
+#include <algorithm>
+#include <climits>
+
+namespace pdxshim {
+
+namespace {
+
+const unsigned IGNORED = UINT_MAX; /* check_infix's UNICODE_IGNORE */
+
+/* The code point at p (< end) and its length in bytes. */
+inline unsigned decode(const char *p, const char *end, size_t *len)
+{
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c < 0x80) {
+        *len = 1;
+        return c;
+    }
+    Xapian::Utf8Iterator u(p, static_cast<size_t>(end - p));
+    const unsigned ch = *u;
+    ++u;
+    *len = static_cast<size_t>(u.raw() - p);
+    return ch;
+}
+
+inline bool ascii_upper(unsigned ch) { return ch >= 'A' && ch <= 'Z'; }
+
+inline bool is_wordchar(unsigned ch)
+{
+    if (ch < 0x80)
+        return (ch >= 'a' && ch <= 'z') || ascii_upper(ch) ||
+               (ch >= '0' && ch <= '9') || ch == '_';
+    return Xapian::Unicode::is_wordchar(ch);
+}
+
+/* TermGenerator's check_wordchar: the character lower-cased, or 0. */
+inline unsigned wordchar(unsigned ch)
+{
+    if (ch < 0x80) {
+        if (ascii_upper(ch))
+            return ch + ('a' - 'A');
+        return is_wordchar(ch) ? ch : 0;
+    }
+    return Xapian::Unicode::is_wordchar(ch) ? Xapian::Unicode::tolower(ch)
+                                            : 0;
+}
+
+inline bool is_digit(unsigned ch)
+{
+    if (ch < 0x80)
+        return ch >= '0' && ch <= '9';
+    return Xapian::Unicode::get_category(ch) ==
+           Xapian::Unicode::DECIMAL_DIGIT_NUMBER;
+}
+
+inline bool zero_width(unsigned ch)
+{
+    return ch >= 0x200b && (ch <= 0x200d || ch == 0x2060 || ch == 0xfeff);
+}
+
+inline unsigned check_infix(unsigned ch)
+{
+    if (ch == '\'' || ch == '&' || ch == 0xb7 || ch == 0x5f4 || ch == 0x2027)
+        return ch;
+    if (ch == 0x2019 || ch == 0x201b)
+        return '\'';
+    return zero_width(ch) ? IGNORED : 0;
+}
+
+inline unsigned check_infix_digit(unsigned ch)
+{
+    switch (ch) {
+    case ',': case '.': case ';': case 0x037e: case 0x0589: case 0x060d:
+    case 0x07f8: case 0x2044: case 0xfe10: case 0xfe13: case 0xfe14:
+        return ch;
+    }
+    return zero_width(ch) ? IGNORED : 0;
+}
+
+inline void append(std::string &s, unsigned ch)
+{
+    if (ch < 0x80)
+        s += static_cast<char>(ch);
+    else
+        Xapian::Unicode::append_utf8(s, ch);
+}
+
+} // namespace
+
+TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
+                     size_t max_word_)
+    : stem(stem_), max_word(max_word_)
+{
+    for (const char *const *s = stopwords; *s; s++)
+        stop.insert(*s);
+}
+
+void TextTerms::clear()
+{
+    used = 0;
+    where.clear();
+    pos = 0;
+}
+
+/* A word read (w): its stem at the next position, as TermGenerator's
+ * index_text action does under STEM_ALL and STOP_ALL. */
+void TextTerms::word(const std::string &prefix)
+{
+    if (w.size() > max_word || stop.count(w))
+        return;
+    const std::string s = stem(w);
+    if (s.empty())
+        return;
+    key.assign(prefix);
+    key += s;
+    ++pos;
+    auto f = where.find(key);
+    if (f != where.end()) {
+        terms[f->second].at.push_back(pos);
+        return;
+    }
+    if (used == terms.size())
+        terms.emplace_back();
+    Term &t = terms[used];
+    t.name = key;
+    t.at.clear();
+    t.at.push_back(pos);
+    where.emplace(key, static_cast<uint32_t>(used));
+    used++;
+}
+
+void TextTerms::index(const char *text, size_t n, const std::string &prefix,
+                      Xapian::termpos gap)
+{
+    const char *const end = text + n;
+    const char *it = text;
+    size_t len = 0; /* of the character at it */
+    unsigned raw = 0, ch = 0;
+    while (true) {
+        /* To the start of the next word. */
+        while (true) {
+            if (it == end)
+                goto done;
+            raw = decode(it, end, &len);
+            if ((ch = wordchar(raw)))
+                break;
+            it += len;
+        }
+        w.clear();
+        /* Capitals separated by dots: an acronym. */
+        if (ascii_upper(raw)) {
+            const char *p = it;
+            unsigned c = raw;
+            while (true) {
+                w += static_cast<char>(c + ('a' - 'A'));
+                ++p;
+                if (p == end || *p != '.')
+                    break;
+                ++p;
+                if (p == end || !ascii_upper(static_cast<unsigned char>(*p)))
+                    break;
+                c = static_cast<unsigned char>(*p);
+            }
+            if (w.size() > 1) {
+                size_t l;
+                if (p == end || !is_wordchar(decode(p, end, &l))) {
+                    it = p;
+                    goto endofterm;
+                }
+            }
+            w.clear();
+        }
+        while (true) {
+            unsigned prevch;
+            do {
+                append(w, ch);
+                prevch = ch;
+                it += len;
+                if (it == end)
+                    goto endofterm;
+                raw = decode(it, end, &len);
+                ch = wordchar(raw);
+            } while (ch);
+            /* it is at a character that is not a word's: does it join
+             * two parts of one? */
+            const char *next = it + len;
+            if (next == end)
+                break;
+            size_t nlen;
+            const unsigned nextraw = decode(next, end, &nlen);
+            const unsigned nextch = wordchar(nextraw);
+            if (!nextch)
+                break;
+            const unsigned infix = is_digit(prevch) && is_digit(nextraw)
+                                       ? check_infix_digit(raw)
+                                       : check_infix(raw);
+            if (!infix)
+                break;
+            if (infix != IGNORED)
+                append(w, infix);
+            ch = nextch;
+            it = next;
+            len = nlen;
+        }
+        {
+            /* Up to three '+' or '#' ("c++"), unless a word goes on. */
+            const size_t keep = w.size();
+            unsigned count = 0;
+            while (raw == '+' || raw == '#') {
+                if (++count > 3) {
+                    w.resize(keep);
+                    break;
+                }
+                w += static_cast<char>(raw);
+                it += len;
+                if (it == end)
+                    goto endofterm;
+                raw = decode(it, end, &len);
+            }
+            if (is_wordchar(raw))
+                w.resize(keep);
+        }
+    endofterm:
+        word(prefix);
+    }
+done:
+    pos += gap;
+}
+
+const std::vector<const TextTerms::Term *> &TextTerms::sorted()
+{
+    order.clear();
+    for (size_t i = 0; i < used; i++)
+        order.push_back(&terms[i]);
+    std::sort(order.begin(), order.end(), [](const Term *a, const Term *b) {
+        return a->name < b->name;
+    });
+    return order;
+}
+
+} // namespace pdxshim

@@ -1,0 +1,65 @@
+/*
+ * text_terms.hh -- a work's text as the layout's terms and positions,
+ * the very ones Xapian::TermGenerator would give, without a document
+ * (indexer/text_terms.cc says why and how).  Write side only: queries
+ * keep Xapian's QueryParser, whose words TermGenerator's rules match.
+ */
+#ifndef PDX_TEXT_TERMS_HH
+#define PDX_TEXT_TERMS_HH
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace pdxshim {
+
+class TextTerms {
+  public:
+    struct Term {
+        std::string name;                /* prefix + stem */
+        std::vector<Xapian::termpos> at; /* ascending; wdf is at.size() */
+    };
+
+    /* stem: the layout's stemmer (its user's thread's); stopwords: the
+     * list, NULL-terminated, that a TermGenerator would be given as a
+     * SimpleStopper under STOP_ALL; max_word: its set_max_word_length. */
+    TextTerms(const Xapian::Stem &stem, const char *const *stopwords,
+              size_t max_word);
+
+    /* Forget the last work's terms; positions start again at 0. */
+    void clear();
+
+    /* Index n bytes of text (UTF-8, as the caller folded it) under
+     * prefix, each word's stem at the next position, as
+     * TermGenerator::index_text(text, 1, prefix) does under STEM_ALL and
+     * STOP_ALL; then leave gap positions, as increase_termpos(gap). */
+    void index(const char *text, size_t n, const std::string &prefix,
+               Xapian::termpos gap);
+
+    /* The terms so far, in the order of their names (a document's term
+     * list order).  Valid until the next call of clear() or index(). */
+    const std::vector<const Term *> &sorted();
+
+  private:
+    void word(const std::string &prefix);
+
+    Xapian::Stem stem;
+    std::unordered_set<std::string> stop;
+    size_t max_word;
+    Xapian::termpos pos = 0;
+    std::string w;                 /* the word being read */
+    std::string key;               /* prefix + stem */
+    std::vector<Term> terms;       /* [0, used) this work's */
+    size_t used = 0;
+    std::unordered_map<std::string, uint32_t> where; /* name -> index */
+    std::vector<const Term *> order;
+};
+
+} // namespace pdxshim
+
+#endif
