@@ -32,14 +32,18 @@
  * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
  * TermGenerator does; ASCII is classified here directly.
  *
- * With XAPIAN_CJK_NGRAM set in the environment, TermGenerator would index
- * CJK text as n-grams; paperdex's writer does not (its queries are
- * parsed without them, so a query would not find them either).
+ * With XAPIAN_CJK_NGRAM set in the environment, TermGenerator and
+ * QueryParser split CJK text into n-grams (Xapian's CJK tokenizer, not
+ * public): a field with any byte past ASCII is then handed to a
+ * TermGenerator set up as the layout says, and its terms and positions
+ * join the others (tests/CMakeLists.txt runs unit_text_terms that way
+ * too).
  */
 #include "text_terms.hh"
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 namespace pdxshim {
 
@@ -126,12 +130,14 @@ inline void append(std::string &s, unsigned ch)
 
 } // namespace
 
-TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
-                     size_t max_word_)
-    : stem(stem_), max_word(max_word_)
+TextTerms::TextTerms(const Xapian::Stem &stem_,
+                     const char *const *stopwords_, size_t max_word_)
+    : stem(stem_), stopwords(stopwords_), max_word(max_word_)
 {
     for (const char *const *s = stopwords; *s; s++)
         stop.insert(*s);
+    const char *c = getenv("XAPIAN_CJK_NGRAM"); /* as Xapian reads it */
+    cjk = c && *c;
 }
 
 void TextTerms::clear()
@@ -152,10 +158,15 @@ void TextTerms::word(const std::string &prefix)
         return;
     key.assign(prefix);
     key += s;
-    ++pos;
+    add(++pos);
+}
+
+/* Term key at position at, after every position it has. */
+void TextTerms::add(Xapian::termpos at)
+{
     auto f = where.find(key);
     if (f != where.end()) {
-        terms[f->second].at.push_back(pos);
+        terms[f->second].at.push_back(at);
         return;
     }
     if (used == terms.size())
@@ -163,14 +174,52 @@ void TextTerms::word(const std::string &prefix)
     Term &t = terms[used];
     t.name = key;
     t.at.clear();
-    t.at.push_back(pos);
+    t.at.push_back(at);
     where.emplace(key, static_cast<uint32_t>(used));
     used++;
+}
+
+/* A field through TermGenerator itself, from the position reached; its
+ * positions all come after the ones already held. */
+void TextTerms::index_cjk(const char *text, size_t n,
+                          const std::string &prefix)
+{
+    if (!tg) {
+        tg_stop.reset(new Xapian::SimpleStopper);
+        for (const char *const *s = stopwords; *s; s++)
+            tg_stop->add(*s);
+        tg.reset(new Xapian::TermGenerator);
+        tg->set_stemmer(stem);
+        tg->set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
+        tg->set_stopper(tg_stop.get());
+        tg->set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
+        tg->set_max_word_length(static_cast<unsigned>(max_word));
+    }
+    Xapian::Document scratch;
+    tg->set_document(scratch);
+    tg->set_termpos(pos);
+    tg->index_text(std::string(text, n), 1, prefix);
+    pos = tg->get_termpos();
+    tg->set_document(Xapian::Document()); /* let go of it on this thread */
+    for (Xapian::TermIterator t = scratch.termlist_begin();
+         t != scratch.termlist_end(); ++t) {
+        key = *t;
+        for (Xapian::PositionIterator p = t.positionlist_begin();
+             p != t.positionlist_end(); ++p)
+            add(*p);
+    }
 }
 
 void TextTerms::index(const char *text, size_t n, const std::string &prefix,
                       Xapian::termpos gap)
 {
+    if (cjk && std::any_of(text, text + n, [](char c) {
+            return static_cast<unsigned char>(c) >= 0x80;
+        })) {
+        index_cjk(text, n, prefix);
+        pos += gap;
+        return;
+    }
     const char *const end = text + n;
     const char *it = text;
     size_t len = 0; /* of the character at it */

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,10 +48,19 @@ class TextTerms {
 
   private:
     void word(const std::string &prefix);
+    void add(Xapian::termpos at);
+    void index_cjk(const char *text, size_t n, const std::string &prefix);
 
     Xapian::Stem stem;
+    const char *const *stopwords;
     std::unordered_set<std::string> stop;
     size_t max_word;
+    /* With XAPIAN_CJK_NGRAM set, TermGenerator (and QueryParser) split
+     * CJK text into n-grams: a field with any byte past ASCII then goes
+     * through a TermGenerator itself, made at its first use. */
+    bool cjk;
+    std::unique_ptr<Xapian::SimpleStopper> tg_stop;
+    std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
     std::string key;               /* prefix + stem */

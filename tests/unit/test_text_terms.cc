@@ -163,6 +163,29 @@ int main(int argc, char **argv)
         edge += same1(c);
     CHECK_INT(edge, cases.size());
 
+    /* CJK text: runs of it are words by default; with XAPIAN_CJK_NGRAM
+     * set (CTest runs this test both ways: unit_text_terms_cjk), Xapian
+     * splits it into n-grams, and a field past ASCII goes through a
+     * TermGenerator.  Either way the same terms as TermGenerator's. */
+    const bool ngrams = getenv("XAPIAN_CJK_NGRAM") && *getenv("XAPIAN_CJK_NGRAM");
+    const std::vector<std::string> cjk = {
+        "\xe4\xb8\xad\xe6\x96\x87\xe4\xbf\xa1\xe6\x81\xaf\xe6\xa3\x80\xe7\xb4\xa2",
+        "abc\xe4\xb8\xad\xe6\x96\x87" "def \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae",
+        "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 text the \xea\xb2\x80\xec\x83\x89",
+        "Gro\xc3\x9f" "e \xe4\xb8\xad\xe6\x96\x87 models",
+    };
+    unsigned cjk_same = 0;
+    for (const std::string &c : cjk)
+        cjk_same += same1(c) + same({{"S", c}, {"", "plain text " + c}, {"A", c}});
+    CHECK_INT(cjk_same, 2 * cjk.size());
+    /* Which way it ran: the bigram of the first two characters is a
+     * term only with n-grams. */
+    CHECK(same1(cjk[0]));
+    bool bigram = false;
+    for (const auto *t : ref.tt.sorted())
+        bigram |= t->name == "\xe4\xb8\xad\xe6\x96\x87";
+    CHECK(bigram == ngrams);
+
     /* Fields one after another: prefixes, gaps, a word in several. */
     CHECK(same({{"S", "Quantum error correction"},
                 {"", "We correct quantum errors. Errors!"},
@@ -219,7 +242,9 @@ int main(int argc, char **argv)
         CHECK_INT(arxiv_same, 2 * records.size());
         printf("arXiv records compared: %zu\n", records.size());
     }
-    printf("compared: %u ASCII, %zu edge cases, %u random, %zu sample lines\n",
-           ascii, cases.size(), random_n, sample_lines);
+    printf("compared: %u ASCII, %zu edge cases, %zu CJK, %u random, %zu sample "
+           "lines; CJK n-grams %s\n",
+           ascii, cases.size(), cjk.size(), random_n, sample_lines,
+           ngrams ? "on" : "off");
     return check_done();
 }
