@@ -22,10 +22,10 @@
  * gives one term, its stem, and no unstemmed copy.  The writer reads the
  * text itself, by TermGenerator's rules (indexer/text_terms.cc, which the
  * suite compares with TermGenerator on any text), and queries are parsed
- * by Xapian's QueryParser, whose words follow the same rules.  Before that, the text
- * is folded by text_unaccent() (text.c): Latin, Greek and Cyrillic
- * diacritics removed, so "Schütze" and "Schutze" are one word, in the
- * index and in queries alike (the stored record keeps the text as
+ * by Xapian's QueryParser, whose words follow the same rules.  Before
+ * that, the text is folded by text_unaccent() (text.c): Latin, Greek and
+ * Cyrillic diacritics removed, so "Schütze" and "Schutze" are one word,
+ * in the index and in queries alike (the stored record keeps the text as
  * written).  English stop words (Snowball's list, below) are not indexed
  * at all and take no position (STOP_ALL).  Words longer than 64 bytes are
  * not indexed (TermGenerator::set_max_word_length).

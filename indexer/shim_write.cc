@@ -270,10 +270,10 @@ struct Writer : Side {
 
     explicit Writer(shim_db *h_)
         : h(h_),
-          tt(english_stem(STEM_CACHE_WRITE), PDX_STOPWORDS,
+          tt(english_stem(STEM_CACHE_WRITE), PDX_STOPWORDS, &h_->stopper,
              LAYOUT_MAX_WORD_BYTES),
           btt(h_->builder ? english_stem(STEM_CACHE_WRITE) : Xapian::Stem(),
-              PDX_STOPWORDS, LAYOUT_MAX_WORD_BYTES)
+              PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES)
     {
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)

@@ -130,9 +130,9 @@ inline void append(std::string &s, unsigned ch)
 
 } // namespace
 
-TextTerms::TextTerms(const Xapian::Stem &stem_,
-                     const char *const *stopwords_, size_t max_word_)
-    : stem(stem_), stopwords(stopwords_), max_word(max_word_)
+TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
+                     const Xapian::Stopper *stopper_, size_t max_word_)
+    : stem(stem_), stopper(stopper_), max_word(max_word_)
 {
     for (const char *const *s = stopwords; *s; s++)
         stop.insert(*s);
@@ -185,13 +185,10 @@ void TextTerms::index_cjk(const char *text, size_t n,
                           const std::string &prefix)
 {
     if (!tg) {
-        tg_stop.reset(new Xapian::SimpleStopper);
-        for (const char *const *s = stopwords; *s; s++)
-            tg_stop->add(*s);
         tg.reset(new Xapian::TermGenerator);
         tg->set_stemmer(stem);
         tg->set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
-        tg->set_stopper(tg_stop.get());
+        tg->set_stopper(stopper);
         tg->set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         tg->set_max_word_length(static_cast<unsigned>(max_word));
     }

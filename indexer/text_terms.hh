@@ -27,10 +27,12 @@ class TextTerms {
     };
 
     /* stem: the layout's stemmer (its user's thread's); stopwords: the
-     * list, NULL-terminated, that a TermGenerator would be given as a
-     * SimpleStopper under STOP_ALL; max_word: its set_max_word_length. */
+     * list, NULL-terminated, that a TermGenerator would be given under
+     * STOP_ALL, and stopper the SimpleStopper holding it (borrowed: it
+     * must outlive this; Xapian's does not list its words); max_word:
+     * its set_max_word_length. */
     TextTerms(const Xapian::Stem &stem, const char *const *stopwords,
-              size_t max_word);
+              const Xapian::Stopper *stopper, size_t max_word);
 
     /* Forget the last work's terms; positions start again at 0. */
     void clear();
@@ -52,14 +54,13 @@ class TextTerms {
     void index_cjk(const char *text, size_t n, const std::string &prefix);
 
     Xapian::Stem stem;
-    const char *const *stopwords;
     std::unordered_set<std::string> stop;
+    const Xapian::Stopper *stopper;
     size_t max_word;
     /* With XAPIAN_CJK_NGRAM set, TermGenerator (and QueryParser) split
      * CJK text into n-grams: a field with any byte past ASCII then goes
      * through a TermGenerator itself, made at its first use. */
     bool cjk;
-    std::unique_ptr<Xapian::SimpleStopper> tg_stop;
     std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */

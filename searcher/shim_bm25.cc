@@ -43,9 +43,10 @@
  * order (to the bit).  It pays before the array does: until a handle
  * has read the lengths, an OR of words is still this source, reading
  * its works' lengths forward through the length list as Xapian's own
- * leaves do (single words stay Xapian's until then).  Other words each scored from the array (under
- * AND, AND_MAYBE, FILTER, ...) are BM25Source, and a query of more than
- * nine of those stays Xapian's (MAX_SOURCE_WORDS).
+ * leaves do (single words stay Xapian's until then).  Other words each
+ * scored from the array (under AND, AND_MAYBE, FILTER, ...) are
+ * BM25Source, and a query of more than nine of those stays Xapian's
+ * (MAX_SOURCE_WORDS).
  *
  * When.  Reading the lengths costs about one pass over the length list
  * through Xapian's API, 30-75 ms a million works, where one query of a

@@ -61,6 +61,25 @@ static inline bool check_work_dir(const std::string &dir)
     return true;
 }
 
+/* C++ tests: the files of a directory (corpus/samples), sorted: a fixed
+ * order. */
+#include <algorithm>
+#include <dirent.h>
+#include <vector>
+static inline std::vector<std::string> check_files_in(const std::string &dir)
+{
+    std::vector<std::string> v;
+    DIR *d = opendir(dir.c_str());
+    if (!d)
+        return v;
+    while (struct dirent *de = readdir(d))
+        if (de->d_name[0] != '.')
+            v.push_back(dir + "/" + de->d_name);
+    closedir(d);
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
 /* C++ tests: a check whose failure prints a message built at run time. */
 static inline void check(bool ok, const std::string &what)
 {

@@ -26,7 +26,7 @@ struct TermsRef {
 
     TermsRef()
         : tt(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
-             LAYOUT_MAX_WORD_BYTES)
+             &stopper, LAYOUT_MAX_WORD_BYTES)
     {
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);

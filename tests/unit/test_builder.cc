@@ -25,7 +25,6 @@
  */
 #include <xapian.h>
 
-#include <dirent.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -38,21 +37,6 @@
 #include "paperdex.h"
 
 namespace {
-
-/* Every sample file, sorted (a fixed order). */
-std::vector<std::string> samples(const std::string &dir)
-{
-    std::vector<std::string> v;
-    DIR *d = opendir(dir.c_str());
-    if (!d)
-        return v;
-    while (struct dirent *de = readdir(d))
-        if (de->d_name[0] != '.')
-            v.push_back(dir + "/" + de->d_name);
-    closedir(d);
-    std::sort(v.begin(), v.end());
-    return v;
-}
 
 /* Put every record of every sample, then the calls described at the
  * top.  skip: the index of one put to leave out (-1: none).  Returns the
@@ -205,7 +189,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_builder SAMPLES_DIR WORK_DIR\n");
         return 2;
     }
-    std::vector<std::string> files = samples(argv[1]);
+    std::vector<std::string> files = check_files_in(argv[1]);
     check(files.size() >= 10, "the sample files are there");
     std::string work = argv[2];
     std::string plain = work + "/plain", built = work + "/builder",

@@ -12,8 +12,6 @@
  */
 #include <xapian.h>
 
-#include <dirent.h>
-#include <sys/stat.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -24,10 +22,6 @@
 
 #include "check.h"
 #include "terms_ref.hh"
-
-extern "C" {
-#include "../../common/text.h"
-}
 
 namespace {
 
@@ -79,38 +73,6 @@ std::vector<std::string> lines_of(const std::string &path, size_t max)
     if (!line.empty() && out.size() < max)
         out.push_back(line);
     gzclose(f);
-    return out;
-}
-
-void files_under(const std::string &dir, std::vector<std::string> &out)
-{
-    DIR *d = opendir(dir.c_str());
-    if (!d)
-        return;
-    while (struct dirent *e = readdir(d)) {
-        if (e->d_name[0] == '.')
-            continue;
-        const std::string p = dir + "/" + e->d_name;
-        struct stat st;
-        if (stat(p.c_str(), &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode))
-            files_under(p, out);
-        else
-            out.push_back(p);
-    }
-    closedir(d);
-}
-
-/* A line as the writer sees a field: accents folded first. */
-std::string unaccented(const std::string &s)
-{
-    size_t n = 0;
-    char *f = text_unaccent(s.data(), s.size(), &n);
-    if (!f)
-        return s;
-    std::string out(f, n);
-    free(f);
     return out;
 }
 
@@ -218,14 +180,13 @@ int main(int argc, char **argv)
     CHECK_INT(random_same, random_n);
 
     /* Every line of corpus/samples, as written and folded. */
-    std::vector<std::string> files;
-    files_under(argv[1], files);
+    const std::vector<std::string> files = check_files_in(argv[1]);
     CHECK(files.size() >= 10);
     size_t sample_lines = 0, sample_same = 0;
     for (const std::string &f : files)
         for (const std::string &l : lines_of(f, 100000)) {
             sample_lines += 2;
-            sample_same += same1(l) + same1(unaccented(l), "S");
+            sample_same += same1(l) + same1(pdxshim::unaccent(l), "S");
         }
     CHECK(sample_lines > 500);
     CHECK_INT(sample_same, sample_lines);
@@ -238,7 +199,7 @@ int main(int argc, char **argv)
     } else {
         size_t arxiv_same = 0;
         for (const std::string &l : records)
-            arxiv_same += same1(l) + same1(unaccented(l), "A");
+            arxiv_same += same1(l) + same1(pdxshim::unaccent(l), "A");
         CHECK_INT(arxiv_same, 2 * records.size());
         printf("arXiv records compared: %zu\n", records.size());
     }
