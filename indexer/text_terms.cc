@@ -195,7 +195,7 @@ void TextTerms::index_cjk(const char *text, size_t n,
     Xapian::Document scratch;
     tg->set_document(scratch);
     tg->set_termpos(pos);
-    tg->index_text(std::string(text, n), 1, prefix);
+    tg->index_text(Xapian::Utf8Iterator(text, n), 1, prefix);
     pos = tg->get_termpos();
     tg->set_document(Xapian::Document()); /* let go of it on this thread */
     for (Xapian::TermIterator t = scratch.termlist_begin();

@@ -48,8 +48,12 @@ static int check_pass, check_fail;
     } while (0)
 
 #ifdef __cplusplus
+#include <dirent.h>
 #include <stdlib.h>
+
+#include <algorithm>
 #include <string>
+#include <vector>
 /* C++ tests: the work directory a test is given, emptied (removed and
  * made again); false, with the reason printed, if it cannot be. */
 static inline bool check_work_dir(const std::string &dir)
@@ -63,9 +67,6 @@ static inline bool check_work_dir(const std::string &dir)
 
 /* C++ tests: the files of a directory (corpus/samples), sorted: a fixed
  * order. */
-#include <algorithm>
-#include <dirent.h>
-#include <vector>
 static inline std::vector<std::string> check_files_in(const std::string &dir)
 {
     std::vector<std::string> v;
