@@ -26,6 +26,12 @@ here on 127.0.0.1, serving invented arXiv records:
   * stopped at page 2, the message says how to go on (--resume TOKEN
     --page 2); going on fetches pages 2 and 3 only, into the files of a
     harvest that never stopped;
+  * the same command run again after a stop (as cron runs it) goes on by
+    itself from where it stopped (.PREFIX.resume), pages 2 and 3 only;
+    with the saved token expired (badResumptionToken), it fetches the
+    list again from page 1; a harvest of another URL into the same
+    prefix, --restart, and a damaged state file start at page 1; a
+    finished harvest leaves no state file;
   * no server at all: exit 75; usage errors: exit 2.
 """
 import http.server
@@ -82,7 +88,7 @@ PAGES = {
     TOKEN1: page([record(k) for k in range(4, 6)], " t3 ", 'cursor="3" completeListSize="7"'),
     "t3": page([record(6), record(2, deleted=True)], "", 'cursor="5" completeListSize="7"'),
 }
-requests, busy = [], {"left": 0}
+requests, busy, expire_once = [], {"left": 0}, set()
 
 
 class OAI(http.server.BaseHTTPRequestHandler):
@@ -116,6 +122,9 @@ class OAI(http.server.BaseHTTPRequestHandler):
             return self.answer(200, PAGES[None])  # the first page's token again
         if u.path == "/down" and tok is not None:
             return self.answer(500, "broken")
+        if tok in expire_once:
+            expire_once.discard(tok)
+            return self.answer(200, error("badResumptionToken", "expired at midnight"))
         if tok == TOKEN1 and busy["left"] > 0:
             busy["left"] -= 1
             return self.answer(503, "busy", [("Retry-After", "1")])
@@ -235,7 +244,15 @@ check("500 on page 2: exit 75, the pages kept named", p.returncode == 75 and
       "page 2" in p.stderr and "1 page(s) fetched" in p.stderr, (p.returncode, p.stderr))
 check("500 on page 2: retried twice (4 requests)", len(requests) - n0 == 4, requests[n0:])
 check("500 on page 2: the first page kept, no partial file",
-      os.listdir(down) == ["d.00001.xml"], os.listdir(down))
+      sorted(os.listdir(down)) == [".d.resume", "d.00001.xml"], os.listdir(down))
+state = os.path.join(down, ".d.resume")
+if os.path.exists(state):
+    with open(state, encoding="utf-8") as f:
+        check("500 on page 2: the state file holds the URL, the page and its token",
+              f.read().split("\n") == ["%s/down?verb=ListRecords&metadataPrefix=arXiv&from=2026-11-25" % base,
+                                       "2", TOKEN1, ""], state)
+check("500 on page 2: says that running it again goes on from page 2",
+      "the same command run again goes on from page 2" in p.stderr, p.stderr)
 
 # A harvest stopped at page 2 (busy past the retries asked for) says how
 # to go on; going on from there fetches pages 2 and 3 only, and the files
@@ -259,9 +276,70 @@ if m:
     check("going on: page 1 not fetched again",
           [q.get("resumptionToken") for _, q in requests[n0:]] == [[TOKEN1], [TOKEN1], ["t3"]], requests[n0:])
     got = {n: open(os.path.join(cut, n), encoding="utf-8").read() for n in sorted(os.listdir(cut))}
-    check("going on: the files of a harvest that never stopped",
+    check("going on: the files of a harvest that never stopped, and no state file left",
           got == {"d.%05d.xml" % (i + 1): v for i, v in enumerate(PAGES.values())}, sorted(got))
 busy["left"] = 0
+
+
+def stopped(name):
+    """A harvest into TMP/NAME/d stopped at page 2: the directory."""
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    busy["left"] = 3
+    p = harvest("/oai", os.path.join(d, "d"), "--retries", "1")
+    busy["left"] = 0
+    check("%s: stopped at page 2, state saved" % name, p.returncode == 75 and
+          sorted(os.listdir(d)) == [".d.resume", "d.00001.xml"], (p.returncode, p.stderr, os.listdir(d)))
+    return d
+
+
+def whole(d, name, p, tokens, n0):
+    got = {n: open(os.path.join(d, n), encoding="utf-8").read() for n in sorted(os.listdir(d))}
+    check("%s: exit 0, the files of a harvest that never stopped, no state file" % name,
+          p.returncode == 0 and got == {"d.%05d.xml" % (i + 1): v for i, v in enumerate(PAGES.values())},
+          (p.returncode, p.stdout, p.stderr, sorted(got)))
+    check("%s: the requests" % name, [q.get("resumptionToken") for _, q in requests[n0:]] == tokens,
+          requests[n0:])
+
+
+# The same command again, as cron runs it: on from page 2 by itself.
+d = stopped("again")
+n0 = len(requests)
+p = harvest("/oai", os.path.join(d, "d"))
+check("run again: says it goes on from page 2", "going on from page 2" in p.stdout and
+      "2 page(s), 4 record(s)" in p.stdout, (p.stdout, p.stderr))
+whole(d, "run again", p, [[TOKEN1], ["t3"]], n0)
+
+# The saved token has expired by the next run: the list from page 1.
+d = stopped("expired")
+expire_once.add(TOKEN1)
+n0 = len(requests)
+p = harvest("/oai", os.path.join(d, "d"))
+check("expired token: said, and the list fetched again", "the saved token has expired" in p.stdout and
+      "from page 1" in p.stdout and "3 page(s), 7 record(s)" in p.stdout, (p.stdout, p.stderr))
+whole(d, "expired token", p, [[TOKEN1], None, [TOKEN1], ["t3"]], n0)
+
+# Another URL into the same prefix, --restart, a damaged state file:
+# page 1.
+d = stopped("other")
+n0 = len(requests)
+p = harvest("/oai2", os.path.join(d, "d"))
+check("another URL: said, from page 1", "another URL" in p.stdout and
+      "3 page(s)" in p.stdout, (p.stdout, p.stderr))
+whole(d, "another URL", p, [None, [TOKEN1], ["t3"]], n0)
+d = stopped("restart")
+n0 = len(requests)
+p = harvest("/oai", os.path.join(d, "d"), "--restart")
+check("--restart: said, from page 1", "--restart" in p.stdout and "3 page(s)" in p.stdout, (p.stdout, p.stderr))
+whole(d, "--restart", p, [None, [TOKEN1], ["t3"]], n0)
+d = stopped("damaged")
+with open(os.path.join(d, ".d.resume"), "w", encoding="utf-8") as f:
+    f.write("%s/oai?verb=ListRecords&metadataPrefix=arXiv&from=2026-11-25\nnot a page\n" % base)
+n0 = len(requests)
+p = harvest("/oai", os.path.join(d, "d"))
+check("a damaged state file: named on stderr, from page 1",
+      ".d.resume: not a saved harvest" in p.stderr, (p.stdout, p.stderr))
+whole(d, "a damaged state file", p, [None, [TOKEN1], ["t3"]], n0)
 
 # No server.
 p = subprocess.run(["sh", HARVEST, "--retries", "0",
