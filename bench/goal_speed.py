@@ -3,7 +3,7 @@
 the run a goal was set against, as each peer measures that speed.
 
 usage: goal_speed.py [--ref REF.json] [--goal-works N] [--goal-s S]
-                     RUN_1M.json [RUN_BIG.json]
+                     [--growth G] RUN_1M.json [RUN_BIG.json]
 
 A goal stated in seconds ("the full arXiv in 20 minutes") was set
 against one run of bench/compare.py: issue 13's against REF, by default
