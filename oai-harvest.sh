@@ -122,10 +122,11 @@ fi
 command -v curl >/dev/null 2>&1 || {
     echo "paperdex-oai-harvest: needs curl (apt-get install curl)" >&2; exit 2; }
 
-state="$dir/.$(basename -- "$prefix").resume"
 base=${url%%\?*}
 verb=$(printf '%s\n' "${url#*\?}" | tr '&' '\n' | sed -n 's/^verb=//p' | head -n 1)
-tmp="$dir/.$(basename -- "$prefix").part.$$"
+hidden="$dir/.$(basename -- "$prefix")" # paperdex skips hidden names
+tmp="$hidden.part.$$"
+state="$hidden.resume"
 trap 'rm -f "$tmp" "$tmp.resume"' EXIT
 trap 'exit 130' INT TERM
 
@@ -148,9 +149,8 @@ say() { [ "$quiet" = 1 ] || echo "paperdex-oai-harvest: $*"; }
 # three lines are the URL, the page and the token that fetches it.
 saved=0
 if [ -z "$resume" ] && [ -f "$state" ]; then
-    s_url=$(sed -n 1p "$state")
-    s_page=$(sed -n 2p "$state")
-    s_token=$(sed -n 3p "$state")
+    s_url='' s_page='' s_token=''
+    { IFS= read -r s_url; IFS= read -r s_page; IFS= read -r s_token; } <"$state"
     case "$s_page" in '' | *[!0-9]* | 0*) s_page= ;; esac
     if [ "$restart" = 1 ]; then
         say "--restart: from page 1 (a harvest into $prefix had stopped at page ${s_page:-?})"

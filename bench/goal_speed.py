@@ -77,16 +77,13 @@ def main(argv):
         sys.exit("goal_speed.py: %s indexed %s works, not --goal-works %d" % (
             a.run_big, big[PDX].get("works"), a.goal_works))
 
-    print("reference: %s (%s): paperdex %.1f s; %s" % (
-        os.path.basename(a.ref), ref.get("label", "?"), secs(ref, PDX),
-        ", ".join("%s %.1f s" % (p, secs(ref, p)) for p in PEERS)))
-    print("1M run: %s: paperdex %.1f s; %s" % (
-        os.path.basename(a.run_1m), secs(r1, PDX),
-        ", ".join("%s %.1f s" % (p, secs(r1, p)) for p in PEERS)))
+    def times(what, path, d):
+        print("%s: %s: paperdex %.1f s; %s" % (what, os.path.basename(path), secs(d, PDX),
+                                             ", ".join("%s %.1f s" % (p, secs(d, p)) for p in PEERS)))
+    times("reference", "%s (%s)" % (a.ref, ref.get("label", "?")), ref)
+    times("1M run", a.run_1m, r1)
     if big:
-        print("%s-work run: %s: paperdex %.1f s; %s" % (
-            f"{a.goal_works:,}", os.path.basename(a.run_big), secs(big, PDX),
-            ", ".join("%s %.1f s" % (p, secs(big, p)) for p in PEERS)))
+        times("%s-work run" % f"{a.goal_works:,}", a.run_big, big)
     print()
     print("| clock | run's time over the reference's | paperdex 1M at the reference's speed "
           "| full size at the reference's speed (1M x %.2f) | goal %.0f s |" % (a.growth, a.goal_s))
