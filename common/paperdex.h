@@ -947,7 +947,7 @@ typedef struct pdx_sync_event {
  *  rebuild beside the index leaves the index as it was. */
 typedef int (*pdx_sync_fn)(void *ctx, const pdx_sync_event *ev);
 
-#define PDX_SYNC_OPTIONS_VERSION 3
+#define PDX_SYNC_OPTIONS_VERSION 4
 /** Records per commit when pdx_sync_options.batch is 0: the best of the
  *  sweep in bench/RESULTS.md (memory grows with it). */
 #define PDX_DEFAULT_BATCH 1000
@@ -1021,6 +1021,14 @@ typedef struct pdx_sync_options {
      *  for this on one made without it, without full, is refused
      *  (PDX_EINVAL). */
     int xapian_positions;
+    /** Version 4.  A source named in the call that cannot be found or
+     *  read (and one that is not a regular file or a directory) is a
+     *  failed source (an ERROR event, sources_failed) and what the index
+     *  holds from it is kept, as for a directory that cannot be read.
+     *  Nonzero: a named source that is gone (ENOENT) is forgotten
+     *  instead, its records taken out as for a file gone from a named
+     *  directory read cleanly. */
+    int forget_missing;
 } pdx_sync_options;
 
 #if !defined(__cplusplus) || __cplusplus >= 202002L

@@ -138,17 +138,30 @@ bool exists(const std::string &p)
     return stat(p.c_str(), &st) == 0;
 }
 
-bool dir_is_empty(const std::string &p)
+/* Does directory p hold nothing but what a writer creating an index
+ * there makes first: Xapian's lock file and glass's tables and version
+ * file (written before "iamglass" is whole), and the holder note?  Then
+ * another writer is creating it (or one died doing so): open it, and
+ * its lock says which. */
+bool dir_holds_no_other_files(const std::string &p)
 {
     DIR *d = opendir(p.c_str());
     if (!d)
         return false;
     bool empty = true;
+    const std::string holder = HOLDER_FILE;
     while (struct dirent *de = readdir(d)) {
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-            empty = false;
-            break;
-        }
+        const std::string n = de->d_name;
+        auto ends = [&n](const char *tail) {
+            size_t k = strlen(tail);
+            return n.size() >= k && n.compare(n.size() - k, k, tail) == 0;
+        };
+        if (n == "." || n == ".." || n == "flintlock" || n == "v.tmp" ||
+            n == holder || n == holder + ".tmp" || ends(".glass") ||
+            ends(".tmp") || n == "iamglass")
+            continue;
+        empty = false;
+        break;
     }
     closedir(d);
     return empty;
@@ -618,7 +631,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
                     "'" + p + "' is a file, not a paperdex index directory");
             delete h;
             return PDX_ENOTINDEX;
-        } else if (!looks_like_xapian(p) && !dir_is_empty(p)) {
+        } else if (!looks_like_xapian(p) && !dir_holds_no_other_files(p)) {
             set_msg(e, PDX_ENOTINDEX,
                     "'" + p + "' is not a paperdex index (the directory "
                     "holds other files)" +
@@ -654,7 +667,21 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             write_holder(p);
         *out = h;
         return 0;
-    } catch (const Xapian::DatabaseLockError &) {
+    } catch (const Xapian::DatabaseLockError &x) {
+        /* Xapian says "already locked" when another process holds the
+         * lock; any other reason (a directory or lock file this user may
+         * not write, too many open files) is no reason to wait. */
+        const std::string why = x.get_msg();
+        const std::string held = ": already locked";
+        if (why.size() < held.size() ||
+            why.compare(why.size() - held.size(), held.size(), held)) {
+            set_msg(e, PDX_EIO,
+                    "cannot take the write lock of index '" +
+                        std::string(path) + "': " + describe(x) +
+                        " (is the index directory writable by this user?)");
+            delete h;
+            return PDX_EIO;
+        }
         std::string who = read_holder(path);
         set_msg(e, PDX_ELOCKED,
                 "index '" + std::string(path) +

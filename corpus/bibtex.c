@@ -79,6 +79,7 @@ struct bibtex {
     char key[256];
     char type[32];
     char err[256];
+    pdx_skip skip;     /* why the last entry skipped was */
 };
 
 /* ------------------------------------------------------------ input */
@@ -556,6 +557,8 @@ void bibtex_free(bibtex *b)
     free(b);
 }
 
+pdx_skip bibtex_skip_kind(const bibtex *b) { return b->skip; }
+
 int bibtex_looks_like(const char *s, size_t n)
 {
     size_t i = 0;
@@ -643,10 +646,13 @@ int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
             return -2;
         }
         pdx_skip k = build(b, a, w, why);
-        if (k != PDX_SKIP_NONE)
+        if (k != PDX_SKIP_NONE) {
+            b->skip = k;
             return -1;
+        }
         return 1;
     bad:
+        b->skip = PDX_SKIP_FIELD;
         sb_printf(why, "@%s%s%s: %s", b->type, b->key[0] ? " " : "", b->key,
                   b->err);
         resync(b, rd, ctx);

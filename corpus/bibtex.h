@@ -24,8 +24,16 @@ int bibtex_looks_like(const char *s, size_t n);
 
 /* The next entry, into w (strings in a), *line the line of its '@'.
  * 1 a record (not yet checked by record_finish), 0 the end, -1 a bad
- * entry skipped (why says what), -2 out of memory, -3 rd failed. */
+ * entry skipped (why says what, bibtex_skip_kind of what kind), -2 out
+ * of memory, -3 rd failed. */
 int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
                 strbuf *why, record_read_fn rd, void *ctx);
+
+/* Why the entry bibtex_next last skipped was skipped: PDX_SKIP_FIELD for
+ * broken syntax (an entry or value not closed, the file ending inside
+ * one) and for a field it cannot read, PDX_SKIP_UTF8 for bytes that are
+ * not UTF-8, PDX_SKIP_EMPTY or PDX_SKIP_ID for an entry read whole with
+ * nothing to index. */
+pdx_skip bibtex_skip_kind(const bibtex *b);
 
 #endif

@@ -644,7 +644,8 @@ static int next_streamed(const pdx_work **out, pdx_reader *r)
     if (rc == 1) /* finish_record releases why */
         return deliver(out, r, finish_record(r, PDX_SKIP_NONE, &why));
     if (rc == -1) { /* a bad record: named, and reading goes on */
-        int k = skip(r, PDX_SKIP_FIELD, why.s ? why.s : "bad record");
+        pdx_skip kind = r->bib ? bibtex_skip_kind(r->bib) : PDX_SKIP_FIELD;
+        int k = skip(r, kind, why.s ? why.s : "bad record");
         sb_release(&why);
         return k;
     }
@@ -787,6 +788,12 @@ int reader_shares_lines(const pdx_reader *r)
 }
 
 pdx_skip pdx_reader_skip(const pdx_reader *r) { return r ? r->skip : 0; }
+
+int reader_skip_damages(pdx_skip k)
+{
+    return k == PDX_SKIP_UTF8 || k == PDX_SKIP_JSON || k == PDX_SKIP_FIELD ||
+           k == PDX_SKIP_TOOLONG;
+}
 
 pdx_format pdx_reader_format(const pdx_reader *r)
 {

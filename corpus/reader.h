@@ -31,4 +31,16 @@ void reader_share_lines(pdx_reader *r, unsigned k, unsigned n);
  * delivered its first record (or failure); 0 before. */
 int reader_shares_lines(const pdx_reader *r);
 
+/* 1 when a record skipped for reason k could not be read as written: its
+ * bytes are not UTF-8, its JSON or BibTeX syntax is broken (the file may
+ * end inside it: an export caught half-written), a field has the wrong
+ * type or syntax, or its line is over the limit.  What the record was,
+ * and so which record of the index it stands for, cannot be known: a
+ * file with such a record is not read cleanly, and pdx_sync removes
+ * nothing indexed from it (each record keeps its earlier version) until
+ * it is.  0 for a record read whole that has nothing to index (neither
+ * title nor abstract, no usable id, a page block of no style) and for a
+ * work pdx_put refused (PDX_SKIP_NONE). */
+int reader_skip_damages(pdx_skip k);
+
 #endif

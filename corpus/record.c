@@ -416,9 +416,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
                 return PDX_SKIP_FIELD;
             }
         }
-        if (record_check(w, why))
-            return PDX_SKIP_FIELD;
-        return PDX_SKIP_NONE;
+        return record_check(w, why);
     }
     if (!w->title && !w->abstract) {
         sb_puts(why, "record has neither a title nor an abstract");
@@ -465,10 +463,7 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         sb_printf(why, "year %d disagrees with date %s", w->year, w->date);
         return PDX_SKIP_FIELD;
     }
-    if (record_check(w, why))
-        return strstr(why->s ? why->s : "", "id") ? PDX_SKIP_ID
-                                                  : PDX_SKIP_FIELD;
-    return PDX_SKIP_NONE;
+    return record_check(w, why);
 }
 
 static int check_str(const char *s, const char *name, strbuf *why)
@@ -481,35 +476,35 @@ static int check_str(const char *s, const char *name, strbuf *why)
     return 0;
 }
 
-int record_check(const pdx_work *w, strbuf *why)
+pdx_skip record_check(const pdx_work *w, strbuf *why)
 {
     if (!w) {
         sb_puts(why, "no work given");
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     if (w->version != PDX_WORK_VERSION) {
         sb_printf(why, "pdx_work version %u is not %d", w->version,
                   PDX_WORK_VERSION);
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     if (w->pmid && *w->pmid && !record_pmid_valid(w->pmid)) {
         sb_printf(why, "pmid \"%s\" is not a PubMed id (digits)", w->pmid);
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     if (!w->id || !*w->id) {
         sb_puts(why, "the id is missing");
-        return -1;
+        return PDX_SKIP_ID;
     }
     size_t idlen = strlen(w->id);
     if (idlen > PDX_ID_MAX) {
         sb_printf(why, "the id is %zu bytes long, the limit is %d", idlen,
                   PDX_ID_MAX);
-        return -1;
+        return PDX_SKIP_ID;
     }
     for (const char *p = w->id; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f) {
             sb_puts(why, "the id contains a control character");
-            return -1;
+            return PDX_SKIP_ID;
         }
     if (check_str(w->id, "the id", why) || check_str(w->title, "title", why) ||
         check_str(w->abstract, "abstract", why) ||
@@ -522,49 +517,49 @@ int record_check(const pdx_work *w, strbuf *why)
         check_str(w->pmcid, "pmcid", why) ||
         check_str(w->openalex_id, "openalex_id", why) ||
         check_str(w->source_key, "source_key", why))
-        return -1;
+        return PDX_SKIP_UTF8;
     if (w->n_subjects && !w->subjects) {
         sb_puts(why, "a list has a count but no items");
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     for (size_t i = 0; i < w->n_subjects; i++)
         if (!w->subjects[i] || check_str(w->subjects[i], "a subject", why)) {
             if (!w->subjects[i])
                 sb_puts(why, "a subject is NULL");
-            return -1;
+            return w->subjects[i] ? PDX_SKIP_UTF8 : PDX_SKIP_FIELD;
         }
     if ((w->n_authors && !w->authors) || (w->n_categories && !w->categories)) {
         sb_puts(why, "a list has a count but no items");
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     for (size_t i = 0; i < w->n_authors; i++)
         if (!w->authors[i] || check_str(w->authors[i], "an author", why)) {
             if (!w->authors[i])
                 sb_puts(why, "an author is NULL");
-            return -1;
+            return w->authors[i] ? PDX_SKIP_UTF8 : PDX_SKIP_FIELD;
         }
     for (size_t i = 0; i < w->n_categories; i++)
         if (!w->categories[i] ||
             check_str(w->categories[i], "a category", why)) {
             if (!w->categories[i])
                 sb_puts(why, "a category is NULL");
-            return -1;
+            return w->categories[i] ? PDX_SKIP_UTF8 : PDX_SKIP_FIELD;
         }
     if (!w->withdrawn && (!w->title || !*w->title) &&
         (!w->abstract || !*w->abstract)) {
         sb_puts(why, "the work has neither a title nor an abstract");
-        return -1;
+        return PDX_SKIP_EMPTY;
     }
     if (w->year && (w->year < 1000 || w->year > 9999)) {
         sb_printf(why, "year %d is out of range", w->year);
-        return -1;
+        return PDX_SKIP_FIELD;
     }
     if (w->date && *w->date && !record_date_valid(w->date)) {
         sb_printf(why, "date \"%s\" is not YYYY, YYYY-MM or YYYY-MM-DD",
                   w->date);
-        return -1;
+        return PDX_SKIP_FIELD;
     }
-    return 0;
+    return PDX_SKIP_NONE;
 }
 
 /* ---------------------------------------------------------- encoding */

@@ -70,9 +70,11 @@ int rec_list(arena *a, const cJSON *obj, const char *key, int authors,
 pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why);
 
 /* Check a work handed to pdx_put(): version, UTF-8 everywhere, id length
- * and characters, a title or abstract, year and date syntax.  0 if fine,
- * else nonzero with the reason in why. */
-int record_check(const pdx_work *w, strbuf *why);
+ * and characters, a title or abstract, year and date syntax.
+ * PDX_SKIP_NONE (0) if fine, else the kind of fault (PDX_SKIP_UTF8 for
+ * text that is not UTF-8, PDX_SKIP_ID for the id, PDX_SKIP_EMPTY,
+ * PDX_SKIP_FIELD for the rest) with the reason in why. */
+pdx_skip record_check(const pdx_work *w, strbuf *why);
 
 /* A PubMed id: 1 to 12 digits? */
 int record_pmid_valid(const char *s);

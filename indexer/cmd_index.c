@@ -2,9 +2,9 @@
  * cmd_index.c -- `paperdex index`: the command-line face of pdx_sync()
  * (indexer/sync.c), which does the work: bring an index up to date with
  * its sources, doing only the work that changed.  Here: the options, the
- * reports printed as cron and a terminal want them (a progress bar and
- * the first skipped records of each file on a terminal; elsewhere only
- * errors and one summary line), and the exit status.
+ * reports printed as cron and a terminal want them (the first skipped
+ * records of each file, named by file and line, in both; a progress bar
+ * on a terminal; one summary line), and the exit status.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -23,9 +23,13 @@ static const char help[] =
     "Bring the index in DIR (created if needed) up to date with the\n"
     "SOURCEs: files, and directories read recursively.  Files are in any\n"
     "format of --format below, plain or gzip; '-' is standard input, read\n"
-    "every time.  Records of one work, from one file or several, are merged\n"
-    "into one work.  A re-run reads only new and changed files, and takes\n"
-    "out the records of files that are gone from the named locations.\n"
+    "every time (a pipe, FIFO or device named as a file is refused: each\n"
+    "file is read more than once).  Records of one work, from one file or\n"
+    "several, are merged into one work.  A re-run reads only new and\n"
+    "changed files, and takes out the records of files gone from a named\n"
+    "directory that was read cleanly.  Nothing is taken out of a file\n"
+    "that was not read cleanly to its end (cut short, a record that cannot\n"
+    "be read): its records keep their earlier versions, with a warning.\n"
     "\n"
     "options:\n"
     "  --db DIR           the index directory (required)\n"
@@ -55,6 +59,10 @@ static const char help[] =
     "                     shard served by xapian-tcpsrv needs it for\n"
     "                     phrases, NEAR and ADJ; larger (the arXiv 101k:\n"
     "                     444 MB against 284 MB) and slower to build\n"
+    "  --forget-missing   a named SOURCE that is gone takes its records out\n"
+    "                     of the index; without it, a named SOURCE that\n"
+    "                     cannot be found or read is an error (exit 1)\n"
+    "                     and what the index holds from it is kept\n"
     "  --dry-run          say what would change; change nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
@@ -88,8 +96,10 @@ static const char help[] =
     "  --no-progress      no progress bar, even on a terminal\n"
     "  -h, --help         this text\n"
     "\n"
-    "Output: on a terminal, a progress bar and the first 20 skipped records\n"
-    "of each file; elsewhere (cron) only errors and one summary line:\n"
+    "Output: on stderr, errors, warnings and the first 20 skipped records\n"
+    "of each file, each named FILE:LINE with its reason (then a count;\n"
+    "--verbose: all), on a terminal and in cron alike; on a terminal, a\n"
+    "progress bar; on stdout, one summary line:\n"
     "  sources: A added, U updated, R removed, N unchanged; records: N\n"
     "  read, A added, U updated, R removed, K unchanged, S skipped-bad\n"
     "A file read before is compared record by record (each known by its\n"
@@ -189,7 +199,10 @@ static file_skips *skips_of(view *v, const char *path, int create)
 static int on_event(void *ctx, const pdx_sync_event *ev)
 {
     view *v = ctx;
-    int show = !v->quiet && (v->tty || v->verbose);
+    /* Skipped records are named, file:line and why, on a terminal and in
+     * cron alike: the first MAX_WARNINGS_PER_FILE of each file, then a
+     * count (--verbose: all). */
+    int show = !v->quiet;
     switch (ev->kind) {
     case PDX_SYNC_ADD:
     case PDX_SYNC_UPDATE:
@@ -342,6 +355,7 @@ int cmd_index(int argc, char **argv)
         {"compact", no_argument, NULL, 'C'},
         {"xapian-positions", no_argument, NULL, 'x'},
         {"dry-run", no_argument, NULL, 'n'},
+        {"forget-missing", no_argument, NULL, 'G'},
         {"wait", required_argument, NULL, 'w'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -400,6 +414,7 @@ int cmd_index(int argc, char **argv)
         case 'C': o.compact = 1; break;
         case 'x': o.xapian_positions = 1; break;
         case 'n': o.dry_run = v.dry_run = 1; break;
+        case 'G': o.forget_missing = 1; break;
         case 'w':
             if (cli_double(optarg, &o.wait) || o.wait < 0 || o.wait > 86400) {
                 cli_error("--wait takes seconds, from 0 to 86400");

@@ -151,6 +151,12 @@ typedef struct run {
     char **roots;
     int *root_is_dir;
     size_t n_roots;
+    /* places that could not be listed or read this run (a named source
+     * missing or unreadable, a directory that could not be read, an entry
+     * that could not be looked at): the sources the index knows at or
+     * below them keep their records (kept_places) */
+    char **kept;
+    size_t n_kept, cap_kept;
     uint64_t since_commit;
     int fatal;
     /* jobs > 1: this is worker part_k of n_workers, and puts the records
@@ -348,18 +354,66 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Keep what the index holds at or below `path` this run: it could not be
+ * listed or read, so its absence says nothing.  0, or -1 out of memory
+ * (the run fails: removing what may still be there is not safe). */
+static int keep_place(run *r, const char *path)
+{
+    if (r->n_kept == r->cap_kept) {
+        size_t cap = r->cap_kept ? r->cap_kept * 2 : 8;
+        char **nk = realloc(r->kept, cap * sizeof *nk);
+        if (!nk)
+            goto oom;
+        r->kept = nk;
+        r->cap_kept = cap;
+    }
+    if (!(r->kept[r->n_kept] = strdup(path)))
+        goto oom;
+    r->n_kept++;
+    return 0;
+oom:
+    fail(r, PDX_ENOMEM, "out of memory");
+    return -1;
+}
+
+/* Is `path` at or below a place kept this run? */
+static int in_kept_place(const run *r, const char *path)
+{
+    for (size_t i = 0; i < r->n_kept; i++) {
+        size_t n = strlen(r->kept[i]);
+        if (!strcmp(r->kept[i], ".") ||
+            (!strncmp(path, r->kept[i], n) &&
+             (path[n] == '\0' || path[n] == '/')))
+            return 1;
+    }
+    return 0;
+}
+
 /* Every wanted regular file below dir.  Symbolic links to directories are
- * not followed (no loops); links to files are read. */
+ * not followed (no loops); links to files are read.  A directory that
+ * cannot be read, or an entry that cannot be looked at, is an error, and
+ * what the index holds below it is kept. */
 static void walk(run *r, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        source_failed(r, dir, "%s: cannot read the directory: %s", dir,
-                      strerror(errno));
+        source_failed(r, dir, "%s: cannot read the directory: %s; what the "
+                      "index holds from it is kept", dir, strerror(errno));
+        keep_place(r, dir);
         return;
     }
     struct dirent *de;
-    while ((de = readdir(d))) {
+    for (;;) {
+        errno = 0;
+        if (!(de = readdir(d))) {
+            if (errno) {
+                source_failed(r, dir, "%s: cannot read the directory to "
+                              "its end: %s; what the index holds from it "
+                              "is kept", dir, strerror(errno));
+                keep_place(r, dir);
+            }
+            break;
+        }
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         size_t n = strlen(dir) + strlen(de->d_name) + 2;
@@ -368,7 +422,13 @@ static void walk(run *r, const char *dir)
             break;
         snprintf(p, n, "%s/%s", dir, de->d_name);
         struct stat lst, st;
-        if (lstat(p, &lst) == 0 && S_ISDIR(lst.st_mode)) {
+        if (lstat(p, &lst) != 0) {
+            if (de->d_name[0] != '.') {
+                source_failed(r, p, "%s: cannot read: %s; what the index "
+                              "holds from it is kept", p, strerror(errno));
+                keep_place(r, p);
+            }
+        } else if (S_ISDIR(lst.st_mode)) {
             if (de->d_name[0] != '.')
                 walk(r, p);
         } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -705,12 +765,20 @@ static int first_route(placeset *routes, shared_lines *sl, const pdx_work *w,
     return rc;
 }
 
+/* The records of one source that could not be read as written
+ * (reader_skip_damages): how many, and the first one's line and reason. */
+typedef struct damage {
+    uint64_t n, line;
+    char why[512];
+} damage;
+
 /* Read one source (r->files[fi], or standard input) and put its records;
  * with `seen`, only those the index does not hold as they are (their
- * places noted in seen).  Returns the number of records: with r->sl,
- * those this worker decoded. */
+ * places noted in seen).  Records that could not be read are counted in
+ * *dmg.  Returns the number of records: with r->sl, those this worker
+ * decoded. */
 static uint64_t read_source(run *r, size_t fi, const char *path,
-                            placeset *seen)
+                            placeset *seen, damage *dmg)
 {
     pdx_reader *raw = NULL;
     prefetch *rd = NULL;
@@ -772,6 +840,11 @@ static uint64_t read_source(run *r, size_t fi, const char *path,
             if ((unsigned)k < sizeof s->skipped / sizeof s->skipped[0])
                 s->skipped[k]++;
             s->records_skipped++;
+            if (reader_skip_damages(k) && dmg->n++ == 0) {
+                dmg->line = prefetch_line(rd);
+                snprintf(dmg->why, sizeof dmg->why, "%s",
+                         prefetch_errmsg(rd));
+            }
             pdx_sync_event ev = {.kind = PDX_SYNC_SKIP, .path = path,
                                  .line = prefetch_line(rd), .skip = k,
                                  .message = prefetch_errmsg(rd)};
@@ -918,9 +991,22 @@ static void update_source(run *r, size_t fi)
     }
     unsigned failed_before = s->sources_failed;
     placeset seen = {NULL, 0, 0, 0};
-    cur.records = read_source(r, fi, path, known ? &seen : NULL);
-    if (known && !r->fatal && s->sources_failed == failed_before)
-        remove_absent(r, path, &seen); /* only after a whole read */
+    damage dmg = {0, 0, ""};
+    cur.records = read_source(r, fi, path, known ? &seen : NULL, &dmg);
+    /* Records are taken out only after a clean read to the end: a file
+     * that broke off, ends inside a record (an export caught half
+     * written) or holds a record that cannot be read keeps every record
+     * the index has of it, in its earlier version where it was not read
+     * now.  Its fingerprint is stored as usual: the next change to the
+     * file (the export finished, the bad byte mended) reads it again. */
+    if (dmg.n && known && !r->fatal && (r->owner || r->part_k == 0))
+        emit_msg(r, PDX_SYNC_WARNING, path,
+                 "%s was not read cleanly: %llu record%s could not be read "
+                 "(the first: %s); nothing indexed from it was removed",
+                 path, (unsigned long long)dmg.n, dmg.n == 1 ? "" : "s",
+                 dmg.why);
+    if (known && !r->fatal && s->sources_failed == failed_before && !dmg.n)
+        remove_absent(r, path, &seen); /* only after a whole, clean read */
     free(seen.v);
     if (r->fatal)
         return;
@@ -942,7 +1028,8 @@ typedef struct vanished {
 static int on_known(void *ctx, const pdx_source *s)
 {
     vanished *v = ctx;
-    if (!under_roots(v->r, s->path) || is_listed(v->r, s->path))
+    if (!under_roots(v->r, s->path) || is_listed(v->r, s->path) ||
+        in_kept_place(v->r, s->path))
         return 0;
     if (v->n == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 16;
@@ -1604,10 +1691,20 @@ static void run_jobs(run *r, const char *db_arg, unsigned n)
 /* ------------------------------------------------------------ pdx_sync */
 
 /* Version 1 of each struct ends where `compact` and `compact_before`
- * begin, version 2 of the options where `xapian_positions` does: an
- * older caller's is that long. */
+ * begin, version 2 of the options where `xapian_positions` does, version
+ * 3 where `forget_missing` does: an older caller's is that long. */
 #define OPTIONS_V1_SIZE offsetof(pdx_sync_options, compact)
 #define OPTIONS_V2_SIZE offsetof(pdx_sync_options, xapian_positions)
+#define OPTIONS_V3_SIZE offsetof(pdx_sync_options, forget_missing)
+
+/* The bytes of an options struct of `version` (1 to the current). */
+static size_t options_size(unsigned version)
+{
+    return version == 1   ? OPTIONS_V1_SIZE
+           : version == 2 ? OPTIONS_V2_SIZE
+           : version == 3 ? OPTIONS_V3_SIZE
+                          : sizeof(pdx_sync_options);
+}
 #define SUMMARY_V1_SIZE offsetof(pdx_sync_summary, compact_before)
 
 int pdx_sync_options_init(pdx_sync_options *o, unsigned int version)
@@ -1616,9 +1713,7 @@ int pdx_sync_options_init(pdx_sync_options *o, unsigned int version)
         return PDX_EINVAL;
     if (version < 1 || version > PDX_SYNC_OPTIONS_VERSION)
         return PDX_EVERSION;
-    memset(o, 0, version == 1   ? OPTIONS_V1_SIZE
-                 : version == 2 ? OPTIONS_V2_SIZE
-                                : sizeof *o);
+    memset(o, 0, options_size(version));
     o->version = version;
     o->format = PDX_FORMAT_AUTO;
     return 0;
@@ -1705,10 +1800,10 @@ int pdx_sync(pdx_sync_summary *out, const char *db,
      * rest as pdx_sync_options_init leaves it), its summary written as
      * far as it goes. */
     pdx_sync_options o2;
-    if (opts && (opts->version == 1 || opts->version == 2)) {
+    if (opts && opts->version >= 1 &&
+        opts->version < PDX_SYNC_OPTIONS_VERSION) {
         pdx_sync_options_init(&o2, PDX_SYNC_OPTIONS_VERSION);
-        memcpy(&o2, opts,
-               opts->version == 1 ? OPTIONS_V1_SIZE : OPTIONS_V2_SIZE);
+        memcpy(&o2, opts, options_size(opts->version));
         o2.version = PDX_SYNC_OPTIONS_VERSION;
         opts = &o2;
     }
@@ -1791,16 +1886,41 @@ static int sync_run(pdx_sync_summary *out, const char *db,
         size_t k = r.n_roots++;
         r.roots[k] = p;
         if (stat(p, &st) != 0) {
-            /* Gone: its records go too, if it was ever read. */
-            pdx_source s = PDX_SOURCE_INIT;
-            if (!r.ix || pdx_source_get(&s, r.ix, p) != 0)
-                source_failed(&r, p, "%s: cannot read: %s", p,
-                              strerror(errno));
+            /* A named source that cannot be found or looked at is an
+             * error, and what the index holds from it stays, unless the
+             * caller says a source that is gone is to be forgotten. */
+            int gone = errno == ENOENT || errno == ENOTDIR;
+            if (gone && opts->forget_missing) {
+                r.root_is_dir[k] = 1; /* a directory that was, or a file */
+                emit_msg(&r, PDX_SYNC_NOTE, p, "%s is gone: what the index "
+                         "holds from it is taken out", p);
+            } else {
+                source_failed(&r, p, "%s: cannot read: %s; what the index "
+                              "holds from it is kept%s", p, strerror(errno),
+                              gone ? " (--forget-missing takes it out)"
+                                   : "");
+                keep_place(&r, p);
+            }
         } else if (S_ISDIR(st.st_mode)) {
             r.root_is_dir[k] = 1;
             walk(&r, p);
-        } else {
+        } else if (S_ISREG(st.st_mode)) {
             add_file(&r, p);
+        } else {
+            /* A pipe, FIFO or device: a source is read twice (its
+             * fingerprint, then its records) and again at the next run
+             * to compare, which such a file cannot give; opening a FIFO
+             * with no writer would hang holding the lock. */
+            source_failed(&r, p, "%s is not a regular file (a %s): paperdex "
+                          "reads a source more than once; give '-' to "
+                          "index standard input once, or save it to a "
+                          "file", p,
+                          S_ISFIFO(st.st_mode)  ? "pipe or FIFO"
+                          : S_ISCHR(st.st_mode) ? "character device"
+                          : S_ISBLK(st.st_mode) ? "block device"
+                          : S_ISSOCK(st.st_mode) ? "socket"
+                                                 : "special file");
+            keep_place(&r, p);
         }
     }
     if (r.n_files)
@@ -1862,7 +1982,7 @@ static int sync_run(pdx_sync_summary *out, const char *db,
     for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++)
         update_source(&r, i);
     if (use_stdin && !r.fatal && !opts->dry_run)
-        read_source(&r, (size_t)-1, "-", NULL);
+        read_source(&r, (size_t)-1, "-", NULL, &(damage){0, 0, ""});
     if (r.ix && !opts->dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
         commit(&r);
@@ -1880,6 +2000,9 @@ done:
         free(r.files[i]);
     for (size_t i = 0; i < r.n_roots; i++)
         free(r.roots[i]);
+    for (size_t i = 0; i < r.n_kept; i++)
+        free(r.kept[i]);
+    free(r.kept);
     free(r.files);
     free(r.roots);
     free(r.root_is_dir);

@@ -47,15 +47,17 @@ printf '%s\n' '{"id":"g1","title":"good first record"}' \
     '{"id":"e1","year":2020}' \
     '{"id":"g2","title":"good second record"}' >"$T/mixed.jsonl"
 
-# Not on a terminal, a run prints one summary line and no warnings (cron);
-# --verbose names every skipped record.
-cron_out=$("$PDX" index --db "$DB" "$T/mixed.jsonl" 2>&1)
+# Not on a terminal (cron), a run prints one summary line on stdout and
+# names each skipped record, file:line and why, on stderr.
+cron_out=$("$PDX" index --db "$DB" "$T/mixed.jsonl" 2>"$T/cron.err")
 cron_rc=$?
+cron_err=$(cat "$T/cron.err")
 if [ "$cron_rc" -eq 3 ] && [ "$(printf '%s\n' "$cron_out" | wc -l)" -eq 1 ] &&
-    grep -q '^sources: 1 added, 0 updated, 0 removed, 0 unchanged; records: 5 read, 2 added, 0 updated, 0 removed, 0 unchanged, 3 skipped-bad' <<<"$cron_out"; then
-    ok "cron: one summary line, no warnings"
+    grep -q '^sources: 1 added, 0 updated, 0 removed, 0 unchanged; records: 5 read, 2 added, 0 updated, 0 removed, 0 unchanged, 3 skipped-bad' <<<"$cron_out" &&
+    [ "$(grep -c '^warning: .*mixed\.jsonl:[234]: ' <<<"$cron_err")" -eq 3 ]; then
+    ok "cron: one summary line, each skipped record named"
 else
-    bad "cron: exit $cron_rc, output: $cron_out"
+    bad "cron: exit $cron_rc, output: $cron_out, errors: $cron_err"
 fi
 expect "an unchanged file is not read again" 0 'sources: 0 added, 0 updated, 0 removed, 1 unchanged; records: 0 read' -- \
     "$PDX" index --db "$DB" "$T/mixed.jsonl"
