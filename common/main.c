@@ -12,6 +12,7 @@
  * Like git, each subcommand lives in its own cmd_*.c file and has its own
  * --help; this file only dispatches.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,10 @@ int main(int argc, char **argv)
     /* A failed write Xapian cannot recover from (a full disk inside a
      * commit) ends the run with its message and status 1, not a core. */
     pdx_exit_on_fatal("paperdex", EXIT_ERROR);
+    /* A file grown past the size limit (ulimit -f) fails its write with
+     * EFBIG, which the run reports as an I/O error naming the file, as
+     * it does a full disk; the signal would end it with no word. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -181,13 +181,28 @@ void pdxshim::set_msg(shim_err *e, int code, const std::string &msg)
     snprintf(e->msg, sizeof e->msg, "%s", msg.c_str());
 }
 
+std::string pdxshim::failed_write(const Xapian::InvalidOperationError &x,
+                                  int err)
+{
+    if (x.get_msg().find("DB_DANGEROUS") == std::string::npos)
+        return std::string();
+    return std::string("a write failed (") + strerror(err) +
+           "), and Xapian could not cancel the commit (" + describe(x) + ")";
+}
+
 /* The one exception handler: call only from inside a catch block. */
 int pdxshim::fail(shim_err *e)
 {
+    const int err = errno; /* a failed write's, before anything resets it */
     int code = PDX_ERROR;
     std::string msg;
     try {
         throw;
+    } catch (const Xapian::InvalidOperationError &x) {
+        msg = failed_write(x, err);
+        code = msg.empty() ? PDX_ERROR : PDX_EIO;
+        msg = msg.empty() ? std::string(x.get_type()) + ": " + describe(x)
+                          : "index I/O error: " + msg;
     } catch (const Xapian::DatabaseLockError &x) {
         code = PDX_ELOCKED;
         msg = "index is locked by another writer: " + describe(x);

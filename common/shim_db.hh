@@ -136,6 +136,14 @@ void set_msg(shim_err *e, int code, const std::string &msg);
  * code. */
 int fail(shim_err *e);
 
+/* In an index written without a copy of its earlier revision
+ * (SHIM_NOSYNC), a write that fails makes glass cancel the commit, which
+ * it cannot do there: Xapian throws an InvalidOperationError naming
+ * DB_DANGEROUS in place of the write's own error, which errno (err, read
+ * at once in the catch) still holds.  For such an x, the message that
+ * says what failed; "" for any other. */
+std::string failed_write(const Xapian::InvalidOperationError &x, int err);
+
 /* A boolean key cut at a character boundary to LAYOUT_MAX_KEY_BYTES. */
 std::string cut_key(const char *key);
 

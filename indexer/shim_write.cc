@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -372,6 +373,16 @@ struct Writer : Side {
                      * without this thread, so that it is an I/O error. */
                     first = std::make_exception_ptr(
                         Xapian::DatabaseError(naming(j->d.id, x)));
+                } catch (const Xapian::InvalidOperationError &x) {
+                    /* A failed write under SHIM_NOSYNC, as Xapian
+                     * reports it there: an I/O error too. */
+                    const std::string w = failed_write(x, errno);
+                    if (w.empty())
+                        first = std::make_exception_ptr(
+                            Xapian::InternalError(naming(j->d.id, x)));
+                    else
+                        first = std::make_exception_ptr(Xapian::DatabaseError(
+                            "work " + std::string(j->d.id) + ": " + w));
                 } catch (const Xapian::Error &x) {
                     first = std::make_exception_ptr(
                         Xapian::InternalError(naming(j->d.id, x)));

@@ -84,5 +84,48 @@ for n in SIZES:
 
 print("%d of %d runs met the failure Xapian cannot recover from" % (unrecoverable, len(SIZES)))
 check("some runs met the failure Xapian cannot recover from", unrecoverable > 0, unrecoverable)
+
+# Under a file size limit with the signal left as cron leaves it (SIGXFSZ
+# ends a process that does not ignore it): the run says what failed.
+def limited_only(limit):
+    def f():
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return f
+
+
+shutil.rmtree(db, ignore_errors=True)
+p = subprocess.run([PDX, "index", "--db", db, "--batch", "150", src], capture_output=True, text=True,
+                   preexec_fn=limited_only(4 << 20), env=FAILED_WRITES_ENV)
+check("under ulimit -f: exit 1 with the system's error, not killed by SIGXFSZ",
+      p.returncode == 1 and "File too large" in p.stderr, (p.returncode, p.stderr[-300:]))
+
+# A real full disk (ENOSPC): a small tmpfs, where this machine lets us
+# mount one (root); --full and --jobs 2 write their new index without a
+# copy of its earlier revision, where Xapian's own error is replaced by
+# the failed cancel of the commit.
+small = os.path.join(tmp, "small")
+os.makedirs(small)
+m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", small], capture_output=True)
+if m.returncode != 0:
+    print("note: no tmpfs could be mounted here (%s); the ENOSPC runs are left out"
+          % m.stderr.decode().strip()[:100])
+else:
+    try:
+        sdb = os.path.join(small, "ix")
+        subprocess.run([PDX, "index", "--db", sdb, os.path.join(src, "part-00.jsonl")],
+                       capture_output=True, check=True)
+        few = works(sdb)
+        for opts in (["--full"], ["--full", "--jobs", "2"], []):
+            p = subprocess.run([PDX, "index", "--db", sdb, "--batch", "150"] + opts + [src],
+                               capture_output=True, text=True, env=FAILED_WRITES_ENV)
+            label = "a full disk, %s" % (" ".join(opts) or "an update")
+            check(label + ": exit 1 naming ENOSPC",
+                  p.returncode == 1 and "No space left on device" in p.stderr, (p.returncode, p.stderr[-400:]))
+            check(label + ": the works before are all still there", set(few) <= set(works(sdb)))
+            if opts:
+                check(label + ": the index is as it was", works(sdb) == few)
+    finally:
+        subprocess.run(["umount", small])
 shutil.rmtree(tmp)
 done()
