@@ -55,6 +55,7 @@
 
 #include "../common/layout.h"
 #include "../common/text.h"
+#include "record.h"
 
 static int explicit_id(const pdx_work *w)
 {
@@ -253,8 +254,11 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
     char *k;
     if (w->arxiv_id && (k = arxiv_key(a, w->arxiv_id)) && (k = arena_concat(a, LAYOUT_P_ARXIV, k)))
         keys[n++] = k;
-    if (w->doi && (k = arxiv_key(a, w->doi)) && (k = arena_concat(a, LAYOUT_P_DOI, k)))
-        keys[n++] = k;
+    const char *dois[MERGE_MAX_DOIS];
+    size_t nd = w->doi ? record_dois(a, w->doi, dois, MERGE_MAX_DOIS) : 0;
+    for (size_t i = 0; i < nd; i++)
+        if ((k = arxiv_key(a, dois[i])) && (k = arena_concat(a, LAYOUT_P_DOI, k)))
+            keys[n++] = k;
     if (w->pmid && (k = arena_concat(a, LAYOUT_P_PMID, w->pmid)))
         keys[n++] = k;
     if (w->openalex_id && (k = openalex_key(a, w->openalex_id)) &&
@@ -398,8 +402,16 @@ int merge_matches(arena *a, const pdx_work *r, const merge_work *m)
         char *x = arxiv_key(a, r->arxiv_id), *y = arxiv_key(a, v->arxiv_id);
         return x && y && !strcmp(x, y);
     }
-    if (r->doi && v->doi)
-        return !strcasecmp(r->doi, v->doi);
+    if (r->doi && v->doi) { /* any DOI of one is one of the other's */
+        const char *x[MERGE_MAX_DOIS], *y[MERGE_MAX_DOIS];
+        size_t nx = record_dois(a, r->doi, x, MERGE_MAX_DOIS);
+        size_t ny = record_dois(a, v->doi, y, MERGE_MAX_DOIS);
+        for (size_t i = 0; i < nx; i++)
+            for (size_t j = 0; j < ny; j++)
+                if (!strcasecmp(x[i], y[j]))
+                    return 1;
+        return 0;
+    }
     if (r->pmid && v->pmid)
         return !strcmp(r->pmid, v->pmid);
     if (r->openalex_id && v->openalex_id)

@@ -32,7 +32,10 @@ typedef struct merge_work {
  * source gave and XS<source position>.  Up to MERGE_MAX_KEYS, allocated in a.  (Not
  * XP<file>: every record of a file shares it, so looking it up for each
  * record would be quadratic.) */
-#define MERGE_MAX_KEYS 8
+#define MERGE_MAX_KEYS 12
+/* The DOIs of one record that are merge keys (a field may hold several:
+ * record_doi_normalize); the rest are kept, not keyed. */
+#define MERGE_MAX_DOIS 4
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[]);
 
 /* For key XMA<x> or XI<x>: x, inside key; NULL for another key. */

@@ -283,11 +283,14 @@ static int decode_object(pdx_reader *r, const cJSON *obj)
 {
     strbuf why = STRBUF_INIT;
     pdx_format f = r->format;
+    /* OpenAlex first: its keys (an openalex.org/W id, authorships, the
+     * inverted abstract) are its own, while a real OpenAlex work also
+     * carries "versions", one of the arXiv snapshot's keys. */
     if (f == PDX_FORMAT_AUTO)
-        f = arxiv_looks_like(obj)      ? PDX_FORMAT_ARXIV
-            : openalex_looks_like(obj) ? PDX_FORMAT_OPENALEX
-            : beir_looks_like(obj)     ? PDX_FORMAT_BEIR
-                                       : PDX_FORMAT_JSONL;
+        f = openalex_looks_like(obj) ? PDX_FORMAT_OPENALEX
+            : arxiv_looks_like(obj)  ? PDX_FORMAT_ARXIV
+            : beir_looks_like(obj)   ? PDX_FORMAT_BEIR
+                                     : PDX_FORMAT_JSONL;
     pdx_skip k = f == PDX_FORMAT_ARXIV  ? arxiv_decode(&r->rec_arena, &r->rec, obj, &why)
                  : f == PDX_FORMAT_BEIR ? beir_decode(&r->rec_arena, &r->rec, obj, &why)
                  : f == PDX_FORMAT_OPENALEX

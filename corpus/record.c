@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/text.h"
 
@@ -393,8 +394,68 @@ int record_pmid_valid(const char *s)
     return n >= 1 && n <= 12 && digits(s, n);
 }
 
+/* The DOI in one word of a DOI field: the word itself ("10.x/y"), after
+ * "doi:", or the path of a URL ("https://doi.org/10.x/y",
+ * "http://dx.doi.org/...", "http://doi.acm.org/..."); NULL when it holds
+ * none (a DOI starts "10." and has a '/'). */
+static const char *doi_in(const char *w)
+{
+    if (!strncasecmp(w, "doi:", 4))
+        w += 4;
+    if (!strncasecmp(w, "http://", 7) || !strncasecmp(w, "https://", 8)) {
+        const char *q = strstr(w, "/10.");
+        w = q ? q + 1 : "";
+    }
+    return !strncmp(w, "10.", 3) && strchr(w + 3, '/') ? w : NULL;
+}
+
+const char *record_doi_normalize(arena *a, const char *doi)
+{
+    strbuf out = STRBUF_INIT;
+    size_t kept = 0;
+    const char *p = doi;
+    while (*p) {
+        p += strspn(p, " \t\r\n,;");
+        size_t n = strcspn(p, " \t\r\n,;");
+        if (!n)
+            break;
+        char word[512];
+        snprintf(word, sizeof word, "%.*s", (int)(n < 511 ? n : 511), p);
+        p += n;
+        const char *d = doi_in(word);
+        if (!d)
+            continue; /* "doi", "DOI:", "n/a", a word around the DOIs */
+        size_t dn = strlen(d);
+        while (dn && (d[dn - 1] == '.' || d[dn - 1] == ')'))
+            dn--; /* the end of a sentence, or a bracket around it */
+        if (kept++)
+            sb_putc(&out, ' ');
+        sb_append(&out, d, dn);
+    }
+    const char *r = kept && out.ok ? arena_strndup(a, out.s, out.len) : NULL;
+    sb_release(&out);
+    return r;
+}
+
+size_t record_dois(arena *a, const char *dois, const char *out[], size_t max)
+{
+    size_t n = 0;
+    for (const char *p = dois; p && *p && n < max;) {
+        size_t k = strcspn(p, " ");
+        if (k && !(out[n++] = arena_strndup(a, p, k)))
+            return n - 1;
+        p += k;
+        p += strspn(p, " ");
+    }
+    return n;
+}
+
 pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
 {
+    /* Every reader's DOI field, as people write it: one spelling, one or
+     * more DOIs separated by a space; none when it holds no DOI. */
+    if (w->doi)
+        w->doi = record_doi_normalize(a, w->doi);
     if (w->withdrawn) {
         /* Identity only: the work it withdraws is named by its PMID,
          * OpenAlex id or arXiv id. */

@@ -42,7 +42,8 @@ pdx_skip openalex_merged_decode(arena *a, pdx_work *w, const char *line,
 /* An arXiv version date, "Mon, 2 Apr 2007 19:18:42 GMT", as "YYYY-MM-DD"
  * in out; 0, or -1 when it is not one. */
 int arxiv_version_date(const char *s, char out[32]);
-/* 1 if obj has keys only the arXiv snapshot schema uses. */
+/* 1 if obj has keys of the arXiv snapshot schema (an OpenAlex work has
+ * "versions" too: ask openalex_looks_like first). */
 int arxiv_looks_like(const cJSON *obj);
 
 /* How a decoded string is cleaned (text_clean, text_collapse, or not at
@@ -75,6 +76,17 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why);
  * text that is not UTF-8, PDX_SKIP_ID for the id, PDX_SKIP_EMPTY,
  * PDX_SKIP_FIELD for the rest) with the reason in why. */
 pdx_skip record_check(const pdx_work *w, strbuf *why);
+
+/* A DOI field as people and tools write it ("doi:10.x/y",
+ * "https://doi.org/10.x/y", "http://dx.doi.org/...", two DOIs in one
+ * field separated by a space, a comma or a semicolon) in one spelling:
+ * each DOI without its prefix, separated by one space (in a); NULL when
+ * it holds no DOI.  record_finish applies it to every reader's DOI. */
+const char *record_doi_normalize(arena *a, const char *doi);
+
+/* The DOIs of a normalised DOI field, each in a, at most max of them;
+ * their number. */
+size_t record_dois(arena *a, const char *dois, const char *out[], size_t max);
 
 /* A PubMed id: 1 to 12 digits? */
 int record_pmid_valid(const char *s);

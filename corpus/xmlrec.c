@@ -23,7 +23,10 @@
  * ELocationID DOI when that has none), MeSH DescriptorNames and Keywords
  * as subjects.  Each is marked versioned: a later file's version of a
  * PMID replaces an earlier one's (corpus/merge.c).  A DeleteCitation
- * gives one withdrawal per PMID it lists.
+ * gives one withdrawal per PMID it lists.  NLM's MEDLINE files up to
+ * 2016 (and many tools' exports) have the root <MedlineCitationSet>
+ * and bare <MedlineCitation> records, read the same way (they have no
+ * PubmedData: the DOI is the ELocationID's).
  *
  * OAI-PMH.  Each <record> of ListRecords or GetRecord, in the arXiv or
  * arXivRaw metadata format: id, title, abstract, authors (arXiv's
@@ -89,6 +92,8 @@ struct xmlrec {
     XML_Parser p;
     pdx_format format;
     int started;        /* the root was seen */
+    int medline;        /* the root is MEDLINE's own (before 2017):
+                           <MedlineCitation> records, no PubmedData */
     int suspended;      /* a record is ready, the parser waits */
     int ended;          /* the last buffer was parsed */
     int fatal;          /* a syntax error or a stream error: no more */
@@ -107,8 +112,12 @@ struct xmlrec {
     char oai_error[64]; /* the code of an OAI-PMH <error> being read */
     int editors;        /* inside an AuthorList of editors */
     int raw_version_seen;
+    /* the record's metadata format: the first element inside <metadata>
+     * ("arXiv", "arXivRaw", "dc" for oai_dc, or one not read) */
+    char meta[NAME_MAX_LEN + 1];
     strbuf f[F__COUNT];
     strlist authors, subjects;
+    strlist idents;     /* oai_dc: its dc:identifier values */
     char *skip_why;     /* a record-level problem, static text */
     /* records ready to hand over */
     int ready;          /* 1: a record, 2: a DeleteCitation's PMIDs */
@@ -150,6 +159,8 @@ static void reset_record(xmlrec *x)
         sb_clear(&x->f[i]);
     list_clear(&x->authors);
     list_clear(&x->subjects);
+    list_clear(&x->idents);
+    x->meta[0] = '\0';
     x->deleted = 0;
     x->editors = 0;
     x->raw_version_seen = 0;
@@ -183,6 +194,13 @@ static const named oai_fields[] = { /* children of arXiv and arXivRaw */
     {"comments", F_COMMENTS},   {"journal-ref", F_VENUE},
     {"doi", F_DOI},             {"created", F_DATE},
     {NULL, 0}};
+/* Children of oai_dc's <oai_dc:dc>: the first title and date; every
+ * description (joined), creator, subject and identifier. */
+static const named dc_fields[] = {
+    {"title", F_TITLE},       {"description", F_ABSTRACT},
+    {"date", F_DATE},         {"source", F_VENUE},
+    {"creator", -4},          {"subject", -3},
+    {"identifier", -5},       {NULL, 0}};
 static const named oai_author[] = {
     {"keyname", F_LAST}, {"forenames", F_FORE}, {"suffix", F_SUFFIX},
     {NULL, 0}};
@@ -213,17 +231,21 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
     const char *name = local(qname);
     if (!x->started) {
         x->started = 1;
-        pdx_format f = is(name, "PubmedArticleSet") ? PDX_FORMAT_PUBMED
-                       : is(name, "OAI-PMH")         ? PDX_FORMAT_OAI
-                                                     : PDX_FORMAT_AUTO;
+        pdx_format f = is(name, "PubmedArticleSet") ||
+                               is(name, "MedlineCitationSet")
+                           ? PDX_FORMAT_PUBMED
+                       : is(name, "OAI-PMH") ? PDX_FORMAT_OAI
+                                             : PDX_FORMAT_AUTO;
+        x->medline = is(name, "MedlineCitationSet");
         if (f == PDX_FORMAT_AUTO || (x->format != PDX_FORMAT_AUTO && f != x->format)) {
             snprintf(x->err, sizeof x->err,
                      "%s:%lu: the root element <%.60s> is not %s", x->name,
                      (unsigned long)XML_GetCurrentLineNumber(x->p), name,
                      x->format == PDX_FORMAT_OAI      ? "<OAI-PMH>"
-                     : x->format == PDX_FORMAT_PUBMED ? "<PubmedArticleSet>"
-                                                      : "<PubmedArticleSet> "
-                                                        "or <OAI-PMH>");
+                     : x->format == PDX_FORMAT_PUBMED
+                         ? "<PubmedArticleSet> or <MedlineCitationSet>"
+                         : "<PubmedArticleSet>, <MedlineCitationSet> or "
+                           "<OAI-PMH>");
             x->fatal = 1;
             XML_StopParser(x->p, XML_FALSE);
             return;
@@ -240,7 +262,9 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
         return; /* inline markup inside a captured field: its text counts */
     const char *parent = up(x, 1);
     if (x->format == PDX_FORMAT_PUBMED) {
-        if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle")) {
+        if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle") ||
+            (x->medline && is(name, "MedlineCitation") &&
+             is(parent, "MedlineCitationSet"))) {
             reset_record(x);
             x->in_record = 1;
             x->rec_line = XML_GetCurrentLineNumber(x->p);
@@ -319,7 +343,21 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
     }
     if (!x->in_record)
         return;
-    if (is(name, "header") && is(parent, "record")) {
+    if (is(parent, "metadata") && is(up(x, 2), "record")) {
+        snprintf(x->meta, sizeof x->meta, "%s", name);
+    } else if (is(parent, "dc") && is(up(x, 2), "metadata")) {
+        for (const named *t = dc_fields; t->name; t++)
+            if (is(name, t->name)) {
+                /* one title, one date: the first */
+                if ((t->field == F_TITLE || t->field == F_DATE ||
+                     t->field == F_VENUE) && x->f[t->field].len)
+                    break;
+                if (t->field == F_ABSTRACT && x->f[F_ABSTRACT].len)
+                    sb_putc(&x->f[F_ABSTRACT], ' ');
+                start_capture(x, t->field);
+                break;
+            }
+    } else if (is(name, "header") && is(parent, "record")) {
         const char *st = attr(atts, "status");
         x->deleted = st && is(st, "deleted");
     } else if (is(name, "identifier") && is(parent, "header")) {
@@ -402,6 +440,10 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
             list_add(&x->deletions, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field == -3) {
             list_add(&x->subjects, x->text.s ? x->text.s : "", x->text.len);
+        } else if (x->field == -4) {
+            list_add(&x->authors, x->text.s ? x->text.s : "", x->text.len);
+        } else if (x->field == -5) {
+            list_add(&x->idents, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field >= 0) {
             strbuf *f = &x->f[x->field];
             sb_append(f, x->text.s ? x->text.s : "", x->text.len);
@@ -415,7 +457,9 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
             end_author(x);
         else if (is(name, "AuthorList"))
             x->editors = 0;
-        else if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle"))
+        else if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle") ||
+                 (x->medline && is(name, "MedlineCitation") &&
+                  is(parent, "MedlineCitationSet")))
             record_end = 1;
         else if (is(name, "DeleteCitation") && x->deletions.n) {
             x->next_deletion = x->deletion_pos = 0;
@@ -529,6 +573,31 @@ static const char *const *list_out(arena *a, const strlist *l, size_t *n,
     return v;
 }
 
+/* oai_dc's identifiers: an arXiv abstract URL gives the arXiv id (when
+ * the header did not), a DOI (doi:, a doi.org URL, or a bare 10.x/y) the
+ * DOI.  0, or -1 out of memory. */
+static int dc_identifiers(const xmlrec *x, arena *a, pdx_work *w)
+{
+    const char *p = x->idents.b.s;
+    for (size_t i = 0; i < x->idents.n; i++, p += strlen(p) + 1) {
+        char *v = text_collapse(a, p);
+        if (!v)
+            return -1;
+        const char *abs = NULL; /* "arxiv.org/abs/", as arXiv writes it
+                                   ("http://arXiv.org/abs/...") or not */
+        for (const char *q = v; *q && !abs; q++)
+            if (!strncasecmp(q, "arxiv.org/abs/", 14))
+                abs = q;
+        if (abs && !w->arxiv_id)
+            w->arxiv_id = abs + 14;
+        else if (!w->doi && (!strncasecmp(v, "doi:", 4) ||
+                             strstr(v, "doi.org/10.") ||
+                             !strncmp(v, "10.", 3)))
+            w->doi = v; /* normalised by record_finish */
+    }
+    return 0;
+}
+
 /* The finished record into w; -1 (why set) when it cannot be one. */
 static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
 {
@@ -564,19 +633,68 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
         return 0;
     }
     /* OAI-PMH: the arXiv id from the header when the metadata is gone */
+    if (!x->deleted && x->meta[0] && !is(x->meta, "arXiv") &&
+        !is(x->meta, "arXivRaw") && !is(x->meta, "dc")) {
+        sb_printf(why, "the OAI-PMH metadata format <%s> is not read "
+                       "(paperdex reads arXiv, arXivRaw and oai_dc: harvest "
+                       "with metadataPrefix=arXiv, arXivRaw or oai_dc)",
+                  x->meta);
+        return -1;
+    }
     const char *ident = field(a, x, F_OAI_ID, 0);
     w->arxiv_id = field(a, x, F_ARXIV, 0);
     if (!w->arxiv_id && ident) {
         const char *p = strstr(ident, "arXiv.org:");
         w->arxiv_id = p ? p + 10 : NULL;
     }
-    if (!w->arxiv_id || !*w->arxiv_id) {
+    if (is(x->meta, "dc") && dc_identifiers(x, a, w)) {
+        sb_puts(why, "out of memory");
+        return -1;
+    }
+    if (w->arxiv_id && *w->arxiv_id) {
+        w->id = w->arxiv_id;
+    } else if (ident && (is(x->meta, "dc") || (x->deleted && !x->meta[0] &&
+                                                !strstr(ident, "arXiv")))) {
+        /* Another repository's record: known by its OAI identifier
+         * ("oai:repository.example.org:1234"), merged by its DOI. */
+        w->arxiv_id = NULL;
+        w->id = ident;
+    } else {
         sb_puts(why, "an OAI-PMH record without an arXiv id");
         return -1;
     }
-    w->id = w->arxiv_id;
     if (x->deleted) {
         w->withdrawn = 1;
+        return 0;
+    }
+    if (is(x->meta, "dc")) {
+        w->title = field(a, x, F_TITLE, 1);
+        w->abstract = field(a, x, F_ABSTRACT, 1);
+        w->venue = field(a, x, F_VENUE, 1);
+        w->authors = list_out(a, &x->authors, &w->n_authors, 1);
+        /* dc:creator is "Family, Given" by convention: written as the
+         * other readers write names, "Given Family" */
+        for (size_t i = 0; i < w->n_authors; i++) {
+            const char *n = w->authors[i], *c = strchr(n, ',');
+            if (c && !strchr(c + 1, ',') && c[1]) {
+                const char *given = c + 1 + strspn(c + 1, " ");
+                char *t = arena_alloc(a, strlen(n) + 2);
+                if (!t) {
+                    sb_puts(why, "out of memory");
+                    return -1;
+                }
+                snprintf(t, strlen(n) + 2, "%s %.*s", given, (int)(c - n), n);
+                ((const char **)w->authors)[i] = t;
+            }
+        }
+        w->subjects = list_out(a, &x->subjects, &w->n_subjects, 1);
+        const char *date = field(a, x, F_DATE, 0);
+        /* dc:date is W3CDTF: "2007", "2007-04", "2007-04-02" or with a
+         * time after it */
+        if (date && strlen(date) >= 10 && date[4] == '-' && date[7] == '-')
+            date = arena_strndup(a, date, 10);
+        if (date && record_date_valid(date))
+            w->date = date;
         return 0;
     }
     w->title = field(a, x, F_TITLE, 1);
@@ -634,7 +752,8 @@ xmlrec *xmlrec_new(const char *name, pdx_format format)
     x->text = (strbuf)STRBUF_INIT;
     for (int i = 0; i < F__COUNT; i++)
         x->f[i] = (strbuf)STRBUF_INIT;
-    x->authors.b = x->subjects.b = x->deletions.b = (strbuf)STRBUF_INIT;
+    x->authors.b = x->subjects.b = x->deletions.b = x->idents.b =
+        (strbuf)STRBUF_INIT;
     XML_SetUserData(x->p, x);
     XML_SetElementHandler(x->p, on_start, on_end);
     XML_SetCharacterDataHandler(x->p, on_text);
@@ -651,6 +770,7 @@ void xmlrec_free(xmlrec *x)
         sb_release(&x->f[i]);
     sb_release(&x->authors.b);
     sb_release(&x->subjects.b);
+    sb_release(&x->idents.b);
     sb_release(&x->deletions.b);
     free(x);
 }
@@ -664,9 +784,10 @@ int xmlrec_looks_like(const char *s, size_t n)
         i++;
     if (i >= n || s[i] != '<')
         return 0;
-    /* Only the two roots paperdex reads: a saved HTML page stays a page. */
-    const char *roots[] = {"PubmedArticleSet", "OAI-PMH"};
-    for (int r = 0; r < 2; r++)
+    /* Only the roots paperdex reads: a saved HTML page stays a page. */
+    const char *roots[] = {"PubmedArticleSet", "MedlineCitationSet",
+                           "OAI-PMH"};
+    for (int r = 0; r < 3; r++)
         for (size_t k = i; k + strlen(roots[r]) + 1 <= n && k < i + 4096; k++)
             if (s[k] == '<' && !memcmp(s + k + 1, roots[r], strlen(roots[r])))
                 return 1;

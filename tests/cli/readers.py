@@ -149,6 +149,31 @@ try:
           and w.get("doi") == "10.5555/pdx.oai.1" and
           w.get("venue", "").startswith("Invented Journal of Agricultural"), w and (w.get("doi"), w.get("venue")))
 
+    # MEDLINE as NLM wrote it until 2016: <MedlineCitationSet>, bare
+    # <MedlineCitation> records, no PubmedData.
+    w = show(db, "pmid:90000101")
+    check("MEDLINE 2016: a bare MedlineCitation is a work, with its ELocationID DOI",
+          w and w["title"].startswith("Rainwater tanks") and w.get("doi") == "10.5555/pdx.medline.1"
+          and w["authors"] == ["Keiko Nakamura", "J. W. Mwangi"] and w.get("date") == "2015-06", w)
+    w = show(db, "pmid:90000102")
+    check("MEDLINE 2016: MedlineDate and a labelled abstract",
+          w and w.get("date") == "2014-11" and w["abstract"].startswith("OBJECTIVE: "), w)
+    # oai_dc, the format every OAI-PMH repository offers.
+    w = show(db, "oai:repository.example.org:4411")
+    check("oai_dc: title, creators as Given Family, descriptions joined, the first date, subjects",
+          w and w["title"].startswith("Peatland subsidence") and w["authors"] == ["Aino Virtanen", "Cathal O'Brien"]
+          and w["abstract"].endswith("within three years.") and w.get("date") == "2025-03-14"
+          and w.get("subjects") == ["peatlands", "InSAR"], w)
+    check("oai_dc: a doi.org identifier is the DOI, without its URL", w and w.get("doi") == "10.5555/PDX.DC.1", w)
+    w = show(db, "2611.09003")
+    check("oai_dc: arXiv's record is known by its arXiv id", w and w.get("arxiv_id") == "2611.09003", w)
+
+    # Real OpenAlex works carry "versions" (an arXiv snapshot key): still
+    # read as OpenAlex, abstract and authors kept.
+    w = show(db, "W9000000001")
+    check("OpenAlex works with \"versions\" are read as OpenAlex",
+          w and w.get("abstract", "").startswith("Monthly malaria cases") and "Kwame Mensah" in w["authors"], w)
+
     every = works(db)
     check("stats counts works, not tombstones", stats_works(db) == len(every), (stats_works(db), len(every)))
 
@@ -351,6 +376,33 @@ try:
     ws = works(os.path.join(T, "b8"))
     check("BibTeX: one title, two DOIs: two works (the third entry joins the first by DOI)",
           rc == 0 and len(ws) == 2 and sorted(len(w["sources"]) for w in ws) == [1, 2], [w["id"] for w in ws])
+
+    # A metadata format paperdex does not read is named as such.
+    with open(os.path.join(bad, "mods.xml"), "w") as f:
+        f.write('<?xml version="1.0"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords>'
+                '<record><header><identifier>oai:r.example.org:1</identifier></header><metadata>'
+                '<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo></mods>'
+                '</metadata></record></ListRecords></OAI-PMH>\n')
+    rc, out, err = index(os.path.join(T, "b9"), os.path.join(bad, "mods.xml"))
+    check("OAI-PMH: an unread metadata format is named, with the ones read",
+          rc == 3 and "metadata format <mods> is not read" in err and "oai_dc" in err, (rc, err))
+
+    # DOIs as people and tools write them meet, and a field with two DOIs
+    # merges on either.
+    with open(os.path.join(bad, "dois.jsonl"), "w") as f:
+        for k, doi in enumerate(["https://doi.org/10.5555/Same.1", "doi:10.5555/same.1", "http://dx.doi.org/10.5555/same.1",
+                                 "DOI: 10.5555/same.1", "10.5555/two.a 10.5555/two.b", "10.5555/two.b",
+                                 "http://doi.acm.org/10.5555/two.a", "n/a"]):
+            f.write(json.dumps({"id": "d%d" % k, "title": "DOI form %d" % k, "doi": doi}) + "\n")
+    rc, out, err = index(os.path.join(T, "b10"), os.path.join(bad, "dois.jsonl"))
+    ws = works(os.path.join(T, "b10"))
+    groups = sorted((len(w["sources"]), w["id"]) for w in ws)
+    check("DOIs in every spelling meet, two DOIs in one field merge on either, 'n/a' is no DOI",
+          rc == 0 and groups == [(1, "d7"), (3, "d4"), (4, "d0")], (groups, err))
+    w = {w["id"]: w for w in ws}
+    check("one spelling: the DOI without its URL or prefix; two DOIs kept, a space apart",
+          w.get("d0", {}).get("doi") == "10.5555/Same.1" and w.get("d4", {}).get("doi") == "10.5555/two.a 10.5555/two.b"
+          and "doi" not in w.get("d7", {"doi": 1}), w)
 
     # An API page saved pretty-printed (through jq): read as one document.
     page = {"meta": {"count": 2}, "results": [
