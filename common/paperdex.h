@@ -109,10 +109,12 @@ PDX_EXTERN const char *pdx_strerror(int code);
 /* Works                                                                    */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_WORK_VERSION 2
+#define PDX_WORK_VERSION 3
 /** The fields of version 1 end here: a version-1 pdx_work is this many
  *  bytes, and the library reads no further in one. */
 #define PDX_WORK_V1_SIZE offsetof(pdx_work, pmid)
+/** Version 2 ended before merged_into. */
+#define PDX_WORK_V2_SIZE offsetof(pdx_work, merged_into)
 
 /** Longest id, in bytes.  Ids are the unique key of a work; adding a work
  *  whose id is already indexed replaces it. */
@@ -178,6 +180,11 @@ typedef struct pdx_work {
      *  is set aside is not found by any search.  PDX_WITHDRAWN_EVERYWHERE:
      *  from every file, whatever its name (an OpenAlex merged id). */
     int withdrawn;
+    /* ---- version 3 ---- */
+    /** With withdrawn: the id of the work this one was merged into (an
+     *  OpenAlex merged id's merge_into_id).  pdx_get() of the withdrawn
+     *  id answers with that work. */
+    const char *merged_into;
 } pdx_work;
 #define PDX_WITHDRAWN_EVERYWHERE 2
 

@@ -188,6 +188,136 @@ static size_t tex_decode_at(const char *s, size_t i, size_t n, strbuf *b)
     return 0;
 }
 
+/* TeX's text commands as reference managers write them into titles and
+ * abstracts (a 3,725-entry Better BibTeX library holds \&, \textendash,
+ * \textbf, \emph, \textit, \mkbibquote and \ldots among others).  A
+ * symbol command is its character; a command that only formats its
+ * argument is dropped with the braces of its argument, which keeps its
+ * text ("\textbf{ShapeBots}" -> "ShapeBots"); a font switch ("{\bf x}")
+ * is dropped.  Math ($...$) and Greek letters are left as written. */
+static const struct {
+    const char *name;
+    uint32_t cp;
+} tex_symbols[] = {
+    {"textendash", 0x2013},       {"textemdash", 0x2014},
+    {"ldots", 0x2026},            {"dots", 0x2026},
+    {"textellipsis", 0x2026},     {"textquoteright", 0x2019},
+    {"textquoteleft", 0x2018},    {"textquotedblleft", 0x201C},
+    {"textquotedblright", 0x201D}, {"textregistered", 0x00AE},
+    {"texttrademark", 0x2122},    {"textcopyright", 0x00A9},
+    {"textdegree", 0x00B0},       {"S", 0x00A7},
+    {"P", 0x00B6},                {"pounds", 0x00A3},
+    {"euro", 0x20AC},             {"textasciitilde", '~'},
+    {"textbackslash", '\\'},      {"textunderscore", '_'},
+    {"textless", '<'},            {"textgreater", '>'},
+    {"textbar", '|'},             {"textbullet", 0x2022},
+    {"textperiodcentered", 0x00B7}, {"textpm", 0x00B1},
+    {"texttimes", 0x00D7},
+};
+static const char *const tex_formats[] = { /* one argument, kept */
+    "textbf", "textit", "emph", "textsc", "texttt", "textrm", "textsf",
+    "textsl", "textup", "textmd", "textnormal", "mkbibquote", "mkbibemph",
+    "mkbibitalic", "mkbibbold", "enquote", "mbox", "hbox", "NoCaseChange",
+    "textsuperscript", "textsubscript", "uppercase", "lowercase",
+    "MakeUppercase", "MakeLowercase", "url", "nolinkurl"};
+static const char *const tex_switches[] = { /* no argument: dropped */
+    "bf", "it", "em", "sc", "tt", "rm", "sf", "sl", "bfseries", "itshape",
+    "scshape", "ttfamily", "rmfamily", "sffamily", "upshape", "mdseries",
+    "normalfont", "relax", "protect", "noopsort"};
+static const char *const tex_logos[] = {"LaTeX", "TeX", "BibTeX", "LaTeXe"};
+
+/* The index of the '}' closing the group that opens at s[i] == '{', or
+ * 0 when it is not closed. */
+static size_t group_end(const char *s, size_t i, size_t n)
+{
+    int depth = 0;
+    for (size_t k = i; k < n; k++) {
+        if (s[k] == '\\' && k + 1 < n) {
+            k++; /* an escaped brace is no brace */
+            continue;
+        }
+        if (s[k] == '{')
+            depth++;
+        else if (s[k] == '}' && --depth == 0)
+            return k;
+    }
+    return 0;
+}
+
+/* A text command at s[i] == '\\' (see tex_symbols): appends what it
+ * stands for and returns the index after it; for a formatting command
+ * whose argument is a group, *close is set to the index of the group's
+ * '}' (its '{' is passed over), else 0.  0 when s[i..] is no such
+ * command (the caller copies it literally). */
+static size_t tex_text_at(const char *s, size_t i, size_t n, strbuf *b,
+                          size_t *close)
+{
+    *close = 0;
+    if (i + 1 >= n)
+        return 0;
+    char c = s[i + 1];
+    if (strchr("&%$#_{}", c)) { /* \& \% ...: the character */
+        sb_putc(b, c);
+        return i + 2;
+    }
+    if (c == ' ' || c == ',' || c == ';' || c == ':') { /* spaces */
+        sb_putc(b, ' ');
+        return i + 2;
+    }
+    if (c == '-' || c == '/' || c == '!' || c == '@') /* no text */
+        return i + 2;
+    size_t j = i + 1;
+    while (j < n && is_alpha(s[j]))
+        j++;
+    size_t len = j - (i + 1);
+    if (!len)
+        return 0;
+    const char *name = s + i + 1;
+#define IS(word) (strlen(word) == len && !memcmp(name, word, len))
+    size_t after = j;
+    while (after < n && s[after] == ' ')
+        after++; /* TeX eats the spaces after a control word */
+    for (size_t k = 0; k < sizeof tex_symbols / sizeof tex_symbols[0]; k++)
+        if (IS(tex_symbols[k].name)) {
+            put_cp(b, tex_symbols[k].cp);
+            if (j + 1 < n && s[j] == '{' && s[j + 1] == '}')
+                return j + 2;
+            return after;
+        }
+    for (size_t k = 0; k < sizeof tex_logos / sizeof tex_logos[0]; k++)
+        if (IS(tex_logos[k])) {
+            sb_append(b, name, len);
+            if (j + 1 < n && s[j] == '{' && s[j + 1] == '}')
+                return j + 2;
+            return j;
+        }
+    for (size_t k = 0; k < sizeof tex_switches / sizeof tex_switches[0]; k++)
+        if (IS(tex_switches[k]))
+            return after;
+    if (IS("href")) { /* \href{url}{text}: the text */
+        size_t e = after < n && s[after] == '{' ? group_end(s, after, n) : 0;
+        if (!e)
+            return 0;
+        after = e + 1;
+        while (after < n && s[after] == ' ')
+            after++;
+        len = 3, name = "url"; /* the second argument as \url's */
+    }
+    for (size_t k = 0; k < sizeof tex_formats / sizeof tex_formats[0]; k++)
+        if (IS(tex_formats[k])) {
+            if (after < n && s[after] == '{') {
+                size_t e = group_end(s, after, n);
+                if (e) {
+                    *close = e;
+                    return after + 1;
+                }
+            }
+            return after;
+        }
+#undef IS
+    return 0;
+}
+
 /* 1 if s[0..n) is plain ASCII, which every rule here leaves to a fast
  * path. */
 static int is_ascii(const char *s, size_t n)
@@ -240,14 +370,27 @@ static int plain_byte(unsigned char c, int tex)
            !(tex && (c == '\\' || c == '{'));
 }
 
+/* How many formatting commands' groups may be open at once (nested
+ * deeper, their closing braces are kept). */
+#define TEX_MAX_OPEN 16
+
 static char *clean(arena *a, const char *s, int tex)
 {
     strbuf b = STRBUF_INIT;
     size_t n = strlen(s);
     int pending_space = 0;
+    /* The '}' of each formatting command's argument still open, the
+     * innermost (the nearest) last. */
+    size_t closes[TEX_MAX_OPEN];
+    int n_closes = 0;
     sb_append(&b, "", 0);
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
+        if (n_closes && i == closes[n_closes - 1]) {
+            n_closes--; /* the argument's closing brace */
+            i++;
+            continue;
+        }
         if (is_space_or_ctl(c)) {
             pending_space = b.len > 0;
             i++;
@@ -267,8 +410,9 @@ static char *clean(arena *a, const char *s, int tex)
          * words and the single spaces between them) is copied in one
          * step. */
         size_t run = i;
-        while (run < n) {
-            if (s[run] == ' ' && run + 1 < n &&
+        size_t stop = n_closes ? closes[n_closes - 1] : n;
+        while (run < stop) {
+            if (s[run] == ' ' && run + 1 < stop &&
                 plain_byte((unsigned char)s[run + 1], tex)) {
                 run += 2; /* one space between two plain bytes: kept */
                 continue;
@@ -294,7 +438,13 @@ static char *clean(arena *a, const char *s, int tex)
                 b.s[save] = '\0';
         }
         if (tex && c == '\\') {
-            size_t j = tex_decode_at(s, i, n, &b);
+            size_t j = tex_decode_at(s, i, n, &b), close = 0;
+            if (!j && (j = tex_text_at(s, i, n, &b, &close)) && close) {
+                if (n_closes < TEX_MAX_OPEN)
+                    closes[n_closes++] = close;
+                else
+                    j = 0; /* too deep: copied as written */
+            }
             if (j) {
                 i = j;
                 continue;

@@ -41,10 +41,12 @@ int pdx_work_init(pdx_work *w, unsigned int version)
 {
     if (!w)
         return PDX_EINVAL;
-    if (version != 1 && version != PDX_WORK_VERSION)
+    if (version < 1 || version > PDX_WORK_VERSION)
         return PDX_EVERSION;
-    /* A version-1 struct is shorter: only its part is written. */
-    memset(w, 0, version == 1 ? PDX_WORK_V1_SIZE : sizeof *w);
+    /* An older version's struct is shorter: only its part is written. */
+    memset(w, 0, version == 1   ? PDX_WORK_V1_SIZE
+                 : version == 2 ? PDX_WORK_V2_SIZE
+                                : sizeof *w);
     w->version = version;
     return 0;
 }

@@ -64,6 +64,27 @@ typedef struct field {
     size_t off, len; /* in the entry buffer */
 } field;
 
+/* An entry's fields as "name\0value\0" pairs, kept past the entry. */
+typedef struct pairs {
+    char *s;
+    size_t len, n;
+} pairs;
+
+/* What an entry that may be crossref'd lends (open addressing on the
+ * hash of its lower-cased key). */
+typedef struct parent {
+    uint64_t h; /* 0: empty */
+    char *key;
+    pairs lent;
+} parent;
+
+/* An entry whose crossref parent comes later in the file. */
+typedef struct child {
+    char type[32], key[256];
+    uint64_t line;
+    pairs fields;
+} child;
+
 struct bibtex {
     const char *name;
     char buf[BUF];
@@ -80,6 +101,13 @@ struct bibtex {
     char type[32];
     char err[256];
     pdx_skip skip;     /* why the last entry skipped was */
+    /* crossref: what entries that may be parents (books, proceedings,
+     * collections) lend their children, by key; and the children whose
+     * parent had not come yet, read again at the end of the file */
+    parent *parents;
+    size_t cap_parents, n_parents;
+    child *children;
+    size_t n_children, cap_children, next_child;
 };
 
 /* ------------------------------------------------------------ input */
@@ -329,9 +357,13 @@ static char *clean(arena *a, const char *s)
     char *t = text_clean(a, s);
     if (!t)
         return NULL;
+    /* The braces that protect case go; TeX's '~' is a no-break space,
+     * but not in a URL's path ("/~user"). */
     char *o = t;
     for (const char *p = t; *p; p++)
-        if (*p != '{' && *p != '}')
+        if (*p == '~' && (p == t || p[-1] != '/'))
+            *o++ = ' ';
+        else if (*p != '{' && *p != '}')
             *o++ = *p;
     *o = '\0';
     t = text_collapse(a, t);
@@ -459,6 +491,22 @@ static int keywords(arena *a, const char *s, pdx_work *w)
     return 0;
 }
 
+/* The first plausible year in s (four digits from 1000 to 2999 that are
+ * not part of a longer number) into out ("YYYY"); 0 when there is none. */
+static int first_year(const char *s, char out[16])
+{
+    for (const char *p = s; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > s && isdigit((unsigned char)p[-1])))
+            continue;
+        size_t k = strspn(p, "0123456789");
+        if (k == 4 && (p[0] == '1' || p[0] == '2')) {
+            snprintf(out, 16, "%.4s", p);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The entry in b into w. */
 static pdx_skip build(bibtex *b, arena *a, pdx_work *w, strbuf *why)
 {
@@ -477,14 +525,10 @@ static pdx_skip build(bibtex *b, arena *a, pdx_work *w, strbuf *why)
     if (!venue)
         venue = raw(b, "booktitle");
     w->venue = clean(a, venue);
-    const char *doi = clean(a, raw(b, "doi"));
-    if (doi) {
-        const char *p = strstr(doi, "doi.org/");
-        w->doi = p ? p + 8 : doi;
-    }
+    w->doi = clean(a, raw(b, "doi")); /* one spelling: record_finish */
     const char *url = clean(a, raw(b, "url"));
     if (!w->doi && url && strstr(url, "doi.org/"))
-        w->doi = strstr(url, "doi.org/") + 8;
+        w->doi = url;
     const char *eprint = clean(a, raw(b, "eprint"));
     const char *prefix = clean(a, raw(b, "archiveprefix"));
     if (!prefix)
@@ -502,26 +546,29 @@ static pdx_skip build(bibtex *b, arena *a, pdx_work *w, strbuf *why)
     const char *date = clean(a, raw(b, "date"));
     const char *year = clean(a, raw(b, "year"));
     const char *month = clean(a, raw(b, "month"));
-    if (date && strlen(date) >= 4 && record_date_valid(date)) {
-        w->date = date;
-    } else if (date && strlen(date) > 10 && (date = arena_strndup(a, date, 10)) &&
-               record_date_valid(date)) {
-        w->date = date; /* "2020-05-01/2020-05-03": its start */
-    } else if (year) {
-        if (strlen(year) != 4 || strspn(year, "0123456789") != 4) {
-            sb_printf(why, "year \"%.20s\" is not a four-digit year", year);
-            return PDX_SKIP_FIELD;
-        }
+    /* The date, or else the year (and month), as people write them: a
+     * biblatex date or range ("2020-05-01/2020-05-03", "1984/1986": its
+     * start), a year with more around it ("1875 [2004]", "Autumn 2001",
+     * "c. 1990": its first plausible year).  An entry whose year holds
+     * none is kept without a date. */
+    char d[16];
+    size_t dn = date ? strspn(date, "0123456789-") : 0;
+    if (dn > 10)
+        dn = 10;
+    while (dn > 4 && date[dn - 1] == '-')
+        dn--;
+    if (dn >= 4 && (snprintf(d, sizeof d, "%.*s", (int)dn, date), 1) &&
+        record_date_valid(d)) {
+        if (!(w->date = arena_strdup(a, d)))
+            goto oom;
+    } else if ((date && first_year(date, d)) || (year && first_year(year, d))) {
         int mo = month ? atoi(month) : 0;
-        char d[16];
-        if (mo >= 1 && mo <= 12)
-            snprintf(d, sizeof d, "%.4s-%02d", year, mo);
-        else
-            snprintf(d, sizeof d, "%.4s", year);
-        if (!record_date_valid(d)) {
-            sb_printf(why, "year \"%.20s\" is not a year", year);
-            return PDX_SKIP_FIELD;
-        }
+        static const char names[] = "janfebmaraprmayjunjulaugsepoctnovdec";
+        for (int k = 0; month && !mo && k < 12 && strlen(month) >= 3; k++)
+            if (!strncasecmp(month, names + 3 * k, 3))
+                mo = k + 1; /* month = {Oct}, {October} */
+        if (mo >= 1 && mo <= 12 && !(date && first_year(date, d)))
+            snprintf(d + 4, sizeof d - 4, "-%02d", mo);
         if (!(w->date = arena_strdup(a, d)))
             goto oom;
     }
@@ -549,6 +596,14 @@ void bibtex_free(bibtex *b)
 {
     if (!b)
         return;
+    for (size_t i = 0; i < b->cap_parents; i++) {
+        free(b->parents[i].key);
+        free(b->parents[i].lent.s);
+    }
+    free(b->parents);
+    for (size_t i = 0; i < b->n_children; i++)
+        free(b->children[i].fields.s);
+    free(b->children);
     for (size_t i = 0; i < b->n_macros; i++) {
         free(b->macros[i].name);
         free(b->macros[i].value);
@@ -569,6 +624,210 @@ int bibtex_looks_like(const char *s, size_t n)
     return i < n && (s[i] == '@' || (s[i] == '%' && memchr(s, '@', n)));
 }
 
+/* ------------------------------------------------------------ crossref
+ *
+ * A chapter or paper names the book or proceedings it is in by
+ * crossref = {key}, and takes from it the fields it lacks (BibTeX's
+ * rule; the parent's title is the child's booktitle).  Only what a
+ * child may take is kept of a parent: its year, month, date, booktitle
+ * or title, journal; never an identifier (DOI, PMID, eprint, URL), which
+ * would merge the chapter with its book.  BibTeX wants the parent after
+ * its children; such a child waits in memory until the end of the file,
+ * where it is read with its parent's fields. */
+
+static const char *const lent_fields[] = {"year", "month", "date", "booktitle",
+                                          "journal", "journaltitle"};
+
+static int may_be_parent(const char *type)
+{
+    static const char *const types[] = {
+        "book", "mvbook", "collection", "mvcollection", "proceedings",
+        "mvproceedings", "reference", "mvreference", "periodical", "inbook",
+        "bookinbook"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(type, types[i]))
+            return 1;
+    return 0;
+}
+
+static uint64_t key_hash(const char *key)
+{
+    char low[256];
+    size_t n = 0;
+    for (; key[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)key[n]);
+    uint64_t h = text_hash64(low, n);
+    return h ? h : 1;
+}
+
+static int pairs_add(pairs *p, const char *name, const char *value, size_t vn)
+{
+    size_t nn = strlen(name), need = p->len + nn + vn + 2;
+    char *ns = realloc(p->s, need);
+    if (!ns)
+        return -1;
+    memcpy(ns + p->len, name, nn + 1);
+    memcpy(ns + p->len + nn + 1, value, vn);
+    ns[need - 1] = '\0';
+    p->s = ns;
+    p->len = need;
+    p->n++;
+    return 0;
+}
+
+/* Keep what the entry now in b lends a child.  0, or -1 out of memory. */
+static int keep_parent(bibtex *b)
+{
+    if (!b->key[0] || !may_be_parent(b->type))
+        return 0;
+    if (2 * (b->n_parents + 1) > b->cap_parents) {
+        size_t cap = b->cap_parents ? 2 * b->cap_parents : 64;
+        parent *np = calloc(cap, sizeof *np);
+        if (!np)
+            return -1;
+        for (size_t i = 0; i < b->cap_parents; i++)
+            if (b->parents[i].h) {
+                size_t k = b->parents[i].h & (cap - 1);
+                while (np[k].h)
+                    k = (k + 1) & (cap - 1);
+                np[k] = b->parents[i];
+            }
+        free(b->parents);
+        b->parents = np;
+        b->cap_parents = cap;
+    }
+    uint64_t h = key_hash(b->key);
+    size_t k = h & (b->cap_parents - 1);
+    while (b->parents[k].h && (b->parents[k].h != h ||
+                               strcasecmp(b->parents[k].key, b->key)))
+        k = (k + 1) & (b->cap_parents - 1);
+    parent *p = &b->parents[k];
+    if (p->h) { /* a key twice: the later entry lends */
+        free(p->lent.s);
+        p->lent = (pairs){NULL, 0, 0};
+    } else if (!(p->key = strdup(b->key))) {
+        return -1;
+    } else {
+        p->h = h;
+        b->n_parents++;
+    }
+    for (size_t i = 0; i < sizeof lent_fields / sizeof lent_fields[0]; i++) {
+        const char *v = raw(b, lent_fields[i]);
+        if (v && pairs_add(&p->lent, lent_fields[i], v, strlen(v)))
+            return -1;
+    }
+    const char *title = raw(b, "title");
+    if (title && !raw(b, "booktitle") &&
+        pairs_add(&p->lent, "booktitle", title, strlen(title)))
+        return -1;
+    return 0;
+}
+
+static const parent *find_parent(const bibtex *b, const char *key)
+{
+    if (!b->cap_parents)
+        return NULL;
+    uint64_t h = key_hash(key);
+    for (size_t k = h & (b->cap_parents - 1); b->parents[k].h;
+         k = (k + 1) & (b->cap_parents - 1))
+        if (b->parents[k].h == h && !strcasecmp(b->parents[k].key, key))
+            return &b->parents[k];
+    return NULL;
+}
+
+/* Append a field to the entry now in b. */
+static void add_field(bibtex *b, const char *name, const char *v, size_t vn)
+{
+    if (b->n_fields >= MAX_FIELDS)
+        return;
+    field *f = &b->fields[b->n_fields++];
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->off = b->val.len;
+    f->len = vn;
+    sb_append(&b->val, v, vn);
+    sb_putc(&b->val, '\0');
+}
+
+/* The entry now in b takes from parent p the fields it lacks. */
+static void inherit(bibtex *b, const parent *p)
+{
+    const char *q = p->lent.s;
+    for (size_t i = 0; i < p->lent.n; i++) {
+        const char *v = q + strlen(q) + 1;
+        if (!raw(b, q))
+            add_field(b, q, v, strlen(v));
+        q = v + strlen(v) + 1;
+    }
+}
+
+/* Set the entry now in b aside until the end of the file.  0, or -1. */
+static int wait_for_parent(bibtex *b, uint64_t line)
+{
+    if (b->n_children == b->cap_children) {
+        size_t cap = b->cap_children ? 2 * b->cap_children : 16;
+        child *nc = realloc(b->children, cap * sizeof *nc);
+        if (!nc)
+            return -1;
+        b->children = nc;
+        b->cap_children = cap;
+    }
+    child *c = &b->children[b->n_children];
+    memset(c, 0, sizeof *c);
+    snprintf(c->type, sizeof c->type, "%s", b->type);
+    snprintf(c->key, sizeof c->key, "%s", b->key);
+    c->line = line;
+    for (size_t i = 0; i < b->n_fields; i++)
+        if (pairs_add(&c->fields, b->fields[i].name,
+                      b->val.s + b->fields[i].off, b->fields[i].len)) {
+            free(c->fields.s);
+            return -1;
+        }
+    b->n_children++;
+    return 0;
+}
+
+/* The next child set aside back in b, with its parent's fields (if the
+ * file had it after all).  0, or -1 when none is left. */
+static int take_child(bibtex *b, uint64_t *line)
+{
+    if (b->next_child == b->n_children)
+        return -1;
+    child *c = &b->children[b->next_child++];
+    sb_clear(&b->val);
+    b->n_fields = 0;
+    snprintf(b->type, sizeof b->type, "%s", c->type);
+    snprintf(b->key, sizeof b->key, "%s", c->key);
+    *line = c->line;
+    const char *q = c->fields.s;
+    for (size_t i = 0; i < c->fields.n; i++) {
+        const char *v = q + strlen(q) + 1;
+        add_field(b, q, v, strlen(v));
+        q = v + strlen(v) + 1;
+    }
+    free(c->fields.s);
+    c->fields.s = NULL;
+    const char *xref = raw(b, "crossref");
+    const parent *p = xref ? find_parent(b, xref) : NULL;
+    if (p)
+        inherit(b, p);
+    return 0;
+}
+
+/* The entry now in b (its fields read) into w, as bibtex_next returns. */
+static int finish_entry(bibtex *b, arena *a, pdx_work *w, strbuf *why)
+{
+    if (!b->val.ok) {
+        sb_puts(why, "out of memory");
+        return -2;
+    }
+    pdx_skip k = build(b, a, w, why);
+    if (k != PDX_SKIP_NONE) {
+        b->skip = k;
+        return -1;
+    }
+    return 1;
+}
+
 int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
                 strbuf *why, record_read_fn rd, void *ctx)
 {
@@ -577,6 +836,8 @@ int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
         /* Text outside entries is a comment. */
         while ((c = peekc(b, rd, ctx)) != EOF && c != '@')
             getc_(b, rd, ctx);
+        if (c == EOF && !b->broke && take_child(b, line) == 0)
+            return finish_entry(b, a, w, why);
         if (c == EOF)
             return b->broke ? -3 : 0;
         *line = b->line;
@@ -641,16 +902,23 @@ int bibtex_next(bibtex *b, arena *a, pdx_work *w, uint64_t *line,
         }
         if (fields(b, rd, ctx, close))
             goto bad;
-        if (!b->val.ok) {
+        if (keep_parent(b)) {
             sb_puts(why, "out of memory");
             return -2;
         }
-        pdx_skip k = build(b, a, w, why);
-        if (k != PDX_SKIP_NONE) {
-            b->skip = k;
-            return -1;
+        const char *xref = raw(b, "crossref");
+        if (xref && *xref) {
+            const parent *p = find_parent(b, xref);
+            if (p) {
+                inherit(b, p);
+            } else if (wait_for_parent(b, *line)) {
+                sb_puts(why, "out of memory");
+                return -2;
+            } else {
+                continue; /* read at the end, after its parent */
+            }
         }
-        return 1;
+        return finish_entry(b, a, w, why);
     bad:
         b->skip = PDX_SKIP_FIELD;
         sb_printf(why, "@%s%s%s: %s", b->type, b->key[0] ? " " : "", b->key,

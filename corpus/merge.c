@@ -106,23 +106,24 @@ static char *hash_key(arena *a, const char *prefix, const char *text)
     return k;
 }
 
-/* The identity a record carries, which places it in its file: its own
- * id, else its key in the source (a BibTeX citation key: two entries
- * of one file may share a DOI, never a key), else its arXiv id, else its
- * DOI (tag 'i', 'k', 'a', 'd' in *tag, so that an id never equals a
- * DOI); 0 when it has none, and its line places it.
+/* The identity a record carries, which places it in its file: its key
+ * in the source (a BibTeX citation key: two entries of one file may
+ * share a DOI or a PMID, and so the id made of it, never a key), else
+ * its own id, else its arXiv id, else its DOI (tag 'k', 'i', 'a', 'd' in
+ * *tag, so that an id never equals a DOI); 0 when it has none, and its
+ * line places it.
  * A record that moves to another line (a snapshot regenerated in another
  * order, lines deleted above it) is still itself. */
 static int identity(const pdx_work *w, char *tag, const char **id)
 {
     *tag = 0;
     *id = "";
-    if (explicit_id(w)) {
-        *tag = 'i';
-        *id = w->id;
-    } else if (w->source_key && *w->source_key) {
+    if (w->source_key && *w->source_key) {
         *tag = 'k';
         *id = w->source_key;
+    } else if (explicit_id(w)) {
+        *tag = 'i';
+        *id = w->id;
     } else if (w->arxiv_id && *w->arxiv_id) {
         *tag = 'a';
         *id = w->arxiv_id;
@@ -219,6 +220,8 @@ unsigned long long merge_content_hash(const pdx_work *w)
     snprintf(num, sizeof num, "%d %d", w->versioned ? 1 : 0,
              w->withdrawn ? 1 : 0);
     h = mix(h, 'w', num);
+    if (w->merged_into) /* (absent: the hash of records before it) */
+        h = mix(h, 'j', w->merged_into);
     return h;
 }
 
@@ -559,6 +562,8 @@ static int tombstone_view(merge_work *m)
             v.source = first(v.source, r->source);
             if (!v.id && r->withdrawn)
                 v.id = r->id;
+            if (r->withdrawn)
+                v.merged_into = first(v.merged_into, r->merged_into);
         }
         if (!v.id)
             v.id = m->src[0].rec.id;

@@ -304,6 +304,13 @@ pdx_skip openalex_merged_decode(arena *a, pdx_work *w, const char *line,
     w->openalex_id = wid;
     w->id = wid;
     w->withdrawn = PDX_WITHDRAWN_EVERYWHERE;
+    /* where a lookup of the merged id leads (an empty or odd target:
+     * nowhere, the id is withdrawn all the same) */
+    size_t rest = n - (size_t)(c2 + 1 - line);
+    while (rest && (c2[rest] == '\r' || c2[rest] == ' '))
+        rest--;
+    char *into = arena_strndup(a, c2 + 1, rest);
+    w->merged_into = into ? work_id(a, into) : NULL;
     w->versioned = 1;
     return PDX_SKIP_NONE;
 }

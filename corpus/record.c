@@ -19,10 +19,10 @@
 
 /* ----------------------------------------------------------------- copy */
 
-/* withdrawn is pdx_work's last field: a field added after it must be
+/* merged_into is pdx_work's last field: a field added after it must be
  * copied below too (a pointer field, deeply). */
 _Static_assert(sizeof(pdx_work) ==
-                   (offsetof(pdx_work, withdrawn) + sizeof(int) +
+                   (offsetof(pdx_work, merged_into) + sizeof(char *) +
                     _Alignof(pdx_work) - 1) / _Alignof(pdx_work) *
                        _Alignof(pdx_work),
                "a field was added to pdx_work: copy it in record_copy");
@@ -53,7 +53,8 @@ int record_copy(arena *a, pdx_work *dst, const pdx_work *src)
                            &dst->date,     &dst->doi,        &dst->arxiv_id,
                            &dst->venue,    &dst->comments,   &dst->affiliation,
                            &dst->source,   &dst->pmid,       &dst->pmcid,
-                           &dst->openalex_id, &dst->source_key};
+                           &dst->openalex_id, &dst->source_key,
+                           &dst->merged_into};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (copy_str(a, strs[i]))
             return -1;
@@ -317,6 +318,7 @@ static pdx_skip decode_own(arena *a, pdx_work *w, const cJSON *obj,
         rec_list(a, obj, "subjects", REC_LIST_SEMICOLONS, plain, &w->subjects,
                  &w->n_subjects, why) ||
         rec_string(a, obj, "source_key", plain, &w->source_key, why) ||
+        rec_string(a, obj, "merged_into", plain, &w->merged_into, why) ||
         get_bool(obj, "versioned", &w->versioned, why) ||
         get_withdrawn(obj, &w->withdrawn, why))
         return PDX_SKIP_FIELD;
@@ -437,6 +439,26 @@ const char *record_doi_normalize(arena *a, const char *doi)
     return r;
 }
 
+/* A PubMed Central id in one form, "PMC" and its digits, whether a
+ * source wrote "PMC6022861", "pmc6022861", "6022861" or a URL ending in
+ * either (".../pmc/articles/PMC6022861/"); as it was when it holds no
+ * such digits. */
+static const char *pmcid_normalize(arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '/' || s[n - 1] == ' '))
+        n--;
+    size_t d = n;
+    while (d && isdigit((unsigned char)s[d - 1]))
+        d--;
+    if (d == n || n - d > 12)
+        return s;
+    char out[24];
+    snprintf(out, sizeof out, "PMC%.*s", (int)(n - d), s + d);
+    const char *r = arena_strdup(a, out);
+    return r ? r : s;
+}
+
 size_t record_dois(arena *a, const char *dois, const char *out[], size_t max)
 {
     size_t n = 0;
@@ -456,6 +478,8 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
      * more DOIs separated by a space; none when it holds no DOI. */
     if (w->doi)
         w->doi = record_doi_normalize(a, w->doi);
+    if (w->pmcid)
+        w->pmcid = pmcid_normalize(a, w->pmcid);
     if (w->withdrawn) {
         /* Identity only: the work it withdraws is named by its PMID,
          * OpenAlex id or arXiv id. */
@@ -577,7 +601,8 @@ pdx_skip record_check(const pdx_work *w, strbuf *why)
         check_str(w->source, "source", why) ||
         check_str(w->pmcid, "pmcid", why) ||
         check_str(w->openalex_id, "openalex_id", why) ||
-        check_str(w->source_key, "source_key", why))
+        check_str(w->source_key, "source_key", why) ||
+        check_str(w->merged_into, "merged_into", why))
         return PDX_SKIP_UTF8;
     if (w->n_subjects && !w->subjects) {
         sb_puts(why, "a list has a count but no items");
@@ -672,7 +697,8 @@ cJSON *record_to_cjson(const pdx_work *w)
         (w->versioned && !cJSON_AddTrueToObject(o, "versioned")) ||
         (w->withdrawn == 1 && !cJSON_AddTrueToObject(o, "withdrawn")) ||
         (w->withdrawn > 1 &&
-         !cJSON_AddStringToObject(o, "withdrawn", "everywhere"))) {
+         !cJSON_AddStringToObject(o, "withdrawn", "everywhere")) ||
+        put_str(o, "merged_into", w->merged_into)) {
         cJSON_Delete(o);
         return NULL;
     }

@@ -223,16 +223,16 @@ int pdx_put(pdx_index *ix, const pdx_work *w)
     int entry = handle_enter(ix);
     if (entry)
         return entry;
-    if (w && w->version != 1 && w->version != PDX_WORK_VERSION)
+    if (w && (w->version < 1 || w->version > PDX_WORK_VERSION))
         return handle_error(ix, PDX_EVERSION,
-                            "pdx_work version %u is not 1 or %d (initialise "
+                            "pdx_work version %u is not 1 to %d (initialise "
                             "it with PDX_WORK_INIT or pdx_work_init)",
                             w->version, PDX_WORK_VERSION);
-    /* A version-1 caller's struct ends before pmid: read that much, the
-     * rest empty. */
+    /* An older caller's struct ends before pmid (version 1) or
+     * merged_into (version 2): read that much, the rest empty. */
     pdx_work w2 = PDX_WORK_INIT;
-    if (w && w->version == 1) {
-        memcpy(&w2, w, PDX_WORK_V1_SIZE);
+    if (w && w->version < PDX_WORK_VERSION) {
+        memcpy(&w2, w, w->version == 1 ? PDX_WORK_V1_SIZE : PDX_WORK_V2_SIZE);
         w2.version = PDX_WORK_VERSION;
         w = &w2;
     }

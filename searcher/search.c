@@ -28,6 +28,8 @@ struct pdx_results {
     size_t n_facets[4], cap_facets[4];
     size_t offset;
     shim_totals totals;
+    /* pdx_get: the work a withdrawn id was merged into, or "" */
+    char merged_into[PDX_ID_MAX + 1];
 };
 
 static int parse_year(const char *s, size_t n, int *out)
@@ -510,9 +512,14 @@ static int on_got(void *ctx, const char *data, size_t len)
     pdx_results *r = ctx;
     int rc = on_hit(ctx, 0.0, data, len, NULL, NULL);
     /* A tombstone (every record of the work withdrawn or replaced) is
-     * not a work: not found. */
-    if (!rc && r->n && r->hits[r->n - 1].work->withdrawn)
+     * not a work: not found; where it was merged into another work, that
+     * one is looked up next (pdx_get). */
+    if (!rc && r->n && r->hits[r->n - 1].work->withdrawn) {
+        const char *into = r->hits[r->n - 1].work->merged_into;
+        if (into && strlen(into) <= PDX_ID_MAX)
+            snprintf(r->merged_into, sizeof r->merged_into, "%s", into);
         r->n--;
+    }
     r->totals.estimated = r->totals.lower = r->totals.upper = r->n;
     return rc;
 }
@@ -538,6 +545,22 @@ int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
     rc = shim_lookup(ix->db, keys, nk, on_got, r, &e);
     if (rc)
         handle_from_shim(ix, rc, &e);
+    /* A withdrawn id that was merged into another work (an OpenAlex
+     * merged id) leads to that work: a few hops at most, no loops. */
+    for (int hop = 0; !rc && r->n == 0 && r->merged_into[0] && hop < 4; hop++) {
+        char into[PDX_ID_MAX + 1];
+        snprintf(into, sizeof into, "%s", r->merged_into);
+        r->merged_into[0] = '\0';
+        arena_free(&a);
+        memset(&a, 0, sizeof a);
+        nk = merge_id_keys(&a, into, keys);
+        if (!nk) {
+            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+            break;
+        }
+        if ((rc = shim_lookup(ix->db, keys, nk, on_got, r, &e)))
+            handle_from_shim(ix, rc, &e);
+    }
 done:
     arena_free(&a);
     if (rc) {

@@ -120,7 +120,8 @@ try:
     w = show(db, "W9000000002")
     check("OpenAlex + arXiv snapshot by the arXiv location: one work",
           w and w["id"] == "1306.10037" and len(w["sources"]) == 2, w and w["id"])
-    check("OpenAlex merged id: the merged work is gone", show(db, "W9000000004") is None)
+    check("OpenAlex merged id: the merged id leads to the work it was merged into",
+          (show(db, "W9000000004") or {}).get("id") == "W9000000003", show(db, "W9000000004"))
     ids, _, _ = search_ids(db, "preprint later merged")
     check("OpenAlex merged id: its text is not found", "W9000000004" not in ids, ids)
     check("OpenAlex API page: its result is read", (show(db, "W9000000005") or {}).get("venue") is None and
@@ -246,7 +247,8 @@ try:
     check("and the index equals a fresh build of what is left", works(inc) == works(f2))
     os.remove(os.path.join(src, os.path.basename(merged)))
     rc, out, err = index(inc, src)
-    check("without the merged-ids file the merged work returns", show(inc, "W9000000004") is not None)
+    check("without the merged-ids file the merged work returns",
+          (show(inc, "W9000000004") or {}).get("id") == "W9000000004", show(inc, "W9000000004"))
 
     # An update file edited in place: its DeleteCitation taken out, the
     # record-level re-run brings the citation back.
@@ -324,8 +326,35 @@ try:
     rc, out, err = index(os.path.join(T, "b1"), os.path.join(bad, "refs.bib"), extra=("--verbose",))
     check("BibTeX: an unclosed entry is named by its line, the next one read",
           rc == 3 and "refs.bib:2: @article bad1: a braced value is not closed before the next entry" in err
-          and 'refs.bib:4: year "20x0" is not a four-digit year' in err and
-          "2 added" in out, (rc, out, err))
+          and "3 added" in out, (rc, out, err))
+    ok2 = [w for w in works(os.path.join(T, "b1")) if w["title"] == "Second good entry"]
+    check("BibTeX: a year with no plausible year in it ({20x0}) keeps the entry, without a date",
+          len(ok2) == 1 and "date" not in ok2[0] and "year" not in ok2[0], ok2)
+    with open(os.path.join(bad, "years.bib"), "w") as f:
+        f.write("@book{y1, title = {Reprinted book}, year = {1875 [2004]}}\n"
+                "@article{y2, title = {Seasonal issue}, year = {Autumn 2001}, month = {October}}\n"
+                "@article{y3, title = {A range of years}, date = {1984/1986}}\n"
+                "@incollection{c1, title = {A chapter}, crossref = {book9}}\n"
+                "@book{book9, title = {The Invented Handbook}, year = 2011, doi = {10.5555/book.9}}\n")
+    rc, out, err = index(os.path.join(T, "b12"), os.path.join(bad, "years.bib"))
+    ws = {w["title"]: w for w in works(os.path.join(T, "b12"))}
+    check("BibTeX: the first plausible year of '1875 [2004]', 'Autumn 2001' (with its month) and '1984/1986'",
+          [ws.get(t, {}).get("date") for t in ("Reprinted book", "Seasonal issue", "A range of years")]
+          == ["1875", "2001-10", "1984"], (rc, err, ws))
+    ch = ws.get("A chapter", {})
+    check("BibTeX crossref: a chapter takes its book's year and title as venue, not its DOI",
+          ch.get("date") == "2011" and ch.get("venue") == "The Invented Handbook" and "doi" not in ch, ch)
+    with open(os.path.join(bad, "tex.bib"), "w") as f:
+        f.write("@inproceedings{t1, title = {\\textbf{ShapeBots}: Swarm Robots \\& \\emph{Shapes}~at Scale\\ldots},\n"
+                "  booktitle = {Proc.\\ UIST \\textendash{} 2019}, year = 2019,\n"
+                "  abstract = {See \\href{https://example.org/~me}{our page}, 95\\% of it \\mkbibquote{works}.}}\n")
+    rc, out, err = index(os.path.join(T, "b13"), os.path.join(bad, "tex.bib"))
+    w = (works(os.path.join(T, "b13")) or [{}])[0]
+    check("BibTeX: formatting commands keep their text, symbol commands are their characters",
+          w.get("title") == "ShapeBots: Swarm Robots & Shapes at Scale\u2026" and
+          w.get("venue") == "Proc. UIST \u2013 2019" and w.get("abstract") == "See our page, 95% of it works.", w)
+    rc, out, err = run("search", "--db", os.path.join(T, "b13"), "--format", "jsonl", "shapebots")
+    check("and the word a command wrapped is found", '"t1"' in out or "ShapeBots" in out, out)
     with open(os.path.join(bad, "pm.xml"), "w") as f:
         f.write("<PubmedArticleSet>\n<PubmedArticle><MedlineCitation><PMID>11</PMID><Article>"
                 "<ArticleTitle>Kept before the break</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n"
@@ -403,6 +432,19 @@ try:
     check("one spelling: the DOI without its URL or prefix; two DOIs kept, a space apart",
           w.get("d0", {}).get("doi") == "10.5555/Same.1" and w.get("d4", {}).get("doi") == "10.5555/two.a 10.5555/two.b"
           and "doi" not in w.get("d7", {"doi": 1}), w)
+
+    # A PubMed Central id has one form whatever the source wrote.
+    with open(os.path.join(bad, "pmc.jsonl"), "w") as f:
+        for k, pmc in enumerate(["PMC6022861", "pmc6022862", "6022863",
+                                 "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6022864/"]):
+            f.write(json.dumps({"id": "p%d" % k, "title": "PMC form %d" % k, "pmcid": pmc}) + "\n")
+    with open(os.path.join(bad, "pmc-oa.jsonl"), "w") as f:
+        f.write(json.dumps({"id": "https://openalex.org/W95", "title": "OpenAlex PMC form",
+                            "ids": {"pmcid": "https://www.ncbi.nlm.nih.gov/pmc/articles/6022865"}}) + "\n")
+    rc, out, err = index(os.path.join(T, "b11"), os.path.join(bad, "pmc.jsonl"), os.path.join(bad, "pmc-oa.jsonl"))
+    forms = sorted(w.get("pmcid") for w in works(os.path.join(T, "b11")))
+    check("PMC ids: one form, PMC and digits, from every spelling",
+          forms == ["PMC6022861", "PMC6022862", "PMC6022863", "PMC6022864", "PMC6022865"], forms)
 
     # An API page saved pretty-printed (through jq): read as one document.
     page = {"meta": {"count": 2}, "results": [

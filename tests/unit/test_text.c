@@ -51,9 +51,17 @@ static void test_clean(void)
     /* Line wraps and runs of blanks collapse; ends are trimmed. */
     CHECK_STR(text_clean(&a, "  Sparse Models for\n  Legal\tTriage \n"),
               "Sparse Models for Legal Triage");
-    /* Math and unknown commands stay as they are. */
-    CHECK_STR(text_clean(&a, "$\\alpha$-stable \\emph{x}"),
-              "$\\alpha$-stable \\emph{x}");
+    /* Math and unknown commands stay as they are; a command that only
+     * formats its argument leaves the argument's text, a symbol command
+     * its character. */
+    CHECK_STR(text_clean(&a, "$\\alpha$-stable \\emph{x} \\foo{y}"),
+              "$\\alpha$-stable x \\foo{y}");
+    CHECK_STR(text_clean(&a, "\\textbf{Shape\\textit{Bots}}: a \\& b\\ldots{} c"),
+              "ShapeBots: a & b\xe2\x80\xa6 c");
+    CHECK_STR(text_clean(&a, "1990\\textendash 2000, {\\bf bold}, 5\\%"),
+              "1990\xe2\x80\x93" "2000, {bold}, 5%");
+    CHECK_STR(text_clean(&a, "\\href{http://x.org/a}{the page} and \\url{http://y.org}"),
+              "the page and http://y.org");
     CHECK_STR(text_clean(&a, "   "), "");
     /* Decomposed input comes out NFC. */
     CHECK_STR(text_clean(&a, "Bala\xcc\x81zs"), "Bal\xc3\xa1zs");
