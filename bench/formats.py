@@ -4,8 +4,9 @@
 usage: formats.py [--n N] [--jobs J] [--keep DIR] PAPERDEX
 
 The same N synthetic works (bench/gen_corpus.py, learned from the arXiv
-101k) are written as paperdex's JSON lines, MEDLINE/PubMed XML, OpenAlex
-works and BibTeX, each gzipped; each file is indexed from scratch by
+101k) are written as paperdex's JSON lines, MEDLINE/PubMed XML (today's
+PubmedArticleSet and NLM's MedlineCitationSet of 2016 and before), an
+OAI-PMH answer in oai_dc, OpenAlex works and BibTeX, each gzipped; each file is indexed from scratch by
 `paperdex index` (J workers), beside the real arXiv 101k snapshot
 (../shared/data/arxiv-101k.jsonl.gz).  Printed per format: file size,
 records, seconds, works per second, peak RSS (GNU time), the ratio to
@@ -14,7 +15,10 @@ records per second of the reader alone (bench/pdx_readbench, built beside
 PAPERDEX: decoding, no index), which tells the reader's share of the
 time from Xapian's.  Every
 format must index the same number of works and rank one query alike;
-the script says so when they do not.
+the script says so when they do not.  Last, one PubMed file whose
+record holds a 50 MB attribute is timed beside the same bytes as an
+element's text: a reader that scans a long token again with each buffer
+shows as a large ratio.
 """
 import json
 import os
@@ -26,6 +30,31 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared")
+
+
+def long_token(pdx, work, mb=50):
+    """A PubMed file with one attribute of `mb` MB against the same file
+    with the same bytes as an element's text (expat reads text in pieces,
+    a token whole): their times, and the ratio."""
+    rec = ("<PubmedArticle%s><MedlineCitation><PMID>%d</PMID><Article><ArticleTitle>Long token %d"
+           "</ArticleTitle></Article></MedlineCitation></PubmedArticle>\n")
+    pad = "x" * (mb << 20)
+    files = {"attribute": rec % (' Junk="%s"' % pad, 1, 1),
+             "element text": (rec % ("", 1, 1)).replace("<Article>", "<Article><Note>%s</Note>" % pad)}
+    times = {}
+    for name, first in files.items():
+        path = os.path.join(work, "long-%s.xml" % name.split()[0])
+        with open(path, "w") as f:
+            f.write("<PubmedArticleSet>\n" + first + rec % ("", 2, 2) + "</PubmedArticleSet>\n")
+        db = os.path.join(work, "ix-long")
+        shutil.rmtree(db, ignore_errors=True)
+        t0 = time.time()
+        subprocess.run([pdx, "index", "--quiet", "--db", db, path], check=False)
+        times[name] = time.time() - t0
+        shutil.rmtree(db, ignore_errors=True)
+        os.remove(path)
+    print("\na %d MB XML attribute: %.2f s; the same bytes as element text: %.2f s; ratio %.2f"
+          % (mb, times["attribute"], times["element text"], times["attribute"] / times["element text"]))
 
 
 def main(argv):
@@ -55,7 +84,7 @@ def main(argv):
     gnu_time = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
     rows = []
     files = [("arxiv (real 101k)", arxiv)]
-    for fmt in ("jsonl", "medline", "openalex", "bibtex"):
+    for fmt in ("jsonl", "medline", "medline2016", "oaidc", "openalex", "bibtex"):
         path = os.path.join(work, "syn-%d.%s.gz" % (n, fmt))
         if not os.path.exists(path):
             t0 = time.time()
@@ -110,6 +139,7 @@ def main(argv):
               flush=True)
         if not keep:
             shutil.rmtree(db, ignore_errors=True)
+    long_token(pdx, work)
     syn = [r for r in rows if not r[0].startswith("arxiv")]
     same_works = len(set(r[2] for r in syn)) == 1
     same_rank = len(set(tuple(firsts[r[0]]) for r in syn)) == 1

@@ -4,11 +4,12 @@ like real arXiv abstracts, for benchmarks at sizes no sample has.
 
 usage: gen_corpus.py [--seed S] [--learn FILE] [--format F] N OUT.gz
 
---format jsonl (default), medline, openalex or bibtex: the same works
-written as paperdex's JSON lines, a MEDLINE/PubMed XML file
-(PubmedArticleSet), OpenAlex works JSON lines (the abstract as an
-abstract_inverted_index), or BibTeX, so that readers can be compared on
-one content.  The categories stand in for subjects (MeSH headings,
+--format jsonl (default), medline, medline2016, oaidc, openalex or
+bibtex: the same works written as paperdex's JSON lines, a MEDLINE/PubMed
+XML file (PubmedArticleSet), one in NLM's form until 2016
+(MedlineCitationSet), an OAI-PMH answer in oai_dc, OpenAlex works JSON
+lines (the abstract as an abstract_inverted_index), or BibTeX, so that
+readers can be compared on one content.  The categories stand in for subjects (MeSH headings,
 topics, keywords) in the other formats.
 
 Everything is learned at run time from FILE (default
@@ -117,13 +118,24 @@ def write_rec(f, fmt, k, rec):
         return
     doi = "10.5555/syn.%d" % k
     y, m, d = rec["date"].split("-")
-    if fmt == "medline":
+    if fmt in ("medline", "medline2016"):
         au = "".join("<Author><LastName>%s</LastName><ForeName>%s</ForeName></Author>"
                      % (escape(a.split(" ", 1)[1]), escape(a.split(" ", 1)[0])) if " " in a else
                      "<Author><CollectiveName>%s</CollectiveName></Author>" % escape(a)
                      for a in rec["authors"])
         mesh = "".join("<MeshHeading><DescriptorName>%s</DescriptorName></MeshHeading>" % escape(c)
                        for c in rec["categories"])
+        if fmt == "medline2016":  # NLM's form until 2016: no PubmedData
+            f.write("<MedlineCitation Status=\"MEDLINE\"><PMID Version=\"1\">%d</PMID>"
+                    "<Article><Journal><JournalIssue><PubDate><Year>%s</Year><Month>%s</Month><Day>%s</Day>"
+                    "</PubDate></JournalIssue><Title>Synthetic Journal %d</Title></Journal>"
+                    "<ArticleTitle>%s</ArticleTitle><ELocationID EIdType=\"doi\">%s</ELocationID>"
+                    "<Abstract><AbstractText>%s</AbstractText></Abstract>"
+                    "<AuthorList>%s</AuthorList></Article><MeshHeadingList>%s</MeshHeadingList>"
+                    "</MedlineCitation>\n"
+                    % (10000000 + k, y, m, d, k % 500, escape(rec["title"]), doi, escape(rec["abstract"]),
+                       au, mesh))
+            return
         f.write("<PubmedArticle><MedlineCitation Status=\"MEDLINE\"><PMID Version=\"1\">%d</PMID>"
                 "<Article><Journal><JournalIssue><PubDate><Year>%s</Year><Month>%s</Month><Day>%s</Day>"
                 "</PubDate></JournalIssue><Title>Synthetic Journal %d</Title></Journal>"
@@ -133,6 +145,15 @@ def write_rec(f, fmt, k, rec):
                 "<ArticleId IdType=\"doi\">%s</ArticleId></ArticleIdList></PubmedData></PubmedArticle>\n"
                 % (10000000 + k, y, m, d, k % 500, escape(rec["title"]), escape(rec["abstract"]), au, mesh,
                    10000000 + k, doi))
+    elif fmt == "oaidc":
+        cr = "".join("<dc:creator>%s</dc:creator>" % escape(", ".join(reversed(a.split(" ", 1))))
+                     for a in rec["authors"])
+        sub = "".join("<dc:subject>%s</dc:subject>" % escape(c) for c in rec["categories"])
+        f.write("<record><header><identifier>oai:synthetic.example.org:%d</identifier>"
+                "<datestamp>%s</datestamp></header><metadata><oai_dc:dc>"
+                "<dc:title>%s</dc:title>%s%s<dc:description>%s</dc:description><dc:date>%s</dc:date>"
+                "<dc:identifier>https://doi.org/%s</dc:identifier></oai_dc:dc></metadata></record>\n"
+                % (k, rec["date"], escape(rec["title"]), cr, sub, escape(rec["abstract"]), rec["date"], doi))
     elif fmt == "openalex":
         w = {"id": "https://openalex.org/W%d" % (9000000000 + k), "doi": "https://doi.org/" + doi,
              "title": rec["title"], "display_name": rec["title"],
@@ -153,6 +174,16 @@ def write_rec(f, fmt, k, rec):
                    ", ".join(rec["categories"]), b(rec["abstract"])))
 
 
+FORMATS = ("jsonl", "medline", "medline2016", "oaidc", "openalex", "bibtex")
+HEADS = {"medline": '<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>\n',
+         "medline2016": '<?xml version="1.0" encoding="UTF-8"?>\n<MedlineCitationSet>\n',
+         "oaidc": '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">'
+                  '<ListRecords xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" '
+                  'xmlns:dc="http://purl.org/dc/elements/1.1/">\n'}
+TAILS = {"medline": "</PubmedArticleSet>\n", "medline2016": "</MedlineCitationSet>\n",
+         "oaidc": "</ListRecords></OAI-PMH>\n"}
+
+
 def main(argv):
     seed, src, fmt = 20261122, None, "jsonl"
     args = []
@@ -169,7 +200,7 @@ def main(argv):
         else:
             args.append(argv[i])
         i += 1
-    if len(args) != 2 or fmt not in ("jsonl", "medline", "openalex", "bibtex"):
+    if len(args) != 2 or fmt not in FORMATS:
         sys.stderr.write(__doc__)
         return 2
     n, out = int(args[0]), args[1]
@@ -182,8 +213,7 @@ def main(argv):
     tit_cat = {c: Model(m) for c, m in st["tit_cat"].items()}
     given, family = Model(st["given"]), Model(st["family"])
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=1) as f:
-        if fmt == "medline":
-            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>\n')
+        f.write(HEADS.get(fmt, ""))
         for k in range(n):
             cats = rng.choice(st["cats"])
             primary = cats.split()[0]
@@ -208,8 +238,7 @@ def main(argv):
                    "abstract": " ".join(sentences), "authors": authors,
                    "categories": cats.split(), "year": int(date[:4]), "date": date}
             write_rec(f, fmt, k, rec)
-        if fmt == "medline":
-            f.write("</PubmedArticleSet>\n")
+        f.write(TAILS.get(fmt, ""))
     return 0
 
 

@@ -51,6 +51,15 @@
 extern "C" {
 #endif
 
+/* The PDX_*_INIT initialisers: designated initialisers in C (C99 on).
+ * In C++ (11 on), where g++ warns of every member a designated
+ * initialiser leaves out (-Wmissing-field-initializers, in -Wextra), and
+ * C++ before 20 has none, each is the value a lambda makes: every member
+ * zero, then the same members set. */
+#ifdef __cplusplus
+#define PDX_INIT_(T, sets) ([]() { T pdx_v_{}; sets; return pdx_v_; }())
+#endif
+
 #if defined(PDX_BUILDING_LIBRARY) && defined(__GNUC__)
 #define PDX_EXTERN __attribute__((visibility("default")))
 #else
@@ -188,10 +197,10 @@ typedef struct pdx_work {
 } pdx_work;
 #define PDX_WITHDRAWN_EVERYWHERE 2
 
-/* Designated initialisers: C99 and C++20.  Before C++20, use the
- * pdx_*_init() functions. */
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_WORK_INIT {.version = PDX_WORK_VERSION}
+#else
+#define PDX_WORK_INIT PDX_INIT_(pdx_work, pdx_v_.version = PDX_WORK_VERSION)
 #endif
 
 /** Set *w to an empty work of `version` (PDX_WORK_VERSION).  0, or
@@ -404,8 +413,10 @@ typedef struct pdx_source {
     uint64_t records;     /**< records read from it (bad ones included)    */
 } pdx_source;
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_SOURCE_INIT {.version = PDX_SOURCE_VERSION}
+#else
+#define PDX_SOURCE_INIT PDX_INIT_(pdx_source, pdx_v_.version = PDX_SOURCE_VERSION)
 #endif
 
 /** As pdx_work_init(), for a fingerprint. */
@@ -600,13 +611,19 @@ typedef struct pdx_query {
 /** Default snippet length, in bytes: two lines of a terminal. */
 #define PDX_DEFAULT_SNIPPET 200
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_QUERY_INIT {.version = PDX_QUERY_VERSION, .k1 = -1.0, .b = -1.0, \
                         .limit = PDX_DEFAULT_LIMIT,                        \
                         .snippet_bytes = PDX_DEFAULT_SNIPPET,              \
                         .facet_limit = PDX_DEFAULT_FACET_LIMIT,            \
                         .expand_weight = -1.0, .title_weight = -1.0,       \
                         .author_weight = -1.0}
+#else
+#define PDX_QUERY_INIT PDX_INIT_(pdx_query, (pdx_v_.version = PDX_QUERY_VERSION, \
+    pdx_v_.k1 = -1.0, pdx_v_.b = -1.0, pdx_v_.limit = PDX_DEFAULT_LIMIT,        \
+    pdx_v_.snippet_bytes = PDX_DEFAULT_SNIPPET,                                 \
+    pdx_v_.facet_limit = PDX_DEFAULT_FACET_LIMIT, pdx_v_.expand_weight = -1.0, \
+    pdx_v_.title_weight = -1.0, pdx_v_.author_weight = -1.0))
 #endif
 
 /** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 to 3).
@@ -740,8 +757,10 @@ typedef struct pdx_stats {
     uint64_t sources;       /**< stored source fingerprints                */
 } pdx_stats;
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_STATS_INIT {.version = PDX_STATS_VERSION}
+#else
+#define PDX_STATS_INIT PDX_INIT_(pdx_stats, pdx_v_.version = PDX_STATS_VERSION)
 #endif
 
 /** As pdx_work_init(), for statistics. */
@@ -806,9 +825,11 @@ typedef struct pdx_reader_options {
     const char *page_date;
 } pdx_reader_options;
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_READER_OPTIONS_INIT {.version = PDX_READER_OPTIONS_VERSION, \
                                  .format = PDX_FORMAT_AUTO}
+#else
+#define PDX_READER_OPTIONS_INIT PDX_INIT_(pdx_reader_options, (pdx_v_.version = PDX_READER_OPTIONS_VERSION, pdx_v_.format = PDX_FORMAT_AUTO))
 #endif
 
 /** As pdx_work_init(), for reader options. */
@@ -1038,9 +1059,11 @@ typedef struct pdx_sync_options {
     int forget_missing;
 } pdx_sync_options;
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_SYNC_OPTIONS_INIT {.version = PDX_SYNC_OPTIONS_VERSION, \
                                .format = PDX_FORMAT_AUTO}
+#else
+#define PDX_SYNC_OPTIONS_INIT PDX_INIT_(pdx_sync_options, (pdx_v_.version = PDX_SYNC_OPTIONS_VERSION, pdx_v_.format = PDX_FORMAT_AUTO))
 #endif
 
 /** As pdx_work_init(), for sync options. */
@@ -1090,8 +1113,10 @@ typedef struct pdx_sync_summary {
     double compact_seconds;
 } pdx_sync_summary;
 
-#if !defined(__cplusplus) || __cplusplus >= 202002L
+#ifndef __cplusplus
 #define PDX_SYNC_SUMMARY_INIT {.version = PDX_SYNC_SUMMARY_VERSION}
+#else
+#define PDX_SYNC_SUMMARY_INIT PDX_INIT_(pdx_sync_summary, pdx_v_.version = PDX_SYNC_SUMMARY_VERSION)
 #endif
 
 /** As pdx_work_init(), for a summary. */

@@ -55,6 +55,8 @@
 #include "record.h"
 
 #define FIELD_MAX (1u << 20) /* bytes of one field */
+#define FEED_MIN ((size_t)1 << 16) /* bytes handed to expat at a time */
+#define FEED_MAX ((size_t)1 << 26) /* ... at most, in a long token */
 #define MAX_DEPTH 64
 #define NAME_MAX_LEN 40
 #define MAX_ITEMS 10000 /* authors or subjects of one record */
@@ -97,6 +99,8 @@ struct xmlrec {
     int suspended;      /* a record is ready, the parser waits */
     int ended;          /* the last buffer was parsed */
     int fatal;          /* a syntax error or a stream error: no more */
+    size_t feed;        /* bytes to hand expat next (0: FEED_MIN) */
+    unsigned long events; /* handler calls so far */
     /* the element path: local names */
     char path[MAX_DEPTH][NAME_MAX_LEN + 1];
     int depth, deep;    /* deep: levels past MAX_DEPTH, not kept */
@@ -228,6 +232,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
                              const XML_Char **atts)
 {
     xmlrec *x = ud;
+    x->events++;
     const char *name = local(qname);
     if (!x->started) {
         x->started = 1;
@@ -383,6 +388,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 {
     xmlrec *x = ud;
+    x->events++;
     if (!x->capture)
         return;
     if (x->text.len + (size_t)len > FIELD_MAX) {
@@ -427,6 +433,7 @@ static void end_author(xmlrec *x)
 static void XMLCALL on_end(void *ud, const XML_Char *qname)
 {
     xmlrec *x = ud;
+    x->events++;
     const char *name = local(qname);
     if (x->deep) {
         x->deep--;
@@ -861,19 +868,35 @@ int xmlrec_next(xmlrec *x, arena *a, pdx_work *w, uint64_t *line,
         } else if (x->ended) {
             return 0;
         } else {
-            void *b = XML_GetBuffer(x->p, 65536);
+            /* Expat (before 2.6's reparse deferral; Debian 12 has 2.5)
+             * scans a token that a buffer leaves unfinished again from
+             * its start with every buffer after it: a 50 MB attribute
+             * or comment fed 64 KB at a time is scanned 800 times.  A
+             * buffer that gave no event at all doubles the next one
+             * (up to FEED_MAX), so a long token costs a few scans; any
+             * event brings the size back down. */
+            size_t want = x->feed ? x->feed : FEED_MIN;
+            char *b = XML_GetBuffer(x->p, (int)want);
             if (!b) {
                 sb_puts(why, "out of memory");
                 x->fatal = 1;
                 return -2;
             }
-            int n = rd(ctx, b, 65536);
-            if (n < 0) {
-                x->fatal = 1;
-                return -3;
-            }
+            size_t n = 0;
+            for (int k; n < want; n += (size_t)k)
+                if ((k = rd(ctx, b + n, (int)(want - n))) <= 0) {
+                    if (k < 0) {
+                        x->fatal = 1;
+                        return -3;
+                    }
+                    break;
+                }
             x->ended = n == 0;
-            st = XML_ParseBuffer(x->p, n, n == 0);
+            unsigned long before = x->events;
+            st = XML_ParseBuffer(x->p, (int)n, n == 0);
+            x->feed = x->events != before ? FEED_MIN
+                      : want < FEED_MAX  ? 2 * want
+                                         : want;
         }
         if (st == XML_STATUS_ERROR) {
             if (x->oai_error[0] && !x->err[0])
