@@ -766,10 +766,13 @@ static int first_route(placeset *routes, shared_lines *sl, const pdx_work *w,
 }
 
 /* The records of one source that could not be read as written
- * (reader_skip_damages): how many, and the first one's line and reason. */
+ * (reader_skip_damages): how many, and the first one's line and reason;
+ * and the records that stand in the place of an earlier record of the
+ * file (one citation key, id or DOI twice): how many, the first's line. */
 typedef struct damage {
     uint64_t n, line;
     char why[512];
+    uint64_t twice, twice_line;
 } damage;
 
 /* Read one source (r->files[fi], or standard input) and put its records;
@@ -858,6 +861,8 @@ static uint64_t read_source(run *r, size_t fi, const char *path,
                 fail(r, PDX_ENOMEM, "out of memory");
                 break;
             }
+            if (!fresh && dmg->twice++ == 0)
+                dmg->twice_line = prefetch_line(rd);
             /* A place read twice (one id twice in the file) is put again:
              * the later record replaces the earlier, as in a fresh build. */
             if (fresh && write_record_state(r->ix, w, &state)) {
@@ -991,7 +996,7 @@ static void update_source(run *r, size_t fi)
     }
     unsigned failed_before = s->sources_failed;
     placeset seen = {NULL, 0, 0, 0};
-    damage dmg = {0, 0, ""};
+    damage dmg = {0, 0, "", 0, 0};
     cur.records = read_source(r, fi, path, known ? &seen : NULL, &dmg);
     /* Records are taken out only after a clean read to the end: a file
      * that broke off, ends inside a record (an export caught half
@@ -1005,6 +1010,18 @@ static void update_source(run *r, size_t fi)
                  "(the first: %s); nothing indexed from it was removed",
                  path, (unsigned long long)dmg.n, dmg.n == 1 ? "" : "s",
                  dmg.why);
+    /* One place twice: the later record is the one indexed, as in a
+     * fresh build; the earlier is put and replaced again at every read
+     * of the file, since the index keeps the later's content only. */
+    if (dmg.twice && !r->fatal && (r->owner || r->part_k == 0))
+        emit_msg(r, PDX_SYNC_WARNING, path,
+                 "%s: %llu record%s stand%s in the place of an earlier one "
+                 "(the same citation key, id or DOI; the first at line "
+                 "%llu): the later is indexed, and both are written again "
+                 "each time the file is read",
+                 path, (unsigned long long)dmg.twice,
+                 dmg.twice == 1 ? "" : "s", dmg.twice == 1 ? "s" : "",
+                 (unsigned long long)dmg.twice_line);
     if (known && !r->fatal && s->sources_failed == failed_before && !dmg.n)
         remove_absent(r, path, &seen); /* only after a whole, clean read */
     free(seen.v);
@@ -1982,7 +1999,7 @@ static int sync_run(pdx_sync_summary *out, const char *db,
     for (size_t i = 0; jobs == 1 && i < r.n_files && !r.fatal; i++)
         update_source(&r, i);
     if (use_stdin && !r.fatal && !opts->dry_run)
-        read_source(&r, (size_t)-1, "-", NULL, &(damage){0, 0, ""});
+        read_source(&r, (size_t)-1, "-", NULL, &(damage){0, 0, "", 0, 0});
     if (r.ix && !opts->dry_run && !r.fatal) {
         pdx_mark_reindexed(r.ix);
         commit(&r);

@@ -199,6 +199,27 @@ fresh = os.path.join(d, "fresh")
 index(fresh, path)
 check("and the index equals a fresh build of the file", works_of(PDX, fresh) == w)
 
+# Two entries of one .bib that share a PMID are two records of one work:
+# a later edit elsewhere in the file reports no change to them.  One
+# citation key twice is said.
+bib = os.path.join(d, "dup.bib")
+entries = ["@article{k1, title = {Heat stress in outdoor workers}, pmid = {90000001}, year = 2021}\n",
+           "@article{k2, title = {Heat stress in outdoor workers, the preprint}, pmid = {90000001}, year = 2020}\n",
+           "@article{k3, title = {Something else}, year = 2019}\n"]
+with open(bib, "w") as f:
+    f.writelines(entries)
+index(os.path.join(d, "db-dup"), bib)
+with open(bib, "a") as f:
+    f.write("@article{k4, title = {A fourth entry}, year = 2018}\n")
+p = index(os.path.join(d, "db-dup"), bib)
+check("two entries sharing a PMID: an edit elsewhere changes neither (no phantom update)",
+      b"1 added, 0 updated, 0 removed, 3 unchanged" in p.stdout, text(p))
+with open(bib, "a") as f:
+    f.write("@article{k3, title = {Something else, again}, year = 2019}\n")
+p = index(os.path.join(d, "db-dup"), bib)
+check("one citation key twice is said, with the line",
+      b"dup.bib: 1 record stands in the place of an earlier one" in p.stderr and b"line 5" in p.stderr, text(p))
+
 # Skipped records are named by file:line outside a terminal (cron), with
 # a cap and a count.
 bad = os.path.join(d, "many-bad.jsonl")
