@@ -212,18 +212,19 @@ static const struct {
     {"textless", '<'},            {"textgreater", '>'},
     {"textbar", '|'},             {"textbullet", 0x2022},
     {"textperiodcentered", 0x00B7}, {"textpm", 0x00B1},
-    {"texttimes", 0x00D7},
+    {"texttimes", 0x00D7},        {"hyphen", '-'},
+    {"slash", '/'},               {"textslash", '/'},
 };
 static const char *const tex_formats[] = { /* one argument, kept */
     "textbf", "textit", "emph", "textsc", "texttt", "textrm", "textsf",
     "textsl", "textup", "textmd", "textnormal", "mkbibquote", "mkbibemph",
     "mkbibitalic", "mkbibbold", "enquote", "mbox", "hbox", "NoCaseChange",
     "textsuperscript", "textsubscript", "uppercase", "lowercase",
-    "MakeUppercase", "MakeLowercase", "url", "nolinkurl"};
+    "MakeUppercase", "MakeLowercase", "url", "nolinkurl", "autocap"};
 static const char *const tex_switches[] = { /* no argument: dropped */
     "bf", "it", "em", "sc", "tt", "rm", "sf", "sl", "bfseries", "itshape",
     "scshape", "ttfamily", "rmfamily", "sffamily", "upshape", "mdseries",
-    "normalfont", "relax", "protect", "noopsort"};
+    "normalfont", "relax", "protect", "noopsort", "nobreakdash"};
 static const char *const tex_logos[] = {"LaTeX", "TeX", "BibTeX", "LaTeXe"};
 
 /* The index of the '}' closing the group that opens at s[i] == '{', or
