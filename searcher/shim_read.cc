@@ -657,9 +657,55 @@ static Xapian::Query keep_informative(shim_db *h, const Xapian::Query &q,
     return Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
 }
 
+/* Every work: tombstones (common/layout.h) are not works. */
+static Xapian::Query every_work()
+{
+    return Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll,
+                         Xapian::Query(LAYOUT_TOMBSTONE));
+}
+
+/* A query of excluded words and phrases only ("-graph",
+ * "-graph -\"neural net\""): the text of what is excluded, as one OR
+ * ("graph OR \"neural net\""), in *positive; false for any other query.
+ * Xapian's parser reads a lone -x as x, which would return exactly the
+ * works the user meant to leave out. */
+static bool only_excluded(const std::string &raw, std::string *positive)
+{
+    size_t i = 0, n = raw.size(), count = 0;
+    positive->clear();
+    while (true) {
+        while (i < n && isspace(static_cast<unsigned char>(raw[i])))
+            i++;
+        if (i == n)
+            break;
+        if (raw[i] != '-' || i + 1 == n ||
+            isspace(static_cast<unsigned char>(raw[i + 1])))
+            return false;
+        size_t start = ++i;
+        if (raw[i] == '"') {
+            size_t close = raw.find('"', i + 1);
+            if (close == std::string::npos)
+                return false;
+            i = close + 1;
+        } else {
+            while (i < n && !isspace(static_cast<unsigned char>(raw[i])))
+                i++;
+        }
+        if (count++)
+            *positive += " OR ";
+        positive->append(raw, start, i - start);
+    }
+    return count > 0;
+}
+
 static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
                            std::string &note, PhraseFilter *hoist)
 {
+    std::string positive;
+    if (only_excluded(raw, &positive)) /* all works but those; a phrase
+                                        * there is no filter to hoist */
+        return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
+                             parse(h, positive, lenient, note, nullptr));
     const std::string text = lower_words(unaccent(raw));
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
                           Xapian::QueryParser::FLAG_BOOLEAN |
@@ -686,6 +732,17 @@ static Xapian::Query parse(shim_db *h, const std::string &raw, bool lenient,
             m + (at == std::string::npos
                      ? std::string()
                      : ", at position " + std::to_string(at + 1)));
+    }
+    /* "NOT x" (FLAG_PURE_NOT) is Xapian's MatchAll but x: every work but
+     * x, tombstones left out of the matches and their count too. */
+    if (query.get_type() == Xapian::Query::OP_AND_NOT &&
+        query.get_num_subqueries() >= 2 &&
+        query.get_subquery(0).get_type() == Xapian::Query::LEAF_MATCH_ALL) {
+        std::vector<Xapian::Query> subs{every_work()};
+        for (size_t i = 1; i < query.get_num_subqueries(); i++)
+            subs.push_back(query.get_subquery(i));
+        query = Xapian::Query(Xapian::Query::OP_AND_NOT, subs.begin(),
+                              subs.end());
     }
     size_t n = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();
@@ -1245,10 +1302,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         query = parse(h, q->text, q->lenient != 0, note, &phrases);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
     } else {
-        /* Every work: tombstones (common/layout.h) are not works. */
-        query = Xapian::Query(Xapian::Query::OP_AND_NOT,
-                              Xapian::Query::MatchAll,
-                              Xapian::Query(LAYOUT_TOMBSTONE));
+        query = every_work();
     }
     Xapian::Query filter = build_filter(q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
