@@ -155,8 +155,7 @@ typedef struct run {
      * missing or unreadable, a directory that could not be read, an entry
      * that could not be looked at): the sources the index knows at or
      * below them keep their records (kept_places) */
-    char **kept;
-    size_t n_kept, cap_kept;
+    write_strlist kept;
     uint64_t since_commit;
     int fatal;
     /* jobs > 1: this is worker part_k of n_workers, and puts the records
@@ -359,19 +358,8 @@ static int cmp_str(const void *a, const void *b)
  * (the run fails: removing what may still be there is not safe). */
 static int keep_place(run *r, const char *path)
 {
-    if (r->n_kept == r->cap_kept) {
-        size_t cap = r->cap_kept ? r->cap_kept * 2 : 8;
-        char **nk = realloc(r->kept, cap * sizeof *nk);
-        if (!nk)
-            goto oom;
-        r->kept = nk;
-        r->cap_kept = cap;
-    }
-    if (!(r->kept[r->n_kept] = strdup(path)))
-        goto oom;
-    r->n_kept++;
-    return 0;
-oom:
+    if (write_strlist_add(&r->kept, path, strlen(path)) == 0)
+        return 0;
     fail(r, PDX_ENOMEM, "out of memory");
     return -1;
 }
@@ -379,10 +367,11 @@ oom:
 /* Is `path` at or below a place kept this run? */
 static int in_kept_place(const run *r, const char *path)
 {
-    for (size_t i = 0; i < r->n_kept; i++) {
-        size_t n = strlen(r->kept[i]);
-        if (!strcmp(r->kept[i], ".") ||
-            (!strncmp(path, r->kept[i], n) &&
+    for (size_t i = 0; i < r->kept.n; i++) {
+        const char *k = r->kept.v[i];
+        size_t n = strlen(k);
+        if (!strcmp(k, ".") ||
+            (!strncmp(path, k, n) &&
              (path[n] == '\0' || path[n] == '/')))
             return 1;
     }
@@ -2017,9 +2006,7 @@ done:
         free(r.files[i]);
     for (size_t i = 0; i < r.n_roots; i++)
         free(r.roots[i]);
-    for (size_t i = 0; i < r.n_kept; i++)
-        free(r.kept[i]);
-    free(r.kept);
+    write_strlist_free(&r.kept);
     free(r.files);
     free(r.roots);
     free(r.root_is_dir);
