@@ -770,6 +770,11 @@ PDX_EXTERN int pdx_stats_init(pdx_stats *s, unsigned int version);
  *  Counting distinct terms walks the term list: linear in the vocabulary. */
 PDX_EXTERN int pdx_stats_get(pdx_stats *out, pdx_index *ix);
 
+/** The number of works in the index (pdx_stats.works), in constant time:
+ *  what a health check or a progress line needs, without pdx_stats_get's
+ *  walk of the vocabulary.  0 or a code (message on ix). */
+PDX_EXTERN int pdx_count_works(uint64_t *out, pdx_index *ix);
+
 /* ------------------------------------------------------------------------ */
 /* Record readers                                                           */
 /* ------------------------------------------------------------------------ */

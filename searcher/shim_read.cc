@@ -1520,13 +1520,29 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
     }
 }
 
+/* Works: documents but tombstones (common/layout.h). */
+static uint64_t works_of(shim_db *h)
+{
+    return h->db.get_doccount() - h->db.get_termfreq(LAYOUT_TOMBSTONE);
+}
+
+extern "C" int shim_count_works(uint64_t *out, shim_db *h, shim_err *e)
+{
+    try {
+        settle(h);
+        with_reopen(h, [&] { *out = works_of(h); });
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
 extern "C" int shim_stats_get(shim_stats *out, shim_db *h, shim_err *e)
 {
     try {
         settle(h);
         with_reopen(h, [&] {
-            out->docs = h->db.get_doccount() -
-                        h->db.get_termfreq(LAYOUT_TOMBSTONE);
+            out->docs = works_of(h);
             out->postings = h->db.get_total_length();
             out->avg_length = h->db.get_avlength();
             uint64_t n = 0;

@@ -170,6 +170,11 @@ static void test_lifecycle(void)
     st = (pdx_stats)PDX_STATS_INIT;
     CHECK_INT(pdx_stats_get(&st, ix), 0);
     CHECK_INT(st.works, 4);
+    /* The constant-time count agrees, and says no to a missing out. */
+    uint64_t works = 0;
+    CHECK_INT(pdx_count_works(&works, ix), 0);
+    CHECK_INT(works, 4);
+    CHECK_INT(pdx_count_works(NULL, ix), PDX_EINVAL);
     CHECK_INT(put(ix, "w5", "Untitled years", "An abstract about networks.",
                   "Zhang Wu", "hep-th", 0), 0);
     CHECK_INT(pdx_commit(ix), 0);
