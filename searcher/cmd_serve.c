@@ -26,7 +26,9 @@
  * position), 404 for an unknown path or id, 405 for a method other than
  * GET or HEAD, 503 while the index cannot be opened.  One access-log line
  * per request, as JSON, on standard output (--quiet: none).  SIGTERM and
- * SIGINT stop it cleanly: in-flight requests finish, handles are closed.
+ * SIGINT stop it cleanly: it stops accepting, the requests in flight are
+ * answered (for up to DRAIN_SECONDS), handles are closed.  SIGHUP does
+ * nothing but say so (there is nothing to reopen).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -84,8 +86,13 @@ static const char help[] =
     "\n"
     "Prints \"listening on http://HOST:PORT\" on standard error once ready,\n"
     "then one JSON access-log line per request on standard output.\n"
-    "SIGTERM or SIGINT stops it.  exit status: 0 stopped; 1 could not\n"
-    "listen or open the index; 2 usage.\n";
+    "SIGTERM or SIGINT stops it: it stops accepting, answers the requests\n"
+    "in flight (for up to 30 s), then exits; SIGHUP does nothing (there is\n"
+    "nothing to reopen).  exit status: 0 stopped; 1 could not listen or\n"
+    "open the index; 2 usage.\n";
+
+/* How long a stop waits for the requests in flight to be answered. */
+#define DRAIN_SECONDS 30
 
 typedef struct server {
     const char *dbs[MAX_DBS];
@@ -94,6 +101,7 @@ typedef struct server {
     double time_budget; /* seconds a match may take; 0 = none */
     pthread_key_t handle; /* each worker thread's pdx_index */
     pthread_mutex_t log_lock;
+    _Atomic long in_flight; /* requests begun and not yet completed */
 } server;
 
 /* What one request says in the access log. */
@@ -374,6 +382,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     if (!rq) { /* the first call: headers only */
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
+        s->in_flight++;
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         snprintf(rq->path, sizeof rq->path, "%s %s", method, url);
         *con_cls = rq;
@@ -448,6 +457,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         }
     }
     free(rq);
+    s->in_flight--;
 }
 
 /* "HOST:PORT" (IPv4, or [IPv6]:PORT) into a socket address.  0 or -1. */
@@ -572,10 +582,11 @@ int cmd_serve(int argc, char **argv)
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
             (addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
         0, NULL, NULL, handle, &s,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -598,9 +609,34 @@ int cmd_serve(int argc, char **argv)
             info ? (unsigned)info->port : 0u);
     fflush(stderr);
     int sig = 0;
-    sigwait(&stop, &sig);
-    MHD_stop_daemon(d); /* waits for in-flight requests; threads exit */
-    fprintf(stderr, "stopped on %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    for (;;) {
+        sigwait(&stop, &sig);
+        if (sig != SIGHUP)
+            break;
+        /* Nothing to reopen: the access log is standard output, and each
+         * worker opens the index again when it changes on disk. */
+        fprintf(stderr, "SIGHUP: nothing to reopen; serving on\n");
+        fflush(stderr);
+    }
+    /* Stop accepting; let the requests in flight finish and be answered
+     * (for up to DRAIN_SECONDS); then close every connection and stop. */
+    MHD_socket ls = MHD_quiesce_daemon(d);
+    if (ls != MHD_INVALID_SOCKET)
+        close(ls);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long left = 0;
+    for (;;) {
+        left = s.in_flight;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (left <= 0 || t1.tv_sec - t0.tv_sec >= DRAIN_SECONDS)
+            break;
+        usleep(10000);
+    }
+    MHD_stop_daemon(d);
+    fprintf(stderr, "stopped on %s%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+            left > 0 ? " (requests still running after the drain were cut)"
+                     : "");
     pthread_key_delete(s.handle);
     return EXIT_OK_;
 }

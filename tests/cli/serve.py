@@ -211,7 +211,10 @@ os.rmdir(db)
 os.rename(db + ".away", db)
 check("and 200 once it is back", get("/search?q=glacier")[0] == 200 and get("/healthz")[0] == 200)
 
-# ---- the access log and the stop ------------------------------------------
+# ---- SIGHUP, the access log and the stop -----------------------------------
+srv.send_signal(signal.SIGHUP)
+time.sleep(0.3)
+check("SIGHUP leaves it serving", srv.poll() is None and get("/healthz")[0] == 200, srv.poll())
 srv.send_signal(signal.SIGTERM)
 try:
     srv.wait(timeout=15)
@@ -222,6 +225,7 @@ for t in drains:
     t.join(timeout=15)
 out, err = "".join(out_lines), "".join(err_lines)
 check("SIGTERM stops it, exit 0", srv.returncode == 0 and "stopped on SIGTERM" in err, (srv.returncode, err[-300:]))
+check("SIGHUP said it had nothing to reopen", "SIGHUP: nothing to reopen" in err, err[-300:])
 log = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
 check("one JSON access-log line per request", len(log) >= 30 and
       all({"remote", "request", "status", "bytes", "ms"} <= set(l) for l in log), len(log))
