@@ -240,10 +240,12 @@ typedef struct args {
     const char *keys[SERVE_MAX_PARAMS], *values[SERVE_MAX_PARAMS];
     size_t n;
     int too_many;
+    const char *nul; /* a parameter whose name or value holds %00 */
 } args;
 
 static enum MHD_Result on_arg(void *cls, enum MHD_ValueKind kind,
-                              const char *key, const char *value)
+                              const char *key, size_t key_size,
+                              const char *value, size_t value_size)
 {
     (void)kind;
     args *a = cls;
@@ -251,20 +253,46 @@ static enum MHD_Result on_arg(void *cls, enum MHD_ValueKind kind,
         a->too_many = 1;
         return MHD_NO;
     }
+    /* A decoded %00 would end the C string there: the rest of the value
+     * would be dropped without a word. */
+    if (strlen(key) != key_size || (value && strlen(value) != value_size)) {
+        a->nul = key;
+        return MHD_NO;
+    }
     a->keys[a->n] = key;
     a->values[a->n++] = value ? value : "";
     return MHD_YES;
+}
+
+/* The parameters of this request into a; 0, or an error answer's
+ * status (400) with the message in msg and the parameter in *bad. */
+static unsigned get_args(struct MHD_Connection *c, args *a, char *msg,
+                         size_t n, const char **bad)
+{
+    memset(a, 0, sizeof *a);
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, on_arg, a);
+    *bad = NULL;
+    if (a->too_many) {
+        snprintf(msg, n, "at most %d parameters", SERVE_MAX_PARAMS);
+        return 400;
+    }
+    if (a->nul) {
+        *bad = a->nul;
+        snprintf(msg, n, "parameter '%.40s' holds a NUL byte (%%00)", a->nul);
+        return 400;
+    }
+    return 0;
 }
 
 static enum MHD_Result search(struct MHD_Connection *c, request *rq,
                               server *s)
 {
     args a;
-    memset(&a, 0, sizeof a);
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, on_arg, &a);
-    if (a.too_many)
-        return send_error(c, rq, 400, NULL, "at most %d parameters",
-                          SERVE_MAX_PARAMS);
+    char why[200];
+    const char *bad;
+    unsigned st = get_args(c, &a, why, sizeof why, &bad);
+    if (st)
+        return send_error(c, rq, st, bad, "%s", why);
     serve_query sq;
     if (serve_parse_params(&sq, a.keys, a.values, a.n))
         return send_error(c, rq, 400, sq.bad, "%s", sq.msg);
@@ -305,9 +333,22 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
     pdx_results *r = NULL;
     int rc;
     size_t limit = PDX_DEFAULT_LIMIT;
-    const char *v = similar ? MHD_lookup_connection_value(
-                                  c, MHD_GET_ARGUMENT_KIND, "limit")
-                            : NULL;
+    /* /works/ID takes no parameter, /works/ID/similar only limit */
+    args a;
+    char why[200];
+    const char *bad, *v = NULL;
+    unsigned st = get_args(c, &a, why, sizeof why, &bad);
+    if (st)
+        return send_error(c, rq, st, bad, "%s", why);
+    for (size_t i = 0; i < a.n; i++) {
+        if (similar && !strcmp(a.keys[i], "limit"))
+            v = a.values[i];
+        else
+            return send_error(c, rq, 400, a.keys[i], "unknown parameter "
+                              "'%.40s': %s", a.keys[i],
+                              similar ? "/works/ID/similar takes limit"
+                                      : "/works/ID takes none");
+    }
     if (v && cli_size(v, PDX_MAX_LIMIT, &limit))
         return send_error(c, rq, 400, "limit", "limit takes a whole number "
                           "from 0 to %d", PDX_MAX_LIMIT);

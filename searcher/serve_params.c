@@ -62,9 +62,15 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             list[(*cnt)++] = v;
             continue;
         }
-        for (size_t j = 0; j < NS; j++)
-            if (!strcmp(k, single[j]))
-                val[j] = v; /* the last one counts */
+        size_t j = 0;
+        while (j < NS && strcmp(k, single[j]))
+            j++;
+        if (j == NS) /* a misspelt name must not quietly widen a search */
+            return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
+                          "year, category, author, subject, sort, limit, "
+                          "offset, facets, snippet, explain, expand, k1, b",
+                          k);
+        val[j] = v; /* the last one counts */
     }
     pdx_query *q = &sq->q;
     q->categories = sq->cats;

@@ -26,8 +26,8 @@ typedef struct serve_query {
  * author (repeatable, OR-ed as the flags), sort (relevance, newest,
  * oldest), limit, offset, facets (year,category,author), snippet (bytes),
  * explain and expand (1/0; expand also the number of works to learn
- * from), k1, b.  Unknown names are ignored; for a repeated single-valued
- * one the last counts.  0, or -1 with sq->bad and sq->msg set.  The
+ * from), k1, b.  An unknown name is refused (sq->bad names it); for a
+ * repeated single-valued one the last counts.  0, or -1 with sq->bad and sq->msg set.  The
  * library checks the rest (the query's syntax, its length and UTF-8). */
 int serve_parse_params(serve_query *sq, const char *const *keys,
                        const char *const *values, size_t n);
