@@ -44,6 +44,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -93,6 +94,8 @@ static const char help[] =
 
 /* How long a stop waits for the requests in flight to be answered. */
 #define DRAIN_SECONDS 30
+/* Access-log lines waiting for standard output, at most. */
+#define LOG_QUEUE 4096
 
 typedef struct server {
     const char *dbs[MAX_DBS];
@@ -100,8 +103,18 @@ typedef struct server {
     int quiet;
     double time_budget; /* seconds a match may take; 0 = none */
     pthread_key_t handle; /* each worker thread's pdx_index */
-    pthread_mutex_t log_lock;
     _Atomic long in_flight; /* requests begun and not yet completed */
+    /* The access log: workers queue their lines (log_line) and never
+     * wait for standard output, which a reader that stops reading would
+     * fill; one thread of its own writes them (log_writer).  A full
+     * queue drops the line and counts it. */
+    pthread_mutex_t log_lock;
+    pthread_cond_t log_ready;
+    char *log_q[LOG_QUEUE];
+    size_t log_head, log_n;
+    unsigned long log_dropped;
+    int log_stop;
+    pthread_t log_thread;
 } server;
 
 /* What one request says in the access log. */
@@ -451,6 +464,78 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
                       "/search", url);
 }
 
+/* Queue one access-log line (cJSON's, now the log's) for log_writer;
+ * dropped and counted when LOG_QUEUE lines wait already. */
+static void log_line(server *s, char *line)
+{
+    pthread_mutex_lock(&s->log_lock);
+    if (s->log_n == LOG_QUEUE) {
+        s->log_dropped++;
+        cJSON_free(line);
+    } else {
+        s->log_q[(s->log_head + s->log_n++) % LOG_QUEUE] = line;
+        pthread_cond_signal(&s->log_ready);
+    }
+    pthread_mutex_unlock(&s->log_lock);
+}
+
+/* Write all of buf to standard output, with write(2): a reader that has
+ * stopped reading blocks this thread only, and no stdio lock that exit()
+ * would wait for is held meanwhile.  0, or -1 when the output is gone. */
+static int write_all(const char *buf, size_t n)
+{
+    while (n) {
+        ssize_t k = write(STDOUT_FILENO, buf, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        buf += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* The log's own thread: writes the queued lines in order, and after lines
+ * were dropped, a line that says how many. */
+static void *log_writer(void *arg)
+{
+    server *s = arg;
+    int gone = 0;
+    pthread_mutex_lock(&s->log_lock);
+    for (;;) {
+        while (!s->log_n && !s->log_dropped && !s->log_stop)
+            pthread_cond_wait(&s->log_ready, &s->log_lock);
+        if (!s->log_n && !s->log_dropped && s->log_stop)
+            break;
+        char *line = NULL;
+        unsigned long dropped = 0;
+        if (s->log_n) {
+            line = s->log_q[s->log_head];
+            s->log_head = (s->log_head + 1) % LOG_QUEUE;
+            s->log_n--;
+        } else {
+            dropped = s->log_dropped;
+            s->log_dropped = 0;
+        }
+        pthread_mutex_unlock(&s->log_lock);
+        if (line) {
+            gone = gone || write_all(line, strlen(line)) ||
+                   write_all("\n", 1);
+            cJSON_free(line);
+        } else if (!gone) {
+            char msg[96];
+            int k = snprintf(msg, sizeof msg,
+                             "{\"dropped\":%lu,\"why\":\"the log was not "
+                             "read\"}\n", dropped);
+            gone = write_all(msg, (size_t)k) != 0;
+        }
+        pthread_mutex_lock(&s->log_lock);
+    }
+    pthread_mutex_unlock(&s->log_lock);
+    return NULL;
+}
+
 /* The access-log line, once the response is sent (or the client gone). */
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why)
@@ -489,13 +574,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
             cJSON_AddStringToObject(o, "ended", "client gone or timed out");
         char *line = cJSON_PrintUnformatted(o);
         cJSON_Delete(o);
-        if (line) {
-            pthread_mutex_lock(&s->log_lock);
-            printf("%s\n", line);
-            fflush(stdout);
-            pthread_mutex_unlock(&s->log_lock);
-            cJSON_free(line);
-        }
+        if (line)
+            log_line(s, line);
     }
     free(rq);
     s->in_flight--;
@@ -617,6 +697,7 @@ int cmd_serve(int argc, char **argv)
 
     pthread_key_create(&s.handle, close_handle);
     pthread_mutex_init(&s.log_lock, NULL);
+    pthread_cond_init(&s.log_ready, NULL);
     /* The worker threads inherit this mask: only this thread takes the
      * stop signals, in sigwait below. */
     sigset_t stop;
@@ -639,6 +720,11 @@ int cmd_serve(int argc, char **argv)
         MHD_OPTION_END);
     if (!d) {
         cli_error("cannot listen on %s: %s", listen, strerror(errno));
+        return EXIT_ERROR;
+    }
+    if (!s.quiet && pthread_create(&s.log_thread, NULL, log_writer, &s)) {
+        MHD_stop_daemon(d);
+        cli_error("cannot start the access log's thread");
         return EXIT_ERROR;
     }
     const union MHD_DaemonInfo *info =
@@ -675,6 +761,20 @@ int cmd_serve(int argc, char **argv)
         usleep(10000);
     }
     MHD_stop_daemon(d);
+    if (!s.quiet) {
+        /* The log's last lines, for as long as standard output takes
+         * them (a reader that stopped reading keeps them, and the thread
+         * ends with the process). */
+        pthread_mutex_lock(&s.log_lock);
+        s.log_stop = 1;
+        pthread_cond_signal(&s.log_ready);
+        pthread_mutex_unlock(&s.log_lock);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 5;
+        if (pthread_timedjoin_np(s.log_thread, NULL, &until))
+            pthread_detach(s.log_thread);
+    }
     fprintf(stderr, "stopped on %s%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
             left > 0 ? " (requests still running after the drain were cut)"
                      : "");

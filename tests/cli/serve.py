@@ -29,7 +29,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, free_port  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="pdx-serve-")
@@ -236,6 +236,33 @@ log = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
 check("one JSON access-log line per request", len(log) >= 30 and
       all({"remote", "request", "status", "bytes", "ms"} <= set(l) for l in log), len(log))
 check("the log has the errors' statuses", any(l["status"] == 404 for l in log) and any(l["status"] == 400 for l in log))
+# An access log nobody reads: standard output a pipe that fills (64 KiB, a
+# few hundred lines) never stalls the serving; the lines past the queue
+# are dropped and counted.
+port2 = free_port()
+srv2 = subprocess.Popen([PDX, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port2],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+srv2.stderr.readline()
+slow, t0 = 0, time.time()
+for i in range(3000):
+    t1 = time.time()
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/healthz" % port2, timeout=5) as r:
+            r.read()
+    except Exception:
+        slow += 1
+        if slow > 3:
+            break
+    slow += time.time() - t1 > 1
+check("3,000 requests with the log unread: every one answered at once (%.1f s)" % (time.time() - t0),
+      slow == 0, slow)
+srv2.send_signal(signal.SIGTERM)
+try:
+    rc2 = srv2.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    srv2.kill()
+    rc2 = srv2.wait()
+check("and it stops on SIGTERM, exit 0, though its log cannot be written", rc2 == 0, rc2)
 p = subprocess.run([PDX, "serve", "--db", os.path.join(tmp, "nothing")], capture_output=True, text=True, timeout=10)
 check("a missing index: exit 1, named", p.returncode == 1 and "nothing" in p.stderr, p.stderr)
 p = subprocess.run([PDX, "serve", "--db", db, "--listen", "localhost"], capture_output=True, text=True, timeout=10)
