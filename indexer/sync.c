@@ -9,10 +9,15 @@
  * index keeps each source's fingerprint (path, size, modification time,
  * content hash; pdx_source_*).  A run:
  *
- *   1. lists the sources now present, in sorted order;
- *   2. forgets every source it remembers under a named location that is no
- *      longer there (pdx_source_remove: its records leave the works they
- *      fed; a work fed only by it goes);
+ *   1. lists the sources now present, in sorted order; a named source
+ *      that cannot be found or read, a directory that cannot be read or
+ *      an entry in it that cannot be looked at is an error, and the
+ *      sources the index knows at or below it are kept (keep_place); a
+ *      pipe, FIFO or device is refused (a source is read more than once);
+ *   2. forgets every source it remembers under a named directory, read
+ *      cleanly, that no longer has it, and a named source that is gone
+ *      when the caller says so (forget_missing) (pdx_source_remove: its
+ *      records leave the works they fed; a work fed only by it goes);
  *   3. skips a source whose size and mtime are unchanged without opening
  *      it, and one whose content hash is unchanged after reading it;
  *   4. reads a new or changed source: a provisional fingerprint is stored
@@ -26,8 +31,10 @@
  *      its XR term (common/layout.h).  An unchanged record -- also one that
  *      moved to another line -- costs reading, parsing and hashing it and
  *      one term lookup, no Xapian write; a changed one is put in place of
- *      its old version; a new one added; and once the whole file was read,
- *      the records whose place it no longer has are taken out, committed
+ *      its old version; a new one added; and once the whole file was read
+ *      cleanly (no record that could not be read: reader_skip_damages, no
+ *      break), the records whose place it no longer has are taken out,
+ *      committed
  *      in batches like additions, so memory is bounded by the batch and
  *      the set of places read (8-16 bytes a record).  The real fingerprint
  *      is stored in the same commit as the last of this, so a crash never
