@@ -7,7 +7,8 @@ usage: gen_corpus.py [--seed S] [--learn FILE] [--format F] N OUT.gz
 --format jsonl (default), medline, medline2016, oaidc, openalex or
 bibtex: the same works written as paperdex's JSON lines, a MEDLINE/PubMed
 XML file (PubmedArticleSet), one in NLM's form until 2016
-(MedlineCitationSet), an OAI-PMH answer in oai_dc, OpenAlex works JSON
+(MedlineCitationSet), OAI-PMH answers in oai_dc and in arXiv's own
+format, OpenAlex works JSON
 lines (the abstract as an abstract_inverted_index), or BibTeX, so that
 readers can be compared on one content.  The categories stand in for subjects (MeSH headings,
 topics, keywords) in the other formats.
@@ -154,6 +155,17 @@ def write_rec(f, fmt, k, rec):
                 "<dc:title>%s</dc:title>%s%s<dc:description>%s</dc:description><dc:date>%s</dc:date>"
                 "<dc:identifier>https://doi.org/%s</dc:identifier></oai_dc:dc></metadata></record>\n"
                 % (k, rec["date"], escape(rec["title"]), cr, sub, escape(rec["abstract"]), rec["date"], doi))
+    elif fmt == "oaiarxiv":  # arXiv's own metadata format, as its OAI-PMH serves it
+        aid = "%02d%02d.%05d" % (int(y) % 100, int(m), k % 100000)
+        au = "".join("<author><keyname>%s</keyname><forenames>%s</forenames></author>"
+                     % (escape(a.split(" ", 1)[1]), escape(a.split(" ", 1)[0])) if " " in a else
+                     "<author><keyname>%s</keyname></author>" % escape(a) for a in rec["authors"])
+        f.write("<record><header><identifier>oai:arXiv.org:%s</identifier><datestamp>%s</datestamp>"
+                "</header><metadata><arXiv xmlns=\"http://arxiv.org/OAI/arXiv/\"><id>%s</id>"
+                "<created>%s</created><authors>%s</authors><title>%s</title><categories>%s</categories>"
+                "<doi>%s</doi><abstract>%s</abstract></arXiv></metadata></record>\n"
+                % (aid, rec["date"], aid, rec["date"], au, escape(rec["title"]), " ".join(rec["categories"]),
+                   doi, escape(rec["abstract"])))
     elif fmt == "openalex":
         w = {"id": "https://openalex.org/W%d" % (9000000000 + k), "doi": "https://doi.org/" + doi,
              "title": rec["title"], "display_name": rec["title"],
@@ -174,14 +186,16 @@ def write_rec(f, fmt, k, rec):
                    ", ".join(rec["categories"]), b(rec["abstract"])))
 
 
-FORMATS = ("jsonl", "medline", "medline2016", "oaidc", "openalex", "bibtex")
+FORMATS = ("jsonl", "medline", "medline2016", "oaidc", "oaiarxiv", "openalex", "bibtex")
 HEADS = {"medline": '<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>\n',
          "medline2016": '<?xml version="1.0" encoding="UTF-8"?>\n<MedlineCitationSet>\n',
          "oaidc": '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">'
                   '<ListRecords xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" '
-                  'xmlns:dc="http://purl.org/dc/elements/1.1/">\n'}
+                  'xmlns:dc="http://purl.org/dc/elements/1.1/">\n',
+         "oaiarxiv": '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">'
+                     '<ListRecords>\n'}
 TAILS = {"medline": "</PubmedArticleSet>\n", "medline2016": "</MedlineCitationSet>\n",
-         "oaidc": "</ListRecords></OAI-PMH>\n"}
+         "oaidc": "</ListRecords></OAI-PMH>\n", "oaiarxiv": "</ListRecords></OAI-PMH>\n"}
 
 
 def main(argv):
