@@ -623,7 +623,9 @@ int cmd_serve(int argc, char **argv)
         {"time-budget", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    server s;
+    /* Static: a log thread blocked on a full standard output may outlive
+     * this function (it ends with the process). */
+    static server s;
     memset(&s, 0, sizeof s);
     s.time_budget = 1.0;
     const char *listen = "127.0.0.1:8080";
@@ -772,8 +774,17 @@ int cmd_serve(int argc, char **argv)
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 5;
-        if (pthread_timedjoin_np(s.log_thread, NULL, &until))
+        if (pthread_timedjoin_np(s.log_thread, NULL, &until)) {
+            /* Standard output takes nothing: the lines still queued are
+             * dropped (the one being written stays with its thread). */
+            pthread_mutex_lock(&s.log_lock);
+            for (; s.log_n; s.log_n--) {
+                cJSON_free(s.log_q[s.log_head]);
+                s.log_head = (s.log_head + 1) % LOG_QUEUE;
+            }
+            pthread_mutex_unlock(&s.log_lock);
             pthread_detach(s.log_thread);
+        }
     }
     fprintf(stderr, "stopped on %s%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
             left > 0 ? " (requests still running after the drain were cut)"
