@@ -326,7 +326,8 @@ static void summary(const pdx_sync_summary *s, int dry_run)
     printf("%s; %.2f s%s", sep[0] == ',' ? ")" : "", s->seconds,
            dry_run ? " (dry run: nothing changed)" : "");
     if (s->sources_failed)
-        printf("; %u source%s could not be read to the end",
+        printf("; %u source%s could not be read, or not to the end "
+               "(named above)",
                s->sources_failed, s->sources_failed == 1 ? "" : "s");
     if (s->compact_after)
         printf("; compacted %.1f MB -> %.1f MB in %.2f s",

@@ -1830,6 +1830,23 @@ int pdx_sync(pdx_sync_summary *out, const char *db,
     return rc;
 }
 
+static int on_any_source(void *ctx, const pdx_source *s)
+{
+    (void)s;
+    *(int *)ctx = 1;
+    return 1; /* one is enough */
+}
+
+/* Does ix hold no work and know no source?  (On failure: no.) */
+static int index_is_empty(pdx_index *ix)
+{
+    uint64_t works = 1;
+    int any = 0;
+    if (pdx_count_works(&works, ix) || works)
+        return 0;
+    return pdx_source_foreach(ix, on_any_source, &any) == 0 && !any;
+}
+
 /* pdx_sync with structs of this version. */
 static int sync_run(pdx_sync_summary *out, const char *db,
                     const char *const *sources, size_t n_sources,
@@ -1858,6 +1875,8 @@ static int sync_run(pdx_sync_summary *out, const char *db,
         r.builder = PDX_OPEN_BUILDER;
     r.positions = opts->xapian_positions ? PDX_OPEN_XAPIAN_POSITIONS : 0;
 
+    struct stat before;
+    const int existed = lstat(db, &before) == 0;
     if ((rc = open_index(&r, db, opts->wait)))
         return rc;
     /* An index made with Xapian's positions (for xapian-tcpsrv) is
@@ -2008,6 +2027,15 @@ static int sync_run(pdx_sync_summary *out, const char *db,
     out->upgraded_from = out->kept_old ? 0 : r.upgrade;
     rc = r.fatal;
 done:
+    /* A run that made the index and then could read nothing leaves no
+     * empty index behind (`index --db NEW /missing`): it had no works
+     * and no sources when it failed, and it was not there before. */
+    if (!existed && r.ix && !opts->dry_run && (rc || out->sources_failed) &&
+        !out->records_indexed && index_is_empty(r.ix)) {
+        pdx_close(r.ix);
+        r.ix = NULL;
+        shim_remove_tree(db);
+    }
     pdx_close(r.ix);
     for (size_t i = 0; i < r.n_files; i++)
         free(r.files[i]);

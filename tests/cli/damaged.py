@@ -272,6 +272,17 @@ check("a file gone from a directory read cleanly takes its works out",
 os.rename(os.path.join(d, "papers.away"), os.path.join(d, "dir", "sub", "papers.jsonl"))
 index(db, os.path.join(d, "dir"), named_file)
 
+# A new index whose only source cannot be read is not left behind empty;
+# a directory the user made for it stays.
+newix = os.path.join(d, "new-index")
+p = index(newix, os.path.join(d, "no-such-file.jsonl"))
+check("index --db NEW /missing: exit 1, and no empty index left", p.returncode == 1 and not os.path.exists(newix),
+      (p.returncode, os.path.exists(newix)))
+os.makedirs(newix)
+p = index(newix, os.path.join(d, "no-such-file.jsonl"))
+check("a directory made beforehand stays", p.returncode == 1 and os.path.isdir(newix), p.returncode)
+shutil.rmtree(newix)
+
 # Unreadable places.  Root reads everything, so as root the runs are made
 # as user nobody (the index and sources made theirs).
 as_other = []
