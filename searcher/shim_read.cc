@@ -671,29 +671,29 @@ static Xapian::Query every_work()
  * works the user meant to leave out. */
 static bool only_excluded(const std::string &raw, std::string *positive)
 {
-    size_t i = 0, n = raw.size(), count = 0;
+    const char *t = raw.data();
+    const size_t n = raw.size();
+    size_t pos = 0, count = 0;
+    qtok k;
     positive->clear();
-    while (true) {
-        while (i < n && isspace(static_cast<unsigned char>(raw[i])))
-            i++;
-        if (i == n)
-            break;
-        if (raw[i] != '-' || i + 1 == n ||
-            isspace(static_cast<unsigned char>(raw[i + 1])))
+    /* Read with the one scanner of query text (qscan.h): -x is a term
+     * that starts with '-'; -"a b" the term "-" right before a phrase. */
+    while (qscan_next(t, n, &pos, &k) != QT_END) {
+        if (k.kind != QT_TERM || t[k.start] != '-')
             return false;
-        size_t start = ++i;
-        if (raw[i] == '"') {
-            size_t close = raw.find('"', i + 1);
-            if (close == std::string::npos)
-                return false;
-            i = close + 1;
-        } else {
-            while (i < n && !isspace(static_cast<unsigned char>(raw[i])))
-                i++;
+        size_t start = k.start + 1, len = k.len - 1;
+        if (!len) {
+            qtok ph;
+            if (qscan_next(t, n, &pos, &ph) != QT_PHRASE ||
+                ph.start != k.start + 1 || ph.len < 2 ||
+                t[ph.start + ph.len - 1] != '"')
+                return false; /* a lone '-', or a phrase left open */
+            start = ph.start;
+            len = ph.len;
         }
         if (count++)
             *positive += " OR ";
-        positive->append(raw, start, i - start);
+        positive->append(raw, start, len);
     }
     return count > 0;
 }
