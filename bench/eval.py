@@ -14,8 +14,9 @@ conventions).  It prints, as Markdown:
      Anserini BM25 references;
   2. the CACM queries that name authors (.A), alone;
   3. the sweep: k1 x b, the query-time field boosts, and (with --full)
-     the feedback parameters and the index-time title weight (each --wdf
-     N=BIN is a paperdex built with -DPDX_TITLE_WDF=N).
+     the feedback parameters, and the index-time title weight of
+     binaries given with --wdf N=BIN (each built with another
+     LAYOUT_TITLE_WDF in common/layout.h).
 
 A setting is chosen for both collections by the geometric mean of its
 two primary scores (CACM MAP, SciFact nDCG@10), each divided by that

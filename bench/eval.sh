@@ -6,20 +6,14 @@
 # best sweep point, --expand, the author queries, the k1 x b and
 # field-boost sweeps).  About 4 minutes on 2 cores.
 #
-# --full adds the feedback sweep and the index-time title weight (three
-# extra builds with -DPDX_TITLE_WDF=1, 3 and 4 under build-wdfN): about 15
-# minutes.  The output is also written to build/eval.md.
+# --full adds the feedback sweep: about 10 minutes.  The output is also
+# written to build/eval.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./dev.sh build >&2
 args=()
 if [ "${1:-}" = "--full" ]; then
-    args+=(--full --wdf 2=build/paperdex)
-    for n in 1 3 4; do
-        cmake -S . -B "build-wdf$n" -DPDX_TITLE_WDF=$n >/dev/null
-        cmake --build "build-wdf$n" -j2 --target paperdex >/dev/null
-        args+=(--wdf "$n=build-wdf$n/paperdex")
-    done
+    args+=(--full)
 fi
 python3 bench/eval.py --paperdex build/paperdex --shared "${PDX_SHARED:-../shared}" \
     "${args[@]}" | tee build/eval.md

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     /* PDX_QBENCH_HITS=FILE: the last pass's answers, one line a query:
      * the total's estimate and bounds, then each hit's id and score (to
      * 17 digits), tab-separated: a handle's later passes may be scored
-     * another way than its first (searcher/shim_bm25.cc), and must give
+     * another way than its first (searcher/bm25.cc), and must give
      * the same answers. */
     const char *hits_path = getenv("PDX_QBENCH_HITS");
     FILE *hitsf = NULL;

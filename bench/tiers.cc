@@ -54,7 +54,7 @@
  *                            document length: what the lengths cost;
  *            TIERS_PS=1      each word a posting source that takes the
  *                            lengths from an array read first (a plain
- *                            DB), as searcher/shim_bm25.cc came to do.
+ *                            DB), as searcher/bm25.cc came to do.
  *
  * Not part of paperdex: a measurement of what a layout could buy.  What
  * it found (bench/RESULTS.md, "Lengths in an array"): the split did not

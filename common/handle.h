@@ -40,4 +40,8 @@ int handle_enter(pdx_index *ix);
  * flat): its size on disk, 0 if it cannot be read. */
 uint64_t handle_bytes(const char *path);
 
+/* The metadata key of a source's fingerprint: LAYOUT_META_SOURCE and the
+ * hash of its path (common/sources.c). */
+void handle_source_key(const char *path, char key[64]);
+
 #endif

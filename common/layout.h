@@ -70,7 +70,7 @@
  *
  * Layout 7 has layout 6's terms, and keeps their positions out of
  * Xapian's position table: each work's positions are one value, slot
- * SLOT_POSITIONS, whose format and phrase matcher common/shim_positions.cc
+ * SLOT_POSITIONS, whose format and phrase matcher common/positions.cc
  * owns and describes.  Glass keeps one B-tree item per (term, work) in
  * its position table, 200 of the 444 MB of the arXiv 101k compacted,
  * and builds it through a third per-term map of its inverter; the
@@ -79,7 +79,7 @@
  * (bench/RESULTS.md, "Layout 7").
  *
  * Layout 8 has layout 7's terms and values, with the positions value
- * in a smaller format (common/shim_positions.cc): no size or flags byte
+ * in a smaller format (common/positions.cc): no size or flags byte
  * an entry (its count of positions in two bits of its hash word
  * instead), and each field's first positions counted from the field's
  * start.  The values of the first 10,000 arXiv records take 4.2 MB
@@ -252,7 +252,7 @@
  *                 facets.
  *   6  SLOT_RECORD  the stored record (below), one zstd frame.
  *   7  SLOT_POSITIONS  the work's word positions (layouts 7 and 8,
- *                 each in its own format; common/shim_positions.cc).
+ *                 each in its own format; common/positions.cc).
  *                 Absent in an index made
  *                 with Xapian's positions, and in works of layout 6 and
  *                 before.
@@ -280,7 +280,7 @@
  * writer's thread at zlib's level 6, and does not compress values.  On
  * the arXiv records the frames are 0.35 of the JSON, against deflate's
  * 0.53, and cost a quarter of deflate's time, on the builder thread
- * (common/shim_store.cc, which owns the format; bench/RESULTS.md,
+ * (common/record_store.cc, which owns the format; bench/RESULTS.md,
  * "Records in zstd frames").  Layouts 5 and before keep the JSON itself
  * as the document data, and a document without slot 6 is read that way.
  *
@@ -408,11 +408,8 @@
 #define LAYOUT_MAX_TERM_BYTES 245u /* Xapian's term limit                */
 #define LAYOUT_MAX_KEY_BYTES 100u  /* boolean keys are cut to this       */
 #define LAYOUT_FIELD_GAP 100u      /* positions between two fields       */
-/* How many times a title word counts in the default field.  A build
- * option (-DPDX_TITLE_WDF=N) only so that bench/eval.py can sweep it;
- * changing it changes what a rebuilt index holds, not old indexes. */
-#ifndef PDX_TITLE_WDF
-#define PDX_TITLE_WDF 2
-#endif
+/* How many times a title word counts in the default field (its wdf):
+ * part of the layout, since changing it changes what an index holds. */
+#define LAYOUT_TITLE_WDF 2u
 
 #endif

@@ -225,16 +225,16 @@ typedef struct pdx_index pdx_index;
  *  DB_DANGEROUS: no earlier revision is kept).  For an index that nobody
  *  opens, even to read, until it is whole (one built beside another and
  *  then renamed into its place): after a crash or power loss it may be
- *  damaged, so the builder syncs its files itself before anyone may open
- *  it (pdx_sync_dir()); and after any failed call on the handle other
+ *  damaged, so the builder syncs its files and the directory itself
+ *  (fsync) before anyone may open it; and after any failed call on the handle other
  *  than PDX_EINVAL for a work it refused, the index must be thrown away
  *  and built again (Xapian cannot undo a change written in place). */
 #define PDX_OPEN_NOSYNC 4u
 /** With PDX_OPEN_WRITE: also open an index of an older layout (one this
  *  version cannot search), only to hold its writer lock while a new index
  *  is built beside it and swapped in (`paperdex index` does this once
- *  when it meets an index of an older layout).  On such a handle pdx_put,
- *  pdx_delete and pdx_clear fail with PDX_EVERSION;
+ *  when it meets an index of an older layout).  On such a handle pdx_put
+ *  and pdx_delete fail with PDX_EVERSION;
  *  pdx_index_layout() says which layout it is.  An index of a newer
  *  layout is still refused. */
 #define PDX_OPEN_UPGRADE 8u
@@ -310,13 +310,6 @@ PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
  */
 PDX_EXTERN int pdx_compact(pdx_index *ix, const char *dest);
 
-/**
- * Make everything in the index directory `path` durable: fsync of each
- * file in it and of the directory.  For an index written with
- * PDX_OPEN_NOSYNC and closed, before it is renamed where readers look.
- * 0, or PDX_EIO (errno says why) or PDX_EINVAL for a NULL path.
- */
-PDX_EXTERN int pdx_sync_dir(const char *path);
 
 /**
  * What a failure Xapian 1.4 cannot survive ends in.  A write that fails
@@ -339,16 +332,6 @@ PDX_EXTERN void pdx_exit_on_fatal(const char *prog, int status);
  *  open. */
 PDX_EXTERN int pdx_index_layout(const pdx_index *ix);
 
-/**
- * Merge again the works that share a merge key (arXiv id, DOI, a source's
- * id, folded title or abstract): after indexes built apart are compacted
- * into one (`paperdex index --jobs`), records of one work may sit in two
- * works.  Each such group is taken out and its records put back with
- * pdx_put(), which applies the usual rules.  Needs a writable handle;
- * durable with the next pdx_commit().  *regrouped (may be NULL) counts
- * the groups put back.
- */
-PDX_EXTERN int pdx_remerge(pdx_index *ix, size_t *regrouped);
 
 /** Close the handle.  A writer's uncommitted changes are committed first;
  *  call pdx_commit() yourself to see whether that succeeded.  NULL is fine. */
@@ -435,11 +418,6 @@ PDX_EXTERN int pdx_source_get(pdx_source *out, pdx_index *ix,
  *  next pdx_commit(), together with the records put before it. */
 PDX_EXTERN int pdx_source_set(pdx_index *ix, const pdx_source *s);
 
-/** Take every record read from `path` out of the works it fed -- a work
- *  fed by other sources too keeps them and is merged again from them; a
- *  work fed only by `path` is deleted -- and forget its fingerprint.  A
- *  path never read is not an error. */
-PDX_EXTERN int pdx_source_remove(pdx_index *ix, const char *path);
 
 /** Call fn for every stored fingerprint, in no particular order; `s` and
  *  its path are borrowed for the call.  A nonzero return from fn stops the
@@ -448,17 +426,7 @@ typedef int (*pdx_source_fn)(void *ctx, const pdx_source *s);
 PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
                                   void *ctx);
 
-/** Delete every work and every fingerprint.  Readers keep seeing the last
- *  commit until the next one.  Every posting of every work is removed in
- *  this one transaction, so time and memory grow with the index (10,000
- *  arXiv works: 25 s and 0.8 GB, more than building them); to rebuild a
- *  big index, build a new one beside it and exchange the directories, as
- *  `paperdex index --full` does. */
-PDX_EXTERN int pdx_clear(pdx_index *ix);
 
-/** Record that a reindex finished now (pdx_stats.last_reindex); durable
- *  with the next pdx_commit(). */
-PDX_EXTERN int pdx_mark_reindexed(pdx_index *ix);
 
 /* ------------------------------------------------------------------------ */
 /* Searching                                                                */
@@ -753,7 +721,7 @@ typedef struct pdx_stats {
     uint64_t bytes;         /**< size of the index files on disk           */
     int64_t last_updated;   /**< unix time of the last pdx_commit, or 0    */
     int layout;             /**< index layout version                      */
-    int64_t last_reindex;   /**< unix time of pdx_mark_reindexed, or 0     */
+    int64_t last_reindex;   /**< unix time of write_mark_reindexed, or 0     */
     uint64_t sources;       /**< stored source fingerprints                */
 } pdx_stats;
 
@@ -1022,7 +990,7 @@ typedef struct pdx_sync_options {
      *  own; a record decoded by another thread than its own is handed
      *  over.  The shards are
      *  merged by Xapian's compactor, works split
-     *  across shards merged again (pdx_remerge), and the result takes
+     *  across shards merged again (write_remerge), and the result takes
      *  the index's place as with full.  Not with "-" or dry_run. */
     unsigned jobs;
     /** Seconds to wait for another writer's lock before PDX_ELOCKED. */
@@ -1140,7 +1108,7 @@ PDX_EXTERN int pdx_sync_summary_init(pdx_sync_summary *s,
  * A run:
  *  1. lists the sources now present, in sorted order;
  *  2. takes out the records of every source it remembers under a named
- *     location that is no longer there (pdx_source_remove);
+ *     location that is no longer there (write_source_remove);
  *  3. skips a source whose size and mtime are unchanged without opening
  *     it, and one whose content hash is unchanged after reading it;
  *  4. reads a new or changed source: a provisional fingerprint is stored,

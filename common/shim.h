@@ -91,6 +91,9 @@ int shim_meta_get(shim_db *db, const char *key, shim_data_fn fn, void *ctx,
                   shim_err *e);
 int shim_meta_list(shim_db *db, const char *prefix, shim_data_fn fn,
                    void *ctx, shim_err *e);
+/* How many works the index holds (its documents but tombstones): two
+ * counts Xapian keeps, no walk. */
+int shim_count_works(uint64_t *out, shim_db *db, shim_err *e);
 
 /* rm -rf of a directory paperdex made (a rebuild's work directory). */
 void shim_remove_tree(const char *dir);

@@ -47,7 +47,7 @@ const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
 const Xapian::valueno SLOT_RECORD = LAYOUT_SLOT_RECORD;
 const Xapian::valueno SLOT_POSITIONS = LAYOUT_SLOT_POSITIONS;
 const char FACET_SEP = LAYOUT_FACET_SEP;
-const Xapian::termcount TITLE_WDF = PDX_TITLE_WDF;
+const Xapian::termcount TITLE_WDF = LAYOUT_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
 const int MODIFIED_RETRIES = 50;
 
@@ -81,7 +81,7 @@ struct shard_id {
     ino_t ino = 0;
 };
 
-/* The stored record (common/shim_store.cc): a reader's decompression
+/* The stored record (common/record_store.cc): a reader's decompression
  * context and the dictionaries it has met. */
 struct RecordReader;
 void free_record_reader(RecordReader *r);
@@ -117,7 +117,7 @@ struct shim_db {
     bool builder = false; /* SHIM_BUILDER: the writer builds documents on
                              a thread of its own */
     /* A writer's: positions go to Xapian's position table, not to the
-     * positions value (LAYOUT_META_POSITIONS; common/shim_positions.cc). */
+     * positions value (LAYOUT_META_POSITIONS; common/positions.cc). */
     bool xapian_positions = false;
     /* ... because the index was made so (LAYOUT_POSITIONS_XAPIAN), not
      * inherited from an older layout */
@@ -168,7 +168,7 @@ const char *term_field(const std::string &t, std::string &word);
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 Xapian::Stem english_stem(size_t slots);
 
-/* ---- the stored record (common/shim_store.cc) */
+/* ---- the stored record (common/record_store.cc) */
 
 /* A dictionary, ready to compress records with; id is zstd's. */
 struct RecordDict {
@@ -214,7 +214,7 @@ class RecordTrainer {
  * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
 std::string stored_record(shim_db *h, const Xapian::Document &doc);
 
-/* ---- word positions (common/shim_positions.cc, layouts 7 and 8) */
+/* ---- word positions (common/positions.cc, layouts 7 and 8) */
 
 /* The 16-bit hash of a term that a positions value names it by (layout
  * 7: all 16 bits; layout 8: the top 14). */
@@ -289,7 +289,7 @@ struct PhraseCheck {
 /* The works holding a phrase: a posting source that weighs nothing.  It
  * walks the AND of the first field's terms and checks each work found
  * there (PhraseCheck).  Local databases only (the remote backend cannot
- * rebuild it): see the essay in common/shim_positions.cc. */
+ * rebuild it): see the essay in common/positions.cc. */
 class PhraseSource : public Xapian::PostingSource {
     PhraseCheck phrase;
     Xapian::Database db;
@@ -358,6 +358,10 @@ class PhraseFilter : public Xapian::MatchDecider {
     }
     bool operator()(const Xapian::Document &doc) const override;
 };
+
+/* Works: documents but tombstones (common/layout.h).  Two counts Xapian
+ * keeps, no walk.  Inside a try block (it may throw). */
+uint64_t works_of(shim_db *h);
 
 /* Settle a writer's documents in flight (Side::settle); nothing on a
  * reader.  Call inside the entry point's try block. */

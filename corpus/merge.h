@@ -105,7 +105,7 @@ unsigned long long merge_place_hash(const pdx_work *w);
 /* Which worker a record goes to when several build one index (`paperdex
  * index --jobs`): a hash that records of one work share as often as can
  * be, so that they meet in one worker and merge there as in one pass,
- * instead of being merged again after (pdx_remerge, a few ms a work).
+ * instead of being merged again after (write_remerge, a few ms a work).
  * Records of one work from different sources nearly always share the
  * folded title (rule 4's key) while their ids differ in kind (an arXiv
  * id, a DOI, an OpenAlex id): the folded real title, else the folded

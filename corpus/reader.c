@@ -6,7 +6,7 @@
  * anything else a page whose style page.c detects.
  *
  * gunzip.c reads both: it looks at the first bytes and inflates only a
- * real gzip stream (with ISA-L's igzip), so the file name never matters.
+ * real gzip stream (igzip or zlib), so the file name never matters.
  * One line is in memory at a time (at most PDX_MAX_LINE bytes), plus the
  * record decoded from it, so memory is bounded whatever the file's size.
  * With --jobs, several workers read one file of JSON lines and each

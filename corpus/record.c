@@ -705,14 +705,6 @@ cJSON *record_to_cjson(const pdx_work *w)
     return o;
 }
 
-char *record_to_json(const pdx_work *w)
-{
-    cJSON *o = record_to_cjson(w);
-    char *out = o ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    return out;
-}
-
 int record_from_cjson(arena *a, pdx_work *w, const cJSON *o)
 {
     strbuf why = STRBUF_INIT;

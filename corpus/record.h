@@ -96,8 +96,6 @@ int record_date_valid(const char *d);
 /* Write the "YYYYMMDD" sort key of a valid date ("" if d is NULL). */
 void record_date_key(const char *d, char out[9]);
 
-/* The stored JSON of w (compact, one line), malloc'd; NULL on OOM. */
-char *record_to_json(const pdx_work *w);
 /* The same as a cJSON object, owned by the caller; NULL on OOM. */
 cJSON *record_to_cjson(const pdx_work *w);
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../common/cli.h"
+#include "../searcher/cli.h"
 
 #define MAX_DBS 64
 
@@ -55,7 +55,10 @@ int cmd_compact(int argc, char **argv)
     size_t n = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("compact", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (n == MAX_DBS) {
@@ -65,7 +68,7 @@ int cmd_compact(int argc, char **argv)
             dbs[n++] = optarg;
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("compact", c, argv, opts);
         }
     }
     if (!n || optind + 1 != argc) {

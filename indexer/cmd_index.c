@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/cli.h"
+#include "../searcher/cli.h"
 
 #define MAX_WARNINGS_PER_FILE 20
 #define MAX_GLOBS 32
@@ -32,7 +32,7 @@ static const char help[] =
     "be read): its records keep their earlier versions, with a warning.\n"
     "\n"
     "options:\n"
-    "  --db DIR           the index directory (required)\n"
+    "  --db DIR           the index directory (default: $PAPERDEX_DB)\n"
     "  --include GLOB     in directories, read only names matching GLOB\n"
     "                     (repeatable; default: every file)\n"
     "  --exclude GLOB     in directories, skip names matching GLOB\n"
@@ -63,7 +63,9 @@ static const char help[] =
     "                     of the index; without it, a named SOURCE that\n"
     "                     cannot be found or read is an error (exit 1)\n"
     "                     and what the index holds from it is kept\n"
-    "  --dry-run          say what would change; change nothing\n"
+    "  --dry-run          read the sources and count the records that\n"
+    "                     would be added, updated and removed; change\n"
+    "                     nothing\n"
     "  --wait SECONDS     if another indexer holds the lock, wait for it\n"
     "                     this long instead of exiting with 75\n"
     "  --format FMT       auto (default): JSON lines (arxiv, openalex,\n"
@@ -101,7 +103,8 @@ static const char help[] =
     "--verbose: all), on a terminal and in cron alike; on a terminal, a\n"
     "progress bar; on stdout, one summary line:\n"
     "  sources: A added, U updated, R removed, N unchanged; records: N\n"
-    "  read, A added, U updated, R removed, K unchanged, S skipped-bad\n"
+    "  read, A added, U updated, R removed, K unchanged, S skipped-bad;\n"
+    "  W works in the index; T s\n"
     "A file read before is compared record by record (each known by its\n"
     "id, arXiv id or DOI, else its line, and its content): unchanged\n"
     "records, moved ones too, cost no index work.\n"
@@ -297,7 +300,20 @@ static int on_event(void *ctx, const pdx_sync_event *ev)
     return 0;
 }
 
-static void summary(const pdx_sync_summary *s, int dry_run)
+/* How many works the index at db holds now, or -1 when it cannot be
+ * read (none made yet by a dry run, or another writer replacing it). */
+static long long works_now(const char *db)
+{
+    pdx_index *ix = NULL;
+    uint64_t n = 0;
+    long long out = -1;
+    if (pdx_open(&ix, db, PDX_OPEN_READ) == 0 && pdx_count_works(&n, ix) == 0)
+        out = (long long)n;
+    pdx_close(ix);
+    return out;
+}
+
+static void summary(const pdx_sync_summary *s, int dry_run, long long works)
 {
     printf("sources: %llu added, %llu updated, %llu removed, %llu "
            "unchanged; records: %llu read, %llu added, %llu updated, %llu "
@@ -323,8 +339,11 @@ static void summary(const pdx_sync_summary *s, int dry_run)
         printf("%sinvalid work: %llu", sep, (unsigned long long)s->invalid);
         sep = ", ";
     }
-    printf("%s; %.2f s%s", sep[0] == ',' ? ")" : "", s->seconds,
-           dry_run ? " (dry run: nothing changed)" : "");
+    printf("%s", sep[0] == ',' ? ")" : "");
+    if (works >= 0)
+        printf("; %lld work%s in the index", works, works == 1 ? "" : "s");
+    printf("; %.2f s%s", s->seconds,
+           dry_run ? " (dry run: records counted, nothing changed)" : "");
     if (s->sources_failed)
         printf("; %u source%s could not be read, or not to the end "
                "(named above)",
@@ -375,7 +394,10 @@ int cmd_index(int argc, char **argv)
     o.exclude = exclude;
     o.batch = PDX_DEFAULT_BATCH;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("index", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
@@ -432,9 +454,11 @@ int cmd_index(int argc, char **argv)
             }
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("index", c, argv, opts);
         }
     }
+    if (!db)
+        db = cli_default_db();
     if (!db) {
         cli_error("index: --db DIR is required");
         fputs(help, stderr);
@@ -471,7 +495,7 @@ int cmd_index(int argc, char **argv)
         printf("merged %zu group%s of works split across workers\n",
                s.regrouped, s.regrouped == 1 ? "" : "s");
     if (!v.quiet)
-        summary(&s, o.dry_run);
+        summary(&s, o.dry_run, works_now(db));
     if (rc)
         return cli_exit_for(rc) == EXIT_LOCKED ? EXIT_LOCKED : EXIT_ERROR;
     if (s.sources_failed)

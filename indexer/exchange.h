@@ -4,7 +4,7 @@
  *
  * Each worker builds a shard of its own, and records of one work that
  * land in two shards must be merged again once the shards are one index
- * (pdx_remerge): a few milliseconds a work, since it rewrites documents
+ * (write_remerge): a few milliseconds a work, since it rewrites documents
  * Xapian has already written, where merging in the worker costs almost
  * nothing.  With sources that overlap (an arXiv snapshot and OpenAlex
  * works, a PubMed baseline and its updates) that was most of the run.

@@ -559,7 +559,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
-     * positional under S and A.  Layout 7 (common/shim_positions.cc):
+     * positional under S and A.  Layout 7 (common/positions.cc):
      * the terms join doc without their positions, which go into the
      * positions value instead; with xapian_positions (an index made for
      * xapian-tcpsrv), into Xapian's table. */
@@ -649,7 +649,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         if (!v.empty())
             doc.add_value(SLOT_POSITIONS, v);
     }
-    /* The record, in a zstd frame (common/shim_store.cc). */
+    /* The record, in a zstd frame (common/record_store.cc). */
     doc.add_value(SLOT_RECORD, packer.pack(dict, d->data, d->data_len));
 }
 

@@ -7,7 +7,7 @@
  * TermGenerator writes them into a Xapian::Document, a std::map of terms
  * each holding a vector of positions, and the writer then walked that
  * document's term list to build the work's real document (the positions
- * go into a value, not into Xapian's table: common/shim_positions.cc).
+ * go into a value, not into Xapian's table: common/positions.cc).
  * Under perf, on a --jobs 2 build, TermGenerator was 18.6% of the
  * samples: the map's string compares and node allocations, a new string
  * for each word and another for each term, and Unicode's character

@@ -43,7 +43,7 @@ int pdx_compact(pdx_index *ix, const char *dest)
     return rc ? handle_from_shim(ix, rc, &e) : 0;
 }
 
-int pdx_sync_dir(const char *path)
+int write_sync_dir(const char *path)
 {
     if (!path)
         return PDX_EINVAL;
@@ -403,10 +403,10 @@ static int worth_a_look(shim_db *db, const char *const key[2], int *worth,
     return rc;
 }
 
-/* Groups regrouped between commits in pdx_remerge. */
+/* Groups regrouped between commits in write_remerge. */
 #define REMERGE_BATCH 1000
 
-int pdx_remerge(pdx_index *ix, size_t *regrouped)
+int write_remerge(pdx_index *ix, size_t *regrouped)
 {
     if (regrouped)
         *regrouped = 0;
@@ -517,88 +517,6 @@ int pdx_commit(pdx_index *ix)
 
 #define SRC_META LAYOUT_META_SOURCE
 
-static void source_meta_key(const char *path, char key[64])
-{
-    snprintf(key, 64, SRC_META "%016llx", text_hash64(path, strlen(path)));
-}
-
-struct src_ctx {
-    pdx_index *ix;
-    pdx_source_fn fn;
-    void *ctx;
-    int rc;
-};
-
-/* Decode one stored fingerprint into *out (path in arena a). */
-static int source_decode(arena *a, pdx_source *out, const char *data,
-                         size_t len)
-{
-    cJSON *o = cJSON_ParseWithLength(data, len);
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hash");
-    int rc = -1;
-    if (cJSON_IsString(p) && cJSON_IsString(h)) {
-        const pdx_source init = PDX_SOURCE_INIT;
-        *out = init;
-        out->path = arena_strdup(a, p->valuestring);
-        const char *nums[] = {"size", "mtime_ns", "records"};
-        for (int i = 0; i < 3; i++) {
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, nums[i]);
-            /* 64-bit values are stored as strings: JSON numbers are doubles */
-            unsigned long long x = cJSON_IsString(v)
-                                       ? strtoull(v->valuestring, NULL, 10)
-                                       : 0;
-            if (i == 0)
-                out->size = x;
-            else if (i == 1)
-                out->mtime_ns = (int64_t)x;
-            else
-                out->records = x;
-        }
-        out->hash = strtoull(h->valuestring, NULL, 16);
-        rc = out->path ? 0 : -1;
-    }
-    cJSON_Delete(o);
-    return rc;
-}
-
-typedef struct one_value {
-    arena *a;
-    char *s;
-    size_t n;
-} one_value;
-
-static int keep_value(void *ctx, const char *data, size_t len)
-{
-    one_value *v = ctx;
-    v->s = arena_strndup(v->a, data, len);
-    v->n = len;
-    return v->s ? 0 : -1;
-}
-
-int pdx_source_get(pdx_source *out, pdx_index *ix, const char *path)
-{
-    int entry = handle_enter(ix);
-    if (entry)
-        return entry;
-    if (!out || !path)
-        return handle_error(ix, PDX_EINVAL, "pdx_source_get: no %s given",
-                            out ? "path" : "pdx_source");
-    char key[64];
-    source_meta_key(path, key);
-    arena_reset(&ix->scratch);
-    one_value v = {&ix->scratch, NULL, 0};
-    shim_err e = {0, ""};
-    int rc = shim_meta_get(ix->db, key, keep_value, &v, &e);
-    if (rc == PDX_ENOTFOUND)
-        return rc;
-    if (rc)
-        return handle_from_shim(ix, rc, &e);
-    if (source_decode(&ix->scratch, out, v.s, v.n) || strcmp(out->path, path))
-        return PDX_ENOTFOUND; /* unreadable, or a hash collision */
-    return 0;
-}
-
 int pdx_source_set(pdx_index *ix, const pdx_source *s)
 {
     int entry = handle_enter(ix);
@@ -628,7 +546,7 @@ int pdx_source_set(pdx_index *ix, const pdx_source *s)
     if (!json)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
     char key[64];
-    source_meta_key(s->path, key);
+    handle_source_key(s->path, key);
     shim_err e = {0, ""};
     int rc = shim_meta_set(ix->db, key, json, &e);
     free(json);
@@ -699,13 +617,13 @@ static int remove_from_work(void *ctx, const char *data, size_t len)
     return rc->rc ? 1 : 0;
 }
 
-int pdx_source_remove(pdx_index *ix, const char *path)
+int write_source_remove(pdx_index *ix, const char *path)
 {
     int entry = handle_enter(ix);
     if (entry)
         return entry;
     if (!path || !*path)
-        return handle_error(ix, PDX_EINVAL, "pdx_source_remove: no path");
+        return handle_error(ix, PDX_EINVAL, "write_source_remove: no path");
     arena a = {0};
     const char *keys[1] = {merge_file_key(&a, path)};
     remove_ctx rc = {ix, path, NULL, 0, NULL, NULL};
@@ -718,39 +636,13 @@ int pdx_source_remove(pdx_index *ix, const char *path)
     if (r)
         return handle_from_shim(ix, r, &e);
     char key[64];
-    source_meta_key(path, key);
+    handle_source_key(path, key);
     if ((r = shim_meta_set(ix->db, key, "", &e)))
         return handle_from_shim(ix, r, &e);
     return 0;
 }
 
-static int on_source(void *ctx, const char *data, size_t len)
-{
-    struct src_ctx *c = ctx;
-    arena a = {0};
-    pdx_source s;
-    if (source_decode(&a, &s, data, len) == 0)
-        c->rc = c->fn(c->ctx, &s);
-    arena_free(&a);
-    return c->rc ? 1 : 0;
-}
-
-int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn, void *ctx)
-{
-    int entry = handle_enter(ix);
-    if (entry)
-        return entry;
-    if (!fn)
-        return handle_error(ix, PDX_EINVAL, "pdx_source_foreach: no function");
-    struct src_ctx c = {ix, fn, ctx, 0};
-    shim_err e = {0, ""};
-    int rc = shim_meta_list(ix->db, SRC_META, on_source, &c, &e);
-    if (c.rc)
-        return c.rc;
-    return rc ? handle_from_shim(ix, rc, &e) : 0;
-}
-
-int pdx_clear(pdx_index *ix)
+int write_clear(pdx_index *ix)
 {
     int entry = handle_enter(ix);
     if (entry)
@@ -760,7 +652,7 @@ int pdx_clear(pdx_index *ix)
     return rc ? handle_from_shim(ix, rc, &e) : 0;
 }
 
-int pdx_mark_reindexed(pdx_index *ix)
+int write_mark_reindexed(pdx_index *ix)
 {
     int entry = handle_enter(ix);
     if (entry)

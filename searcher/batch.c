@@ -19,27 +19,23 @@
  * qid and skipped; the others still run, and the exit status is then 1.
  */
 #include "batch.h"
-#include "qscan.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/arena.h"
-#include "../common/cli.h"
-#include "../common/text.h"
+#include "cli.h"
 
 /* Why qid cannot name a query in a TREC run line ("qid Q0 docid rank
  * score tag", split on white space), or NULL if it can. */
 static const char *bad_qid(const char *qid, size_t n)
 {
-    size_t at;
     if (n == 0)
         return "an empty query id";
     if (n > PDX_ID_MAX)
         return "a query id over 200 bytes";
-    if (!text_utf8_valid(qid, n, &at))
+    if (!cli_utf8_valid(qid, n))
         return "a query id that is not valid UTF-8";
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)qid[i] <= 0x20 || qid[i] == 0x7f)
@@ -118,18 +114,24 @@ static int read_records(batch_queries *l, const char *path, pdx_format fmt,
             (*bad)++;
             break;
         }
-        strbuf t = STRBUF_INIT;
-        sb_puts(&t, w->abstract ? w->abstract : w->title ? w->title : "");
-        for (size_t i = 0; i < w->n_authors; i++) {
-            char fam[256];
-            qscan_family_term(w->authors[i], fam, sizeof fam);
-            if (*fam)
-                sb_printf(&t, " author:%s", fam);
+        char *t = NULL;
+        size_t tn = 0;
+        FILE *tf = open_memstream(&t, &tn);
+        int err = tf ? 0 : -1;
+        if (tf) {
+            fputs(w->abstract ? w->abstract : w->title ? w->title : "", tf);
+            for (size_t i = 0; i < w->n_authors; i++) {
+                char fam[256];
+                cli_family_term(w->authors[i], fam, sizeof fam);
+                if (*fam)
+                    fprintf(tf, " author:%s", fam);
+            }
+            err = fclose(tf) ? -1 : 0;
         }
-        int err = !t.ok ? -1
-                        : bq_add(l, path, w->id, strlen(w->id), t.s,
-                                 (unsigned long long)w->source_line, bad);
-        sb_release(&t);
+        if (!err)
+            err = bq_add(l, path, w->id, strlen(w->id), t,
+                         (unsigned long long)w->source_line, bad);
+        free(t);
         if (err < 0) {
             pdx_reader_free(r);
             cli_error("out of memory");

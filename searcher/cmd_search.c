@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/arena.h"
-#include "../common/cli.h"
+#include "cli.h"
 #include "batch.h"
 #include "output.h"
 
@@ -36,7 +35,7 @@ static const char help[] =
     "                     punctuation do not matter (repeatable); in a\n"
     "                     query, subject:\"Drug Therapy\"\n"
     "options:\n"
-    "  --db DIR           the index directory (required); repeat it to\n"
+    "  --db DIR           the index (default: $PAPERDEX_DB); repeat it to\n"
     "                     search several indexes as one, with global BM25\n"
     "                     statistics; DIR may be tcp://HOST:PORT, an index\n"
     "                     served by xapian-tcpsrv\n"
@@ -146,7 +145,10 @@ int cmd_search(int argc, char **argv)
     int limit_given = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("search", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (n_dbs == MAX_FILTERS) {
@@ -282,9 +284,11 @@ int cmd_search(int argc, char **argv)
             tag = optarg;
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("search", c, argv, opts);
         }
     }
+    if (!n_dbs && cli_default_db())
+        dbs[n_dbs++] = cli_default_db();
     if (!n_dbs) {
         cli_error("search: --db DIR is required");
         fputs(help, stderr);
@@ -325,23 +329,24 @@ int cmd_search(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    strbuf text = STRBUF_INIT;
-    sb_puts(&text, "");
-    for (int i = optind; i < argc; i++) {
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *tf = open_memstream(&text, &text_len);
+    for (int i = optind; tf && i < argc; i++) {
         if (i > optind)
-            sb_putc(&text, ' ');
-        sb_puts(&text, argv[i]);
+            fputc(' ', tf);
+        fputs(argv[i], tf);
     }
-    if (!text.ok) {
+    if (!tf || fclose(tf)) {
         cli_error("out of memory");
         return EXIT_ERROR;
     }
-    q.text = text.s;
+    q.text = text;
 
     int status = EXIT_OK_;
     pdx_index *ix = cli_open_shards(dbs, n_dbs, &status);
     if (!ix) {
-        sb_release(&text);
+        free(text);
         return status;
     }
     pdx_results *r = NULL;
@@ -352,12 +357,12 @@ int cmd_search(int argc, char **argv)
         cli_error("%s", pdx_errmsg(ix));
         status = cli_exit_for(rc);
     } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit,
-                           isatty(STDOUT_FILENO), q.facets)) {
+                           cli_color(stdout), q.facets)) {
         cli_error("cannot write the results");
         status = EXIT_ERROR;
     }
     pdx_results_free(r);
     pdx_close(ix);
-    sb_release(&text);
+    free(text);
     return status;
 }

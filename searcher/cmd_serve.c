@@ -48,7 +48,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../common/cli.h"
+#include "cli.h"
 #include "output.h"
 #include "serve_params.h"
 
@@ -632,7 +632,10 @@ int cmd_serve(int argc, char **argv)
     size_t threads = 4, max_conn = 256, timeout = 10;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("serve", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (s.n_dbs == MAX_DBS) {
@@ -672,9 +675,11 @@ int cmd_serve(int argc, char **argv)
             break;
         }
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("serve", c, argv, opts);
         }
     }
+    if (!s.n_dbs && cli_default_db())
+        s.dbs[s.n_dbs++] = cli_default_db();
     if (!s.n_dbs || optind < argc) {
         cli_error(!s.n_dbs ? "serve: --db DIR is required"
                            : "serve: unexpected argument '%s'",

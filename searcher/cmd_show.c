@@ -6,15 +6,20 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "../common/cli.h"
+#include "cli.h"
 
 static const char help[] =
-    "usage: paperdex show --db DIR [--format text|json] ID...\n"
+    "usage: paperdex show --db DIR [--format text|json|jsonl] ID...\n"
     "\n"
     "Print each work with all its fields and its sources: the file and\n"
     "line of every record merged into it, and, when there are several,\n"
     "what each of them gave.  ID is the work's id, an id any of its\n"
     "sources gave, or an arXiv id.\n"
+    "\n"
+    "  --db DIR        the index (default: $PAPERDEX_DB)\n"
+    "  --format F      text (default); json: the work as one object, or\n"
+    "                  one array of them for several IDs; jsonl: one\n"
+    "                  object a line\n"
     "\n"
     "exit status: 0 every ID found; 1 an ID has no work, or the index is\n"
     "missing, damaged or not a paperdex index; 2 usage.\n";
@@ -88,17 +93,26 @@ int cmd_show(int argc, char **argv)
     const char *db = NULL;
     int json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("show", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
-            if (cli_text_or_json(optarg, &json))
+            if (!strcmp(optarg, "jsonl")) {
+                json = 2;
+            } else if (cli_text_or_json(optarg, &json)) {
+                cli_error("show: --format takes text, json or jsonl");
                 return EXIT_USAGE;
+            }
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("show", c, argv, opts);
         }
     }
+    if (!db)
+        db = cli_default_db();
     if (!db || optind >= argc) {
         cli_error("show: --db DIR and at least one ID are required");
         fputs(help, stderr);
@@ -108,6 +122,8 @@ int cmd_show(int argc, char **argv)
     pdx_index *ix = cli_open_read(db, &status);
     if (!ix)
         return status;
+    /* json with several ids: one array of every work found */
+    cJSON *all = json == 1 && argc - optind > 1 ? cJSON_CreateArray() : NULL;
     for (int i = optind; i < argc; i++) {
         pdx_results *r = NULL;
         int rc = pdx_get(&r, ix, argv[i]);
@@ -120,7 +136,13 @@ int cmd_show(int argc, char **argv)
         } else {
             for (size_t k = 0; k < pdx_results_count(r); k++) {
                 const pdx_hit *h = pdx_results_hit(r, k);
-                if (json) {
+                if (json == 2) {
+                    printf("%s\n", h->json);
+                } else if (all) {
+                    cJSON *o = cJSON_Parse(h->json);
+                    if (o)
+                        cJSON_AddItemToArray(all, o);
+                } else if (json) {
                     cJSON *o = cJSON_Parse(h->json);
                     char *s = o ? cJSON_Print(o) : NULL;
                     printf("%s\n", s ? s : h->json);
@@ -133,6 +155,15 @@ int cmd_show(int argc, char **argv)
             }
         }
         pdx_results_free(r);
+    }
+    if (all) {
+        char *s = cJSON_Print(all);
+        if (s)
+            printf("%s\n", s);
+        else
+            status = EXIT_ERROR;
+        cJSON_free(s);
+        cJSON_Delete(all);
     }
     pdx_close(ix);
     return status;

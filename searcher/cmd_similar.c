@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/cli.h"
+#include "cli.h"
 #include "output.h"
 
 static const char help[] =
@@ -39,7 +39,10 @@ int cmd_similar(int argc, char **argv)
     out_format fmt = OUT_TEXT;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("similar", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'l':
@@ -55,9 +58,11 @@ int cmd_similar(int argc, char **argv)
             }
             break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("similar", c, argv, opts);
         }
     }
+    if (!db)
+        db = cli_default_db();
     if (!db || optind + 1 != argc) {
         cli_error("similar: --db DIR and one ID are required");
         fputs(help, stderr);
@@ -75,7 +80,7 @@ int cmd_similar(int argc, char **argv)
         cli_error("%s", pdx_errmsg(ix));
         status = rc == PDX_ENOTFOUND ? EXIT_ERROR : cli_exit_for(rc);
     } else if (out_results(stdout, fmt, label, r, 0, limit,
-                           isatty(STDOUT_FILENO), 0)) {
+                           cli_color(stdout), 0)) {
         cli_error("cannot write the results");
         status = EXIT_ERROR;
     }

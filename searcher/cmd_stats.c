@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/cli.h"
+#include "cli.h"
 
 static const char help[] =
     "usage: paperdex stats --db DIR [--format text|json] [--sources]\n"
@@ -73,7 +73,10 @@ int cmd_stats(int argc, char **argv)
     const char *db = NULL;
     int json = 0, list_sources = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (cli_query_args("stats", argc, argv, opts))
+        return EXIT_USAGE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'f':
@@ -82,9 +85,11 @@ int cmd_stats(int argc, char **argv)
             break;
         case 's': list_sources = 1; break;
         case 'h': fputs(help, stdout); return EXIT_OK_;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_bad_option("stats", c, argv, opts);
         }
     }
+    if (!db)
+        db = cli_default_db();
     if (!db || optind != argc) {
         cli_error(!db ? "stats: --db DIR is required"
                       : "stats: unexpected argument '%s'",

@@ -97,24 +97,3 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
     *pos = j;
     return 1;
 }
-
-void qscan_family_term(const char *name, char *out, size_t n)
-{
-    const char *end = name + strlen(name);
-    while (end > name && is_space(end[-1]))
-        end--;
-    const char *start = end;
-    while (start > name && !is_space(start[-1]))
-        start--;
-    size_t k = 0;
-    for (const char *p = start; p < end && k + 1 < n; p++)
-        if (isalnum((unsigned char)*p) || (unsigned char)*p >= 0x80 ||
-            *p == '-' || *p == '\'')
-            out[k++] = *p;
-    out[k] = '\0';
-    int letters = 0;
-    for (size_t i = 0; i < k; i++)
-        letters += is_alpha(out[i]) || (unsigned char)out[i] >= 0x80;
-    if (letters < 2)
-        out[0] = '\0';
-}

@@ -57,12 +57,6 @@ int qscan_is_op(const char *t, size_t n);
 int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
                size_t *we, int *field);
 
-/* The last word of a personal name ("Zhihua Wu" -> "Wu"), reduced to the
- * characters the query syntax reads as part of one term (letters, digits,
- * non-ASCII, '-', '\''), in out[0..n); "" when fewer than two letters
- * are left.  For building `author:` filters from records. */
-void qscan_family_term(const char *name, char *out, size_t n);
-
 #ifdef __cplusplus
 }
 #endif

@@ -652,18 +652,6 @@ void pdx_results_free(pdx_results *r)
 
 /* ---------------------------------------------------------- statistics */
 
-int pdx_count_works(uint64_t *out, pdx_index *ix)
-{
-    int entry = handle_enter(ix);
-    if (entry)
-        return entry;
-    if (!out)
-        return handle_error(ix, PDX_EINVAL, "pdx_count_works: no out");
-    shim_err e = {0, ""};
-    int rc = shim_count_works(out, ix->db, &e);
-    return rc ? handle_from_shim(ix, rc, &e) : 0;
-}
-
 int pdx_stats_get(pdx_stats *out, pdx_index *ix)
 {
     int entry = handle_enter(ix);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../common/cli.h"
+#include "cli.h"
 
 static int refuse(serve_query *sq, const char *param, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -23,7 +23,7 @@
 
 #include "../common/shim_db.hh"
 #include "qscan.h"
-#include "shim_bm25.hh"
+#include "bm25.hh"
 #include "shim_read.h"
 extern "C" {
 #include "../common/text.h"
@@ -137,7 +137,7 @@ struct Reader : Side {
     Xapian::QueryParser qp_title, qp_author;
     FieldError field_error; /* set by the field processors during a parse */
     /* The works' lengths, once the handle's queries have scored enough
-     * postings to pay for reading them (searcher/shim_bm25.cc). */
+     * postings to pay for reading them (searcher/bm25.cc). */
     LengthCache lengths;
 
     explicit Reader(shim_db *h)
@@ -469,7 +469,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
             Xapian::Query(Xapian::Query::OP_OR, std::begin(where),
                           std::end(where)));
     }
-    /* paperdex's PhraseSource (common/shim_positions.cc), which reads
+    /* paperdex's PhraseSource (common/positions.cc), which reads
      * each work's positions value and weighs nothing: one for all three
      * fields of the default field's phrase, walking its stems (every
      * title, abstract and author stem is one). */
@@ -1363,7 +1363,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     enq.clear_matchspies();
     /* The words scored by paperdex's posting sources, with the works'
      * lengths from an array once the handle has read them, and ORs of
-     * words before that too (searcher/shim_bm25.cc): the same scores. */
+     * words before that too (searcher/bm25.cc): the same scores. */
     std::shared_ptr<const DocLengths> lens;
     if (has_text && q->k1 > 0 && q->b > 0)
         lens = reader(h).lengths.get(h, query);
@@ -1533,23 +1533,6 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }
-        return 0;
-    } catch (...) {
-        return fail(e);
-    }
-}
-
-/* Works: documents but tombstones (common/layout.h). */
-static uint64_t works_of(shim_db *h)
-{
-    return h->db.get_doccount() - h->db.get_termfreq(LAYOUT_TOMBSTONE);
-}
-
-extern "C" int shim_count_works(uint64_t *out, shim_db *h, shim_err *e)
-{
-    try {
-        settle(h);
-        with_reopen(h, [&] { *out = works_of(h); });
         return 0;
     } catch (...) {
         return fail(e);

@@ -109,8 +109,6 @@ typedef struct shim_stats {
 } shim_stats;
 
 int shim_stats_get(shim_stats *out, shim_db *db, shim_err *e);
-/* shim_stats.docs alone: two counts Xapian keeps, no walk. */
-int shim_count_works(uint64_t *out, shim_db *db, shim_err *e);
 
 #ifdef __cplusplus
 }

@@ -190,6 +190,48 @@ for c in index compact search show similar stats serve; do
     expect "$c --help" 0 "usage: paperdex $c" -- "$PDX" "$c" --help
     expect "$c --help names exit statuses" 0 'exit status' -- "$PDX" "$c" --help
 done
+# Options and query words as a new user types them.
+E=$T/edges
+"$PDX" index --quiet --db "$E" "$SRC/corpus/samples/papers.jsonl" || bad "edges index"
+expect "a misspelt option names the right one" 2 'unknown option --lmit; did you mean --limit\?' -- \
+    "$PDX" search --db "$E" --lmit 3 glacier
+expect "an unknown option says where help is" 2 "unknown option --frobnicate \(see paperdex search --help\)" -- \
+    "$PDX" search --db "$E" --frobnicate glacier
+expect "an option without its value" 2 'option --limit needs a value' -- "$PDX" search --db "$E" glacier --limit
+expect "index: a misspelt option" 2 'did you mean --dry-run\?' -- "$PDX" index --db "$E" --dryrun x
+n_all=$(count "$E" glacier)
+n_without=$(count "$E" glacier -scaling)
+n_options_after=$("$PDX" search --db "$E" --exact --format json glacier -scaling --limit 0 |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+if [ "$n_all" -gt "$n_without" ] && [ "$n_without" -gt 0 ] && [ "$n_options_after" = "$n_without" ]; then
+    ok "a -word after the first query word excludes ($n_all -> $n_without), options after it still read"
+else
+    bad "a -word after the first query word: glacier $n_all, glacier -sentinel $n_without, with --limit after: $n_options_after"
+fi
+expect "PAPERDEX_DB is the default --db" 0 '^[0-9]+ match' -- env PAPERDEX_DB="$E" "$PDX" search glacier --limit 1
+expect "--db wins over PAPERDEX_DB" 1 "no index at '$T/none'" -- \
+    env PAPERDEX_DB="$E" "$PDX" search --db "$T/none" glacier
+expect "index --dry-run counts records" 0 'records: [0-9]+ read, ([1-9][0-9]*) added.*dry run' -- \
+    "$PDX" index --db "$T/dry" --dry-run "$SRC/corpus/samples/papers.jsonl"
+[ -e "$T/dry" ] && bad "index --dry-run made an index" || ok "index --dry-run made no index"
+expect "the summary says how many works the index holds" 0 '; [0-9]+ works in the index;' -- \
+    "$PDX" index --db "$E" "$SRC/corpus/samples/papers.jsonl"
+ids=$("$PDX" search --db "$E" --format jsonl --limit 2 glacier | python3 -c 'import json,sys; print(" ".join(json.loads(l)["id"] for l in sys.stdin))')
+arr=$("$PDX" show --db "$E" --format json $ids | python3 -c 'import json,sys; a=json.load(sys.stdin); print(len(a) if isinstance(a, list) else "not a list")')
+[ "$arr" = 2 ] && ok "show --format json with two ids: one array of 2" || bad "show --format json with two ids: $arr"
+lines=$("$PDX" show --db "$E" --format jsonl $ids | python3 -c 'import json,sys; print(sum(1 for l in sys.stdin if json.loads(l)["id"]))')
+[ "$lines" = 2 ] && ok "show --format jsonl: one object a line" || bad "show --format jsonl: $lines"
+# Colour only on a terminal, and never with NO_COLOR (script(1) gives a tty).
+if command -v script >/dev/null; then
+    tty_out=$(script -qec "$PDX search --db $E --limit 1 glacier" /dev/null)
+    nc_out=$(NO_COLOR=1 script -qec "$PDX search --db $E --limit 1 glacier" /dev/null)
+    if grep -q $'\e\[' <<<"$tty_out" && ! grep -q $'\e\[' <<<"$nc_out"; then
+        ok "NO_COLOR turns off the bold a terminal gets"
+    else
+        bad "NO_COLOR: on a tty bold=$(grep -c $'\e\[' <<<"$tty_out"), with NO_COLOR=$(grep -c $'\e\[' <<<"$nc_out")"
+    fi
+fi
+
 expect "--version" 0 '^paperdex [0-9]+\.[0-9]+\.[0-9]+$' -- "$PDX" --version
 
 echo "$pass passed, $fail failed"

@@ -17,21 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../common/cli.h"
+#include "../../searcher/cli.h"
 #include "../../common/text.h"
 #include "../../searcher/batch.h"
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

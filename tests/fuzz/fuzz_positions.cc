@@ -1,6 +1,6 @@
 /*
  * fuzz_positions.cc -- libFuzzer target for the positions value of layout
- * 7 (common/shim_positions.cc): the input is a work's value as the index
+ * 7 (common/positions.cc): the input is a work's value as the index
  * would hold it, read back for a few terms (the seeds' own and some
  * others), each term's positions then tested as a phrase and as NEAR.
  * Any outcome but a crash is fine, as long as the reader keeps its

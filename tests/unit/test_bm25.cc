@@ -1,6 +1,6 @@
 /*
  * test_bm25.cc -- BM25 over the works' lengths in an array
- * (searcher/shim_bm25.cc) answers exactly as Xapian's BM25Weight does.
+ * (searcher/bm25.cc) answers exactly as Xapian's BM25Weight does.
  *
  * What it checks, on 3,000 invented works whose words follow a Zipf law
  * (a few in most works, most in few) and whose abstracts run from 10 to
@@ -18,7 +18,7 @@
  *    words rewritten, their lengths from the length list.
  *  - paperdex's queries through a handle (words, phrases, fields,
  *    abstract:, wildcards, +/-, AND, NEAR, year and author filters, exact
- *    totals, explain), with PDX_DOC_LENGTHS=xapian, =array and unset (the
+ *    totals, explain), with test_doc_lengths("xapian"), ("array") and none (the
  *    rent-or-buy rule, three passes): the same counts, ids, scores (17
  *    digits) and explanations.
  *  - an array read before a commit that changed works' lengths is not
@@ -44,7 +44,7 @@
 #include "layout.h"
 #include "paperdex.h"
 #include "shim_db.hh"
-#include "../searcher/shim_bm25.hh"
+#include "../searcher/bm25.hh"
 extern "C" {
 #include "handle.h" /* struct pdx_index: a handle's shim_db */
 }
@@ -303,17 +303,14 @@ std::vector<std::string> answers(pdx_index *ix)
 std::vector<std::string> answers_with(const std::string &path, const char *mode,
                                       int passes = 1)
 {
-    if (mode)
-        setenv("PDX_DOC_LENGTHS", mode, 1);
-    else
-        unsetenv("PDX_DOC_LENGTHS");
+    pdxshim::test_doc_lengths(mode);
     pdx_index *ix = nullptr;
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
     std::vector<std::string> a;
     for (int p = 0; p < passes; p++)
         a = answers(ix);
     pdx_close(ix);
-    unsetenv("PDX_DOC_LENGTHS");
+    pdxshim::test_doc_lengths(nullptr);
     return a;
 }
 
@@ -344,7 +341,7 @@ void handle_level(const std::string &path)
  * fresh one. */
 void after_commit(const std::string &path, std::mt19937 &rng)
 {
-    setenv("PDX_DOC_LENGTHS", "array", 1);
+    pdxshim::test_doc_lengths("array");
     pdx_index *reader = nullptr;
     check(pdx_open(&reader, path.c_str(), PDX_OPEN_READ) == 0, "open reader");
     (void)answers(reader); /* reads the lengths */
@@ -355,7 +352,7 @@ void after_commit(const std::string &path, std::mt19937 &rng)
     pdx_close(writer);
     const std::vector<std::string> after = answers(reader);
     pdx_close(reader);
-    unsetenv("PDX_DOC_LENGTHS");
+    pdxshim::test_doc_lengths(nullptr);
     CHECK_INT(differing(after, answers_with(path, "xapian"), "after a commit"), 0);
 }
 
@@ -384,10 +381,10 @@ void shared_between_handles(const std::string &path, std::mt19937 &rng)
     pdx_index *a = open(), *b = open();
     {
         pdxshim::LengthCache ca, cb;
-        setenv("PDX_DOC_LENGTHS", "array", 1);
+        pdxshim::test_doc_lengths("array");
         const auto la = ca.get(a->db, q); /* reads them */
-        unsetenv("PDX_DOC_LENGTHS");
-        check(la != nullptr, "PDX_DOC_LENGTHS=array reads the lengths");
+        pdxshim::test_doc_lengths(nullptr);
+        check(la != nullptr, "test_doc_lengths(\"array\") reads the lengths");
         const auto lb = cb.get(b->db, q); /* by the rule: a rare word */
         check(lb && lb == la, "a second handle takes the first one's lengths "
                               "at its first query");
@@ -402,9 +399,9 @@ void shared_between_handles(const std::string &path, std::mt19937 &rng)
             check(cc.get(c->db, q) == nullptr,
                   "a handle at a new revision does not take the old one's "
                   "lengths");
-            setenv("PDX_DOC_LENGTHS", "array", 1);
+            pdxshim::test_doc_lengths("array");
             check(cc2.get(c->db, q) != nullptr, "the new revision's lengths read");
-            unsetenv("PDX_DOC_LENGTHS");
+            pdxshim::test_doc_lengths(nullptr);
         }
         pdx_close(c);
     }

@@ -98,7 +98,7 @@ long build(const std::string &db, const std::vector<std::string> &files,
                  * first is a new work, still in flight when the second
                  * looks it up by that id's key.  Their puts pass 1,000,
                  * where the writer trains the records' dictionary
-                 * (common/shim_store.cc) with documents in flight. */
+                 * (common/record_store.cc) with documents in flight. */
                 const std::string r_tag =
                     round == 1 ? "" : "-r" + std::to_string(round);
                 char arxiv[32];

@@ -1,6 +1,6 @@
 /*
  * test_positions.cc -- the positions value of layouts 7 and 8
- * (common/shim_positions.cc): its encodings, the term hashes and the
+ * (common/positions.cc): its encodings, the term hashes and the
  * names that resolve them, the phrase and NEAR tests on positions, and
  * an index of layout 7 searched and written by layout 8.
  *
@@ -109,7 +109,7 @@ void put_varint7(std::string &out, uint32_t v)
 }
 
 /* Layout 7's value, as layout 7's writer made it (the essay in
- * common/shim_positions.cc): kept here, where the library writes only
+ * common/positions.cc): kept here, where the library writes only
  * layout 8's, to check that values of indexes made by layout 7 still
  * read back exactly. */
 std::string encode7(const std::map<std::string, std::vector<Xapian::termpos>> &pos,

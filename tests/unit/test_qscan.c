@@ -1,8 +1,7 @@
 /*
  * test_qscan.c -- the query text scanner (searcher/qscan.c): tokens and
  * their positions, operators only in capitals, filters with their values
- * as written (a leading +/- included), words and field names, and the
- * family term batch queries are built from.
+ * as written (a leading +/- included), words and field names.
  */
 #include <stdlib.h>
 
@@ -68,14 +67,5 @@ int main(void)
     CHECK_INT(qscan_is_op("XOR", 3), 1);
     CHECK_INT(qscan_is_op("Xor", 3), 0);
 
-    char fam[64];
-    qscan_family_term("Zhihua Wu", fam, sizeof fam);
-    CHECK_STR(fam, "Wu");
-    qscan_family_term("Seán O'Brien-Smith (MIT)", fam, sizeof fam);
-    CHECK_STR(fam, "MIT");
-    qscan_family_term("Jane J.", fam, sizeof fam);
-    CHECK_STR(fam, "");
-    qscan_family_term("Marie Skłodowska", fam, sizeof fam);
-    CHECK_STR(fam, "Skłodowska");
     return check_done();
 }

@@ -8,10 +8,22 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cjson/cJSON.h>
+
 #include "../../common/text.h"
 #include "../../corpus/prefetch.h"
 #include "../../corpus/record.h"
 #include "check.h"
+
+/* The stored JSON of w (compact, one line), malloc'd; NULL on OOM: what
+ * the index keeps of a record (record_to_cjson), as text to compare. */
+static char *record_to_json(const pdx_work *w)
+{
+    cJSON *o = record_to_cjson(w);
+    char *out = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return out;
+}
 
 static void write_gz(const char *name, const char *data)
 {

@@ -1,5 +1,5 @@
 /*
- * test_store.cc -- the stored record of layout 6 (common/shim_store.cc):
+ * test_store.cc -- the stored record of layout 6 (common/record_store.cc):
  * zstd frames in a value slot, with a dictionary trained on the index's
  * own first records.
  *

@@ -1,5 +1,5 @@
 /*
- * shim_positions.cc -- where a work's word positions are kept (layouts 7
+ * positions.cc -- where a work's word positions are kept (layouts 7
  * and 8), and how a phrase is found in them.  Both sides use it: the writer
  * encodes (indexer/shim_write.cc, build_doc), the searcher decodes
  * (searcher/shim_read.cc, positional(): PhraseSource below).

@@ -1,5 +1,5 @@
 /*
- * shim_bm25.cc -- BM25 over an array of the works' lengths.
+ * bm25.cc -- BM25 over an array of the works' lengths.
  *
  * Why.  BM25 divides each posting's wdf by its work's length, so Xapian
  * 1.4's matcher asks the database for the length of every work it
@@ -65,15 +65,15 @@
  * local index reads lengths: the remote backend cannot run a posting
  * source, several databases would need one array each (Xapian hands a
  * source each sub-database in turn), and a writer's own revision moves
- * with every commit.  The environment variable PDX_DOC_LENGTHS overrides
- * the rule for a handle, read at its first query: "array" reads the
- * lengths at once (a one-off query on a large index may want it),
- * "xapian" never (the two are compared by tests/unit/test_bm25.cc and
- * bench/ab.py-style runs).
+ * with every commit.  A test hook (test_doc_lengths) overrides the rule
+ * for the handles that start after it: "array" reads the lengths at
+ * once, "xapian" never, so that tests/unit/test_bm25.cc compares the
+ * two.
  */
-#include "shim_bm25.hh"
+#include "bm25.hh"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -695,6 +695,18 @@ std::shared_ptr<const DocLengths> shared_keep(
 
 } // namespace
 
+namespace {
+/* LengthCache::Mode as an int: AUTO unless a test says otherwise. */
+std::atomic<int> test_mode{1};
+} // namespace
+
+void test_doc_lengths(const char *mode)
+{
+    test_mode = mode && !strcmp(mode, "array")    ? 2
+                : mode && !strcmp(mode, "xapian") ? 3
+                                                  : 1;
+}
+
 std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
                                                    const Xapian::Query &q)
 {
@@ -711,12 +723,8 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
     }
     if (words.empty() || alone > MAX_SOURCE_WORDS)
         return nullptr; /* nothing to score, or Xapian's is as fast */
-    if (mode_ == Mode::UNREAD) { /* the first query: PDX_DOC_LENGTHS */
-        const char *env = getenv("PDX_DOC_LENGTHS");
-        mode_ = env && !strcmp(env, "array")    ? Mode::ARRAY
-                : env && !strcmp(env, "xapian") ? Mode::XAPIAN
-                                                : Mode::AUTO;
-    }
+    if (mode_ == Mode::UNREAD) /* the first query: test_doc_lengths */
+        mode_ = static_cast<Mode>(test_mode.load());
     if (mode_ == Mode::XAPIAN || h->writable || h->subs.size() != 1 ||
         h->shards.size() != 1 || !h->shards[0].local)
         return nullptr;

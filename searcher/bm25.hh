@@ -1,8 +1,8 @@
 /*
- * shim_bm25.hh -- BM25 over an array of the works' lengths: the read
+ * bm25.hh -- BM25 over an array of the works' lengths: the read
  * side's posting source that scores a word as Xapian's BM25Weight does,
  * and the cache of lengths a reading handle keeps for it
- * (searcher/shim_bm25.cc says why and when).  Private to the library.
+ * (searcher/bm25.cc says why and when).  Private to the library.
  */
 #ifndef PDX_SHIM_BM25_HH
 #define PDX_SHIM_BM25_HH
@@ -41,17 +41,23 @@ class LengthCache {
      * as many as the database has works; then the lengths are read
      * (once a revision), unless another handle of the process has read
      * them for the same database and revision: then at once, shared.
-     * PDX_DOC_LENGTHS=array or =xapian in the environment: at once, or
-     * never. */
+     * test_doc_lengths("array") or ("xapian"): at once, or never. */
     std::shared_ptr<const DocLengths> get(shim_db *h, const Xapian::Query &q);
 
   private:
-    enum class Mode { UNREAD, AUTO, ARRAY, XAPIAN }; /* PDX_DOC_LENGTHS */
+    enum class Mode { UNREAD, AUTO, ARRAY, XAPIAN }; /* test_doc_lengths */
     std::shared_ptr<const DocLengths> lens_;
     Xapian::rev rev_ = 0; /* of the database when walked_ and lens_ began */
     double walked_ = 0;   /* postings scored without lens_ at rev_ */
     Mode mode_ = Mode::UNREAD;
 };
+
+/* A test hook, not for the product: the lengths' mode of the handles
+ * that run their first query after the call: "array" reads them at the
+ * first query, "xapian" never, NULL (the default) as get() says.  So
+ * that tests/unit/test_bm25.cc can compare the two ways of scoring; the
+ * library itself never calls it. */
+void test_doc_lengths(const char *mode);
 
 /* q with each scored word (a LEAF_TERM of wqf 1 where its weight counts:
  * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT)

@@ -1,5 +1,5 @@
 /*
- * shim_store.cc -- the stored record: how a work's JSON record is kept in
+ * record_store.cc -- the stored record: how a work's JSON record is kept in
  * the index and read back (layout 6).  Both sides use it: the writer packs
  * (indexer/shim_write.cc), every reader unpacks (searcher/shim_read.cc,
  * the merge's lookups in common/shim.cc).
