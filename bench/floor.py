@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """floor.py -- paperdex beside Xapian 1.4 alone (bench/xapian_floor.cc),
 in one run on one machine: how far is paperdex from what its backend
-allows, and do issue 13's goals lie above or below that floor?
+allows, and do the speed and size goals lie above or below that floor?
 
 usage: floor.py [--rounds N] [--work DIR] [--skip-single] [--no-variants] CORPUS
 
@@ -25,7 +25,7 @@ minutes).  All commit every 1,000 works; the floor with DB_NO_SYNC.  Sizes are
 after compaction (`paperdex compact`; xapian-compact for the floor,
 which also merges the two processes' parts, inside their time).  Prints a
 Markdown table (works/s, compacted size by table) and the ratios to
-issue 13's goals, and writes every figure to WORK/floor.json.
+the goals, and writes every figure to WORK/floor.json.
 """
 import json
 import os
@@ -169,7 +169,7 @@ def main(argv):
               (p1["works_per_s"] / f1["works_per_s"], p1["compacted_mb"] / f1["compacted_mb"]))
     print("paperdex / floor, --jobs 2: works/s %.2f, compacted size %.2f" %
           (p2["works_per_s"] / f2["works_per_s"], p2["compacted_mb"] / f1["compacted_mb"]))
-    print("issue 13's goals against the floor: one process %d works/s = %.2f of the floor's "
+    print("the goals against the floor: one process %d works/s = %.2f of the floor's "
           "%.0f; --jobs 2 %d = %.2f of the floor's %.0f" %
           (GOAL_SINGLE, GOAL_SINGLE / f1["works_per_s"], f1["works_per_s"],
            GOAL_JOBS2, GOAL_JOBS2 / f2["works_per_s"], f2["works_per_s"]))

@@ -6,7 +6,7 @@ usage: goal_speed.py [--ref REF.json] [--goal-works N] [--goal-s S]
                      [--growth G] RUN_1M.json [RUN_BIG.json]
 
 A goal stated in seconds ("the full arXiv in 20 minutes") was set
-against one run of bench/compare.py: issue 13's against REF, by default
+against one run of bench/compare.py: the full arXiv's against REF, by default
 bench/results/synthetic-1m.json (e92b4bd, 2,098 s for the synthetic 1M,
 projected to 1.6 hours for 2.5M works; FTS5 and Lucene built the same
 1M in 115.0 and 135.2 s).  This machine's speed drifts (FTS5's build of
@@ -20,8 +20,8 @@ as paperdex.  This prints, for every peer P:
     paperdex's 1M at REF's speed, by P.
   * paperdex's full size at REF's speed, by P: that 1M times paperdex's
     growth from 1M to GOAL_WORKS, --growth (default 2.91: 1,511.5 s over
-    519.1 s, both built on one day, bench/RESULTS.md), which is how
-    bench/SCALING.md projects (issue 13 used 2.83, fitted to layout 1).
+    519.1 s, both built on one day; 2.83 was a fit to an older
+    layout).
   * With RUN_BIG (a compare.py run on GOAL_WORKS works, made in the
     same session as RUN_1M), a check that projects nothing for
     paperdex: its time over P's in that one run, times P's time at

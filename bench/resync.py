@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """resync.py -- what cron's re-run costs when one big snapshot file
-changed a little (issue 17), in one run on one machine.
+changed a little, in one run on one machine.
 
 usage: resync.py [--limit N] [--keep] CORPUS
 

@@ -2,7 +2,7 @@
  * xapian_floor.cc -- what Xapian 1.4's glass backend costs on its own, with
  * no paperdex code, for the least an index must hold to answer what
  * paperdex answers: the floor under paperdex's build rate and index size
- * (issue 13 asks for figures that may lie below it; bench/floor.py runs
+ * (the speed and size goals may lie below it; bench/floor.py runs
  * this beside paperdex in one run and prints the ratios).
  *
  * usage: xapian_floor MODE DB TSV [PART NPARTS]

@@ -54,7 +54,7 @@
  * its field's prefix (S, XB, A) with them; layout 4 drops the abstract's
  * copies, most of the postings: on the first 10,000 arXiv records it
  * builds 1.2 times faster and compacts 13% smaller, with the same scores
- * for every query of the default field (bench/RESULTS.md, "Layout 4").
+ * for every query of the default field (measured in the commit that made it).
  * Layout 1 had four postings per word (the unstemmed word and a
  * Z-prefixed stem, each in the default field and under the field prefix).
  * Layout 5 is layout 4 without boolean keys that other terms stand for:
@@ -62,7 +62,7 @@
  * XMA<x> in the work whose id is x (Q<x> stands for them; below).  On
  * arXiv records that is 7.6 fewer postings a work, of 3.7 fewer
  * distinct terms a work (a B-tree item each): the 101k 2.7% smaller,
- * built at 1.04-1.05 times the rate (bench/RESULTS.md, "Layout 5").
+ * built at 1.04-1.05 times the rate (measured in the commit that made it).
  * Layout 6 has layout 5's terms and values, and moves the stored record
  * out of Xapian's document data into a zstd frame of its own ("The
  * stored record", below); an index of layout 5 is used as it is
@@ -76,14 +76,14 @@
  * and builds it through a third per-term map of its inverter; the
  * values take about 74 MB, the 101k compacts to 314 MB, and `--jobs 2`
  * builds it at 0.63 of Lucene's rate where layout 6 had 0.47-0.51
- * (bench/RESULTS.md, "Layout 7").
+ * (measured in the commit that made it).
  *
  * Layout 8 has layout 7's terms and values, with the positions value
  * in a smaller format (common/positions.cc): no size or flags byte
  * an entry (its count of positions in two bits of its hash word
  * instead), and each field's first positions counted from the field's
  * start.  The values of the first 10,000 arXiv records take 4.2 MB
- * where layout 7's took 7.0 (bench/RESULTS.md, "Layout 8").  An index
+ * where layout 7's took 7.0 (measured in the commit that made it).  An index
  * of layout 7 is used as it is: its values are read in their own
  * format, and its new works get layout 8's beside them.
  *
@@ -280,8 +280,7 @@
  * writer's thread at zlib's level 6, and does not compress values.  On
  * the arXiv records the frames are 0.35 of the JSON, against deflate's
  * 0.53, and cost a quarter of deflate's time, on the builder thread
- * (common/record_store.cc, which owns the format; bench/RESULTS.md,
- * "Records in zstd frames").  Layouts 5 and before keep the JSON itself
+ * (common/record_store.cc, which owns the format; measured in the commit that made it).  Layouts 5 and before keep the JSON itself
  * as the document data, and a document without slot 6 is read that way.
  *
  * Metadata

@@ -2,9 +2,12 @@
  * paperdex.h -- the only public header of libpaperdex, and its manual.
  *
  * paperdex is a full-text search engine for scientific papers.  It reads
- * paper records (arXiv metadata snapshots, paperdex's own JSON lines), keeps
- * them in a Xapian index, and ranks them with BM25 under filters on year,
- * category and author.  The `paperdex` command-line tool is a thin user of
+ * paper records (arXiv metadata snapshots and OAI-PMH harvests,
+ * MEDLINE/PubMed XML, OpenAlex works, BibTeX, paperdex's own JSON lines,
+ * researcher-profile pages, SMART and BEIR test collections; pdx_format),
+ * merges the records of one work, keeps them in a Xapian index, and ranks
+ * them with BM25 under filters on year, category, subject and author.
+ * The `paperdex` command-line tool links the shared library and uses
  * exactly this interface.
  *
  * Conventions (after libgit2):
@@ -28,7 +31,10 @@
  *    need.  A struct whose version the library does not know is refused
  *    with PDX_EVERSION wherever it is passed.
  *
- * Threads: the library keeps no global state and needs no init call.  A
+ * Threads: the library keeps no global state, reads no environment
+ * variable and needs no init call.  The one process-wide setting is
+ * opt-in: pdx_exit_on_fatal(), which a program calls to end with a
+ * message when Xapian cannot survive a failed write.  A
  * handle (pdx_index, pdx_results, pdx_reader) must be used by one thread at a
  * time; use one handle per thread.  Any number of read handles, in any
  * number of threads or processes, may be open on one index while a single
@@ -557,7 +563,7 @@ typedef struct pdx_query {
 
 /** Feedback defaults (pdx_query.expand_*): of docs {3,5,10,20} x terms
  *  {10,20,40} x weight {0.25,0.5,1}, the best balance of CACM and SciFact
- *  (bench/RESULTS.md). */
+ *  (bench/RESULTS.md, "Relevance"). */
 #define PDX_DEFAULT_EXPAND_DOCS 10
 #define PDX_DEFAULT_EXPAND_TERMS 10
 #define PDX_DEFAULT_EXPAND_WEIGHT 0.25

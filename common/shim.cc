@@ -61,7 +61,7 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
  * kernel writes it out once for all of them: a --jobs 2 build sends 0.82
  * of the bytes to the disk and spends 15-28% less system time; its wall
  * time moved by -5% to +4%, within this machine's noise
- * (bench/RESULTS.md, "Writing a build in place").  What it costs: glass
+ * (measured in the commit that made it).  What it costs: glass
  * cannot undo a change written in place, so any Xapian error on such a
  * handle (a full disk; none other is known for paperdex's terms) leaves
  * it unusable, which the run reports as its failure. */
@@ -73,8 +73,7 @@ const int NOSYNC_FLAGS = Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS;
  * Indexing stems the same words again and again, so the latest answers
  * are kept in a direct-mapped table sized by its user (english_stem()):
  * one slot per hash of the word, a new word simply overwrites its slot.
- * (A hash map of 100,000 answers was slower than stemming itself:
- * bench/RESULTS.md, "The stemmer's cache".) */
+ * (A hash map of 100,000 answers was slower than stemming itself.) */
 class SnowballEnglish : public Xapian::StemImplementation {
     struct slot {
         std::string word, stem;

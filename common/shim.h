@@ -1,9 +1,13 @@
 /*
  * shim.h -- the C-only face of the C++ shim: the common part, which
- * common/shim.cc implements (the handle, errors, metadata reads, lookups
- * by key).  The write side adds indexer/shim_write.h, the read side
- * searcher/shim_read.h.  Only the three shim .cc files include
- * <xapian.h>.
+ * common/shim.cc (the handle, errors), shim_lookup.cc (metadata reads,
+ * lookups by key) and fatal.cc (the terminate handler) implement.  The
+ * write side adds indexer/shim_write.h, the read side
+ * searcher/shim_read.h.  Only C++ files include <xapian.h>: the shim's
+ * (common/shim.cc, shim_lookup.cc, fatal.cc, indexer/shim_write.cc,
+ * searcher/shim_read.cc) and the
+ * parts they use (common/positions.cc, record_store.cc,
+ * indexer/text_terms.cc, searcher/bm25.cc); no C file does.
  *
  * Everything here is plain C: the C side prepares folded keys and the
  * stored JSON, and the shim turns them into Xapian terms, values and

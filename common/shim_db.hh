@@ -163,8 +163,7 @@ const char *term_field(const std::string &t, std::string &word);
  * 256 KB); a writer stems every word of every work, and with 32,768
  * (2 MB) the arXiv's vocabulary fits well enough that `--jobs 2`, where
  * stemming is on each worker's path, built the first 30,000 arXiv
- * records in 0.97 of the time (bench/RESULTS.md, "Reading and stemming
- * faster"). */
+ * records in 0.97 of the time (measured in the commit that made it). */
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 Xapian::Stem english_stem(size_t slots);
 
@@ -342,7 +341,7 @@ class PhraseFilter : public Xapian::MatchDecider {
      * Opening a posting list at every work read its B-tree path from
      * the root and its chunks from the first each time: phrases p50
      * 0.84 and 0.95, p99 0.78 and 0.93 of that in two runs
-     * (bench/RESULTS.md, "The decider's posting lists kept open"). */
+     * (measured in the commit that made it). */
     struct Probe {
         Xapian::PostingIterator it;
         Xapian::docid asked = 0; /* 0: not open */

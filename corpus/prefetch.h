@@ -3,7 +3,7 @@
  * records ahead of the caller, so that decoding the next records (gzip,
  * JSON, UTF-8 checks, cleaning) overlaps the caller's work on the last
  * ones.  For the indexer's one-job run on a machine with a core to spare
- * (bench/RESULTS.md, "Reading ahead").
+ * (measured in the commit that made it).
  *
  * The calls mirror pdx_reader's: prefetch_next() gives the records in
  * the reader's order with the reader's return codes, and the skip, line,

@@ -1,14 +1,20 @@
 /*
  * reader.c -- pdx_reader: a stream of records from one file, plain or
- * gzip-compressed: JSON lines (arXiv snapshot or paperdex's own schema,
- * streamed), or a profile page (read whole, parsed by page.c).  With
- * PDX_FORMAT_AUTO the first non-blank byte decides: '{' is JSON lines,
- * anything else a page whose style page.c detects.
+ * gzip-compressed, in any format paperdex reads (docs/formats.md).  With
+ * PDX_FORMAT_AUTO the first bytes that are not white space decide, in
+ * this order: ".I" is a SMART collection (testcoll.c); an XML root
+ * element is MEDLINE/PubMed or OAI-PMH (xmlrec.c, on expat); '@' a
+ * BibTeX file (bibtex.c); OpenAlex's merged-ids header its CSV
+ * (openalex.c); '{' JSON lines, each line's keys telling an OpenAlex
+ * work, an arXiv snapshot record, a BEIR document or paperdex's own
+ * schema apart; anything else a profile page, read whole, whose style
+ * page.c detects.  Every format but the page is streamed.
  *
  * gunzip.c reads both: it looks at the first bytes and inflates only a
  * real gzip stream (igzip or zlib), so the file name never matters.
- * One line is in memory at a time (at most PDX_MAX_LINE bytes), plus the
- * record decoded from it, so memory is bounded whatever the file's size.
+ * One line (at most PDX_MAX_LINE bytes), or one XML or BibTeX record, is
+ * in memory at a time, plus the record decoded from it, so memory is
+ * bounded whatever the file's size.
  * With --jobs, several workers read one file of JSON lines and each
  * decodes every N-th line (reader_share_lines, reader.h).
  *

@@ -9,8 +9,7 @@
  * the lines k, k+N, k+2N, ... (counted from 0), passes over the others
  * (a memchr for their newline; the gunzip is still everyone's), and sends
  * the records it decoded for other workers through the exchange
- * (indexer/exchange.h).  bench/RESULTS.md, "Reading twice", measured what
- * decoding once saves.
+ * (indexer/exchange.h), so that each line is decoded once.
  *
  * Internal to libpaperdex.
  */

@@ -54,8 +54,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
  * one thread may do that.  With SHIM_BUILDER the writer keeps one more
  * thread that builds the documents while the caller's thread hands the
  * previous ones to Xapian and reads and merges the next records: a
- * pipeline two deep, on a machine with a core to spare (bench/RESULTS.md,
- * "The builder thread").
+ * pipeline two deep, on a machine with a core to spare (measured in the commit that made it).
  *
  * Only a new work that absorbs none goes through the builder (shim_doc
  * fresh, no delete_ids): its document only adds terms.  Whatever the
@@ -167,7 +166,6 @@ const size_t MAX_IN_FLIGHT = 64;
  * shim_lookup_pruned skips any key the filter has never seen.  A filter
  * errs only the safe way (a key it has seen, or a false positive, is
  * looked up in Xapian as before), so the index written is the same.
- * bench/RESULTS.md, "The keys written", has what it saves.
  *
  * The filter grows as a chain: 20 bits a key and 7 probes (a false
  * positive rate near 0.02%), each filter twice the last when it is

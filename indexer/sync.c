@@ -73,7 +73,7 @@
  * three quarters at its first update, and little after (the arXiv 101k:
  * 444 MB, then 776 and 790 MB; compacted after each update, 440 and 436
  * MB, for 6.0 and 3.6 s of compaction on top of 5.7 and 7.4 s of
- * update: bench/RESULTS.md, "Compacting after an update").
+ * update: measured in the commit that made it).
  *
  * Everything the run has to say goes through the caller's progress
  * function as pdx_sync_event reports (the CLI prints them); nothing here

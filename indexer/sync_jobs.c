@@ -91,7 +91,7 @@ static void *work(void *arg)
  * to the worker with the fewest bytes so far (a static plan, so that a
  * run always shares them the same way).  With two workers that saved 2%
  * of the time on paperdex's JSON lines and 9% on OpenAlex works
- * (bench/RESULTS.md), so it is chosen when the plan's busiest worker has
+ * (measured in the commit that made it), so it is chosen when the plan's busiest worker has
  * no more than 2% more bytes per other worker than an even share: the
  * least it saves.  Returns the
  * owner of each of r->files (malloc'd; *total their bytes), or NULL:

@@ -32,9 +32,13 @@
  * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
  * TermGenerator does; ASCII is classified here directly.
  *
- * With XAPIAN_CJK_NGRAM set in the environment, TermGenerator and
- * QueryParser split CJK text into n-grams (Xapian's CJK tokenizer, not
- * public): a field with any byte past ASCII is then handed to a
+ * When Xapian splits CJK text into n-grams (Xapian 1.4's TermGenerator
+ * and QueryParser both do so when XAPIAN_CJK_NGRAM is set in the
+ * environment; its CJK tokenizer is not public), so does this: the
+ * indexer and the query parser must read CJK alike.  Which way Xapian
+ * reads it is asked of Xapian itself, once a process (cjk_ngrams(): a
+ * TermGenerator's terms for two CJK characters), not of the
+ * environment.  A field with any byte past ASCII is then handed to a
  * TermGenerator set up as the layout says, and its terms and positions
  * join the others (tests/CMakeLists.txt runs unit_text_terms that way
  * too).
@@ -130,14 +134,28 @@ inline void append(std::string &s, unsigned ch)
 
 } // namespace
 
+/* Does Xapian split CJK text into n-grams in this process?  Two CJK
+ * characters make one term as a word, three (each and both) as
+ * n-grams. */
+static bool cjk_ngrams()
+{
+    static const bool ngrams = [] {
+        Xapian::TermGenerator tg;
+        Xapian::Document doc;
+        tg.set_document(doc);
+        tg.index_text("\xe4\xb8\xad\xe6\x96\x87"); /* U+4E2D U+6587 */
+        return doc.termlist_count() > 1;
+    }();
+    return ngrams;
+}
+
 TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
                      const Xapian::Stopper *stopper_, size_t max_word_)
     : stem(stem_), stopper(stopper_), max_word(max_word_)
 {
     for (const char *const *s = stopwords; *s; s++)
         stop.insert(*s);
-    const char *c = getenv("XAPIAN_CJK_NGRAM"); /* as Xapian reads it */
-    cjk = c && *c;
+    cjk = cjk_ngrams();
 }
 
 void TextTerms::clear()

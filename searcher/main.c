@@ -1,13 +1,12 @@
 /*
  * main.c -- the top of the `paperdex` program: main() and the command
- * table.  This is the one place that knows both sides, the write side's
- * commands (indexer/cmd_index.c, cmd_compact.c) and the read side's
+ * table.  This is the one place that knows both sides' commands, the
+ * write side's (indexer/cmd_index.c, cmd_compact.c) and the read side's
  * (searcher/cmd_search.c, cmd_show.c, cmd_similar.c, cmd_stats.c,
- * cmd_serve.c); every
- * other file depends only downwards (commands -> indexer/searcher ->
- * corpus -> common).  It sits in common/ beside cli.c, the helpers the
- * commands share, and like cli.c it is built into the program, never into
- * the library.
+ * cmd_serve.c).  The program links the shared library and sees only what
+ * paperdex.h exports.  It sits with the read side's commands, beside
+ * cli.c, the helpers the commands share; like cli.c it is built into the
+ * program, never into the library.
  *
  * Like git, each subcommand lives in its own cmd_*.c file and has its own
  * --help; this file only dispatches.
@@ -40,6 +39,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'paperdex <command> --help' describes a command.\n"
                "'paperdex --version' prints the version.\n\n"
+               "environment: PAPERDEX_DB is the index when --db is not "
+               "given;\nNO_COLOR turns off bold on a terminal.\n\n"
                "exit status: 0 ok, 1 error, 2 usage, 3 records skipped "
                "(index),\n75 index locked by another writer.\n");
 }

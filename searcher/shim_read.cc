@@ -335,8 +335,7 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
  *     Xapian reads a (term, work) position list by its key, where
  *     PhraseCheck reaches it work by work: on the arXiv 101k built with
  *     --xapian-positions, phrases at p50 0.46 and p99 0.58 of
- *     PhraseFilter's time (bench/RESULTS.md, "Xapian's phrases on a
- *     local index of Xapian's positions").
+ *     PhraseFilter's time (measured in the commit that made it).
  *
  * A mix of the two kinds (one local index of each) keeps paperdex's
  * matchers, which read either kind work by work. */

@@ -205,7 +205,7 @@ shutil.rmtree(fresh)
 subprocess.run([PDX, "index", "--db", fresh, src], capture_output=True, check=True)
 check("and equals a fresh build", snapshot(db) == snapshot(fresh))
 
-# A new snapshot of one big file, read record by record (issue 17): edits
+# A new snapshot of one big file, read record by record: edits
 # in place, deletions (every record below moves), appends and a shuffle,
 # killed part way through its additions or its removals.  Each kill leaves
 # a committed state; the next run finishes, and equals a fresh build.
