@@ -4,8 +4,9 @@
  * several jobs, and the functions each file offers the others.  The
  * files are the steps of a run, described in sync.c:
  *
- *   sync.c         pdx_sync itself: options, opening the index, the
- *                  order of the steps, reports (emit, fail) and commits;
+ *   sync.c         pdx_sync itself: options and the order of the steps;
+ *   sync_run.c     what every step shares: reports (emit, fail),
+ *                  commits, opening the index;
  *   sync_list.c    listing the sources named, and hashing a file;
  *   sync_diff.c    one source read and compared record by record with
  *                  what the index holds of it; sources gone;
@@ -147,7 +148,7 @@ typedef struct beside {
     pdx_index *old_ix;
 } beside;
 
-/* sync.c */
+/* sync_run.c */
 int sync_commit(run *r);
 void sync_emit(run *r, const pdx_sync_event *ev);
 void sync_emit_msg(run *r, pdx_sync_kind kind, const char *path,

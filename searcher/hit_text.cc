@@ -1,0 +1,263 @@
+/*
+ * hit_text.cc -- what a hit shows beside its record: why it scored what
+ * it did (explain_hit: each query term's BM25 weight and the length
+ * normalisation, adding up to the score) and its snippet (make_snippet:
+ * about N bytes of the abstract around the matched words, chosen with
+ * the indexing stemmer, with the byte ranges to highlight).
+ */
+#include <xapian.h>
+
+#include <cjson/cJSON.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "read_side.hh"
+extern "C" {
+#include "../common/text.h"
+#include "qscan.h"
+}
+
+using namespace pdxshim;
+
+/* Why a hit scored what it did: each query term the work holds, with its
+ * within-document frequency, document frequency and BM25 weight (the
+ * weight Xapian gives that term alone, with the same wqf, for this work),
+ * and the work's length normalisation.  The weights add up to the score
+ * for words, phrases and boolean operators; a wildcard's OP_SYNONYM group
+ * is weighed as one term by Xapian, so any difference is reported as
+ * "other". */
+std::string explain_hit(shim_db *h, const Xapian::Query &query,
+                               Xapian::docid did, double score, double k1,
+                               double b)
+{
+    std::map<std::string, Xapian::termcount> wqf, in_abstract;
+    scored_terms(query, wqf, &in_abstract);
+    Xapian::Document doc = h->db.get_document(did);
+    std::string idterm;
+    {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(LAYOUT_P_ID);
+        if (t != doc.termlist_end() && (*t)[0] == 'Q')
+            idterm = *t;
+    }
+    double doclen = h->db.get_doclength(did), avlen = h->db.get_avlength();
+    double normlen = std::max(avlen > 0 ? doclen / avlen : 0.0, 0.5);
+    cJSON *o = cJSON_CreateObject();
+    cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+    double sum = 0;
+    for (const auto &tw : wqf) {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(tw.first);
+        if (t == doc.termlist_end() || *t != tw.first || t.get_wdf() == 0)
+            continue;
+        Xapian::Enquire one(h->db);
+        one.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
+                                    Xapian::Query(tw.first, tw.second),
+                                    Xapian::Query(idterm)));
+        one.set_weighting_scheme(Xapian::BM25Weight(k1, 0, 1, b, 0.5));
+        Xapian::MSet ms = one.get_mset(0, 1);
+        double w = ms.empty() ? 0.0 : ms.begin().get_weight();
+        sum += w;
+        std::string word;
+        const char *field = term_field(tw.first, word);
+        /* An abstract: word is the default field's stem, matched only
+         * where the abstract has it; the same stem also asked in the
+         * default field shares its weight, and is labelled "text". */
+        auto a = in_abstract.find(tw.first);
+        if (a != in_abstract.end() && a->second == tw.second)
+            field = "abstract";
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "term", tw.first.c_str());
+        cJSON_AddStringToObject(e, "field", field);
+        cJSON_AddStringToObject(e, "word", word.c_str());
+        cJSON_AddBoolToObject(e, "stem", 1); /* layout 2: every word */
+        cJSON_AddNumberToObject(e, "wdf", t.get_wdf());
+        cJSON_AddNumberToObject(e, "docfreq", h->db.get_termfreq(tw.first));
+        cJSON_AddNumberToObject(e, "weight", w);
+        cJSON_AddItemToArray(terms, e);
+    }
+    cJSON_AddNumberToObject(o, "doc_length", doclen);
+    cJSON_AddNumberToObject(o, "avg_length", avlen);
+    cJSON_AddNumberToObject(o, "norm_length", normlen);
+    cJSON_AddNumberToObject(o, "k1", k1);
+    cJSON_AddNumberToObject(o, "b", b);
+    cJSON_AddNumberToObject(o, "length_factor", k1 * ((1 - b) + b * normlen));
+    cJSON_AddNumberToObject(o, "sum", sum);
+    cJSON_AddNumberToObject(o, "other", score - sum);
+    cJSON_AddNumberToObject(o, "score", score);
+    char *txt = cJSON_PrintUnformatted(o);
+    std::string out = txt ? txt : "";
+    cJSON_free(txt);
+    cJSON_Delete(o);
+    return out;
+}
+
+std::vector<Word> words_of(const std::string &text)
+{
+    std::vector<Word> out;
+    Xapian::Utf8Iterator it(text), end;
+    bool in = false;
+    size_t start = 0;
+    unsigned prev = 0;
+    while (it != end) {
+        const size_t at = it.raw() - text.data();
+        const unsigned ch = *it;
+        ++it;
+        const unsigned next = it != end ? *it : 0;
+        bool word = Xapian::Unicode::is_wordchar(ch);
+        if (!word && in && (ch == '.' || ch == ',') && next &&
+            Xapian::Unicode::get_category(prev) == Xapian::Unicode::DECIMAL_DIGIT_NUMBER &&
+            Xapian::Unicode::get_category(next) == Xapian::Unicode::DECIMAL_DIGIT_NUMBER)
+            word = true;
+        if (!word && in && (ch == '\'' || ch == 0x2019) && next &&
+            Xapian::Unicode::get_category(prev) <= Xapian::Unicode::OTHER_LETTER &&
+            Xapian::Unicode::get_category(next) <= Xapian::Unicode::OTHER_LETTER)
+            word = true;
+        if (word && !in) {
+            in = true;
+            start = at;
+        } else if (!word && in) {
+            in = false;
+            out.push_back(Word{start, at});
+        }
+        prev = ch;
+    }
+    if (in)
+        out.push_back(Word{start, text.size()});
+    return out;
+}
+
+/* A word as it is indexed before stemming: accents folded, lower case. */
+std::string fold_word(const std::string &w)
+{
+    return Xapian::Unicode::tolower(unaccent(w));
+}
+
+/* The snippet of one hit (pdx_query.snippet_bytes): the window of `text`
+ * (its abstract) of at most `bytes` bytes that holds the most weight of
+ * distinct query stems, each matched word between SHIM_HI_START and
+ * SHIM_HI_END, SHIM_OMIT where the text is cut.  `weight` maps each stem
+ * of the query to its idf.  A word is stemmed only if its first two bytes
+ * begin some query stem (a porter2 stem keeps its word's first letters),
+ * and stems are cached, so a page costs little beyond the scan.  The
+ * window starts at its sentence when that fits, and ends at a sentence
+ * end when one falls in its last part. */
+std::string make_snippet(shim_db *h, const std::string &text,
+                                const std::map<std::string, double> &weight,
+                                size_t bytes)
+{
+    if (text.empty())
+        return text;
+    std::set<std::string> starts;
+    for (const auto &w : weight)
+        starts.insert(w.first.substr(0, 2));
+    struct Match {
+        Word w;
+        const std::string *stem;
+        double weight;
+    };
+    std::vector<Match> matches;
+    for (const Word &w : words_of(text)) {
+        std::string f = fold_word(text.substr(w.start, w.end - w.start));
+        if (!starts.count(f.substr(0, 2)))
+            continue;
+        auto it = weight.find(h->stem(f));
+        if (it != weight.end())
+            matches.push_back(Match{w, &it->first, it->second});
+    }
+    /* The best run of matches that fits: distinct stems' weights, a
+     * repeat adding a tenth. */
+    size_t best_i = 0, best_j = 0;
+    double best = -1;
+    for (size_t i = 0; i < matches.size(); i++) {
+        std::set<const std::string *> seen;
+        double sc = 0;
+        for (size_t j = i; j < matches.size(); j++) {
+            if (matches[j].w.end - matches[i].w.start > bytes)
+                break;
+            sc += seen.insert(matches[j].stem).second ? matches[j].weight
+                                                      : matches[j].weight / 10;
+            if (sc > best + 1e-9) {
+                best = sc;
+                best_i = i;
+                best_j = j + 1;
+            }
+        }
+    }
+    size_t from = 0, to = text.size();
+    if (text.size() > bytes) {
+        size_t lo = best < 0 ? 0 : matches[best_i].w.start;
+        size_t hi = best < 0 ? 0 : matches[best_j - 1].w.end;
+        /* Start at the sentence if it fits, else a little before the
+         * first match, at a word. */
+        size_t sent = text.rfind(". ", lo);
+        sent = sent == std::string::npos ? 0 : sent + 2;
+        if (lo - sent + (hi - lo) <= bytes)
+            from = sent;
+        else
+            from = lo > bytes / 8 ? lo - bytes / 8 : 0;
+        while (from > 0 && from < lo &&
+               !isspace(static_cast<unsigned char>(text[from - 1])))
+            from++;
+        to = std::min(text.size(), from + bytes);
+        if (to < text.size()) {
+            size_t stop = text.rfind(". ", to - 1);
+            if (stop != std::string::npos && stop + 1 >= hi &&
+                stop + 1 > from + bytes * 6 / 10)
+                to = stop + 1; /* a whole sentence: no mark */
+            else
+                while (to > hi && !isspace(static_cast<unsigned char>(text[to])))
+                    to--;
+        }
+        while (to > from && isspace(static_cast<unsigned char>(text[to - 1])))
+            to--;
+    }
+    std::string out;
+    if (from > 0)
+        out += SHIM_OMIT;
+    size_t at = from;
+    for (const Match &m : matches) {
+        if (m.w.start < from || m.w.end > to)
+            continue;
+        out.append(text, at, m.w.start - at);
+        out += SHIM_HI_START;
+        out.append(text, m.w.start, m.w.end - m.w.start);
+        out += SHIM_HI_END;
+        at = m.w.end;
+    }
+    out.append(text, at, to - at);
+    if (to < text.size() && text[to - 1] != '.')
+        out += SHIM_OMIT;
+    return out;
+}
+
+/* The stems a query matches text by, with their idf, for snippets: its
+ * scored terms, field prefixes taken off. */
+std::map<std::string, double> snippet_weights(shim_db *h,
+                                                     const Xapian::Query &q)
+{
+    std::map<std::string, Xapian::termcount> wqf;
+    scored_terms(q, wqf);
+    std::map<std::string, double> out;
+    const double n = std::max<double>(1, h->db.get_doccount());
+    for (const auto &t : wqf) {
+        std::string stem;
+        if (!strcmp(term_field(t.first, stem), "text") && !is_plain_term(stem))
+            continue; /* not a word: a boolean term */
+        if (stem.empty())
+            continue;
+        const double tf = std::max<double>(1, h->db.get_termfreq(t.first));
+        out[stem] = std::max(out[stem], std::log(1 + n / tf));
+    }
+    return out;
+}
+

@@ -1,0 +1,729 @@
+/*
+ * query_parse.cc -- the query language: a query's text as a Xapian
+ * query over the layout's terms.  Xapian's QueryParser reads the words,
+ * phrases, operators and field prefixes; the field processors here read
+ * category:, year: and subject: as the flags' filters; then the parsed
+ * query is fitted to the layout (fit_layout: a phrase of title or author
+ * words checked against the works' positions values, common/positions.cc;
+ * an abstract word or wildcard searched in the default field), a query
+ * of excluded words only becomes "every work but those", and a query of
+ * more than PDX_MAX_QUERY_TERMS terms keeps the most informative.  Also
+ * the filters of pdx_query as one boolean query (build_filter).
+ */
+#include <xapian.h>
+
+#include <cjson/cJSON.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "read_side.hh"
+extern "C" {
+#include "../common/text.h"
+#include "qscan.h"
+}
+
+using namespace pdxshim;
+
+namespace {
+
+const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
+
+/* An author filter key as a query: the family name's XAL term, the full
+ * name's XAF term, and for "family i" every XAF term it begins (the full
+ * names of that initial, and "family i" itself where only initials are
+ * known).  Layout 4's XAI<family i> held the same works; layout 5 does
+ * not write it, and an index of layout 4 has the XAF terms too. */
+Xapian::Query author_query(const shim_author_key &k)
+{
+    const std::string key = cut_key(k.key);
+    switch (k.kind) {
+    case SHIM_AUTHOR_FAMILY: return Xapian::Query(LAYOUT_P_AUTHOR_FAMILY + key);
+    case SHIM_AUTHOR_INITIAL:
+        return Xapian::Query(Xapian::Query::OP_WILDCARD,
+                             LAYOUT_P_AUTHOR_FULL + key, 0,
+                             Xapian::Query::WILDCARD_LIMIT_ERROR,
+                             Xapian::Query::OP_OR);
+    default: return Xapian::Query(LAYOUT_P_AUTHOR_FULL + key);
+    }
+}
+
+
+/* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
+ * --category flag (text_category_key, the one rule). */
+struct CategoryField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit CategoryField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        char key[128];
+        if (text_category_key(value.c_str(), key, sizeof key)) {
+            if (err->msg.empty())
+                err->msg = "category:" + value +
+                           " is not a category (cs.CV, cs or CV)";
+            return Xapian::Query::MatchNothing;
+        }
+        return Xapian::Query(std::string(LAYOUT_P_CATEGORY) + key);
+    }
+};
+
+/* `subject:Neoplasms`, `subject:"Drug Therapy"`: a whole subject term,
+ * folded as the index folds it. */
+struct SubjectField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit SubjectField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        arena a = {};
+        char *k = text_fold(&a, value.data(), value.size());
+        std::string key = k ? k : "";
+        arena_free(&a);
+        if (key.empty()) {
+            if (err->msg.empty())
+                err->msg = "subject:" + value + " names no subject";
+            return Xapian::Query::MatchNothing;
+        }
+        return Xapian::Query(LAYOUT_P_SUBJECT + cut_key(key.c_str()));
+    }
+};
+
+/* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
+struct YearField : public Xapian::FieldProcessor {
+    FieldError *err;
+    explicit YearField(FieldError *e) : err(e) {}
+    Xapian::Query operator()(const std::string &value) override
+    {
+        int lo, hi;
+        if (pdx_parse_year_range(value.c_str(), &lo, &hi)) {
+            if (err->msg.empty())
+                err->msg = "year:" + value + " is not a year or a range "
+                           "(2020, 2019..2021, 2019.., ..2021)";
+            return Xapian::Query::MatchNothing;
+        }
+        if (lo && hi)
+            return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo),
+                                 Xapian::sortable_serialise(hi));
+        if (lo)
+            return Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                                 Xapian::sortable_serialise(lo));
+        return Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                             Xapian::sortable_serialise(hi));
+    }
+};
+
+
+} // namespace
+
+Reader::Reader(shim_db *h)
+{
+    qp.set_database(h->db);
+    qp.set_stemmer(h->stem);
+    qp.set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
+    qp.set_default_op(Xapian::Query::OP_OR);
+    qp.set_stopper(&h->stopper);
+    qp.add_prefix("title", LAYOUT_P_TITLE);
+    qp.add_prefix("abstract", LAYOUT_P_ABSTRACT);
+    qp.add_prefix("author", LAYOUT_P_AUTHOR);
+    /* Filters, exactly as the flags: several category: OR, and
+     * category: ANDs with year: (different boolean prefixes). */
+    qp.add_boolean_prefix("category",
+                          (new CategoryField(&field_error))->release());
+    qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
+    qp.add_boolean_prefix("subject",
+                          (new SubjectField(&field_error))->release());
+    qp.set_max_expansion(PDX_WILDCARD_MAX,
+                         Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
+    newest.add_value(SLOT_DATE, true); /* undated last */
+    newest.add_value(SLOT_ID, false);
+    oldest.add_value(SLOT_DATE, false, "99999999"); /* undated last */
+    oldest.add_value(SLOT_ID, false);
+    Xapian::QueryParser *fields[] = {&qp_title, &qp_author};
+    const char *prefixes[] = {LAYOUT_P_TITLE, LAYOUT_P_AUTHOR};
+    for (int i = 0; i < 2; i++) {
+        fields[i]->set_stemmer(h->stem);
+        fields[i]->set_stemming_strategy(Xapian::QueryParser::STEM_ALL);
+        fields[i]->set_default_op(Xapian::Query::OP_OR);
+        fields[i]->set_stopper(&h->stopper);
+        fields[i]->add_prefix("", prefixes[i]);
+    }
+}
+
+Xapian::Query build_filter(const shim_query *q)
+{
+    std::vector<Xapian::Query> parts;
+    if (q->n_cat_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_cat_keys; i++)
+            alts.emplace_back(LAYOUT_P_CATEGORY + cut_key(q->cat_keys[i]));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->n_author_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_author_keys; i++)
+            alts.push_back(author_query(q->author_keys[i]));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->n_subject_keys) {
+        std::vector<Xapian::Query> alts;
+        for (size_t i = 0; i < q->n_subject_keys; i++)
+            alts.emplace_back(LAYOUT_P_SUBJECT + cut_key(q->subject_keys[i]));
+        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+    if (q->year_min > 0 && q->year_max > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_min),
+                           Xapian::sortable_serialise(q->year_max));
+    else if (q->year_min > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_min));
+    else if (q->year_max > 0)
+        parts.emplace_back(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                           Xapian::sortable_serialise(q->year_max));
+    if (parts.empty())
+        return Xapian::Query();
+    return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+}
+
+/* The query with ASCII capitals lowered, except the operators AND, OR,
+ * NOT, XOR, NEAR and ADJ, so that a capitalised word is matched as the
+ * lower-case word it is indexed as, and a capitalised "And" in prose is
+ * not taken for an operator; a filter's value is matched as the flags
+ * match it ("category:CV" is cs.CV), so it stays as written.  Tokens are
+ * qscan's. */
+std::string lower_words(const std::string &text)
+{
+    std::string out = text;
+    size_t pos = 0;
+    qtok k;
+    while (qscan_next(out.data(), out.size(), &pos, &k) != QT_END) {
+        if (k.kind == QT_OP || k.kind == QT_FILTER)
+            continue;
+        for (size_t i = k.start; i < k.start + k.len; i++)
+            if (out[i] >= 'A' && out[i] <= 'Z')
+                out[i] = static_cast<char>(out[i] - 'A' + 'a');
+    }
+    return out;
+}
+
+/* A term of the default field: no prefix (every prefix of ours is upper
+ * case, every word lower case). */
+bool is_plain_term(const std::string &t)
+{
+    return !t.empty() && !isupper(static_cast<unsigned char>(t[0]));
+}
+
+/* The window of a PHRASE or NEAR query, as its description states it
+ * ("(a@1 NEAR 4 b@2)"): Xapian 1.4 has no getter for it. */
+static Xapian::termcount window_of(const Xapian::Query &q, const char *opname)
+{
+    const std::string d = q.get_description();
+    const std::string key = std::string(" ") + opname + " ";
+    size_t at = d.find(key);
+    if (at == std::string::npos)
+        return 0;
+    return static_cast<Xapian::termcount>(
+        strtoul(d.c_str() + at + key.size(), nullptr, 10));
+}
+
+/* A word searched in the abstract alone (`abstract:w`).  Layout 4 keeps
+ * the abstract's stems as the default field's terms, whose positions are
+ * the abstract's, and marks with XB<w> a stem the abstract shares with
+ * the title or an author name (common/layout.h).  So a work's abstract
+ * has w unless the work holds w only through S<w> or A<w>:
+ *
+ *     w  AND_NOT  ((S<w> OR A<w>) AND_NOT XB<w>)
+ *
+ * scored as w is, from the default field's statistics; the right side
+ * only decides which works match. */
+static Xapian::Query abstract_word(const std::string &w)
+{
+    using Q = Xapian::Query;
+    const Q elsewhere(Q::OP_OR, Q(LAYOUT_P_TITLE + w), Q(LAYOUT_P_AUTHOR + w));
+    return Q(Q::OP_AND_NOT, Q(w),
+             Q(Q::OP_AND_NOT, elsewhere, Q(LAYOUT_P_ABSTRACT + w)));
+}
+
+/* The pattern of an OP_WILDCARD query, from its description
+ * ("Query(WILDCARD SYNONYM XBoptim)"): Xapian 1.4 has no getter for it. */
+static std::string wildcard_pattern(const Xapian::Query &q)
+{
+    std::string d = q.get_description();
+    const size_t close = d.rfind(')'), sp = d.rfind(' ', close);
+    if (close == std::string::npos || sp == std::string::npos)
+        return std::string();
+    return d.substr(sp + 1, close - sp - 1);
+}
+
+/* `abstract:optim*`: the default field's stems that begin with `stem`
+ * (the PDX_WILDCARD_MAX most frequent, as Xapian limits a wildcard),
+ * scored together as one term (OP_SYNONYM, as every wildcard), matching
+ * the works whose abstract has one of them. */
+static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
+{
+    struct Cand {
+        Xapian::doccount tf;
+        std::string term;
+    };
+    std::vector<Cand> cands;
+    for (Xapian::TermIterator t = h->db.allterms_begin(stem);
+         t != h->db.allterms_end(stem); ++t)
+        if (is_plain_term(*t))
+            cands.push_back(Cand{t.get_termfreq(), *t});
+    if (cands.size() > PDX_WILDCARD_MAX) {
+        std::stable_sort(cands.begin(), cands.end(),
+                         [](const Cand &a, const Cand &b) { return a.tf > b.tf; });
+        cands.resize(PDX_WILDCARD_MAX);
+    }
+    if (cands.empty())
+        return Xapian::Query::MatchNothing;
+    std::vector<Xapian::Query> scored, where;
+    for (const Cand &c : cands) {
+        scored.emplace_back(c.term);
+        where.push_back(abstract_word(c.term));
+    }
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER,
+        Xapian::Query(Xapian::Query::OP_SYNONYM, scored.begin(), scored.end()),
+        Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
+}
+
+/* Whether phrases are searched with Xapian's own positions (OP_PHRASE,
+ * OP_NEAR) rather than paperdex's PhraseFilter and PhraseSource:
+ *
+ *   - when a shard is served by xapian-tcpsrv, whose remote backend
+ *     cannot run paperdex's decider or posting source.  Then every shard
+ *     must hold Xapian's positions (layout 6 and before, or built with
+ *     --xapian-positions); UnimplementedError names the first that does
+ *     not.
+ *   - when every database is local and holds Xapian's positions: there
+ *     Xapian reads a (term, work) position list by its key, where
+ *     PhraseCheck reaches it work by work: on the arXiv 101k built with
+ *     --xapian-positions, phrases at p50 0.46 and p99 0.58 of
+ *     PhraseFilter's time (measured in the commit that made it).
+ *
+ * A mix of the two kinds (one local index of each) keeps paperdex's
+ * matchers, which read either kind work by work. */
+static bool xapian_phrases(shim_db *h)
+{
+    bool remote = false;
+    for (const shard_id &s : h->shards)
+        remote = remote || (!s.local && s.path.compare(0, 6, "tcp://") == 0);
+    for (size_t i = 0; i < h->subs.size(); i++) {
+        const Xapian::Database &d = h->subs[i];
+        const int layout = atoi(d.get_metadata(LAYOUT_KEY).c_str());
+        if (layout < 7 || !d.get_metadata(LAYOUT_META_POSITIONS).empty())
+            continue; /* "xapian" or "xapian-inherited" */
+        if (!remote)
+            return false;
+        const std::string name =
+            i < h->shards.size() ? h->shards[i].path : h->path;
+        throw Xapian::UnimplementedError(
+            "a phrase, NEAR or ADJ through a shard served by xapian-tcpsrv "
+            "needs every shard built with `paperdex index "
+            "--xapian-positions`: '" + name + "' keeps paperdex's own "
+            "positions, which the remote backend cannot read");
+    }
+    return true;
+}
+
+/* How one query's phrases are searched: `hoist` takes the phrases every
+ * match must hold (or is NULL), and `xapian` is xapian_phrases(h), asked
+ * at the query's first phrase only (for remote shards it reads each
+ * shard's metadata over the network). */
+struct PhrasePlan {
+    PhraseFilter *hoist;
+    int xapian = -1; /* not asked yet */
+};
+
+/* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
+ * one field's terms, stop words dropped (they are not indexed and take
+ * no position: the phrase is the words around them, next to each other).
+ *
+ * - The default field (plain terms): a phrase never spans two fields
+ *   (each is followed by a position gap), and each field's positions are
+ *   in its own terms (the title's in S, the abstract's in the plain
+ *   stems, the authors' in A), so it is searched as
+ *
+ *       (t1 AND t2 ...)  FILTER  (phrase in S  OR  in the plain stems
+ *                                 OR  in A)
+ *
+ *   The left side is scored exactly as Xapian scores a phrase (the sum
+ *   of its terms' BM25 weights, default-field statistics); the right
+ *   side only decides which works match.
+ * - `abstract:"..."` (XB terms from the parser): the phrase in the plain
+ *   stems, whose positions are the abstract's only.
+ * - `title:` and `author:`: the phrase in S or A, scored as Xapian
+ *   scores it (its terms' weights).
+ *
+ * Layout 7 keeps positions in a value of its own (common/layout.h), read
+ * by PhraseSource: the right side is then one PhraseSource for all the
+ * fields of the phrase, and a field phrase is (its terms ANDed) FILTER
+ * PhraseSource, scored alike.  Where every database keeps Xapian's
+ * positions (xapian_phrases: a shard served by xapian-tcpsrv, or local
+ * indexes built with --xapian-positions) the phrase is Xapian's own
+ * OP_PHRASE or OP_NEAR, which reads them.
+ *
+ * Anything else (a wildcard inside a phrase, mixed fields) is left as
+ * Xapian parsed it. */
+static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
+                                const std::set<std::string> &stops,
+                                bool required, PhrasePlan &plan)
+{
+    const Xapian::Query::op op = q.get_type();
+    const size_t n = q.get_num_subqueries();
+    std::string field;
+    std::vector<std::string> stems;
+    for (size_t i = 0; i < n; i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() != Xapian::Query::LEAF_TERM)
+            return q;
+        Xapian::TermIterator t = sub.get_terms_begin();
+        if (t == sub.get_terms_end())
+            return q;
+        std::string stem;
+        const char *f = term_field(*t, stem);
+        if (!strcmp(f, "text") && !is_plain_term(stem))
+            return q;
+        if (i > 0 && field != f)
+            return q;
+        field = f;
+        if (!stops.count(stem))
+            stems.push_back(stem);
+    }
+    if (stems.empty())
+        return Xapian::Query();
+    /* Where the field's positions are: the abstract's and the default
+     * field's in the plain stems. */
+    const char *prefix = field == "title"    ? LAYOUT_P_TITLE
+                         : field == "author" ? LAYOUT_P_AUTHOR
+                                             : "";
+    if (stems.size() == 1)
+        return field == "abstract" ? abstract_word(stems[0])
+                                   : Xapian::Query(prefix + stems[0]);
+    const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
+    Xapian::termcount window = window_of(q, name);
+    if (op == Xapian::Query::OP_PHRASE)
+        window = static_cast<Xapian::termcount>(stems.size());
+    if (plan.xapian < 0)
+        plan.xapian = xapian_phrases(h);
+    const bool xapian = plan.xapian != 0;
+    auto xapian_phrase = [&](const char *pfx) {
+        std::vector<Xapian::Query> terms;
+        for (const std::string &t : stems)
+            terms.emplace_back(pfx + t);
+        return Xapian::Query(op, terms.begin(), terms.end(), window);
+    };
+    std::vector<Xapian::Query> scored;
+    for (const std::string &t : stems)
+        scored.emplace_back((field == "text" ? "" : prefix) + t);
+    const Xapian::Query all(Xapian::Query::OP_AND, scored.begin(),
+                            scored.end());
+    if (xapian) {
+        /* Xapian's positional queries: the only kind a shard served by
+         * xapian-tcpsrv can run, and the quicker over Xapian's
+         * positions locally. */
+        if (field != "text")
+            return xapian_phrase(prefix);
+        const Xapian::Query where[] = {xapian_phrase(LAYOUT_P_TITLE),
+                                       xapian_phrase(""),
+                                       xapian_phrase(LAYOUT_P_AUTHOR)};
+        return Xapian::Query(
+            Xapian::Query::OP_FILTER, all,
+            Xapian::Query(Xapian::Query::OP_OR, std::begin(where),
+                          std::end(where)));
+    }
+    /* paperdex's PhraseSource (common/positions.cc), which reads
+     * each work's positions value and weighs nothing: one for all three
+     * fields of the default field's phrase, walking its stems (every
+     * title, abstract and author stem is one). */
+    const std::vector<std::string> fields =
+        field == "text"
+            ? std::vector<std::string>{"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR}
+            : std::vector<std::string>{prefix};
+    const PhraseCheck check(stems, fields, window,
+                            op == Xapian::Query::OP_PHRASE);
+    if (required && plan.hoist) {
+        /* Every match must hold it: checked by the matcher's decider,
+         * only for the works that would make the page (PhraseFilter). */
+        plan.hoist->checks.push_back(check);
+        return all;
+    }
+    return Xapian::Query(Xapian::Query::OP_FILTER, all,
+                         Xapian::Query((new PhraseSource(check))->release()));
+}
+
+/* The one term of a LEAF_TERM query, or "" for any other. */
+static std::string leaf_term(const Xapian::Query &q)
+{
+    if (q.get_type() != Xapian::Query::LEAF_TERM)
+        return std::string();
+    Xapian::TermIterator t = q.get_terms_begin();
+    return t != q.get_terms_end() ? *t : std::string();
+}
+
+/* The parsed query made to fit the layout: positional queries as
+ * positional() says, and abstract: words and wildcards as
+ * abstract_word() and abstract_wildcard() say.  Every other node is kept,
+ * rebuilt only where a child changed.  `required`: every match of the
+ * whole query matches q (the root, and down through AND, FILTER and the
+ * left of AND_NOT and AND_MAYBE); with plan.hoist, a phrase there is
+ * checked by its decider instead of a PhraseSource in the query. */
+static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
+                                const std::set<std::string> &stops,
+                                bool &changed, bool required,
+                                PhrasePlan &plan)
+{
+    const Xapian::Query::op op = q.get_type();
+    const size_t n = q.get_num_subqueries();
+    switch (op) {
+    case Xapian::Query::LEAF_TERM: {
+        std::string stem;
+        if (strcmp(term_field(leaf_term(q), stem), "abstract") != 0)
+            return q;
+        changed = true;
+        return abstract_word(stem);
+    }
+    case Xapian::Query::OP_WILDCARD: {
+        const std::string pat = wildcard_pattern(q);
+        std::string stem;
+        if (strcmp(term_field(pat, stem), "abstract") != 0)
+            return q;
+        changed = true;
+        return abstract_wildcard(h, stem);
+    }
+    case Xapian::Query::OP_PHRASE:
+    case Xapian::Query::OP_NEAR:
+        changed = true;
+        return positional(h, q, stops, required, plan);
+    case Xapian::Query::OP_AND:
+    case Xapian::Query::OP_OR:
+    case Xapian::Query::OP_AND_NOT:
+    case Xapian::Query::OP_XOR:
+    case Xapian::Query::OP_AND_MAYBE:
+    case Xapian::Query::OP_FILTER:
+    case Xapian::Query::OP_SYNONYM:
+        break;
+    default:
+        return q; /* value ranges, scaled weights: nothing to fit */
+    }
+    bool below = false;
+    std::vector<Xapian::Query> subs;
+    for (size_t i = 0; i < n; i++)
+        subs.push_back(fit_layout(
+            h, q.get_subquery(i), stops, below,
+            /* a match must match these children too */
+            required && (op == Xapian::Query::OP_AND ||
+                         op == Xapian::Query::OP_FILTER ||
+                         (i == 0 && (op == Xapian::Query::OP_AND_NOT ||
+                                     op == Xapian::Query::OP_AND_MAYBE))),
+            plan));
+    if (!below)
+        return q; /* a plain OR of words: nothing to rebuild */
+    changed = true;
+    return Xapian::Query(op, subs.begin(), subs.end());
+}
+
+/* The terms whose BM25 weights make up a score, with their wqf: every
+ * term of q except those only deciding matches (a FILTER's or an
+ * AND_NOT's right side).  With `in_abstract`, how many of a term's
+ * occurrences are an abstract: word (abstract_word()'s shape). */
+void scored_terms(const Xapian::Query &q,
+                         std::map<std::string, Xapian::termcount> &wqf,
+                         std::map<std::string, Xapian::termcount> *in_abstract)
+{
+    const Xapian::Query::op op = q.get_type();
+    if (op == Xapian::Query::LEAF_TERM) {
+        for (Xapian::TermIterator t = q.get_terms_begin();
+             t != q.get_terms_end(); ++t)
+            wqf[*t]++;
+        return;
+    }
+    size_t n = q.get_num_subqueries();
+    if (op == Xapian::Query::OP_AND_NOT && n == 2 && in_abstract) {
+        const std::string w = leaf_term(q.get_subquery(0));
+        const Xapian::Query right = q.get_subquery(1);
+        if (!w.empty() && right.get_type() == Xapian::Query::OP_AND_NOT &&
+            right.get_num_subqueries() == 2 &&
+            leaf_term(right.get_subquery(1)) == LAYOUT_P_ABSTRACT + w)
+            (*in_abstract)[w]++;
+    }
+    if (op == Xapian::Query::OP_FILTER || op == Xapian::Query::OP_AND_NOT)
+        n = std::min<size_t>(n, 1);
+    for (size_t i = 0; i < n; i++)
+        scored_terms(q.get_subquery(i), wqf, in_abstract);
+}
+
+/* The query language (README: "Query syntax").  A field value that is
+ * not understood (year:junk) is an error that names its position; any
+ * other syntax Xapian refuses is read again leniently, as plain words. */
+/* A query of more distinct terms than PDX_MAX_QUERY_TERMS (a pasted
+ * abstract has 100 to 200, which are searched as they are): when it is
+ * words joined by OR, the default, it is searched with its most
+ * informative words -- the rarest in the index; a word the index does
+ * not hold informs nothing and goes first -- and `note` says so, as
+ * Lucene's users would otherwise meet its clause limit.  A query of any
+ * other shape that long is refused: which parts of it to drop is not
+ * ours to guess. */
+static Xapian::Query keep_informative(shim_db *h, const Xapian::Query &q,
+                                      size_t n, std::string &note)
+{
+    const std::string too_many =
+        "the query has " + std::to_string(n) + " distinct terms; at most " +
+        std::to_string(PDX_MAX_QUERY_TERMS) + " are searched";
+    if (q.get_type() != Xapian::Query::OP_OR)
+        throw Xapian::InvalidArgumentError(
+            too_many + ", and only words joined by OR (the default) are cut "
+                       "down to the most informative");
+    struct Scored {
+        Xapian::doccount tf;
+        std::string term;
+    };
+    std::vector<Scored> words;
+    std::vector<Xapian::Query> kept;
+    std::set<std::string> held; /* terms of what is kept whole */
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() == Xapian::Query::LEAF_TERM) {
+            const std::string t = *sub.get_terms_begin();
+            Xapian::doccount tf = h->db.get_termfreq(t);
+            words.push_back(Scored{tf ? tf : h->db.get_doccount() + 1, t});
+            continue;
+        }
+        kept.push_back(sub);
+        for (Xapian::TermIterator t = sub.get_unique_terms_begin();
+             t != sub.get_unique_terms_end(); ++t)
+            held.insert(*t);
+    }
+    if (held.size() >= PDX_MAX_QUERY_TERMS)
+        throw Xapian::InvalidArgumentError(too_many);
+    std::stable_sort(words.begin(), words.end(),
+                     [](const Scored &a, const Scored &b) { return a.tf < b.tf; });
+    std::set<std::string> chosen;
+    for (const Scored &w : words) {
+        if (held.size() + chosen.size() >= PDX_MAX_QUERY_TERMS &&
+            !chosen.count(w.term))
+            continue;
+        chosen.insert(w.term);
+    }
+    /* In the query's own order, repeats included (they weigh more). */
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (sub.get_type() == Xapian::Query::LEAF_TERM &&
+            chosen.count(*sub.get_terms_begin()))
+            kept.push_back(sub);
+    }
+    note = "the query has " + std::to_string(n) +
+           " distinct terms; it was searched with the " +
+           std::to_string(held.size() + chosen.size()) +
+           " most informative (the rarest in the index)";
+    return Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
+}
+
+/* Every work: tombstones (common/layout.h) are not works. */
+Xapian::Query every_work()
+{
+    return Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll,
+                         Xapian::Query(LAYOUT_TOMBSTONE));
+}
+
+/* A query of excluded words and phrases only ("-graph",
+ * "-graph -\"neural net\""): the text of what is excluded, as one OR
+ * ("graph OR \"neural net\""), in *positive; false for any other query.
+ * Xapian's parser reads a lone -x as x, which would return exactly the
+ * works the user meant to leave out. */
+static bool only_excluded(const std::string &raw, std::string *positive)
+{
+    const char *t = raw.data();
+    const size_t n = raw.size();
+    size_t pos = 0, count = 0;
+    qtok k;
+    positive->clear();
+    /* Read with the one scanner of query text (qscan.h): -x is a term
+     * that starts with '-'; -"a b" the term "-" right before a phrase. */
+    while (qscan_next(t, n, &pos, &k) != QT_END) {
+        if (k.kind != QT_TERM || t[k.start] != '-')
+            return false;
+        size_t start = k.start + 1, len = k.len - 1;
+        if (!len) {
+            qtok ph;
+            if (qscan_next(t, n, &pos, &ph) != QT_PHRASE ||
+                ph.start != k.start + 1 || ph.len < 2 ||
+                t[ph.start + ph.len - 1] != '"')
+                return false; /* a lone '-', or a phrase left open */
+            start = ph.start;
+            len = ph.len;
+        }
+        if (count++)
+            *positive += " OR ";
+        positive->append(raw, start, len);
+    }
+    return count > 0;
+}
+
+Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
+                           std::string &note, PhraseFilter *hoist)
+{
+    std::string positive;
+    if (only_excluded(raw, &positive)) /* all works but those; a phrase
+                                        * there is no filter to hoist */
+        return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
+                             parse_query(h, positive, lenient, note, nullptr));
+    const std::string text = lower_words(unaccent(raw));
+    const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
+                          Xapian::QueryParser::FLAG_BOOLEAN |
+                          Xapian::QueryParser::FLAG_LOVEHATE |
+                          Xapian::QueryParser::FLAG_WILDCARD |
+                          Xapian::QueryParser::FLAG_PURE_NOT;
+    Xapian::Query query;
+    reader(h).field_error.msg.clear();
+    try {
+        query = reader(h).qp.parse_query(text, full);
+    } catch (const Xapian::QueryParserError &) {
+        reader(h).field_error.msg.clear();
+        query = reader(h).qp.parse_query(text, 0); /* plain words */
+    }
+    if (!reader(h).field_error.msg.empty() && lenient) {
+        reader(h).field_error.msg.clear();
+        query = reader(h).qp.parse_query(text, 0); /* plain words */
+    }
+    if (!reader(h).field_error.msg.empty()) {
+        const std::string m = reader(h).field_error.msg;
+        reader(h).field_error.msg.clear();
+        size_t at = text.find(m.substr(0, m.find(' ')));
+        throw Xapian::QueryParserError(
+            m + (at == std::string::npos
+                     ? std::string()
+                     : ", at position " + std::to_string(at + 1)));
+    }
+    /* "NOT x" (FLAG_PURE_NOT) is Xapian's MatchAll but x: every work but
+     * x, tombstones left out of the matches and their count too. */
+    if (query.get_type() == Xapian::Query::OP_AND_NOT &&
+        query.get_num_subqueries() >= 2 &&
+        query.get_subquery(0).get_type() == Xapian::Query::LEAF_MATCH_ALL) {
+        std::vector<Xapian::Query> subs{every_work()};
+        for (size_t i = 1; i < query.get_num_subqueries(); i++)
+            subs.push_back(query.get_subquery(i));
+        query = Xapian::Query(Xapian::Query::OP_AND_NOT, subs.begin(),
+                              subs.end());
+    }
+    size_t n = 0;
+    for (Xapian::TermIterator t = query.get_unique_terms_begin();
+         t != query.get_unique_terms_end(); ++t)
+        n++;
+    note.clear();
+    if (n > PDX_MAX_QUERY_TERMS)
+        query = keep_informative(h, query, n, note);
+    bool changed = false;
+    PhrasePlan plan{hoist};
+    return fit_layout(h, query, h->stop_stems, changed, true, plan);
+}
+

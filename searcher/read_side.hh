@@ -1,0 +1,83 @@
+/*
+ * read_side.hh -- what the read side's C++ files share, private to
+ * searcher/: the objects a handle keeps for reading (Reader: its query
+ * parsers, its Enquire, its sort orders, its lengths array), a hit as
+ * the match hands it on, and the functions each file offers the others.
+ *
+ *   query_parse.cc  the query language and the filters
+ *   hit_text.cc     explain and snippets
+ *   suggest.cc      "did you mean"
+ *   shim_read.cc    searching, facets, feedback, similar, statistics
+ */
+#ifndef PDX_READ_SIDE_HH
+#define PDX_READ_SIDE_HH
+
+#include <xapian.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../common/shim_db.hh"
+#include "bm25.hh"
+#include "shim_read.h"
+
+/* A field value that is not understood is reported by parse_query() after
+ * Xapian's parser has returned: an exception thrown through the parser
+ * from a FieldProcessor leaks the parser's state (found by fuzzing). */
+struct FieldError {
+    std::string msg;
+};
+
+/* The read side's objects on a handle: the query parsers and the one
+ * Enquire, over the handle's current database. */
+struct Reader : pdxshim::Side {
+    Xapian::QueryParser qp;
+    std::unique_ptr<Xapian::Enquire> enq; /* made at the first search */
+    Xapian::MultiValueKeyMaker newest, oldest; /* the date sort orders */
+    /* Plain words of a query again, in the title (S) and author (A)
+     * fields alone: the field boosts of pdx_query. */
+    Xapian::QueryParser qp_title, qp_author;
+    FieldError field_error; /* set by the field processors during a parse */
+    /* The works' lengths, once the handle's queries have scored enough
+     * postings to pay for reading them (searcher/bm25.cc). */
+    pdxshim::LengthCache lengths;
+
+    explicit Reader(shim_db *h); /* query_parse.cc */
+};
+
+/* The handle's Reader, made at its first use. */
+Reader &reader(shim_db *h);
+
+struct shim_hit {
+    double score;
+    std::string data, explain;
+};
+
+/* A word of free text, as snippets and suggestions see it: a run of word
+ * characters, a '.' or ',' between digits ("3.0") and an apostrophe
+ * between letters ("don't") included, as the TermGenerator joins them. */
+struct Word {
+    size_t start, end; /* bytes [start, end) of the text */
+};
+
+/* hit_text.cc */
+std::string explain_hit(shim_db *h, const Xapian::Query &query, Xapian::docid did, double score, double k1, double b);
+std::string fold_word(const std::string &w);
+std::string make_snippet(shim_db *h, const std::string &text, const std::map<std::string, double> &weight, size_t bytes);
+std::map<std::string, double> snippet_weights(shim_db *h, const Xapian::Query &q);
+std::vector<Word> words_of(const std::string &text);
+
+/* query_parse.cc */
+Xapian::Query build_filter(const shim_query *q);
+Xapian::Query every_work();
+bool is_plain_term(const std::string &t);
+std::string lower_words(const std::string &text);
+Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist);
+void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcount> &wqf, std::map<std::string, Xapian::termcount> *in_abstract = nullptr);
+
+/* suggest.cc */
+std::string suggest(shim_db *h, const std::string &raw, double seconds);
+
+#endif
