@@ -34,6 +34,13 @@ done
 step "embedder builds against the installed library" cc $EXTRA "$SRC/docs/embed.c" \
     $(pkg-config --cflags --libs paperdex) -pthread \
     -Wl,-rpath,"$(pkg-config --variable=libdir paperdex)" -o "$T/embed"
+step "the API tour builds against the installed library" cc $EXTRA -std=c99 "$SRC/tests/header/api_tour.c" \
+    $(pkg-config --cflags --libs paperdex) -Wl,-rpath,"$(pkg-config --variable=libdir paperdex)" -o "$T/tour"
+step "every public function through the installed library" "$T/tour" "$SRC/corpus/samples" "$T/tour-work"
+step "man page installed" test -s "$T/prefix/share/man/man1/paperdex.1"
+step "bash completion installed" test -s "$T/prefix/share/bash-completion/completions/paperdex"
+step "zsh completion installed" test -s "$T/prefix/share/zsh/vendor-completions/_paperdex"
+step "the installed CLI finds its library" sh -c '"$1" --version | grep -q "^paperdex "' sh "$T/prefix/bin/paperdex"
 step "embedder syncs and searches" python3 "$SRC/tests/cli/embed.py" "$T/embed" \
     "$T/prefix/bin/paperdex" "$SRC"
 echo "$pass passed, $fail failed"
