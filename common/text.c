@@ -758,6 +758,159 @@ int text_name_keys(arena *a, const char *name, name_keys *out)
                       out);
 }
 
+/* Is w[0..n) initials as PubMed and MEDLINE write them: one to three
+ * capital ASCII letters, no dots ("Z", "CD", "MH")? */
+static int is_pubmed_initials(const char *w, size_t n)
+{
+    if (n < 1 || n > 3)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (w[i] < 'A' || w[i] > 'Z')
+            return 0;
+    return 1;
+}
+
+/* Is w[0..n) a particle written in lower case, as one that opens a
+ * family name ("van der Schaar", "de Gaulle")? */
+static int is_lower_particle(const char *w, size_t n)
+{
+    return n && !(w[0] >= 'A' && w[0] <= 'Z') && is_particle(w, n);
+}
+
+/* is_particle, whatever the case ("Van", "DE"). */
+static int is_particle_ci(const char *w, size_t n)
+{
+    char low[8];
+    if (n == 0 || n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)w[i]);
+    return is_particle(low, n);
+}
+
+/* One parse: family from f[0..fn), given names from g[0..gn) (initials
+ * when `initials` is set, each letter one initial). */
+static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
+                        size_t gn, int initials, name_keys *out)
+{
+    memset(out, 0, sizeof *out);
+    out->family = text_fold(a, f, fn);
+    if (!out->family)
+        return -1;
+    if (!initials)
+        return given_keys(a, g, gn, out);
+    char spaced[16];
+    size_t k = 0;
+    for (size_t i = 0; i < gn && k + 2 < sizeof spaced; i++) {
+        spaced[k++] = g[i];
+        spaced[k++] = ' ';
+    }
+    return given_keys(a, spaced, k, out);
+}
+
+int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
+{
+    size_t n = strlen(name);
+    const char *comma = memchr(name, ',', n);
+    if (comma) {
+        /* "Family, Given": particles written after the given names, as
+         * arXiv's parsed names have them ("Schaar, Mihaela van der"),
+         * belong to the family name. */
+        const char *g = comma + 1;
+        const char *g_end = memchr(g, ',', (size_t)(name + n - g));
+        if (!g_end)
+            g_end = name + n;
+        span w[64];
+        size_t k = split_words(g, (size_t)(g_end - g), w, 64);
+        size_t p = k;
+        while (p > 0 && is_lower_particle(w[p - 1].p, w[p - 1].n))
+            p--;
+        if (p == k || p == 0)
+            return text_name_keys(a, name, &out[0]) ? -1 : 1;
+        char *fam;
+        size_t plen = (size_t)(w[k - 1].p + w[k - 1].n - w[p].p);
+        size_t flen = (size_t)(comma - name);
+        fam = arena_alloc(a, plen + 1 + flen + 1);
+        if (!fam)
+            return -1;
+        memcpy(fam, w[p].p, plen);
+        fam[plen] = ' ';
+        memcpy(fam + plen + 1, name, flen);
+        fam[plen + 1 + flen] = '\0';
+        return filter_parse(a, fam, plen + 1 + flen, w[0].p,
+                            (size_t)(w[p - 1].p + w[p - 1].n - w[0].p), 0,
+                            &out[0])
+                   ? -1
+                   : 1;
+    }
+    span w[64];
+    size_t k = split_words(name, n, w, 64);
+    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+        k--;
+    if (k < 2)
+        return text_name_keys(a, name, &out[0]) ? -1 : 1;
+    const char *end = w[k - 1].p + w[k - 1].n;
+    /* A name in capitals throughout ("ZHIHUA WU") has no initials to
+     * tell apart but single letters. */
+    int has_lower = 0;
+    for (const char *p = name; p < end; p++)
+        has_lower |= *p >= 'a' && *p <= 'z';
+    /* PubMed and MEDLINE: "Wu Z", "Manning CD", "van der Schaar M". */
+    if (is_pubmed_initials(w[k - 1].p, w[k - 1].n) &&
+        (has_lower || w[k - 1].n == 1))
+        return filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
+                            w[k - 1].p, w[k - 1].n, 1, &out[0])
+                   ? -1
+                   : 1;
+    /* "CD Manning": initials first, run together. */
+    if (is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 && has_lower &&
+        !is_particle_ci(w[0].p, w[0].n))
+        return filter_parse(a, w[1].p, (size_t)(end - w[1].p), w[0].p,
+                            w[0].n, 1, &out[0])
+                   ? -1
+                   : 1;
+    /* A family name that opens with its particles: "van der Schaar",
+     * "De la Cruz", "de Gaulle".  A single capitalised one ("Van Kroft",
+     * "Da Wenhao") may be a given name too: both are tried. */
+    size_t lead = 0;
+    while (lead < k - 1 && is_particle_ci(w[lead].p, w[lead].n))
+        lead++;
+    if (lead == k - 1) {
+        if (filter_parse(a, w[0].p, (size_t)(end - w[0].p), "", 0, 0, &out[0]))
+            return -1;
+        if (lead >= 2 || is_lower_particle(w[0].p, w[0].n))
+            return 1;
+        return text_name_keys(a, name, &out[1]) ? -1 : 2;
+    }
+    if (text_name_keys(a, name, &out[0]))
+        return -1;
+    /* No comma: "Given Family" as read above, or "Family Given" (Chinese,
+     * Hungarian, Japanese order; "Wu Zhihua"): both are tried, unless a
+     * word at either end is an initial ("Z. Wu", "Zhihua W.") or the
+     * name holds a particle ("Jan van der Berg"), which fix the order. */
+    const char *g1 = w[1].p;
+    size_t last_letters = 0;
+    for (size_t i = 0; i < w[k - 1].n; i++)
+        last_letters += isalpha((unsigned char)w[k - 1].p[i]) ||
+                        (unsigned char)w[k - 1].p[i] >= 0x80;
+    size_t first_letters = 0;
+    for (size_t i = 0; i < w[0].n; i++)
+        first_letters += isalpha((unsigned char)w[0].p[i]) ||
+                         (unsigned char)w[0].p[i] >= 0x80;
+    int particles = 0;
+    for (size_t i = 1; i < k; i++)
+        particles |= is_lower_particle(w[i].p, w[i].n);
+    if (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n) ||
+        first_letters < 2 || memchr(w[0].p, '.', w[0].n) || particles ||
+        is_particle(w[0].p, w[0].n))
+        return 1;
+    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, &out[1]))
+        return -1;
+    if (!strcmp(out[1].family, out[0].family) && !strcmp(out[1].given, out[0].given))
+        return 1;
+    return 2;
+}
+
 unsigned long long text_hash64(const char *s, size_t n)
 {
     unsigned long long h = FNV_BASIS;

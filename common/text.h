@@ -62,6 +62,19 @@ typedef struct name_keys {
 } name_keys;
 int text_name_keys(arena *a, const char *name, name_keys *out);
 
+/* The parses of a name as a user writes it in an author filter, which
+ * reads more forms than a record's author line: out[0], and out[1] when
+ * the name may be meant in either order.  Besides text_name_keys' forms:
+ *   "Wu Zhihua"               no comma, two words or more: both "Given
+ *                             Family" and "Family Given" (returns 2);
+ *   "Wu Z", "Manning CD"      PubMed/MEDLINE: initials, capitals without
+ *   "CD Manning"              dots, after or before the family name;
+ *   "van der Schaar"          a family name opening with particles;
+ *   "Schaar, Mihaela van der" particles after the given names (arXiv's
+ *                             parsed names) belong to the family name.
+ * Returns how many parses (1 or 2), or -1 on out-of-memory. */
+int text_name_filter_keys(arena *a, const char *name, name_keys out[2]);
+
 /* A name key of two parts, "family initial" or "family given" (the
  * author keys of layout.h), in `a`; NULL on out-of-memory. */
 char *text_join2(arena *a, const char *x, const char *y);

@@ -330,37 +330,52 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     return 0;
 }
 
-/* Author filter keys for one name as a user wrote it; see pdx_query. */
-static int author_query_keys(pdx_index *ix, arena *a, const char *name,
-                             shim_author_key *out, size_t *n)
+/* The keys of one parse of an author filter, appended to out. */
+static int parse_keys(pdx_index *ix, arena *a, const name_keys *nk,
+                      shim_author_key *out, size_t *n)
 {
-    name_keys nk;
-    size_t bad;
-    if (!name || !text_utf8_valid(name, strlen(name), &bad))
-        return handle_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
-    char *clean = text_clean(a, name);
-    if (!clean || text_name_keys(a, clean, &nk))
-        return handle_error(ix, PDX_ENOMEM, "out of memory");
-    if (!*nk.family)
-        return handle_error(ix, PDX_EINVAL,
-                         "author filter \"%s\" has no family name", name);
-    if (!*nk.initial) {
-        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, nk.family};
+    if (!*nk->initial) {
+        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, nk->family};
         return 0;
     }
-    char *initial = text_join2(a, nk.family, nk.initial);
+    char *initial = text_join2(a, nk->family, nk->initial);
     if (!initial)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
-    if (nk.given_is_initial) {
+    if (nk->given_is_initial) {
         out[(*n)++] = (shim_author_key){SHIM_AUTHOR_INITIAL, initial};
         return 0;
     }
-    char *full = text_join2(a, nk.family, nk.given);
+    char *full = text_join2(a, nk->family, nk->given);
     if (!full)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
     /* The full name, or a work that only knows the initial. */
     out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full};
     out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, initial};
+    return 0;
+}
+
+/* Author filter keys for one name as a user wrote it (every parse
+ * text_name_filter_keys finds: at most 2, of at most 2 keys each); see
+ * pdx_query. */
+static int author_query_keys(pdx_index *ix, arena *a, const char *name,
+                             shim_author_key *out, size_t *n)
+{
+    name_keys nk[2];
+    size_t bad;
+    if (!name || !text_utf8_valid(name, strlen(name), &bad))
+        return handle_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
+    char *clean = text_clean(a, name);
+    int parses = clean ? text_name_filter_keys(a, clean, nk) : -1;
+    if (parses < 0)
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    if (!*nk[0].family)
+        return handle_error(ix, PDX_EINVAL,
+                         "author filter \"%s\" has no family name", name);
+    for (int i = 0; i < parses; i++) {
+        int rc = *nk[i].family ? parse_keys(ix, a, &nk[i], out, n) : 0;
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
@@ -390,7 +405,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
                         : NULL;
     shim_author_key *aks =
-        q->n_authors ? arena_alloc(&a, 2 * q->n_authors * sizeof *aks) : NULL;
+        q->n_authors ? arena_alloc(&a, 4 * q->n_authors * sizeof *aks) : NULL;
     if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;

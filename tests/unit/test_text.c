@@ -142,8 +142,54 @@ static void test_names(void)
     keys("", "", "", "", 0);
 }
 
+/* An author filter's parses: "family/given/initial/I" for each, where I
+ * is 1 when the given names are initials only, joined by " | ". */
+static void filter(const char *name, const char *want)
+{
+    arena a = {0};
+    name_keys k[2];
+    int n = text_name_filter_keys(&a, name, k);
+    char got[256] = "";
+    size_t o = 0;
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(got + o, sizeof got - o, "%s%s/%s/%s/%d",
+                              i ? " | " : "", k[i].family, k[i].given,
+                              k[i].initial, k[i].given_is_initial);
+    CHECK_STR(got, want);
+    arena_free(&a);
+}
+
+static void test_filter_names(void)
+{
+    /* The record forms read as text_name_keys reads them. */
+    filter("Z. Wu", "wu/z/z/1");
+    filter("Wu, Zhihua", "wu/zhihua/z/0");
+    filter("Wu", "wu///0");
+    /* No comma: both orders. */
+    filter("Zhihua Wu", "wu/zhihua/z/0 | zhihua/wu/w/0");
+    filter("Wu Zhihua", "zhihua/wu/w/0 | wu/zhihua/z/0");
+    filter("ZHIHUA WU", "wu/zhihua/z/0 | zhihua/wu/w/0");
+    filter("Zhihua W.", "w/zhihua/z/0");
+    /* PubMed and MEDLINE initials. */
+    filter("Wu Z", "wu/z/z/1");
+    filter("Manning CD", "manning/c/c/1");
+    filter("CD Manning", "manning/c/c/1");
+    filter("van der Berg J", "vanderberg/j/j/1");
+    /* Particles. */
+    filter("van der Berg", "vanderberg///0");
+    filter("Van der Berg", "vanderberg///0");
+    filter("VAN DER BERG", "vanderberg///0");
+    filter("de Vries", "devries///0");
+    filter("Berg, Jan van der", "vanderberg/jan/j/0");
+    filter("Berg, J. van der", "vanderberg/j/j/1");
+    filter("Jan van der Berg", "vanderberg/jan/j/0");
+    /* A capitalised particle alone may be a given name: both. */
+    filter("Da Wenhao", "dawenhao///0 | wenhao/da/d/0");
+}
+
 int main(void)
 {
+    test_filter_names();
     test_utf8();
     test_clean();
     test_fold();
