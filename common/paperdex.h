@@ -631,6 +631,12 @@ typedef struct pdx_hit {
      *  weights, "other" (score - sum: nonzero only for wildcard groups,
      *  which Xapian weighs as one term) and "score".  Else NULL. */
     const char *explain;
+    /** With author filters (pdx_query.authors): author_matched[i] is
+     *  nonzero when work->authors[i] is one of the names the filters
+     *  matched, by the same rules; else NULL.  So that a program can show
+     *  the matched author where it cuts a long author list.  (A field
+     *  added at the end: a hit is only ever reached through a pointer.) */
+    const unsigned char *author_matched;
 } pdx_hit;
 
 typedef struct pdx_results pdx_results;

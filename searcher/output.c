@@ -233,7 +233,16 @@ static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
                                                    : TEXT_MAX_AUTHORS;
     for (size_t i = 0; i < shown; i++)
         fprintf(f, "%s%s", i ? ", " : "", w->authors[i]);
-    if (w->n_authors > shown || w->authors_truncated)
+    /* An author an author filter matched is shown where the list is cut:
+     * "A, B, C, D, E, F, ... Matched et al.". */
+    size_t after = shown;
+    for (size_t i = shown; h->author_matched && i < w->n_authors; i++)
+        if (h->author_matched[i]) {
+            fprintf(f, "%s%s", after == shown ? ", \xe2\x80\xa6 " : ", ",
+                    w->authors[i]);
+            after = i + 1;
+        }
+    if (w->n_authors > after || w->authors_truncated)
         fputs(shown ? " et al." : "et al.", f);
     if (!w->n_authors)
         fputs("(no authors)", f);

@@ -330,6 +330,63 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     return 0;
 }
 
+/* Does a work's author `name` answer one of the filter keys, as the
+ * index's XAL and XAF terms do (write.c writes them from the same
+ * text_name_keys)?  FAMILY: the family name; INITIAL: "family given"
+ * begins with "family i"; FULL: "family given" (or "family i" for a name
+ * of initials) is the key. */
+static int author_answers(arena *a, const char *name,
+                          const shim_author_key *keys, size_t n)
+{
+    name_keys nk;
+    if (text_name_keys(a, name, &nk) || !*nk.family)
+        return 0;
+    const char *full = *nk.initial
+                           ? text_join2(a, nk.family, nk.given_is_initial
+                                                          ? nk.initial
+                                                          : nk.given)
+                           : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = keys[i].key;
+        switch (keys[i].kind) {
+        case SHIM_AUTHOR_FAMILY:
+            if (!strcmp(nk.family, k))
+                return 1;
+            break;
+        case SHIM_AUTHOR_INITIAL:
+            if (full && !strncmp(full, k, strlen(k)))
+                return 1;
+            break;
+        default:
+            if (full && !strcmp(full, k))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Set each hit's author_matched (in r's arena).  0, or -1 out of
+ * memory. */
+static int mark_matched_authors(pdx_results *r, const shim_author_key *keys,
+                                size_t n)
+{
+    for (size_t h = 0; h < r->n; h++) {
+        const pdx_work *w = r->hits[h].work;
+        if (!w->n_authors)
+            continue;
+        unsigned char *m = arena_alloc(&r->a, w->n_authors);
+        if (!m)
+            return -1;
+        arena scratch = {0};
+        for (size_t i = 0; i < w->n_authors; i++)
+            m[i] = (unsigned char)author_answers(&scratch, w->authors[i],
+                                                 keys, n);
+        arena_free(&scratch);
+        r->hits[h].author_matched = m;
+    }
+    return 0;
+}
+
 /* The keys of one parse of an author filter, appended to out. */
 static int parse_keys(pdx_index *ix, arena *a, const name_keys *nk,
                       shim_author_key *out, size_t *n)
@@ -511,6 +568,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                      &e);
     if (rc) {
         handle_from_shim(ix, rc, &e);
+        goto fail;
+    }
+    if (n_aks && mark_matched_authors(r, aks, n_aks)) {
+        rc = handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
     arena_free(&a);

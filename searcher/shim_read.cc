@@ -20,6 +20,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "read_side.hh"
@@ -78,6 +79,7 @@ class Facets {
     std::map<std::string, uint64_t> fold(unsigned k) const
     {
         std::map<std::string, uint64_t> c;
+        std::map<std::string, Person> people; /* k == 2: by person */
         if (!spy_[k])
             return c;
         for (Xapian::TermIterator v = spy_[k]->values_begin();
@@ -95,15 +97,79 @@ class Facets {
                 size_t j = joined.find(FACET_SEP, i);
                 if (j == std::string::npos)
                     j = joined.size();
-                if (j > i && seen.insert(joined.substr(i, j - i)).second)
-                    c[joined.substr(i, j - i)] += n;
+                std::string value = joined.substr(i, j - i);
+                if (k == 2 && j > i) { /* one entry a person */
+                    const std::string key = person_key(value);
+                    if (seen.insert(key).second) {
+                        Person &p = people[key];
+                        p.count += n;
+                        p.forms[value] += n;
+                    }
+                } else if (j > i && seen.insert(value).second) {
+                    c[value] += n;
+                }
                 i = j + 1;
             }
         }
+        for (const auto &kv : people)
+            c[label(kv.second)] += kv.second.count;
         return c;
     }
 
   private:
+    /* One person of the author facet: the works, and each form of the
+     * name seen with how many works wrote it so. */
+    struct Person {
+        uint64_t count = 0;
+        std::map<std::string, uint64_t> forms;
+    };
+    /* The person a name stands for, by the name keys the author filter
+     * uses (text_name_keys): the folded family name and full given name,
+     * so that "Greta Lindqvist", "Lindqvist, Greta" and "GRETA LINDQVÍST"
+     * are one entry.  A name of initials is its own entry ("G.
+     * Lindqvist" may be another Greta's, or a Gustav's). */
+    static std::string person_key(const std::string &name)
+    {
+        arena a = {};
+        name_keys nk;
+        std::string key = name;
+        if (text_name_keys(&a, name.c_str(), &nk) == 0 && *nk.family) {
+            key = std::string(nk.family) + '\x1f' +
+                  (nk.given_is_initial ? "=" : "") + nk.given;
+        }
+        arena_free(&a);
+        return key;
+    }
+
+    /* How a form ranks as the entry's label: written in mixed case
+     * rather than capitals throughout, then the most letters (a given
+     * name rather than its initial), then "Given Family" rather than
+     * "Family, Given". */
+    static std::tuple<bool, size_t, bool> form_rank(const std::string &v)
+    {
+        bool lower = false;
+        size_t chars = 0;
+        for (unsigned char ch : v) { /* letters: ASCII, or a UTF-8 lead */
+            lower |= ch >= 'a' && ch <= 'z';
+            chars += isalpha(ch) || ch >= 0xC0;
+        }
+        return std::make_tuple(lower, chars, v.find(',') == std::string::npos);
+    }
+
+    /* The entry's label: the fullest form seen (form_rank; then the form
+     * most works wrote). */
+    static std::string label(const Person &p)
+    {
+        const std::string *best = nullptr;
+        uint64_t best_n = 0;
+        for (const auto &f : p.forms) {
+            if (!best || form_rank(f.first) > form_rank(*best) ||
+                (form_rank(f.first) == form_rank(*best) && f.second > best_n))
+                best = &f.first, best_n = f.second;
+        }
+        return best ? *best : std::string();
+    }
+
     unsigned which_;
     std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
 };
