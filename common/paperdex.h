@@ -701,6 +701,15 @@ PDX_EXTERN const pdx_facet *pdx_results_facet(const pdx_results *r,
  *  suggest or pdx_query.no_suggest was set.  Borrowed from r. */
 PDX_EXTERN const char *pdx_results_suggestion(const pdx_results *r);
 
+/** When a search with author filters matched nothing: the author name the
+ *  index holds nearest to filter i (pdx_query.authors[i]) -- its family
+ *  name within one edit, two for seven letters or more, and its given
+ *  name as near, or an initial's given names -- as a work holding it
+ *  writes it ("Yann LeCun" for "Yann LeCunn"); NULL when none is near, i
+ *  is out of range, or pdx_query.no_suggest was set.  Borrowed from r. */
+PDX_EXTERN const char *pdx_results_author_suggestion(const pdx_results *r,
+                                                     size_t i);
+
 /** How the query was searched when not quite as written -- "the query
  *  has 1300 distinct terms; it was searched with the 1024 most
  *  informative (the rarest in the index)" -- or NULL.  Borrowed from r. */

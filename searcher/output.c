@@ -97,6 +97,30 @@ static const struct {
 
 /* "facets": {"year": [{"value": "2021", "count": 3}, ...], ...}, only
  * for the facets asked for. */
+/* Filters are at most this many of a kind (the command's limit). */
+#define MAX_AUTHOR_FILTERS 64
+
+/* "author_suggestions": the nearest names the index holds to author
+ * filters that matched nothing, with the filter's place, when there are
+ * any.  0, or -1 out of memory. */
+static int author_suggestions_json(cJSON *o, const pdx_results *r)
+{
+    cJSON *arr = NULL;
+    for (size_t i = 0; i < MAX_AUTHOR_FILTERS; i++) {
+        const char *s = pdx_results_author_suggestion(r, i);
+        if (!s)
+            continue;
+        if (!arr && !(arr = cJSON_AddArrayToObject(o, "author_suggestions")))
+            return -1;
+        cJSON *one = cJSON_CreateObject();
+        if (!one || !cJSON_AddItemToArray(arr, one) ||
+            !cJSON_AddNumberToObject(one, "filter", (double)i) ||
+            !cJSON_AddStringToObject(one, "name", s))
+            return -1;
+    }
+    return 0;
+}
+
 static int facets_json(cJSON *o, const pdx_results *r, unsigned asked)
 {
     if (!asked)
@@ -157,6 +181,7 @@ static int out_json(FILE *f, const char *query, const pdx_results *r,
         !cJSON_AddNumberToObject(o, "limit", (double)limit) ||
         (pdx_results_suggestion(r) &&
          !cJSON_AddStringToObject(o, "suggestion", pdx_results_suggestion(r))) ||
+        author_suggestions_json(o, r) ||
         facets_json(o, r, facets) ||
         !(hits = cJSON_AddArrayToObject(o, "hits")))
         goto done;
@@ -322,7 +347,7 @@ static int out_json_compact(FILE *f, const char *query, const pdx_results *r,
         (!pdx_results_suggestion(r) ||
          cJSON_AddStringToObject(o, "suggestion",
                                  pdx_results_suggestion(r))) &&
-        !facets_json(o, r, facets))
+        !author_suggestions_json(o, r) && !facets_json(o, r, facets))
         head = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     if (!head)
@@ -371,6 +396,10 @@ int out_results(FILE *f, out_format fmt, const char *query,
         fprintf(f, "%s\n", offset && lo ? "; none on this page" : "");
     if (pdx_results_suggestion(r))
         fprintf(f, "did you mean: %s\n", pdx_results_suggestion(r));
+    for (size_t i = 0; i < MAX_AUTHOR_FILTERS; i++)
+        if (pdx_results_author_suggestion(r, i))
+            fprintf(f, "did you mean: --author \"%s\"\n",
+                    pdx_results_author_suggestion(r, i));
     if (n)
         fputc('\n', f);
     for (size_t i = 0; i < n; i++) {

@@ -30,6 +30,9 @@ struct pdx_results {
     shim_totals totals;
     /* pdx_get: the work a withdrawn id was merged into, or "" */
     char merged_into[PDX_ID_MAX + 1];
+    /* pdx_results_author_suggestion: one a pdx_query.authors[i], or NULL */
+    const char **author_sugg;
+    size_t n_author_sugg;
 };
 
 static int parse_year(const char *s, size_t n, int *out)
@@ -387,6 +390,41 @@ static int mark_matched_authors(pdx_results *r, const shim_author_key *keys,
     return 0;
 }
 
+/* For a search that matched nothing: the nearest name the index holds to
+ * each author filter (shim_suggest_author).  0, or the error code. */
+static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
+{
+    r->author_sugg = arena_alloc(&r->a, q->n_authors * sizeof *r->author_sugg);
+    if (!r->author_sugg)
+        return handle_error(ix, PDX_ENOMEM, "out of memory");
+    r->n_author_sugg = q->n_authors;
+    for (size_t i = 0; i < q->n_authors; i++) {
+        arena a = {0};
+        name_keys nk[2];
+        char *clean = text_clean(&a, q->authors[i]);
+        char found[512];
+        found[0] = '\0';
+        int rc = 0;
+        if (clean && text_name_filter_keys(&a, clean, nk) > 0 &&
+            *nk[0].family) {
+            shim_err e = {0, ""};
+            rc = shim_suggest_author(ix->db, nk[0].family,
+                                     nk[0].given_is_initial ? nk[0].initial
+                                                            : nk[0].given,
+                                     found, sizeof found, &e);
+            if (rc)
+                handle_from_shim(ix, rc, &e);
+        }
+        arena_free(&a);
+        if (rc)
+            return rc;
+        r->author_sugg[i] = found[0] ? arena_strdup(&r->a, found) : NULL;
+        if (found[0] && !r->author_sugg[i])
+            return handle_error(ix, PDX_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
 /* The keys of one parse of an author filter, appended to out. */
 static int parse_keys(pdx_index *ix, arena *a, const name_keys *nk,
                       shim_author_key *out, size_t *n)
@@ -574,6 +612,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         rc = handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
+    if (n_aks && !q->no_suggest && r->totals.upper == 0 &&
+        (rc = suggest_authors(ix, r, q)))
+        goto fail;
     arena_free(&a);
     *out = r;
     return 0;
@@ -688,6 +729,11 @@ int pdx_similar(pdx_results **out, pdx_index *ix, const char *id,
 const char *pdx_results_suggestion(const pdx_results *r)
 {
     return r && r->totals.suggestion[0] ? r->totals.suggestion : NULL;
+}
+
+const char *pdx_results_author_suggestion(const pdx_results *r, size_t i)
+{
+    return r && i < r->n_author_sugg ? r->author_sugg[i] : NULL;
 }
 
 const char *pdx_results_note(const pdx_results *r)

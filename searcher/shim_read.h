@@ -91,6 +91,15 @@ int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
                 shim_hit_fn fn, shim_snippet_fn snip_fn,
                 shim_facet_fn facet_fn, void *ctx, shim_err *e);
 
+/* The author name the index holds nearest to an author filter that
+ * matched nothing: `family` and `given` are the filter's folded keys
+ * (text_name_filter_keys; given "" for a family name alone, one letter
+ * for an initial).  Written to out[0..n) as a work holding it writes it,
+ * or "" when no name is within reach (suggest.cc says how near), or the
+ * nearest is the name given. */
+int shim_suggest_author(shim_db *db, const char *family, const char *given,
+                        char *out, size_t n, shim_err *e);
+
 /* Works like the one with unique term Q<id>: the best `n_terms` terms of
  * its title and abstract by Xapian's expand set (relevance feedback), run
  * as a BM25 query; the work itself is left out.  PDX_ENOTFOUND when no

@@ -202,3 +202,154 @@ std::string suggest(shim_db *h, const std::string &raw,
     return changed ? out : std::string();
 }
 
+
+/* The nearest author name the index holds to a filter's folded keys
+ * (shim_suggest_author, shim_read.h).  Family names are the XAL terms
+ * that begin with the family's first byte, within one edit (two for
+ * seven letters or more; a swap of neighbours is one); for a given name,
+ * the XAF terms "family given" of those families, the given name within
+ * the same reach (an initial: the given names it begins).  The best is
+ * the fewest edits in all, then the most works; it is shown as a work
+ * holding it writes it. */
+namespace {
+struct NameCandidate {
+    size_t edits;
+    Xapian::doccount works;
+    std::string term; /* the XAL or XAF term */
+};
+
+size_t reach(const std::string &s) { return s.size() >= 7 ? 2 : 1; }
+
+/* The family name in `name` as written ("Wyndmoor" in "Christabel D.
+ * Wyndmoor", "van der Berg" in "Berg, J. van der" is not found: then the
+ * whole name), whose fold is `family`. */
+std::string written_family(const std::string &name, const char *family)
+{
+    arena ar = {};
+    std::string out = name;
+    const size_t comma = name.find(',');
+    if (comma != std::string::npos) {
+        out = name.substr(0, comma);
+    } else {
+        for (size_t start = name.size(); start-- > 0;) {
+            if (start == 0 || name[start - 1] == ' ') {
+                const char *f = text_fold(&ar, name.c_str() + start,
+                                          name.size() - start);
+                if (f && !strcmp(f, family)) {
+                    out = name.substr(start);
+                    break;
+                }
+            }
+        }
+    }
+    arena_free(&ar);
+    return out;
+}
+
+/* The author of a stored work whose keys make `term`, as written: the
+ * whole name for an XAF term, the family name for an XAL one. */
+std::string written_as(shim_db *h, const std::string &term)
+{
+    Xapian::PostingIterator p = h->db.postlist_begin(term);
+    if (p == h->db.postlist_end(term))
+        return "";
+    const std::string data = stored_record(h, h->db.get_document(*p));
+    cJSON *o = cJSON_ParseWithLength(data.data(), data.size());
+    const cJSON *authors = cJSON_GetObjectItemCaseSensitive(o, "authors");
+    std::string out;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, authors)
+    {
+        if (!cJSON_IsString(a) || !out.empty())
+            continue;
+        arena ar = {};
+        name_keys nk;
+        if (text_name_keys(&ar, a->valuestring, &nk) == 0 && *nk.family) {
+            std::string xal = std::string(LAYOUT_P_AUTHOR_FAMILY) + nk.family;
+            std::string xaf = std::string(LAYOUT_P_AUTHOR_FULL) + nk.family +
+                              ' ' +
+                              (nk.given_is_initial ? nk.initial : nk.given);
+            if (term == cut_key(xaf.c_str()))
+                out = a->valuestring;
+            else if (term == cut_key(xal.c_str()))
+                out = written_family(a->valuestring, nk.family);
+        }
+        arena_free(&ar);
+    }
+    cJSON_Delete(o);
+    return out;
+}
+} // namespace
+
+extern "C" int shim_suggest_author(shim_db *h, const char *family,
+                                   const char *given, char *out, size_t n,
+                                   shim_err *e)
+{
+    try {
+        out[0] = '\0';
+        const std::string fam(family), giv(given ? given : "");
+        if (fam.size() < 2 || n == 0)
+            return 0;
+        settle(h);
+        with_reopen(h, [&] {
+            out[0] = '\0';
+            const std::string xal(LAYOUT_P_AUTHOR_FAMILY);
+            std::vector<NameCandidate> fams;
+            const std::string first = xal + fam[0];
+            for (Xapian::TermIterator t = h->db.allterms_begin(first);
+                 t != h->db.allterms_end(first); ++t) {
+                const std::string c = (*t).substr(xal.size());
+                size_t d = edit_distance(fam, c, reach(fam));
+                if (d <= reach(fam))
+                    fams.push_back({d, t.get_termfreq(), *t});
+            }
+            std::sort(fams.begin(), fams.end(),
+                      [](const NameCandidate &a, const NameCandidate &b) {
+                          return a.edits != b.edits ? a.edits < b.edits
+                                                    : a.works > b.works;
+                      });
+            if (fams.size() > 5)
+                fams.resize(5);
+            NameCandidate best{SIZE_MAX, 0, ""};
+            for (const NameCandidate &f : fams) {
+                if (giv.empty()) {
+                    if (f.edits > 0 && (f.edits < best.edits ||
+                                        (f.edits == best.edits &&
+                                         f.works > best.works)))
+                        best = f;
+                    continue;
+                }
+                const std::string c = f.term.substr(xal.size());
+                const std::string xaf =
+                    std::string(LAYOUT_P_AUTHOR_FULL) + c + ' ';
+                for (Xapian::TermIterator t = h->db.allterms_begin(xaf);
+                     t != h->db.allterms_end(xaf); ++t) {
+                    const std::string g = (*t).substr(xaf.size());
+                    size_t d;
+                    /* an initial for a full name is one edit away */
+                    if (giv.size() == 1 || g.size() == 1)
+                        d = g.compare(0, 1, giv, 0, 1) != 0 ? SIZE_MAX
+                            : giv.size() == g.size()     ? 0
+                                                         : 1;
+                    else
+                        d = edit_distance(giv, g, reach(giv));
+                    if (d > reach(giv))
+                        continue;
+                    const size_t all = f.edits + d;
+                    if (all > 0 && (all < best.edits ||
+                                    (all == best.edits &&
+                                     t.get_termfreq() > best.works)))
+                        best = {all, t.get_termfreq(), *t};
+                }
+            }
+            if (best.term.empty())
+                return;
+            const std::string shown = written_as(h, best.term);
+            if (!shown.empty() && shown.size() < n)
+                memcpy(out, shown.c_str(), shown.size() + 1);
+        });
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}

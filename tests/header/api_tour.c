@@ -175,6 +175,34 @@ int main(int argc, char **argv)
     size_t glacier_total = pdx_results_total(res);
     pdx_results_free(res);
 
+    /* An author filter that matches nothing gets the nearest name the
+     * index holds; one that matches, none; and a hit shows whom it
+     * matched. */
+    res = NULL;
+    pdx_query qa = PDX_QUERY_INIT;
+    const char *misspelt[] = {"Jan van der Bergg"};
+    qa.authors = misspelt;
+    qa.n_authors = 1;
+    CHECK(pdx_search(&res, ix, &qa) == 0 && pdx_results_count(res) == 0);
+    const char *as = pdx_results_author_suggestion(res, 0);
+    CHECK(as && strstr(as, "van der Berg") != NULL);
+    CHECK(pdx_results_author_suggestion(res, 1) == NULL);
+    pdx_results_free(res);
+    res = NULL;
+    const char *right[] = {"J. van der Berg"};
+    qa.authors = right;
+    CHECK(pdx_search(&res, ix, &qa) == 0 && pdx_results_count(res) > 0);
+    CHECK(pdx_results_author_suggestion(res, 0) == NULL);
+    int marked = 0;
+    for (size_t i = 0; res && i < pdx_results_count(res); i++) {
+        const pdx_hit *h = pdx_results_hit(res, i);
+        for (size_t k = 0; h->author_matched && k < h->work->n_authors; k++)
+            marked += h->author_matched[k] &&
+                      strstr(h->work->authors[k], "Berg") != NULL;
+    }
+    CHECK(marked == (int)pdx_results_count(res));
+    pdx_results_free(res);
+
     /* Deleting, compacting, and several indexes as one. */
     CHECK(pdx_delete(ix, first_id) == 0 && pdx_commit(ix) == 0);
     uint64_t after = 0;
