@@ -10,7 +10,11 @@
  *   list       blocks of a header "78.5CVJun 2" / "DCJul 12, 2022Code"
  *              (optional score, cs subject code, date with or without its
  *              year, optional "Code"), a title line, an author line
- *              "A, B, C et al. · affiliation", and an abstract line.
+ *              "A, B, C et al. · affiliation", and an abstract line.  On
+ *              a page copied from a researcher's profile (a name above
+ *              the blocks, and "h-index45" or "24papers" there), the owner
+ *              is an author of every block whose list is cut ("et al.")
+ *              without them.
  *   abstracts  bare paragraphs "Abstract:..." with nothing else.
  *   listing    arXiv-style entries: an abstract, an optional comments line,
  *              "arXiv:2103.00823" with an optional " - venue", and
@@ -39,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/text.h"
 
@@ -427,11 +432,61 @@ static void parse_profile(parser *p)
     }
 }
 
+/* Does line l say the page is a researcher's (a count of papers, an
+ * h-index: "h-index45", "24papers", "24 Papers")? */
+static int profile_hint(const line *l)
+{
+    size_t i = 0;
+    if (l->n > 7 && !memcmp(l->s, "h-index", 7))
+        return 1;
+    while (i < l->n && (isdigit((unsigned char)l->s[i]) || l->s[i] == ','))
+        i++;
+    if (i == 0)
+        return 0;
+    if (i < l->n && l->s[i] == ' ')
+        i++;
+    return (l->n - i == 6 && !strncasecmp(l->s + i, "papers", 6)) ||
+           (l->n - i == 5 && !strncasecmp(l->s + i, "works", 5));
+}
+
+/* The owner of a `list` or `compact` page copied from a researcher's
+ * profile: a line that reads as a name above the first block, when a line
+ * there says it is a profile (profile_hint).  NULL for a page of search
+ * results or a feed. */
+static const char *list_owner(parser *p, size_t first)
+{
+    int hint = 0;
+    for (size_t i = 0; i < first && i < 12; i++)
+        hint |= profile_hint(&p->ln[i]);
+    return hint ? profile_owner(p, first) : NULL;
+}
+
+/* Is `owner` one of al's names (by the author keys: "Yanjun Ma" is "Ma,
+ * Yanjun" and "Y. Ma")? */
+static int lists_owner(parser *p, const author_list *al, const char *owner)
+{
+    name_keys o;
+    if (text_name_keys(p->a, owner, &o))
+        return 0;
+    for (size_t i = 0; i < al->n; i++) {
+        name_keys k;
+        if (text_name_keys(p->a, al->names[i], &k) == 0 &&
+            !strcmp(k.family, o.family) && !strcmp(k.initial, o.initial))
+            return 1;
+    }
+    return 0;
+}
+
 /* `list` and `compact` share the header; they differ in what follows. */
 static void parse_blocks(parser *p, int compact)
 {
     char cat[8], date[32];
     int code, has_year;
+    size_t first = p->nl;
+    for (size_t i = 0; i < p->nl && first == p->nl; i++)
+        if (list_header(&p->ln[i], p->ref, cat, date, &code, &has_year))
+            first = i;
+    const char *owner = list_owner(p, first);
     for (size_t i = 0; i < p->nl; i++) {
         if (!list_header(&p->ln[i], p->ref, cat, date, &code, &has_year))
             continue;
@@ -471,18 +526,29 @@ static void parse_blocks(parser *p, int compact)
         w->n_categories = 1;
         w->date = d;
         w->code_available = code;
-        author_list al;
+        author_list al = {.n = 0};
+        int have = 0;
         if (compact) {
             w->title = dup_span(p, tl->s, at);
-            if (parse_authors(p, tl->s + at, tl->n - at, 0, &al))
-                set_authors(p, w, &al);
+            have = parse_authors(p, tl->s + at, tl->n - at, 0, &al);
             w->abstract = dup_span(p, p->ln[i + 2].s, p->ln[i + 2].n);
         } else {
             w->title = dup_span(p, tl->s, tl->n);
-            if (parse_authors(p, p->ln[i + 2].s, p->ln[i + 2].n, 0, &al))
-                set_authors(p, w, &al);
+            have = parse_authors(p, p->ln[i + 2].s, p->ln[i + 2].n, 0, &al);
             w->abstract = dup_span(p, p->ln[i + 3].s, p->ln[i + 3].n);
         }
+        /* A profile's owner is an author of each work it lists: named
+         * after the list when the page cut it ("et al.") without them;
+         * a whole list without them is taken as written. */
+        if (owner && (!have || al.truncated) &&
+            al.n < sizeof al.names / sizeof al.names[0] &&
+            !lists_owner(p, &al, owner)) {
+            al.names[al.n++] = owner;
+            al.truncated = 1;
+            have = 1;
+        }
+        if (have)
+            set_authors(p, w, &al);
         i += need;
     }
 }
