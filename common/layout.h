@@ -396,6 +396,12 @@
 #define LAYOUT_META_SOURCE "paperdex.src:"
 #define LAYOUT_META_ZDICT "paperdex.zdict:"
 #define LAYOUT_META_POSITIONS "paperdex.positions"
+/* The rules its author keys were made by (TEXT_NAME_RULES, common/text.h):
+ * "2" since a hyphenated given name is one name ("Ming-Hsuan" is
+ * "minghsuan", never "ming"); none for an index built before, whose keys
+ * are rules 1 and stay so until it is rebuilt (`paperdex index --full`),
+ * so that one index never mixes the two. */
+#define LAYOUT_META_NAMES "paperdex.names"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 

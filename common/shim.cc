@@ -401,6 +401,11 @@ static int check_layout(shim_db *h, shim_err *e)
         if (docs == 0 && h->writable) {
             h->layout = atoi(LAYOUT_VERSION);
             h->wdb.set_metadata(LAYOUT_KEY, LAYOUT_VERSION);
+            /* A new index is built by today's name rules; an older one
+             * keeps the rules it was built with until it is rebuilt. */
+            h->names = TEXT_NAME_RULES;
+            h->wdb.set_metadata(LAYOUT_META_NAMES,
+                                std::to_string(TEXT_NAME_RULES));
             if (h->xapian_positions)
                 h->wdb.set_metadata(LAYOUT_META_POSITIONS,
                                     LAYOUT_POSITIONS_XAPIAN);
@@ -419,6 +424,13 @@ static int check_layout(shim_db *h, shim_err *e)
         return PDX_ENOTINDEX;
     }
     h->layout = atoi(v.c_str());
+    {
+        std::string names;
+        with_reopen(h, [&] { names = h->db.get_metadata(LAYOUT_META_NAMES); });
+        h->names = names.empty() ? 1 : atoi(names.c_str());
+        if (h->names < 1)
+            h->names = 1;
+    }
     if (compatible_layout(v)) {
         /* It holds every term this layout reads (common/layout.h): used
          * as it is; a writer stamps it, as the documents it writes lack
@@ -736,6 +748,8 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
     }
 }
 extern "C" int shim_layout(const shim_db *h) { return h->layout; }
+
+extern "C" int shim_name_rules(const shim_db *h) { return h->names; }
 
 extern "C" int shim_xapian_positions(const shim_db *h)
 {

@@ -53,6 +53,9 @@ int shim_open(shim_db **out, const char *path, unsigned mode, shim_err *e);
 int shim_add_shard(shim_db *h, const char *path, shim_err *e);
 /* The layout version of what h opened. */
 int shim_layout(const shim_db *h);
+/* The name rules the index was built with (LAYOUT_META_NAMES; 1 when it
+ * says none: built before they were recorded). */
+int shim_name_rules(const shim_db *h);
 /* Where a writer puts positions: 0 in the positions value; 1 in Xapian's
  * position table, as the index was made (SHIM_XAPIAN_POSITIONS), which a
  * rebuild keeps; 2 in Xapian's table because the index was of an older

@@ -95,6 +95,7 @@ struct shim_db {
     std::string path;
     bool writable = false;
     int layout = 0;          /* the layout version of what was opened */
+    int names = 1;           /* its name rules (LAYOUT_META_NAMES) */
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */

@@ -685,8 +685,12 @@ static char *first_char(arena *a, const char *key)
 }
 
 /* Given-name parts are separated by spaces, dots and hyphens: "J.-P." is
- * two initials, "Jean-Pierre" two names. */
-static int given_keys(arena *a, const char *g, size_t n, name_keys *out)
+ * two initials.  Under rules 1, "Jean-Pierre" is two names and the first
+ * is the given name ("jean"); under rules 2 (TEXT_NAME_RULES) a hyphen
+ * between letters joins one given name ("jeanpierre"), so that
+ * "Ming-Hsuan" is never "Ming". */
+static int given_keys(arena *a, const char *g, size_t n, int rules,
+                      name_keys *out)
 {
     int all_initial = 1, any = 0;
     char *first = NULL;
@@ -694,7 +698,10 @@ static int given_keys(arena *a, const char *g, size_t n, name_keys *out)
         while (i < n && (g[i] == ' ' || g[i] == '.' || g[i] == '-'))
             i++;
         size_t j = i;
-        while (j < n && g[j] != ' ' && g[j] != '.' && g[j] != '-')
+        while (j < n && g[j] != ' ' && g[j] != '.' &&
+               (g[j] != '-' ||
+                (rules >= 2 && j + 1 < n && g[j + 1] != ' ' &&
+                 g[j + 1] != '.' && g[j + 1] != '-')))
             j++;
         if (j > i) {
             char *f = text_fold(a, g + i, j - i);
@@ -707,8 +714,16 @@ static int given_keys(arena *a, const char *g, size_t n, name_keys *out)
                 size_t cps = 0;
                 for (const char *p = f; *p; p++)
                     cps += ((unsigned char)*p & 0xC0) != 0x80;
-                if (cps > 1)
+                /* "M-H" joined is two initials, not a name "mh" */
+                int initials = 1;
+                for (size_t k = i; k < j; k++)
+                    if (g[k] != '-' && (k + 1 < j && g[k + 1] != '-') &&
+                        (k == i || g[k - 1] == '-'))
+                        initials = 0;
+                if (cps > 1 && !(memchr(g + i, '-', j - i) && initials))
                     all_initial = 0;
+                else if (cps > 1) /* initials joined: the first of them */
+                    first = first == f ? first_char(a, f) : first;
             }
         }
         i = j;
@@ -720,6 +735,12 @@ static int given_keys(arena *a, const char *g, size_t n, name_keys *out)
 }
 
 int text_name_keys(arena *a, const char *name, name_keys *out)
+{
+    return text_name_keys_rules(a, name, 1, out);
+}
+
+int text_name_keys_rules(arena *a, const char *name, int rules,
+                         name_keys *out)
 {
     size_t n = strlen(name);
     const char *comma = memchr(name, ',', n);
@@ -733,7 +754,7 @@ int text_name_keys(arena *a, const char *name, name_keys *out)
         out->family = text_fold(a, name, (size_t)(comma - name));
         if (!out->family)
             return -1;
-        return given_keys(a, g, (size_t)(g_end - g), out);
+        return given_keys(a, g, (size_t)(g_end - g), rules, out);
     }
     span w[64];
     size_t k = split_words(name, n, w, 64);
@@ -753,9 +774,9 @@ int text_name_keys(arena *a, const char *name, name_keys *out)
     if (!out->family)
         return -1;
     if (f == 0)
-        return given_keys(a, "", 0, out);
+        return given_keys(a, "", 0, rules, out);
     return given_keys(a, w[0].p, (size_t)(w[f - 1].p + w[f - 1].n - w[0].p),
-                      out);
+                      rules, out);
 }
 
 /* Is w[0..n) initials as PubMed and MEDLINE write them: one to three
@@ -791,24 +812,25 @@ static int is_particle_ci(const char *w, size_t n)
 /* One parse: family from f[0..fn), given names from g[0..gn) (initials
  * when `initials` is set, each letter one initial). */
 static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
-                        size_t gn, int initials, name_keys *out)
+                        size_t gn, int initials, int rules, name_keys *out)
 {
     memset(out, 0, sizeof *out);
     out->family = text_fold(a, f, fn);
     if (!out->family)
         return -1;
     if (!initials)
-        return given_keys(a, g, gn, out);
+        return given_keys(a, g, gn, rules, out);
     char spaced[16];
     size_t k = 0;
     for (size_t i = 0; i < gn && k + 2 < sizeof spaced; i++) {
         spaced[k++] = g[i];
         spaced[k++] = ' ';
     }
-    return given_keys(a, spaced, k, out);
+    return given_keys(a, spaced, k, rules, out);
 }
 
-int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
+int text_name_filter_keys(arena *a, const char *name, int rules,
+                          name_keys out[3])
 {
     size_t n = strlen(name);
     const char *comma = memchr(name, ',', n);
@@ -826,7 +848,7 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
         while (p > 0 && is_lower_particle(w[p - 1].p, w[p - 1].n))
             p--;
         if (p == k || p == 0)
-            return text_name_keys(a, name, &out[0]) ? -1 : 1;
+            return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;
         char *fam;
         size_t plen = (size_t)(w[k - 1].p + w[k - 1].n - w[p].p);
         size_t flen = (size_t)(comma - name);
@@ -838,8 +860,7 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
         memcpy(fam + plen + 1, name, flen);
         fam[plen + 1 + flen] = '\0';
         return filter_parse(a, fam, plen + 1 + flen, w[0].p,
-                            (size_t)(w[p - 1].p + w[p - 1].n - w[0].p), 0,
-                            &out[0])
+                            (size_t)(w[p - 1].p + w[p - 1].n - w[0].p), 0, rules, &out[0])
                    ? -1
                    : 1;
     }
@@ -848,7 +869,7 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
     while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
         k--;
     if (k < 2)
-        return text_name_keys(a, name, &out[0]) ? -1 : 1;
+        return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;
     const char *end = w[k - 1].p + w[k - 1].n;
     /* A name in capitals throughout ("ZHIHUA WU") has no initials to
      * tell apart but single letters. */
@@ -859,14 +880,15 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
     if (is_pubmed_initials(w[k - 1].p, w[k - 1].n) &&
         (has_lower || w[k - 1].n == 1))
         return filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
-                            w[k - 1].p, w[k - 1].n, 1, &out[0])
+                            w[k - 1].p, w[k - 1].n, 1, rules, &out[0])
                    ? -1
                    : 1;
-    /* "CD Manning": initials first, run together. */
-    if (is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 && has_lower &&
-        !is_particle_ci(w[0].p, w[0].n))
+    /* "CD Manning": initials first, run together (two words only: "MD
+     * Mahbubur Rahman" is a given name "MD"). */
+    if (k == 2 && is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 &&
+        has_lower && !is_particle_ci(w[0].p, w[0].n))
         return filter_parse(a, w[1].p, (size_t)(end - w[1].p), w[0].p,
-                            w[0].n, 1, &out[0])
+                            w[0].n, 1, rules, &out[0])
                    ? -1
                    : 1;
     /* A family name that opens with its particles: "van der Schaar",
@@ -876,18 +898,52 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
     while (lead < k - 1 && is_particle_ci(w[lead].p, w[lead].n))
         lead++;
     if (lead == k - 1) {
-        if (filter_parse(a, w[0].p, (size_t)(end - w[0].p), "", 0, 0, &out[0]))
+        if (filter_parse(a, w[0].p, (size_t)(end - w[0].p), "", 0, 0, rules, &out[0]))
             return -1;
-        if (lead >= 2 || is_lower_particle(w[0].p, w[0].n))
+        /* a particle in lower case opens a family name, unless the
+         * whole name is in lower case ("le zhang") */
+        int has_upper = 0;
+        for (const char *p = name; p < end; p++)
+            has_upper |= *p >= 'A' && *p <= 'Z';
+        if (lead >= 2 || (has_upper && is_lower_particle(w[0].p, w[0].n)))
             return 1;
-        return text_name_keys(a, name, &out[1]) ? -1 : 2;
+        /* else also "Given Family" and "Family Given" ("Le Nguyen-Khang") */
+        if (text_name_keys_rules(a, name, rules, &out[1]))
+            return -1;
+        if (k != 2)
+            return 2;
+        return filter_parse(a, w[0].p, w[0].n, w[1].p, w[1].n, 0, rules,
+                            &out[2])
+                   ? -1
+                   : 3;
     }
-    if (text_name_keys(a, name, &out[0]))
+    if (text_name_keys_rules(a, name, rules, &out[0]))
         return -1;
+    /* In lower case throughout ("luca della libera") a particle inside may
+     * be a middle name: the last word alone is the family name too. */
+    int upper = 0;
+    for (const char *p = name; p < end; p++)
+        upper |= *p >= 'A' && *p <= 'Z';
+    /* "von Gerlach Chiara": a family name that opens with particles,
+     * written first ("Family Given"), as well as "Given Family". */
+    if (is_lower_particle(w[0].p, w[0].n) && lead < k - 1) {
+        const char *g = w[lead + 1].p;
+        return filter_parse(a, w[0].p, (size_t)(w[lead].p + w[lead].n - w[0].p),
+                            g, (size_t)(end - g), 0, rules, &out[1])
+                   ? -1
+                   : 2;
+    }
+    if (!upper && k >= 3 && is_particle(w[k - 2].p, w[k - 2].n))
+        return filter_parse(a, w[k - 1].p, w[k - 1].n, w[0].p,
+                            (size_t)(w[k - 2].p + w[k - 2].n - w[0].p), 0,
+                            rules, &out[1])
+                   ? -1
+                   : 2;
     /* No comma: "Given Family" as read above, or "Family Given" (Chinese,
-     * Hungarian, Japanese order; "Wu Zhihua"): both are tried, unless a
-     * word at either end is an initial ("Z. Wu", "Zhihua W.") or the
-     * name holds a particle ("Jan van der Berg"), which fix the order. */
+     * Hungarian, Japanese order; "Wu Zhihua", "Trawinski Arkadiusz P."):
+     * both are tried, unless the first word is an initial ("Z. Wu"), or
+     * the second of two ("Zhihua W."), or the name holds a particle ("Jan
+     * van der Berg"): those fix the order. */
     const char *g1 = w[1].p;
     size_t last_letters = 0;
     for (size_t i = 0; i < w[k - 1].n; i++)
@@ -900,11 +956,11 @@ int text_name_filter_keys(arena *a, const char *name, name_keys out[2])
     int particles = 0;
     for (size_t i = 1; i < k; i++)
         particles |= is_lower_particle(w[i].p, w[i].n);
-    if (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n) ||
+    if ((k == 2 && (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n))) ||
         first_letters < 2 || memchr(w[0].p, '.', w[0].n) || particles ||
         is_particle(w[0].p, w[0].n))
         return 1;
-    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, &out[1]))
+    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, rules, &out[1]))
         return -1;
     if (!strcmp(out[1].family, out[0].family) && !strcmp(out[1].given, out[0].given))
         return 1;

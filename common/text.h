@@ -62,9 +62,20 @@ typedef struct name_keys {
 } name_keys;
 int text_name_keys(arena *a, const char *name, name_keys *out);
 
+/* The name rules an index was built with (its LAYOUT_META_NAMES): 1, a
+ * hyphenated given name is its first part ("Ming-Hsuan" as "ming"); 2, a
+ * hyphen between letters joins one given name ("minghsuan").  New
+ * indexes are built with TEXT_NAME_RULES. */
+#define TEXT_NAME_RULES 2
+
+/* text_name_keys under the given rules (text_name_keys is rules 1). */
+int text_name_keys_rules(arena *a, const char *name, int rules,
+                         name_keys *out);
+
 /* The parses of a name as a user writes it in an author filter, which
- * reads more forms than a record's author line: out[0], and out[1] when
- * the name may be meant in either order.  Besides text_name_keys' forms:
+ * reads more forms than a record's author line, under the index's name
+ * rules (text_name_keys_rules): out[0], and out[1] (and out[2]) when the
+ * name may be meant in either order.  Besides text_name_keys' forms:
  *   "Wu Zhihua"               no comma, two words or more: both "Given
  *                             Family" and "Family Given" (returns 2);
  *   "Wu Z", "Manning CD"      PubMed/MEDLINE: initials, capitals without
@@ -72,8 +83,9 @@ int text_name_keys(arena *a, const char *name, name_keys *out);
  *   "van der Schaar"          a family name opening with particles;
  *   "Schaar, Mihaela van der" particles after the given names (arXiv's
  *                             parsed names) belong to the family name.
- * Returns how many parses (1 or 2), or -1 on out-of-memory. */
-int text_name_filter_keys(arena *a, const char *name, name_keys out[2]);
+ * Returns how many parses (1 to 3), or -1 on out-of-memory. */
+int text_name_filter_keys(arena *a, const char *name, int rules,
+                          name_keys out[3]);
 
 /* A name key of two parts, "family initial" or "family given" (the
  * author keys of layout.h), in `a`; NULL on out-of-memory. */

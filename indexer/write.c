@@ -110,7 +110,8 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     }
     for (size_t i = 0; i < w->n_authors; i++) {
         name_keys nk;
-        if (text_name_keys(a, w->authors[i], &nk))
+        if (text_name_keys_rules(a, w->authors[i], shim_name_rules(ix->db),
+                                 &nk))
             goto oom;
         shim_author *sa = &authors[i];
         sa->name = w->authors[i];

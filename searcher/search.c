@@ -338,11 +338,11 @@ static int check_query(pdx_index *ix, const pdx_query *q)
  * text_name_keys)?  FAMILY: the family name; INITIAL: "family given"
  * begins with "family i"; FULL: "family given" (or "family i" for a name
  * of initials) is the key. */
-static int author_answers(arena *a, const char *name,
+static int author_answers(arena *a, const char *name, int rules,
                           const shim_author_key *keys, size_t n)
 {
     name_keys nk;
-    if (text_name_keys(a, name, &nk) || !*nk.family)
+    if (text_name_keys_rules(a, name, rules, &nk) || !*nk.family)
         return 0;
     const char *full = *nk.initial
                            ? text_join2(a, nk.family, nk.given_is_initial
@@ -370,8 +370,8 @@ static int author_answers(arena *a, const char *name,
 
 /* Set each hit's author_matched (in r's arena).  0, or -1 out of
  * memory. */
-static int mark_matched_authors(pdx_results *r, const shim_author_key *keys,
-                                size_t n)
+static int mark_matched_authors(pdx_results *r, int rules,
+                                const shim_author_key *keys, size_t n)
 {
     for (size_t h = 0; h < r->n; h++) {
         const pdx_work *w = r->hits[h].work;
@@ -383,11 +383,33 @@ static int mark_matched_authors(pdx_results *r, const shim_author_key *keys,
         arena scratch = {0};
         for (size_t i = 0; i < w->n_authors; i++)
             m[i] = (unsigned char)author_answers(&scratch, w->authors[i],
-                                                 keys, n);
+                                                 rules, keys, n);
         arena_free(&scratch);
         r->hits[h].author_matched = m;
     }
     return 0;
+}
+
+/* An index built by older name rules reads a hyphenated given name as its
+ * first part ("Ming-Hsuan" as "Ming"): say so when an author filter has
+ * one, rather than answer by the old rule silently. */
+static void note_old_name_rules(pdx_results *r, const pdx_query *q)
+{
+    for (size_t i = 0; i < q->n_authors && !r->totals.note[0]; i++) {
+        arena a = {0};
+        name_keys now[3], then[3];
+        char *clean = text_clean(&a, q->authors[i]);
+        if (clean &&
+            text_name_filter_keys(&a, clean, TEXT_NAME_RULES, now) > 0 &&
+            text_name_filter_keys(&a, clean, 1, then) > 0 &&
+            strcmp(now[0].given, then[0].given))
+            snprintf(r->totals.note, sizeof r->totals.note,
+                     "this index was built before hyphenated given names "
+                     "were told apart: \"%s\" was searched as \"%s %s\"; "
+                     "rebuild it once (paperdex index --full) to have them",
+                     q->authors[i], then[0].given, then[0].family);
+        arena_free(&a);
+    }
 }
 
 /* For a search that matched nothing: the nearest name the index holds to
@@ -400,12 +422,13 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
     r->n_author_sugg = q->n_authors;
     for (size_t i = 0; i < q->n_authors; i++) {
         arena a = {0};
-        name_keys nk[2];
+        name_keys nk[3];
         char *clean = text_clean(&a, q->authors[i]);
         char found[512];
         found[0] = '\0';
         int rc = 0;
-        if (clean && text_name_filter_keys(&a, clean, nk) > 0 &&
+        if (clean &&
+            text_name_filter_keys(&a, clean, shim_name_rules(ix->db), nk) > 0 &&
             *nk[0].family) {
             shim_err e = {0, ""};
             rc = shim_suggest_author(ix->db, nk[0].family,
@@ -450,17 +473,18 @@ static int parse_keys(pdx_index *ix, arena *a, const name_keys *nk,
 }
 
 /* Author filter keys for one name as a user wrote it (every parse
- * text_name_filter_keys finds: at most 2, of at most 2 keys each); see
+ * text_name_filter_keys finds: at most 3, of at most 2 keys each); see
  * pdx_query. */
 static int author_query_keys(pdx_index *ix, arena *a, const char *name,
                              shim_author_key *out, size_t *n)
 {
-    name_keys nk[2];
+    name_keys nk[3];
     size_t bad;
     if (!name || !text_utf8_valid(name, strlen(name), &bad))
         return handle_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
     char *clean = text_clean(a, name);
-    int parses = clean ? text_name_filter_keys(a, clean, nk) : -1;
+    int parses =
+        clean ? text_name_filter_keys(a, clean, shim_name_rules(ix->db), nk) : -1;
     if (parses < 0)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
     if (!*nk[0].family)
@@ -500,7 +524,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
                         : NULL;
     shim_author_key *aks =
-        q->n_authors ? arena_alloc(&a, 4 * q->n_authors * sizeof *aks) : NULL;
+        q->n_authors ? arena_alloc(&a, 6 * q->n_authors * sizeof *aks) : NULL;
     if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
@@ -608,13 +632,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         handle_from_shim(ix, rc, &e);
         goto fail;
     }
-    if (n_aks && mark_matched_authors(r, aks, n_aks)) {
+    if (n_aks && mark_matched_authors(r, shim_name_rules(ix->db), aks, n_aks)) {
         rc = handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
     if (n_aks && !q->no_suggest && r->totals.upper == 0 &&
         (rc = suggest_authors(ix, r, q)))
         goto fail;
+    if (n_aks && shim_name_rules(ix->db) < TEXT_NAME_RULES)
+        note_old_name_rules(r, q);
     arena_free(&a);
     *out = r;
     return 0;

@@ -58,7 +58,7 @@ Reader &reader(shim_db *h)
  * of its parts (a part named twice in one work counts once). */
 class Facets {
   public:
-    explicit Facets(unsigned which) : which_(which) {}
+    Facets(unsigned which, int rules) : which_(which), rules_(rules) {}
 
     /* Fresh spies on enq, for one attempt at the match. */
     void attach(Xapian::Enquire &enq)
@@ -99,7 +99,7 @@ class Facets {
                     j = joined.size();
                 std::string value = joined.substr(i, j - i);
                 if (k == 2 && j > i) { /* one entry a person */
-                    const std::string key = person_key(value);
+                    const std::string key = person_key(value, rules_);
                     if (seen.insert(key).second) {
                         Person &p = people[key];
                         p.count += n;
@@ -128,12 +128,13 @@ class Facets {
      * so that "Greta Lindqvist", "Lindqvist, Greta" and "GRETA LINDQVÍST"
      * are one entry.  A name of initials is its own entry ("G.
      * Lindqvist" may be another Greta's, or a Gustav's). */
-    static std::string person_key(const std::string &name)
+    static std::string person_key(const std::string &name, int rules)
     {
         arena a = {};
         name_keys nk;
         std::string key = name;
-        if (text_name_keys(&a, name.c_str(), &nk) == 0 && *nk.family) {
+        if (text_name_keys_rules(&a, name.c_str(), rules, &nk) == 0 &&
+            *nk.family) {
             key = std::string(nk.family) + '\x1f' +
                   (nk.given_is_initial ? "=" : "") + nk.given;
         }
@@ -171,6 +172,7 @@ class Facets {
     }
 
     unsigned which_;
+    int rules_; /* the index's name rules */
     std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
 };
 
@@ -363,7 +365,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         std::map<std::string, double> stems;
         std::unique_ptr<Facets> spy;
         if (q->facets)
-            spy.reset(new Facets(q->facets));
+            spy.reset(new Facets(q->facets, h->names));
         with_reopen(h, [&] {
             run_search(h, q, totals, hits, stems, spy.get());
         });

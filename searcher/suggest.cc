@@ -264,7 +264,8 @@ std::string written_as(shim_db *h, const std::string &term)
             continue;
         arena ar = {};
         name_keys nk;
-        if (text_name_keys(&ar, a->valuestring, &nk) == 0 && *nk.family) {
+        if (text_name_keys_rules(&ar, a->valuestring, h->names, &nk) == 0 &&
+            *nk.family) {
             std::string xal = std::string(LAYOUT_P_AUTHOR_FAMILY) + nk.family;
             std::string xaf = std::string(LAYOUT_P_AUTHOR_FULL) + nk.family +
                               ' ' +

@@ -232,6 +232,29 @@ if command -v script >/dev/null; then
     fi
 fi
 
+# An index built before hyphenated given names were one name keeps its
+# rule until rebuilt, and says so rather than answer by it silently.
+H=$T/hyphen
+printf '%s\n' '{"id":"h1","title":"Lake ice","authors":["Sun-Hee Varga"]}' \
+    '{"id":"h2","title":"River ice","authors":["Sun Varga"]}' >"$T/hyphen.jsonl"
+"$PDX" index --quiet --db "$H" "$T/hyphen.jsonl"
+n=$(count "$H" --author "Sun-Hee Varga")
+[ "$n" = 1 ] && ok "a hyphenated given name is one name (1 work, not Sun Varga's)" || bad "Sun-Hee Varga: $n works"
+if command -v xapian-metadata >/dev/null; then
+    xapian-metadata set "$H" paperdex.names ""   # as an index of before
+    expect "an index of the old name rule says so" 0 'built before hyphenated given names were told apart' -- \
+        "$PDX" search --db "$H" --author "Sun-Hee Varga" --limit 0
+    printf '%s\n' '{"id":"h3","title":"Pond ice","authors":["Sun-Hee Varga"]}' >>"$T/hyphen.jsonl"
+    "$PDX" index --quiet --db "$H" "$T/hyphen.jsonl"
+    [ -z "$(xapian-metadata get "$H" paperdex.names)" ] && ok "an update keeps the old rule (no index of two rules)" ||
+        bad "an update changed the name rules to $(xapian-metadata get "$H" paperdex.names)"
+    "$PDX" index --quiet --full --db "$H" "$T/hyphen.jsonl"
+    [ "$(xapian-metadata get "$H" paperdex.names)" = 2 ] && ok "--full rebuilds it by today's rule" ||
+        bad "after --full the name rules are '$(xapian-metadata get "$H" paperdex.names)'"
+    n=$(count "$H" --author "Sun-Hee Varga")
+    [ "$n" = 2 ] && ok "and then finds Sun-Hee Varga's 2 works" || bad "after --full: $n works"
+fi
+
 expect "--version" 0 '^paperdex [0-9]+\.[0-9]+\.[0-9]+$' -- "$PDX" --version
 
 echo "$pass passed, $fail failed"

@@ -144,11 +144,11 @@ static void test_names(void)
 
 /* An author filter's parses: "family/given/initial/I" for each, where I
  * is 1 when the given names are initials only, joined by " | ". */
-static void filter(const char *name, const char *want)
+static void filter_r(const char *name, int rules, const char *want)
 {
     arena a = {0};
-    name_keys k[2];
-    int n = text_name_filter_keys(&a, name, k);
+    name_keys k[3];
+    int n = text_name_filter_keys(&a, name, rules, k);
     char got[256] = "";
     size_t o = 0;
     for (int i = 0; i < n; i++)
@@ -159,8 +159,41 @@ static void filter(const char *name, const char *want)
     arena_free(&a);
 }
 
+static void filter(const char *name, const char *want)
+{
+    filter_r(name, TEXT_NAME_RULES, want);
+}
+
+/* A record's name under rules 2: a hyphenated given name is one. */
+static void keys2(const char *name, const char *family, const char *given,
+                  const char *initial, int is_initial)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys_rules(&a, name, 2, &k), 0);
+    CHECK_STR(k.family, family);
+    CHECK_STR(k.given, given);
+    CHECK_STR(k.initial, initial);
+    CHECK_INT(k.given_is_initial, is_initial);
+    arena_free(&a);
+}
+
 static void test_filter_names(void)
 {
+    /* Hyphenated given names: one name under rules 2, its first part
+     * under rules 1 (indexes built before). */
+    keys2("Ming-Hsuan Yang", "yang", "minghsuan", "m", 0);
+    keys2("Yang, Ming-Hsuan", "yang", "minghsuan", "m", 0);
+    keys2("M.-H. Yang", "yang", "m", "m", 1);
+    keys2("J.-P. Serre", "serre", "j", "j", 1);
+    keys2("M-H Yang", "yang", "m", "m", 1);
+    keys2("Ming Yang", "yang", "ming", "m", 0);
+    keys2("Jean-Pierre Serre", "serre", "jeanpierre", "j", 0);
+    filter("Fei-Fei Li", "li/feifei/f/0 | feifei/li/l/0");
+    filter("Li Fei-Fei", "feifei/li/l/0 | li/feifei/f/0");
+    filter_r("Ming-Hsuan Yang", 1, "yang/ming/m/0 | minghsuan/yang/y/0");
+    filter("Le Nguyen-Khang", "lenguyenkhang///0 | nguyenkhang/le/l/0 | le/nguyenkhang/n/0");
+    filter("luca della libera", "dellalibera/luca/l/0 | libera/luca/l/0");
     /* The record forms read as text_name_keys reads them. */
     filter("Z. Wu", "wu/z/z/1");
     filter("Wu, Zhihua", "wu/zhihua/z/0");
@@ -170,21 +203,25 @@ static void test_filter_names(void)
     filter("Wu Zhihua", "zhihua/wu/w/0 | wu/zhihua/z/0");
     filter("ZHIHUA WU", "wu/zhihua/z/0 | zhihua/wu/w/0");
     filter("Zhihua W.", "w/zhihua/z/0");
+    filter("Trawinski Arkadiusz P.", "p/trawinski/t/0 | trawinski/arkadiusz/a/0");
     /* PubMed and MEDLINE initials. */
     filter("Wu Z", "wu/z/z/1");
     filter("Manning CD", "manning/c/c/1");
     filter("CD Manning", "manning/c/c/1");
+    filter("MD Mahbubur Rahman", "rahman/md/m/0 | md/mahbubur/m/0");
+    filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
     filter("van der Berg J", "vanderberg/j/j/1");
     /* Particles. */
     filter("van der Berg", "vanderberg///0");
     filter("Van der Berg", "vanderberg///0");
     filter("VAN DER BERG", "vanderberg///0");
     filter("de Vries", "devries///0");
+    filter("le zhang", "lezhang///0 | zhang/le/l/0 | le/zhang/z/0"); /* all lower case: all */
     filter("Berg, Jan van der", "vanderberg/jan/j/0");
     filter("Berg, J. van der", "vanderberg/j/j/1");
     filter("Jan van der Berg", "vanderberg/jan/j/0");
     /* A capitalised particle alone may be a given name: both. */
-    filter("Da Wenhao", "dawenhao///0 | wenhao/da/d/0");
+    filter("Da Wenhao", "dawenhao///0 | wenhao/da/d/0 | da/wenhao/w/0");
 }
 
 int main(void)
