@@ -1,0 +1,368 @@
+/*
+ * names.c -- the keys of a personal name, for the author filters, the
+ * index's author terms, facets by person and name suggestions: one name
+ * model, so that the indexer and every reader agree (common/text.h has
+ * the contracts).  A name is a family name, with the particles that open
+ * it (van der, de la, von), and given names; "Family, Given", "Given
+ * Family" and, in a filter, "Family Given", PubMed's "Family GM" and the
+ * other forms text_name_filter_keys lists are read.  The keys are folded
+ * (text_fold: case, accents, punctuation gone).
+ */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include <utf8proc.h>
+
+#include "text.h"
+
+/* White space or a control character (names split on them). */
+static int is_space_or_ctl(unsigned char c)
+{
+    return c <= 0x20 || c == 0x7f;
+}
+
+/* Words that belong to a family name when they precede it. */
+static int is_particle(const char *w, size_t n)
+{
+    static const char *const particles[] = {
+        "van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
+        "dos", "das", "la", "le", "ten", "ter", "zu", "af", "av", "bin",
+        "al", "el", "st.", "y"};
+    for (size_t i = 0; i < sizeof particles / sizeof particles[0]; i++)
+        if (strlen(particles[i]) == n && !memcmp(particles[i], w, n))
+            return 1;
+    return 0;
+}
+
+static int is_suffix(const char *w, size_t n)
+{
+    static const char *const suffixes[] = {"Jr", "Jr.", "Sr", "Sr.", "II",
+                                           "III", "IV", "jr", "jr."};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (strlen(suffixes[i]) == n && !memcmp(suffixes[i], w, n))
+            return 1;
+    return 0;
+}
+
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+/* Split on white space; at most `max` words. */
+static size_t split_words(const char *s, size_t n, span *w, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < max;) {
+        while (i < n && is_space_or_ctl((unsigned char)s[i]))
+            i++;
+        size_t j = i;
+        while (j < n && !is_space_or_ctl((unsigned char)s[j]))
+            j++;
+        if (j > i) {
+            w[k].p = s + i;
+            w[k].n = j - i;
+            k++;
+        }
+        i = j;
+    }
+    return k;
+}
+
+/* First letter (one code point) of a folded key, as a string. */
+static char *first_char(arena *a, const char *key)
+{
+    size_t k = 0;
+    if (*key) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t r =
+            utf8proc_iterate((const utf8proc_uint8_t *)key, -1, &cp);
+        k = r > 0 ? (size_t)r : 1;
+    }
+    return arena_strndup(a, key, k);
+}
+
+/* Given-name parts are separated by spaces, dots and hyphens: "J.-P." is
+ * two initials.  Under rules 1, "Jean-Pierre" is two names and the first
+ * is the given name ("jean"); under rules 2 (TEXT_NAME_RULES) a hyphen
+ * between letters joins one given name ("jeanpierre"), so that
+ * "Ming-Hsuan" is never "Ming". */
+static int given_keys(arena *a, const char *g, size_t n, int rules,
+                      name_keys *out)
+{
+    int all_initial = 1, any = 0;
+    char *first = NULL;
+    for (size_t i = 0; i < n;) {
+        while (i < n && (g[i] == ' ' || g[i] == '.' || g[i] == '-'))
+            i++;
+        size_t j = i;
+        while (j < n && g[j] != ' ' && g[j] != '.' &&
+               (g[j] != '-' ||
+                (rules >= 2 && j + 1 < n && g[j + 1] != ' ' &&
+                 g[j + 1] != '.' && g[j + 1] != '-')))
+            j++;
+        if (j > i) {
+            char *f = text_fold(a, g + i, j - i);
+            if (!f)
+                return -1;
+            if (*f) {
+                if (!first)
+                    first = f;
+                any = 1;
+                size_t cps = 0;
+                for (const char *p = f; *p; p++)
+                    cps += ((unsigned char)*p & 0xC0) != 0x80;
+                /* "M-H" joined is two initials, not a name "mh" */
+                int initials = 1;
+                for (size_t k = i; k < j; k++)
+                    if (g[k] != '-' && (k + 1 < j && g[k + 1] != '-') &&
+                        (k == i || g[k - 1] == '-'))
+                        initials = 0;
+                if (cps > 1 && !(memchr(g + i, '-', j - i) && initials))
+                    all_initial = 0;
+                else if (cps > 1) /* initials joined: the first of them */
+                    first = first == f ? first_char(a, f) : first;
+            }
+        }
+        i = j;
+    }
+    out->given = first ? first : arena_strdup(a, "");
+    out->initial = first_char(a, out->given);
+    out->given_is_initial = any && all_initial;
+    return (out->given && out->initial) ? 0 : -1;
+}
+
+int text_name_keys(arena *a, const char *name, name_keys *out)
+{
+    return text_name_keys_rules(a, name, 1, out);
+}
+
+int text_name_keys_rules(arena *a, const char *name, int rules,
+                         name_keys *out)
+{
+    size_t n = strlen(name);
+    const char *comma = memchr(name, ',', n);
+    memset(out, 0, sizeof *out);
+    if (comma) {
+        /* "Family, Given" or "Family, Given, Jr." */
+        const char *g = comma + 1;
+        const char *g_end = memchr(g, ',', (size_t)(name + n - g));
+        if (!g_end)
+            g_end = name + n;
+        out->family = text_fold(a, name, (size_t)(comma - name));
+        if (!out->family)
+            return -1;
+        return given_keys(a, g, (size_t)(g_end - g), rules, out);
+    }
+    span w[64];
+    size_t k = split_words(name, n, w, 64);
+    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+        k--;
+    if (k == 0) {
+        out->family = arena_strdup(a, "");
+        out->given = arena_strdup(a, "");
+        out->initial = arena_strdup(a, "");
+        return (out->family && out->given && out->initial) ? 0 : -1;
+    }
+    size_t f = k - 1;
+    while (f > 1 && is_particle(w[f - 1].p, w[f - 1].n))
+        f--;
+    out->family = text_fold(a, w[f].p, (size_t)(w[k - 1].p + w[k - 1].n -
+                                                w[f].p));
+    if (!out->family)
+        return -1;
+    if (f == 0)
+        return given_keys(a, "", 0, rules, out);
+    return given_keys(a, w[0].p, (size_t)(w[f - 1].p + w[f - 1].n - w[0].p),
+                      rules, out);
+}
+
+/* Is w[0..n) initials as PubMed and MEDLINE write them: one to three
+ * capital ASCII letters, no dots ("Z", "CD", "MH")? */
+static int is_pubmed_initials(const char *w, size_t n)
+{
+    if (n < 1 || n > 3)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (w[i] < 'A' || w[i] > 'Z')
+            return 0;
+    return 1;
+}
+
+/* Is w[0..n) a particle written in lower case, as one that opens a
+ * family name ("van der Schaar", "de Gaulle")? */
+static int is_lower_particle(const char *w, size_t n)
+{
+    return n && !(w[0] >= 'A' && w[0] <= 'Z') && is_particle(w, n);
+}
+
+/* is_particle, whatever the case ("Van", "DE"). */
+static int is_particle_ci(const char *w, size_t n)
+{
+    char low[8];
+    if (n == 0 || n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)w[i]);
+    return is_particle(low, n);
+}
+
+/* One parse: family from f[0..fn), given names from g[0..gn) (initials
+ * when `initials` is set, each letter one initial). */
+static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
+                        size_t gn, int initials, int rules, name_keys *out)
+{
+    memset(out, 0, sizeof *out);
+    out->family = text_fold(a, f, fn);
+    if (!out->family)
+        return -1;
+    if (!initials)
+        return given_keys(a, g, gn, rules, out);
+    char spaced[16];
+    size_t k = 0;
+    for (size_t i = 0; i < gn && k + 2 < sizeof spaced; i++) {
+        spaced[k++] = g[i];
+        spaced[k++] = ' ';
+    }
+    return given_keys(a, spaced, k, rules, out);
+}
+
+int text_name_filter_keys(arena *a, const char *name, int rules,
+                          name_keys out[3])
+{
+    size_t n = strlen(name);
+    const char *comma = memchr(name, ',', n);
+    if (comma) {
+        /* "Family, Given": particles written after the given names, as
+         * arXiv's parsed names have them ("Schaar, Mihaela van der"),
+         * belong to the family name. */
+        const char *g = comma + 1;
+        const char *g_end = memchr(g, ',', (size_t)(name + n - g));
+        if (!g_end)
+            g_end = name + n;
+        span w[64];
+        size_t k = split_words(g, (size_t)(g_end - g), w, 64);
+        size_t p = k;
+        while (p > 0 && is_lower_particle(w[p - 1].p, w[p - 1].n))
+            p--;
+        if (p == k || p == 0)
+            return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;
+        char *fam;
+        size_t plen = (size_t)(w[k - 1].p + w[k - 1].n - w[p].p);
+        size_t flen = (size_t)(comma - name);
+        fam = arena_alloc(a, plen + 1 + flen + 1);
+        if (!fam)
+            return -1;
+        memcpy(fam, w[p].p, plen);
+        fam[plen] = ' ';
+        memcpy(fam + plen + 1, name, flen);
+        fam[plen + 1 + flen] = '\0';
+        return filter_parse(a, fam, plen + 1 + flen, w[0].p,
+                            (size_t)(w[p - 1].p + w[p - 1].n - w[0].p), 0, rules, &out[0])
+                   ? -1
+                   : 1;
+    }
+    span w[64];
+    size_t k = split_words(name, n, w, 64);
+    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+        k--;
+    if (k < 2)
+        return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;
+    const char *end = w[k - 1].p + w[k - 1].n;
+    /* A name in capitals throughout ("ZHIHUA WU") has no initials to
+     * tell apart but single letters. */
+    int has_lower = 0;
+    for (const char *p = name; p < end; p++)
+        has_lower |= *p >= 'a' && *p <= 'z';
+    /* PubMed and MEDLINE: "Wu Z", "Manning CD", "van der Schaar M". */
+    if (is_pubmed_initials(w[k - 1].p, w[k - 1].n) &&
+        (has_lower || w[k - 1].n == 1))
+        return filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
+                            w[k - 1].p, w[k - 1].n, 1, rules, &out[0])
+                   ? -1
+                   : 1;
+    /* "CD Manning": initials first, run together (two words only: "MD
+     * Mahbubur Rahman" is a given name "MD"). */
+    if (k == 2 && is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 &&
+        has_lower && !is_particle_ci(w[0].p, w[0].n))
+        return filter_parse(a, w[1].p, (size_t)(end - w[1].p), w[0].p,
+                            w[0].n, 1, rules, &out[0])
+                   ? -1
+                   : 1;
+    /* A family name that opens with its particles: "van der Schaar",
+     * "De la Cruz", "de Gaulle".  A single capitalised one ("Van Kroft",
+     * "Da Wenhao") may be a given name too: both are tried. */
+    size_t lead = 0;
+    while (lead < k - 1 && is_particle_ci(w[lead].p, w[lead].n))
+        lead++;
+    if (lead == k - 1) {
+        if (filter_parse(a, w[0].p, (size_t)(end - w[0].p), "", 0, 0, rules, &out[0]))
+            return -1;
+        /* a particle in lower case opens a family name, unless the
+         * whole name is in lower case ("le zhang") */
+        int has_upper = 0;
+        for (const char *p = name; p < end; p++)
+            has_upper |= *p >= 'A' && *p <= 'Z';
+        if (lead >= 2 || (has_upper && is_lower_particle(w[0].p, w[0].n)))
+            return 1;
+        /* else also "Given Family" and "Family Given" ("Le Nguyen-Khang") */
+        if (text_name_keys_rules(a, name, rules, &out[1]))
+            return -1;
+        if (k != 2)
+            return 2;
+        return filter_parse(a, w[0].p, w[0].n, w[1].p, w[1].n, 0, rules,
+                            &out[2])
+                   ? -1
+                   : 3;
+    }
+    if (text_name_keys_rules(a, name, rules, &out[0]))
+        return -1;
+    /* In lower case throughout ("luca della libera") a particle inside may
+     * be a middle name: the last word alone is the family name too. */
+    int upper = 0;
+    for (const char *p = name; p < end; p++)
+        upper |= *p >= 'A' && *p <= 'Z';
+    /* "von Gerlach Chiara": a family name that opens with particles,
+     * written first ("Family Given"), as well as "Given Family". */
+    if (is_lower_particle(w[0].p, w[0].n) && lead < k - 1) {
+        const char *g = w[lead + 1].p;
+        return filter_parse(a, w[0].p, (size_t)(w[lead].p + w[lead].n - w[0].p),
+                            g, (size_t)(end - g), 0, rules, &out[1])
+                   ? -1
+                   : 2;
+    }
+    if (!upper && k >= 3 && is_particle(w[k - 2].p, w[k - 2].n))
+        return filter_parse(a, w[k - 1].p, w[k - 1].n, w[0].p,
+                            (size_t)(w[k - 2].p + w[k - 2].n - w[0].p), 0,
+                            rules, &out[1])
+                   ? -1
+                   : 2;
+    /* No comma: "Given Family" as read above, or "Family Given" (Chinese,
+     * Hungarian, Japanese order; "Wu Zhihua", "Trawinski Arkadiusz P."):
+     * both are tried, unless the first word is an initial ("Z. Wu"), or
+     * the second of two ("Zhihua W."), or the name holds a particle ("Jan
+     * van der Berg"): those fix the order. */
+    const char *g1 = w[1].p;
+    size_t last_letters = 0;
+    for (size_t i = 0; i < w[k - 1].n; i++)
+        last_letters += isalpha((unsigned char)w[k - 1].p[i]) ||
+                        (unsigned char)w[k - 1].p[i] >= 0x80;
+    size_t first_letters = 0;
+    for (size_t i = 0; i < w[0].n; i++)
+        first_letters += isalpha((unsigned char)w[0].p[i]) ||
+                         (unsigned char)w[0].p[i] >= 0x80;
+    int particles = 0;
+    for (size_t i = 1; i < k; i++)
+        particles |= is_lower_particle(w[i].p, w[i].n);
+    if ((k == 2 && (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n))) ||
+        first_letters < 2 || memchr(w[0].p, '.', w[0].n) || particles ||
+        is_particle(w[0].p, w[0].n))
+        return 1;
+    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, rules, &out[1]))
+        return -1;
+    if (!strcmp(out[1].family, out[0].family) && !strcmp(out[1].given, out[0].given))
+        return 1;
+    return 2;
+}
+
