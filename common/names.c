@@ -275,13 +275,19 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
     int has_lower = 0;
     for (const char *p = name; p < end; p++)
         has_lower |= *p >= 'a' && *p <= 'z';
-    /* PubMed and MEDLINE: "Wu Z", "Manning CD", "van der Schaar M". */
+    /* PubMed and MEDLINE: "Wu Z", "Manning CD", "van der Schaar M"; not
+     * after an initial ("H. M" is family M), and with three words or more
+     * a last single letter may be a family name too ("Hemanth Kumar M"). */
+    int first_initial = memchr(w[0].p, '.', w[0].n) != NULL || w[0].n == 1;
     if (is_pubmed_initials(w[k - 1].p, w[k - 1].n) &&
-        (has_lower || w[k - 1].n == 1))
-        return filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
-                            w[k - 1].p, w[k - 1].n, 1, rules, &out[0])
-                   ? -1
-                   : 1;
+        (has_lower || w[k - 1].n == 1) && !(k == 2 && first_initial)) {
+        if (filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
+                         w[k - 1].p, w[k - 1].n, 1, rules, &out[0]))
+            return -1;
+        if (k < 3 || w[k - 1].n != 1 || is_particle_ci(w[0].p, w[0].n))
+            return 1;
+        return text_name_keys_rules(a, name, rules, &out[1]) ? -1 : 2;
+    }
     /* "CD Manning": initials first, run together (two words only: "MD
      * Mahbubur Rahman" is a given name "MD"). */
     if (k == 2 && is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 &&

@@ -211,6 +211,8 @@ static void test_filter_names(void)
     filter("MD Mahbubur Rahman", "rahman/md/m/0 | md/mahbubur/m/0");
     filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
     filter("van der Berg J", "vanderberg/j/j/1");
+    filter("H. M", "m/h/h/1");
+    filter("Hemanth Kumar M", "hemanthkumar/m/m/1 | m/hemanth/h/0");
     /* Particles. */
     filter("van der Berg", "vanderberg///0");
     filter("Van der Berg", "vanderberg///0");
