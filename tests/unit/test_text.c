@@ -113,17 +113,24 @@ static void test_fold(void)
     arena_free(&a);
 }
 
-static void keys(const char *name, const char *family, const char *given,
-                 const char *initial, int is_initial)
+/* A record's name keys under the given name rules. */
+static void keys_r(const char *name, int rules, const char *family,
+                   const char *given, const char *initial, int is_initial)
 {
     arena a = {0};
     name_keys k;
-    CHECK_INT(text_name_keys(&a, name, &k), 0);
+    CHECK_INT(text_name_keys_rules(&a, name, rules, &k), 0);
     CHECK_STR(k.family, family);
     CHECK_STR(k.given, given);
     CHECK_STR(k.initial, initial);
     CHECK_INT(k.given_is_initial, is_initial);
     arena_free(&a);
+}
+
+static void keys(const char *name, const char *family, const char *given,
+                 const char *initial, int is_initial)
+{
+    keys_r(name, 1, family, given, initial, is_initial);
 }
 
 static void test_names(void)
@@ -168,14 +175,7 @@ static void filter(const char *name, const char *want)
 static void keys2(const char *name, const char *family, const char *given,
                   const char *initial, int is_initial)
 {
-    arena a = {0};
-    name_keys k;
-    CHECK_INT(text_name_keys_rules(&a, name, 2, &k), 0);
-    CHECK_STR(k.family, family);
-    CHECK_STR(k.given, given);
-    CHECK_STR(k.initial, initial);
-    CHECK_INT(k.given_is_initial, is_initial);
-    arena_free(&a);
+    keys_r(name, 2, family, given, initial, is_initial);
 }
 
 static void test_filter_names(void)
