@@ -413,7 +413,13 @@ void follow_replaced(shim_db *h);
  * error.  A writer's own handle never sees the error. */
 template <typename F> void with_reopen(shim_db *h, F read)
 {
-    bool opened_by_name = false;
+    /* Reads again by name after a DatabaseError, while the directory is
+     * found replaced; and a few times more when it is not: a directory
+     * swapped there and back between two reads (rebuilds one after
+     * another, as tests/unit/test_swap.c makes them) names the same
+     * directory again.  A damaged index fails after these few. */
+    const int BY_NAME_RETRIES = 3;
+    int by_name = 0;
     follow_replaced(h);
     for (int attempt = 0;; attempt++) {
         try {
@@ -434,10 +440,10 @@ template <typename F> void with_reopen(shim_db *h, F read)
                 throw;
         } catch (const Xapian::DatabaseError &) {
             if (h->writable || attempt >= MODIFIED_RETRIES ||
-                (opened_by_name && !replaced(h)))
+                (by_name >= BY_NAME_RETRIES && !replaced(h)))
                 throw;
             reopen_by_name(h);
-            opened_by_name = true;
+            by_name++;
         }
     }
 }
