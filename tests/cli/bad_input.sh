@@ -214,6 +214,18 @@ expect "--db wins over PAPERDEX_DB" 1 "no index at '$T/none'" -- \
 expect "index --dry-run counts records" 0 'records: [0-9]+ read, ([1-9][0-9]*) added.*dry run' -- \
     "$PDX" index --db "$T/dry" --dry-run "$SRC/corpus/samples/papers.jsonl"
 [ -e "$T/dry" ] && bad "index --dry-run made an index" || ok "index --dry-run made no index"
+# Its counts are the run's: a changed file (one record edited, two gone,
+# one new) counted dry, then indexed.
+cp "$SRC/corpus/samples/papers.jsonl" "$T/dryfile.jsonl"
+"$PDX" index --quiet --db "$T/dry2" "$T/dryfile.jsonl"
+{ sed -n '1p' "$T/dryfile.jsonl" | sed 's/"title": *"/"title": "Edited /'
+  sed -n '4,$p' "$T/dryfile.jsonl"
+  echo '{"id":"dry:new","title":"A record added since"}'; } >"$T/dryfile.new"
+mv "$T/dryfile.new" "$T/dryfile.jsonl"
+dry=$("$PDX" index --db "$T/dry2" --dry-run "$T/dryfile.jsonl" | grep -o 'records: [^;]*')
+real=$("$PDX" index --db "$T/dry2" "$T/dryfile.jsonl" | grep -o 'records: [^;]*')
+[ -n "$dry" ] && [ "$dry" = "$real" ] && ok "index --dry-run counts what the run then does ($real)" ||
+    bad "index --dry-run said '$dry', the run '$real'"
 expect "the summary says how many works the index holds" 0 '; [0-9]+ works in the index;' -- \
     "$PDX" index --db "$E" "$SRC/corpus/samples/papers.jsonl"
 ids=$("$PDX" search --db "$E" --format jsonl --limit 2 glacier | python3 -c 'import json,sys; print(" ".join(json.loads(l)["id"] for l in sys.stdin))')

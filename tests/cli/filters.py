@@ -50,7 +50,9 @@ def fold(s):
 
 
 def name_parts(display):
-    """(family, first given part, given is only initials) of a display name."""
+    """(family, first given name, given is only initials) of a display
+    name, by today's name rules: a hyphen between letters joins one given
+    name ("Hyun-woo" is "hyunwoo"), and "J.-P." is two initials."""
     display = " ".join(display.split())
     if "," in display:
         fam, given = display.split(",", 1)
@@ -63,8 +65,14 @@ def name_parts(display):
         while f > 1 and words[f - 1] in PARTICLES:
             f -= 1
         fam, given = " ".join(words[f:]), " ".join(words[:f])
-    parts = [fold(p) for p in re.split(r"[ .\-]+", given)]
-    parts = [p for p in parts if p]
+    parts = []
+    for word in re.split(r"[ .]+", given):
+        pieces = [fold(x) for x in word.split("-")]
+        pieces = [x for x in pieces if x]
+        if all(len(x) == 1 for x in pieces):  # "J.-P.", "M-H": initials
+            parts += pieces
+        elif pieces:
+            parts.append("".join(pieces))     # "Hyun-woo": one name
     return fold(fam), (parts[0] if parts else ""), bool(parts) and all(len(p) == 1 for p in parts)
 
 
@@ -181,7 +189,7 @@ def person(name):
     initials only), whichever order and form the name was written in.  A
     hyphenated given name is one name, as in an index of today's name
     rules ("Hyun-woo" is "hyunwoo", not "hyun")."""
-    fam, given, initials = name_parts(name.replace("-", "\u2011"))
+    fam, given, initials = name_parts(name)
     return fam + "\x1f" + ("=" if initials else "") + given
 
 
