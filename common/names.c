@@ -83,6 +83,38 @@ static char *first_char(arena *a, const char *key)
     return arena_strndup(a, key, k);
 }
 
+/* The first letter of each part of given names g[0..n), parts split on
+ * spaces, dots and hyphens ("Ming-Hsuan", "M.-H.", "M H" all "mh"), at
+ * most TEXT_NAME_INITIALS; a part that folds to nothing gives none. */
+static char *initials_of(arena *a, const char *g, size_t n)
+{
+    char buf[TEXT_NAME_INITIALS * 4 + 1];
+    size_t len = 0, count = 0;
+    for (size_t i = 0; i < n && count < TEXT_NAME_INITIALS;) {
+        while (i < n && (g[i] == ' ' || g[i] == '.' || g[i] == '-'))
+            i++;
+        size_t j = i;
+        while (j < n && g[j] != ' ' && g[j] != '.' && g[j] != '-')
+            j++;
+        if (j > i) {
+            char *f = text_fold(a, g + i, j - i);
+            if (!f)
+                return NULL;
+            if (*f) {
+                char *c = first_char(a, f);
+                if (!c)
+                    return NULL;
+                size_t cl = strlen(c);
+                memcpy(buf + len, c, cl);
+                len += cl;
+                count++;
+            }
+        }
+        i = j;
+    }
+    return arena_strndup(a, buf, len);
+}
+
 /* Given-name parts are separated by spaces, dots and hyphens: "J.-P." is
  * two initials.  Under rules 1, "Jean-Pierre" is two names and the first
  * is the given name ("jean"); under rules 2 (TEXT_NAME_RULES) a hyphen
@@ -129,8 +161,9 @@ static int given_keys(arena *a, const char *g, size_t n, int rules,
     }
     out->given = first ? first : arena_strdup(a, "");
     out->initial = first_char(a, out->given);
+    out->initials = initials_of(a, g, n);
     out->given_is_initial = any && all_initial;
-    return (out->given && out->initial) ? 0 : -1;
+    return (out->given && out->initial && out->initials) ? 0 : -1;
 }
 
 int text_name_keys(arena *a, const char *name, name_keys *out)
@@ -163,7 +196,10 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         out->family = arena_strdup(a, "");
         out->given = arena_strdup(a, "");
         out->initial = arena_strdup(a, "");
-        return (out->family && out->given && out->initial) ? 0 : -1;
+        out->initials = arena_strdup(a, "");
+        return (out->family && out->given && out->initial && out->initials)
+                   ? 0
+                   : -1;
     }
     size_t f = k - 1;
     while (f > 1 && is_particle(w[f - 1].p, w[f - 1].n))
@@ -178,16 +214,20 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
                       rules, out);
 }
 
-/* Is w[0..n) initials as PubMed and MEDLINE write them: one to three
- * capital ASCII letters, no dots ("Z", "CD", "MH")? */
+/* Is w[0..n) initials as PubMed and MEDLINE write them: one to four
+ * capital letters, no dots ("Z", "CD", "MH", "ŞB", "DLCA")? */
 static int is_pubmed_initials(const char *w, size_t n)
 {
-    if (n < 1 || n > 3)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (w[i] < 'A' || w[i] > 'Z')
+    size_t count = 0;
+    for (size_t i = 0; i < n; count++) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t r = utf8proc_iterate((const utf8proc_uint8_t *)w + i,
+                                              (utf8proc_ssize_t)(n - i), &cp);
+        if (r <= 0 || utf8proc_category(cp) != UTF8PROC_CATEGORY_LU)
             return 0;
-    return 1;
+        i += (size_t)r;
+    }
+    return count >= 1 && count <= 4;
 }
 
 /* Is w[0..n) a particle written in lower case, as one that opens a
@@ -219,11 +259,19 @@ static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
         return -1;
     if (!initials)
         return given_keys(a, g, gn, rules, out);
-    char spaced[16];
+    char spaced[32]; /* each letter (code point) one initial */
     size_t k = 0;
-    for (size_t i = 0; i < gn && k + 2 < sizeof spaced; i++) {
-        spaced[k++] = g[i];
+    for (size_t i = 0; i < gn;) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t r = utf8proc_iterate((const utf8proc_uint8_t *)g + i,
+                                              (utf8proc_ssize_t)(gn - i), &cp);
+        size_t len = r > 0 ? (size_t)r : 1;
+        if (k + len + 1 >= sizeof spaced)
+            break;
+        memcpy(spaced + k, g + i, len);
+        k += len;
         spaced[k++] = ' ';
+        i += len;
     }
     return given_keys(a, spaced, k, rules, out);
 }
@@ -284,18 +332,34 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
         if (filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
                          w[k - 1].p, w[k - 1].n, 1, rules, &out[0]))
             return -1;
-        if (k < 3 || w[k - 1].n != 1 || is_particle_ci(w[0].p, w[0].n))
+        if (is_particle_ci(w[0].p, w[0].n))
             return 1;
-        return text_name_keys_rules(a, name, rules, &out[1]) ? -1 : 2;
+        int np = 1;
+        /* "Hemanth Kumar M", "Ganeshkumar M" (a family name of one
+         * letter), a family name in capitals ("Zitong YU"): "Given
+         * Family" too */
+        if ((k >= 3 && w[k - 1].n == 1) || k == 2)
+            if (text_name_keys_rules(a, name, rules, &out[np++]))
+                return -1;
+        /* "Barral Joelle K", "Wu David JH": family first, middle
+         * initials last */
+        if (k >= 3 && filter_parse(a, w[0].p, w[0].n, w[1].p,
+                                   (size_t)(end - w[1].p), 0, rules,
+                                   &out[np++]))
+            return -1;
+        return np;
     }
     /* "CD Manning": initials first, run together (two words only: "MD
      * Mahbubur Rahman" is a given name "MD"). */
     if (k == 2 && is_pubmed_initials(w[0].p, w[0].n) && w[0].n > 1 &&
         has_lower && !is_particle_ci(w[0].p, w[0].n))
+        /* and a family name in capitals first ("YU Zedong") */
         return filter_parse(a, w[1].p, (size_t)(end - w[1].p), w[0].p,
-                            w[0].n, 1, rules, &out[0])
+                            w[0].n, 1, rules, &out[0]) ||
+                       filter_parse(a, w[0].p, w[0].n, w[1].p,
+                                    (size_t)(end - w[1].p), 0, rules, &out[1])
                    ? -1
-                   : 1;
+                   : 2;
     /* A family name that opens with its particles: "van der Schaar",
      * "De la Cruz", "de Gaulle".  A single capitalised one ("Van Kroft",
      * "Da Wenhao") may be a given name too: both are tried. */

@@ -631,7 +631,8 @@ typedef struct pdx_hit {
      *  weights, "other" (score - sum: nonzero only for wildcard groups,
      *  which Xapian weighs as one term) and "score".  Else NULL. */
     const char *explain;
-    /** With author filters (pdx_query.authors): author_matched[i] is
+    /** With author filters (pdx_query.authors, or `author:` in the
+     *  query): author_matched[i] is
      *  nonzero when work->authors[i] is one of the names the filters
      *  matched, by the same rules; else NULL.  So that a program can show
      *  the matched author where it cuts a long author list.  (A field

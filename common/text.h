@@ -53,11 +53,16 @@ char *text_unaccent(const char *s, size_t n, size_t *len);
  *   given    folded first given name ("zhihua"), or "" if none
  *   initial  the first letter of the given name, folded ("z"), or ""
  *   given_is_initial  nonzero when every given-name part was one letter
+ *   initials the first letter of every given-name part, hyphenated parts
+ *            apart ("Ming-Hsuan" and "M.-H." give "mh"), at most
+ *            TEXT_NAME_INITIALS letters, folded; "" if none
  * Strings allocated in `a`.  Returns 0, or -1 on out-of-memory. */
+#define TEXT_NAME_INITIALS 8
 typedef struct name_keys {
     char *family;
     char *given;
     char *initial;
+    char *initials;
     int given_is_initial;
 } name_keys;
 int text_name_keys(arena *a, const char *name, name_keys *out);
@@ -80,6 +85,7 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
  *                             Family" and "Family Given" (returns 2);
  *   "Wu Z", "Manning CD"      PubMed/MEDLINE: initials, capitals without
  *   "CD Manning"              dots, after or before the family name;
+ *   "Barral Joelle K"         also family first with a middle initial;
  *   "van der Schaar"          a family name opening with particles;
  *   "Schaar, Mihaela van der" particles after the given names (arXiv's
  *                             parsed names) belong to the family name.

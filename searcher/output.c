@@ -47,6 +47,17 @@ static cJSON *hit_json(const pdx_hit *h)
             goto fail;
         }
     }
+    /* The authors an author filter matched, as the record writes them:
+     * for a page that cuts a long author list. */
+    if (h->author_matched) {
+        cJSON *m = cJSON_AddArrayToObject(o, "matched_authors");
+        if (!m)
+            goto fail;
+        for (size_t i = 0; i < h->work->n_authors; i++)
+            if (h->author_matched[i] &&
+                !cJSON_AddItemToArray(m, cJSON_CreateString(h->work->authors[i])))
+                goto fail;
+    }
     if (h->explain) {
         cJSON *ex = cJSON_Parse(h->explain);
         if (!ex || !cJSON_AddItemToObject(o, "explain", ex)) {
@@ -313,6 +324,20 @@ static int hit_compact(FILE *f, const pdx_hit *h)
         fputc(',', f);
         fwrite(j + 1, 1, n - 2, f);
     }
+    if (h->author_matched) {
+        fputs(",\"matched_authors\":[", f);
+        int first = 1;
+        for (size_t i = 0; i < h->work->n_authors; i++) {
+            if (!h->author_matched[i])
+                continue;
+            if (!first)
+                fputc(',', f);
+            first = 0;
+            if (put_value(f, cJSON_CreateString(h->work->authors[i])))
+                return -1;
+        }
+        fputc(']', f);
+    }
     if (h->explain)
         fprintf(f, ",\"explain\":%s", h->explain);
     if (h->snippet) {
@@ -402,11 +427,15 @@ int out_results(FILE *f, out_format fmt, const char *query,
                     pdx_results_author_suggestion(r, i));
     if (n)
         fputc('\n', f);
+    /* Scores are shown when there is something they rank by: a query
+     * of filters alone (`author:Hinton`) scores every work 0. */
+    int scored = 0;
+    for (size_t i = 0; i < n && query && query[strspn(query, " \t")]; i++)
+        scored |= pdx_results_hit(r, i)->score != 0;
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', f);
-        text_hit(f, pdx_results_hit(r, i), query && query[strspn(query, " \t")],
-                 bold);
+        text_hit(f, pdx_results_hit(r, i), scored, bold);
     }
     facets_text(f, r, facets);
     return ferror(f) ? -1 : 0;

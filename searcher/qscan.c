@@ -23,6 +23,7 @@ int qscan_is_op(const char *t, size_t n)
 static int filter_name(const char *t, size_t n)
 {
     return (n == 8 && !memcmp(t, "category", 8)) ||
+           (n == 6 && !memcmp(t, "author", 6)) ||
            (n == 7 && !memcmp(t, "subject", 7)) ||
            (n == 4 && !memcmp(t, "year", 4));
 }

@@ -13,6 +13,7 @@
  *   "a quoted phrase"        QT_PHRASE (to the closing quote, or the end)
  *   AND OR NOT XOR NEAR ADJ  QT_OP: these words exactly, in capitals
  *   category:V  year:V       QT_FILTER: a filter, its value as written
+ *   author:V  subject:V
  *                            (V may be "quoted"; +/- may lead)
  *   anything else            QT_TERM: a run of characters that are not
  *                            white space, parentheses or quotes

@@ -28,6 +28,7 @@
 #include "read_side.hh"
 extern "C" {
 #include "../common/text.h"
+#include "author_keys.h"
 #include "qscan.h"
 }
 
@@ -37,14 +38,87 @@ namespace {
 
 const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 
+/* The works of one author key of two initials or more ("M.-H. Yang"):
+ * the works of its family name (XAL) whose stored author names answer
+ * the key (author_answers: initials checked), found when the match
+ * starts, from the SLOT_AUTHORS value stream in docid order, so that its
+ * count is exact.  Weight 0, like the filter it is.  A local database
+ * only: xapian-tcpsrv cannot run it (author_query). */
+class InitialsSource : public Xapian::PostingSource {
+    std::string family, key, initials;
+    int kind, rules;
+    std::vector<Xapian::docid> docs; /* the works that answer, ascending */
+    size_t at = 0;
+    bool started = false;
+
+  public:
+    InitialsSource(const std::string &family_, const shim_author_key &k,
+                   int rules_)
+        : family(family_), key(k.key), initials(k.initials), kind(k.kind),
+          rules(rules_)
+    {
+    }
+    Xapian::PostingSource *clone() const override
+    {
+        const shim_author_key k{kind, key.c_str(), initials.c_str()};
+        return new InitialsSource(family, k, rules);
+    }
+    void init(const Xapian::Database &db) override
+    {
+        const std::string term = LAYOUT_P_AUTHOR_FAMILY + family;
+        const shim_author_key k{kind, key.c_str(), initials.c_str()};
+        docs.clear();
+        Xapian::ValueIterator val = db.valuestream_begin(SLOT_AUTHORS);
+        const Xapian::ValueIterator val_end = db.valuestream_end(SLOT_AUTHORS);
+        for (Xapian::PostingIterator it = db.postlist_begin(term);
+             it != db.postlist_end(term) && val != val_end; ++it) {
+            val.skip_to(*it);
+            if (val == val_end)
+                break;
+            if (val.get_docid() != *it)
+                continue;
+            const std::string v = *val;
+            if (authors_answer(v.data(), v.size(), rules, &k, 1) > 0)
+                docs.push_back(*it);
+        }
+        at = 0;
+        started = false;
+        set_maxweight(0);
+    }
+    Xapian::doccount get_termfreq_min() const override { return docs.size(); }
+    Xapian::doccount get_termfreq_est() const override { return docs.size(); }
+    Xapian::doccount get_termfreq_max() const override { return docs.size(); }
+    void next(double) override
+    {
+        if (started)
+            at++;
+        started = true;
+    }
+    void skip_to(Xapian::docid did, double) override
+    {
+        started = true;
+        at = std::lower_bound(docs.begin() + at, docs.end(), did) - docs.begin();
+    }
+    bool at_end() const override { return started && at >= docs.size(); }
+    Xapian::docid get_docid() const override { return docs[at]; }
+    std::string get_description() const override
+    {
+        return "InitialsSource(" + key + " " + initials + ")";
+    }
+};
+
 /* An author filter key as a query: the family name's XAL term, the full
  * name's XAF term, and for "family i" every XAF term it begins (the full
  * names of that initial, and "family i" itself where only initials are
- * known).  Layout 4's XAI<family i> held the same works; layout 5 does
- * not write it, and an index of layout 4 has the XAF terms too. */
-Xapian::Query author_query(const shim_author_key &k)
+ * known).  A key that carries initials to check is InitialsSource's,
+ * unless a shard is remote (`local` false): there its terms alone. */
+Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
 {
     const std::string key = cut_key(k.key);
+    if (k.initials && local && k.kind != SHIM_AUTHOR_FAMILY) {
+        const std::string family = key.substr(0, key.find(' '));
+        return Xapian::Query((new InitialsSource(family, k, rules))->release());
+    }
     switch (k.kind) {
     case SHIM_AUTHOR_FAMILY: return Xapian::Query(LAYOUT_P_AUTHOR_FAMILY + key);
     case SHIM_AUTHOR_INITIAL:
@@ -56,6 +130,48 @@ Xapian::Query author_query(const shim_author_key &k)
     }
 }
 
+/* Is every database of h on this machine (no xapian-tcpsrv shard)? */
+bool all_local(shim_db *h)
+{
+    for (const shard_id &s : h->shards)
+        if (!s.local && s.path.compare(0, 6, "tcp://") == 0)
+            return false;
+    return true;
+}
+
+/* `author:"Z. Wu"`, `author:LeCun`: a filter, by the same name rules as
+ * --author (author_filter_keys); its values are kept, as written, for
+ * the hits' matched authors. */
+struct AuthorField : public Xapian::FieldProcessor {
+    FieldError *err;
+    shim_db *h;
+    std::vector<std::string> *seen;
+    AuthorField(FieldError *e, shim_db *h_, std::vector<std::string> *s)
+        : err(e), h(h_), seen(s)
+    {
+    }
+    Xapian::Query operator()(const std::string &value) override
+    {
+        arena a = {};
+        shim_author_key keys[AUTHOR_KEYS_MAX];
+        size_t n = 0;
+        const int rc = author_filter_keys(&a, value.c_str(), h->names, keys, &n);
+        std::vector<Xapian::Query> alts;
+        const bool local = all_local(h);
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            alts.push_back(author_query(keys[i], h->names, local));
+        arena_free(&a);
+        if (rc == -1)
+            throw std::bad_alloc();
+        if (rc) {
+            if (err->msg.empty())
+                err->msg = "author:" + value + " names no family name";
+            return Xapian::Query::MatchNothing;
+        }
+        seen->push_back(value);
+        return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    }
+};
 
 /* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
  * --category flag (text_category_key, the one rule). */
@@ -132,12 +248,13 @@ Reader::Reader(shim_db *h)
     qp.set_stopper(&h->stopper);
     qp.add_prefix("title", LAYOUT_P_TITLE);
     qp.add_prefix("abstract", LAYOUT_P_ABSTRACT);
-    qp.add_prefix("author", LAYOUT_P_AUTHOR);
     /* Filters, exactly as the flags: several category: OR, and
      * category: ANDs with year: (different boolean prefixes). */
     qp.add_boolean_prefix("category",
                           (new CategoryField(&field_error))->release());
     qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
+    qp.add_boolean_prefix(
+        "author", (new AuthorField(&field_error, h, &author_values))->release());
     qp.add_boolean_prefix("subject",
                           (new SubjectField(&field_error))->release());
     qp.set_max_expansion(PDX_WILDCARD_MAX,
@@ -157,7 +274,7 @@ Reader::Reader(shim_db *h)
     }
 }
 
-Xapian::Query build_filter(const shim_query *q)
+Xapian::Query build_filter(shim_db *h, const shim_query *q)
 {
     std::vector<Xapian::Query> parts;
     if (q->n_cat_keys) {
@@ -169,7 +286,8 @@ Xapian::Query build_filter(const shim_query *q)
     if (q->n_author_keys) {
         std::vector<Xapian::Query> alts;
         for (size_t i = 0; i < q->n_author_keys; i++)
-            alts.push_back(author_query(q->author_keys[i]));
+            alts.push_back(author_query(q->author_keys[i], h->names,
+                                        all_local(h)));
         parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
     }
     if (q->n_subject_keys) {
@@ -685,6 +803,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                           Xapian::QueryParser::FLAG_PURE_NOT;
     Xapian::Query query;
     reader(h).field_error.msg.clear();
+    reader(h).author_values.clear();
     try {
         query = reader(h).qp.parse_query(text, full);
     } catch (const Xapian::QueryParserError &) {

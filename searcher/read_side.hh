@@ -40,6 +40,7 @@ struct Reader : pdxshim::Side {
      * fields alone: the field boosts of pdx_query. */
     Xapian::QueryParser qp_title, qp_author;
     FieldError field_error; /* set by the field processors during a parse */
+    std::vector<std::string> author_values; /* the last parse's author: */
     /* The works' lengths, once the handle's queries have scored enough
      * postings to pay for reading them (searcher/bm25.cc). */
     pdxshim::LengthCache lengths;
@@ -70,7 +71,7 @@ std::map<std::string, double> snippet_weights(shim_db *h, const Xapian::Query &q
 std::vector<Word> words_of(const std::string &text);
 
 /* query_parse.cc */
-Xapian::Query build_filter(const shim_query *q);
+Xapian::Query build_filter(shim_db *h, const shim_query *q);
 Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
 std::string lower_words(const std::string &text);

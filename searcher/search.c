@@ -17,6 +17,7 @@
 #include "../common/text.h"
 #include "../corpus/merge.h"
 #include "../corpus/record.h"
+#include "author_keys.h"
 #include "qscan.h"
 #include "shim_read.h"
 
@@ -333,41 +334,6 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     return 0;
 }
 
-/* Does a work's author `name` answer one of the filter keys, as the
- * index's XAL and XAF terms do (write.c writes them from the same
- * text_name_keys)?  FAMILY: the family name; INITIAL: "family given"
- * begins with "family i"; FULL: "family given" (or "family i" for a name
- * of initials) is the key. */
-static int author_answers(arena *a, const char *name, int rules,
-                          const shim_author_key *keys, size_t n)
-{
-    name_keys nk;
-    if (text_name_keys_rules(a, name, rules, &nk) || !*nk.family)
-        return 0;
-    const char *full = *nk.initial
-                           ? text_join2(a, nk.family, nk.given_is_initial
-                                                          ? nk.initial
-                                                          : nk.given)
-                           : NULL;
-    for (size_t i = 0; i < n; i++) {
-        const char *k = keys[i].key;
-        switch (keys[i].kind) {
-        case SHIM_AUTHOR_FAMILY:
-            if (!strcmp(nk.family, k))
-                return 1;
-            break;
-        case SHIM_AUTHOR_INITIAL:
-            if (full && !strncmp(full, k, strlen(k)))
-                return 1;
-            break;
-        default:
-            if (full && !strcmp(full, k))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 /* Set each hit's author_matched (in r's arena).  0, or -1 out of
  * memory. */
 static int mark_matched_authors(pdx_results *r, int rules,
@@ -412,8 +378,34 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q)
     }
 }
 
+/* The nearest name the index holds to the author filter `name`
+ * (shim_suggest_author), in found[0..n) ("" for none).  0, or the
+ * error code. */
+static int suggest_author(pdx_index *ix, const char *name, char *found,
+                          size_t n)
+{
+    arena a = {0};
+    name_keys nk[3];
+    char *clean = text_clean(&a, name);
+    found[0] = '\0';
+    int rc = 0;
+    if (clean &&
+        text_name_filter_keys(&a, clean, shim_name_rules(ix->db), nk) > 0 &&
+        *nk[0].family) {
+        shim_err e = {0, ""};
+        rc = shim_suggest_author(ix->db, nk[0].family,
+                                 nk[0].given_is_initial ? nk[0].initial
+                                                        : nk[0].given,
+                                 found, n, &e);
+        if (rc)
+            handle_from_shim(ix, rc, &e);
+    }
+    arena_free(&a);
+    return rc;
+}
+
 /* For a search that matched nothing: the nearest name the index holds to
- * each author filter (shim_suggest_author).  0, or the error code. */
+ * each author filter.  0, or the error code. */
 static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
 {
     r->author_sugg = arena_alloc(&r->a, q->n_authors * sizeof *r->author_sugg);
@@ -421,24 +413,8 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
     r->n_author_sugg = q->n_authors;
     for (size_t i = 0; i < q->n_authors; i++) {
-        arena a = {0};
-        name_keys nk[3];
-        char *clean = text_clean(&a, q->authors[i]);
         char found[512];
-        found[0] = '\0';
-        int rc = 0;
-        if (clean &&
-            text_name_filter_keys(&a, clean, shim_name_rules(ix->db), nk) > 0 &&
-            *nk[0].family) {
-            shim_err e = {0, ""};
-            rc = shim_suggest_author(ix->db, nk[0].family,
-                                     nk[0].given_is_initial ? nk[0].initial
-                                                            : nk[0].given,
-                                     found, sizeof found, &e);
-            if (rc)
-                handle_from_shim(ix, rc, &e);
-        }
-        arena_free(&a);
+        int rc = suggest_author(ix, q->authors[i], found, sizeof found);
         if (rc)
             return rc;
         r->author_sugg[i] = found[0] ? arena_strdup(&r->a, found) : NULL;
@@ -448,53 +424,74 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
     return 0;
 }
 
-/* The keys of one parse of an author filter, appended to out. */
-static int parse_keys(pdx_index *ix, arena *a, const name_keys *nk,
-                      shim_author_key *out, size_t *n)
+/* For a search that matched nothing: the query (as corrected for spelling,
+ * or as written) with each author: value the index holds no one for
+ * replaced by the nearest name it holds, as the query's suggestion.  0,
+ * or the error code. */
+static int suggest_query_authors(pdx_index *ix, pdx_results *r,
+                                 const char *text)
 {
-    if (!*nk->initial) {
-        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, nk->family};
-        return 0;
-    }
-    char *initial = text_join2(a, nk->family, nk->initial);
-    if (!initial)
+    shim_totals *t = &r->totals;
+    const char *base = t->suggestion[0] ? t->suggestion : text;
+    size_t n = strlen(base), pos = 0, done = 0, changed = 0;
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    if (!f)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
-    if (nk->given_is_initial) {
-        out[(*n)++] = (shim_author_key){SHIM_AUTHOR_INITIAL, initial};
-        return 0;
+    qtok k;
+    int rc = 0;
+    while (!rc && qscan_next(base, n, &pos, &k) != QT_END) {
+        const char *v = base + k.start;
+        size_t vn = k.len;
+        if (k.kind != QT_FILTER)
+            continue;
+        v += (*v == '+' || *v == '-');
+        if (strncmp(v, "author:", 7))
+            continue;
+        size_t skip = (size_t)(v - (base + k.start)) + 7;
+        v += 7;
+        vn -= skip;
+        if (vn && *v == '"') {
+            v++;
+            vn -= 1 + (vn > 1 && v[vn - 2] == '"');
+        }
+        char name[256], found[512];
+        if (!vn || vn >= sizeof name)
+            continue;
+        memcpy(name, v, vn);
+        name[vn] = '\0';
+        rc = suggest_author(ix, name, found, sizeof found);
+        if (rc || !found[0])
+            continue;
+        fwrite(base + done, 1, k.start + skip - done, f);
+        fprintf(f, "\"%s\"", found);
+        done = k.start + k.len;
+        changed = 1;
     }
-    char *full = text_join2(a, nk->family, nk->given);
-    if (!full)
-        return handle_error(ix, PDX_ENOMEM, "out of memory");
-    /* The full name, or a work that only knows the initial. */
-    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full};
-    out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, initial};
-    return 0;
+    fwrite(base + done, 1, n - done, f);
+    if (fclose(f))
+        rc = rc ? rc : handle_error(ix, PDX_ENOMEM, "out of memory");
+    if (!rc && changed && out_len < sizeof t->suggestion)
+        memcpy(t->suggestion, out, out_len + 1);
+    free(out);
+    return rc;
 }
 
-/* Author filter keys for one name as a user wrote it (every parse
- * text_name_filter_keys finds: at most 3, of at most 2 keys each); see
- * pdx_query. */
+/* Author filter keys for one name as a user wrote it (author_filter_keys,
+ * at most AUTHOR_KEYS_MAX); see pdx_query. */
 static int author_query_keys(pdx_index *ix, arena *a, const char *name,
                              shim_author_key *out, size_t *n)
 {
-    name_keys nk[3];
     size_t bad;
     if (!name || !text_utf8_valid(name, strlen(name), &bad))
         return handle_error(ix, PDX_EINVAL, "author filter is not valid UTF-8");
-    char *clean = text_clean(a, name);
-    int parses =
-        clean ? text_name_filter_keys(a, clean, shim_name_rules(ix->db), nk) : -1;
-    if (parses < 0)
+    int rc = author_filter_keys(a, name, shim_name_rules(ix->db), out, n);
+    if (rc == -1)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
-    if (!*nk[0].family)
+    if (rc)
         return handle_error(ix, PDX_EINVAL,
-                         "author filter \"%s\" has no family name", name);
-    for (int i = 0; i < parses; i++) {
-        int rc = *nk[i].family ? parse_keys(ix, a, &nk[i], out, n) : 0;
-        if (rc)
-            return rc;
-    }
+                            "author filter \"%s\" has no family name", name);
     return 0;
 }
 
@@ -524,8 +521,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
                         : NULL;
     shim_author_key *aks =
-        q->n_authors ? arena_alloc(&a, 6 * q->n_authors * sizeof *aks) : NULL;
-    if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
+        arena_alloc(&a, AUTHOR_KEYS_MAX * (q->n_authors + SHIM_QUERY_AUTHORS) *
+                            sizeof *aks);
+    if (!r || (q->n_categories && !cats) || !aks) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
@@ -585,9 +583,20 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     for (const char *p = text; *p; p++)
         if (!isspace((unsigned char)*p))
             has_text = 1;
+    /* A query of filters alone (`author:Hinton`, `category:cs.CV`) has
+     * nothing to rank by: newest first, as with the flags. */
+    int only_filters = has_text;
+    {
+        size_t pos = 0;
+        qtok t;
+        qtok_kind k;
+        while ((k = qscan_next(text, strlen(text), &pos, &t)) != QT_END)
+            if (k != QT_FILTER)
+                only_filters = 0;
+    }
     pdx_sort sort = q->sort;
     if (sort == PDX_SORT_AUTO)
-        sort = has_text ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
+        sort = has_text && !only_filters ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
     shim_query sq = {
         .text = has_text ? text : "",
         .year_min = q->year_min,
@@ -632,12 +641,24 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         handle_from_shim(ix, rc, &e);
         goto fail;
     }
-    if (n_aks && mark_matched_authors(r, shim_name_rules(ix->db), aks, n_aks)) {
+    /* The query's author: values are filters like --author: their
+     * authors are marked too. */
+    size_t n_marks = n_aks;
+    for (size_t i = 0; i < r->totals.n_query_authors; i++)
+        if (author_filter_keys(&a, r->totals.query_authors[i],
+                               shim_name_rules(ix->db), aks, &n_marks) == -1) {
+            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+            goto fail;
+        }
+    if (n_marks && mark_matched_authors(r, shim_name_rules(ix->db), aks, n_marks)) {
         rc = handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
     if (n_aks && !q->no_suggest && r->totals.upper == 0 &&
         (rc = suggest_authors(ix, r, q)))
+        goto fail;
+    if (r->totals.n_query_authors && !q->no_suggest && r->totals.upper == 0 &&
+        (rc = suggest_query_authors(ix, r, text)))
         goto fail;
     if (n_aks && shim_name_rules(ix->db) < TEXT_NAME_RULES)
         note_old_name_rules(r, q);

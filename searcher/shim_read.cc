@@ -246,6 +246,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
 {
     const bool has_text = q->text && *q->text;
     totals->note[0] = '\0';
+    totals->n_query_authors = 0;
     Xapian::Query query;
     /* The phrases every match must hold, checked only for the works that
      * would make the page (PhraseFilter). */
@@ -257,10 +258,16 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
          * would refuse through xapian-tcpsrv. */
         query = parse_query(h, q->text, q->lenient != 0, note, &phrases);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
+        totals->n_query_authors = 0;
+        for (const std::string &v : reader(h).author_values)
+            if (totals->n_query_authors < SHIM_QUERY_AUTHORS &&
+                v.size() < sizeof totals->query_authors[0])
+                memcpy(totals->query_authors[totals->n_query_authors++],
+                       v.c_str(), v.size() + 1);
     } else {
         query = every_work();
     }
-    Xapian::Query filter = build_filter(q);
+    Xapian::Query filter = build_filter(h, q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
      * -x, AND, NOT, a phrase) keeps its match set and is only re-ranked. */
     const Xapian::Query::op top_op = query.get_type();

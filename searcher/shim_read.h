@@ -14,12 +14,18 @@ extern "C" {
 #endif
 
 /* Kinds of author filter key: a folded family name (XAL), "family i"
- * (every XAF it begins), "family given" (XAF). */
+ * (every XAF it begins), "family given" (XAF).  `initials`, when not
+ * NULL, are the filter's two or more initials ("mh"), which the works'
+ * author names are checked against (searcher/author_keys.c). */
 enum { SHIM_AUTHOR_FAMILY, SHIM_AUTHOR_INITIAL, SHIM_AUTHOR_FULL };
 typedef struct shim_author_key {
     int kind;
     const char *key;
+    const char *initials;
 } shim_author_key;
+
+/* The author: values of one query, as written (the first few). */
+#define SHIM_QUERY_AUTHORS 4
 
 enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
 
@@ -85,6 +91,8 @@ typedef struct shim_totals {
                                 words corrected, or "" (also when longer) */
     char note[512]; /* how the query was searched, when not as written
                        (terms left out), or "" */
+    char query_authors[SHIM_QUERY_AUTHORS][256]; /* its author: values */
+    size_t n_query_authors;
 } shim_totals;
 
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,

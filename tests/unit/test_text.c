@@ -127,6 +127,16 @@ static void keys_r(const char *name, int rules, const char *family,
     arena_free(&a);
 }
 
+/* The initials of a name's given names. */
+static void initials(const char *name, int rules, const char *want)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys_rules(&a, name, rules, &k), 0);
+    CHECK_STR(k.initials, want);
+    arena_free(&a);
+}
+
 static void keys(const char *name, const char *family, const char *given,
                  const char *initial, int is_initial)
 {
@@ -135,6 +145,13 @@ static void keys(const char *name, const char *family, const char *given,
 
 static void test_names(void)
 {
+    /* every given-name part's initial, hyphenated parts apart */
+    initials("Sun-Hee Varga", 2, "sh");
+    initials("Sun-Hee Varga", 1, "sh");
+    initials("S.-H. Varga", 2, "sh");
+    initials("Varga, Sun H.", 2, "sh");
+    initials("Sun Varga", 2, "s");
+    initials("Varga", 2, "");
     keys("Zhihua Wu", "wu", "zhihua", "z", 0);
     keys("Wu, Zhihua", "wu", "zhihua", "z", 0);
     keys("Z. Wu", "wu", "z", "z", 1);
@@ -205,14 +222,20 @@ static void test_filter_names(void)
     filter("Zhihua W.", "w/zhihua/z/0");
     filter("Trawinski Arkadiusz P.", "p/trawinski/t/0 | trawinski/arkadiusz/a/0");
     /* PubMed and MEDLINE initials. */
-    filter("Wu Z", "wu/z/z/1");
-    filter("Manning CD", "manning/c/c/1");
-    filter("CD Manning", "manning/c/c/1");
+    filter("Wu Z", "wu/z/z/1 | z/wu/w/0");
+    filter("Manning CD", "manning/c/c/1 | cd/manning/m/0");
+    filter("Zitong YU", "zitong/y/y/1 | yu/zitong/z/0"); /* capitals: family? */
+    filter("Wu David JH", "wudavid/j/j/1 | wu/david/d/0");
+    filter("Badea \xc5\x9e" "B", "badea/s/s/1 | sb/badea/b/0"); /* "Badea ŞB" */
+    filter("CD Manning", "manning/c/c/1 | cd/manning/m/0");
+    filter("YU Zedong", "zedong/y/y/1 | yu/zedong/z/0");
     filter("MD Mahbubur Rahman", "rahman/md/m/0 | md/mahbubur/m/0");
     filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
     filter("van der Berg J", "vanderberg/j/j/1");
     filter("H. M", "m/h/h/1");
-    filter("Hemanth Kumar M", "hemanthkumar/m/m/1 | m/hemanth/h/0");
+    filter("Hemanth Kumar M", "hemanthkumar/m/m/1 | m/hemanth/h/0 | hemanth/kumar/k/0");
+    /* family first with a middle initial */
+    filter("Barral Joelle K", "barraljoelle/k/k/1 | k/barral/b/0 | barral/joelle/j/0");
     /* Particles. */
     filter("van der Berg", "vanderberg///0");
     filter("Van der Berg", "vanderberg///0");
