@@ -39,7 +39,8 @@ namespace {
 const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
 
 /* The works of one author key of two initials or more ("M.-H. Yang"):
- * the works of its family name (XAL) whose stored author names answer
+ * the works of its family name (XAL), or of its XAF term for a full
+ * name's "family i", whose stored author names answer
  * the key (author_answers: initials checked), found when the match
  * starts, from the SLOT_AUTHORS value stream in docid order, so that its
  * count is exact.  Weight 0, like the filter it is.  A local database
@@ -65,7 +66,12 @@ class InitialsSource : public Xapian::PostingSource {
     }
     void init(const Xapian::Database &db) override
     {
-        const std::string term = LAYOUT_P_AUTHOR_FAMILY + family;
+        /* the works holding the key's full-name term ("yang m", the works
+         * that know only the initial), or for initials every work of
+         * the family name */
+        const std::string term = kind == SHIM_AUTHOR_FULL
+                                     ? LAYOUT_P_AUTHOR_FULL + key
+                                     : LAYOUT_P_AUTHOR_FAMILY + family;
         const shim_author_key k{kind, key.c_str(), initials.c_str()};
         docs.clear();
         Xapian::ValueIterator val = db.valuestream_begin(SLOT_AUTHORS);
@@ -117,7 +123,8 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
     const std::string key = cut_key(k.key);
     if (k.initials && local && k.kind != SHIM_AUTHOR_FAMILY) {
         const std::string family = key.substr(0, key.find(' '));
-        return Xapian::Query((new InitialsSource(family, k, rules))->release());
+        const shim_author_key cut{k.kind, key.c_str(), k.initials};
+        return Xapian::Query((new InitialsSource(family, cut, rules))->release());
     }
     switch (k.kind) {
     case SHIM_AUTHOR_FAMILY: return Xapian::Query(LAYOUT_P_AUTHOR_FAMILY + key);

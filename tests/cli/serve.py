@@ -105,6 +105,16 @@ same_as_cli("subjects: filter (repeated, OR-ed) and facet",
 st, _, body = get("/search?subject=Malaria&subject=" + q("citizen science"))
 check("the subject filter finds works of two formats",
       st == 200 and sorted(h["id"] for h in json.loads(body)["hits"]) == ["W9000000001", "W9000000005"], body[:200])
+st, _, body = get("/search?author=" + q("Varga SH") + "&snippet=0")
+hits = json.loads(body)["hits"] if st == 200 else []
+check("author= reads the name rules (PubMed initials of a hyphenated name) and marks the matched author",
+      sorted(h["id"] for h in hits) == ["names:008", "names:010", "names:011"] and
+      all(h.get("matched_authors") and all("Varga" in a for a in h["matched_authors"]) for h in hits),
+      body[:300])
+st, _, body = get("/search?q=" + q('author:"Varga, S.-H."') + "&snippet=0")
+want = cli("search", "--db", db, "--format", "json", "--snippet", "0", "--author", "Varga, S.-H.")
+check("author: in the query is the author filter (the same hits, newest first)",
+      st == 200 and want and json.loads(body)["hits"] == want["hits"], body[:300])
 st, _, body = get("/works/pmid:90000003")
 check("a PMID a DeleteCitation removed is 404", st == 404, (st, body[:100]))
 same_as_cli("search with feedback", "/search?q=" + q("coral reef") + "&expand=1",
