@@ -438,7 +438,7 @@ PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 4
+#define PDX_QUERY_VERSION 5
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -559,7 +559,29 @@ typedef struct pdx_query {
      *  case, accents and punctuation ("Neoplasms", "neoplasms"). */
     const char *const *subjects;
     size_t n_subjects;
+    /* ---- version 5 ---- */
+    /** How `text` is read (pdx_syntax): PDX_SYNTAX_AUTO (0) reads the query
+     *  language, except in prose -- a passage of PDX_PROSE_WORDS words or
+     *  more, or PDX_PROSE_CAPS_WORDS or more in capitals throughout --
+     *  which is read as plain words, so that a "NOT" or an unbalanced "("
+     *  in a pasted abstract is a word; PDX_SYNTAX_QUERY always reads the
+     *  query language; PDX_SYNTAX_WORDS always plain words (operators,
+     *  +/-, wildcards and parentheses are words; "quoted phrases", field
+     *  prefixes and filters still apply).  pdx_results_note says when a
+     *  query was read as words. */
+    int syntax;
 } pdx_query;
+
+/** pdx_query.syntax. */
+typedef enum pdx_syntax {
+    PDX_SYNTAX_AUTO = 0,
+    PDX_SYNTAX_QUERY = 1,
+    PDX_SYNTAX_WORDS = 2
+} pdx_syntax;
+/** The prose rule of PDX_SYNTAX_AUTO: this many words or more. */
+#define PDX_PROSE_WORDS 30
+/** ... or this many or more with no lower-case letter. */
+#define PDX_PROSE_CAPS_WORDS 4
 
 /** Feedback defaults (pdx_query.expand_*): of docs {3,5,10,20} x terms
  *  {10,20,40} x weight {0.25,0.5,1}, the best balance of CACM and SciFact
@@ -600,7 +622,8 @@ typedef struct pdx_query {
     pdx_v_.title_weight = -1.0, pdx_v_.author_weight = -1.0))
 #endif
 
-/** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 to 3).
+/** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 to
+ *  PDX_QUERY_VERSION).
  *  0, PDX_EVERSION or PDX_EINVAL. */
 PDX_EXTERN int pdx_query_init(pdx_query *q, unsigned int version);
 

@@ -95,6 +95,7 @@ int pdx_query_init(pdx_query *q, unsigned int version)
     size_t n = version == 1   ? offsetof(pdx_query, lenient)
                : version == 2 ? offsetof(pdx_query, time_limit)
                : version == 3 ? offsetof(pdx_query, subjects)
+               : version == 4 ? offsetof(pdx_query, syntax)
                               : sizeof *q;
     memset(q, 0, n);
     q->version = version;

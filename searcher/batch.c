@@ -10,7 +10,7 @@
  *         own BEIR reader;
  *   ".I"  a SMART query file (CACM's query.text): .I number, .W text, and
  *         .A authors, whose family names are added to the query as
- *         author: clauses, so that a query naming people is matched
+ *         authorword: clauses, so that a query naming people is matched
  *         against the author field as well as the text;
  *   else  one query per line, "qid<TAB>text"; blank lines and lines
  *         starting with '#' are ignored.
@@ -124,7 +124,7 @@ static int read_records(batch_queries *l, const char *path, pdx_format fmt,
                 char fam[256];
                 cli_family_term(w->authors[i], fam, sizeof fam);
                 if (*fam)
-                    fprintf(tf, " author:%s", fam);
+                    fprintf(tf, " authorword:%s", fam);
             }
             err = fclose(tf) ? -1 : 0;
         }

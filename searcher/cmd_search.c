@@ -61,6 +61,13 @@ static const char help[] =
     "  --expand-terms N   terms added (default 10)\n"
     "  --expand-weight X  the best added term's weight relative to one\n"
     "                     query word, 0 < X <= 1 (default 0.25)\n"
+    "  --syntax S         auto (default): the query language, but prose\n"
+    "                     -- 30 words or more, or 4 or more all in\n"
+    "                     capitals -- is read as plain words, so a NOT or\n"
+    "                     a '(' in a pasted abstract is a word, and a note\n"
+    "                     says so; query: always the language; words:\n"
+    "                     always plain words and \"phrases\" (the default\n"
+    "                     with --batch)\n"
     "  --lenient          read a query that does not parse as plain words\n"
     "                     instead of failing (always on with --batch)\n"
     "  --exact            count every match, so the total is exact\n"
@@ -139,6 +146,7 @@ int cmd_search(int argc, char **argv)
         {"expand-terms", required_argument, NULL, 'M'},
         {"expand-weight", required_argument, NULL, 'W'},
         {"lenient", no_argument, NULL, 'P'},
+        {"syntax", required_argument, NULL, 1001},
         {"title-weight", required_argument, NULL, 't'},
         {"author-weight", required_argument, NULL, 'u'},
         {"run-tag", required_argument, NULL, 'R'},
@@ -150,7 +158,7 @@ int cmd_search(int argc, char **argv)
     pdx_query q = PDX_QUERY_INIT;
     out_format fmt = OUT_TEXT;
     const char *batch = NULL, *fmt_name = NULL, *tag = "paperdex";
-    int limit_given = 0;
+    int limit_given = 0, syntax_given = 0;
     int c;
     optind = 1;
     if (cli_query_args("search", argc, argv, opts))
@@ -274,6 +282,19 @@ int cmd_search(int argc, char **argv)
             }
             break;
         case 'P': q.lenient = 1; break;
+        case 1001:
+            if (!strcmp(optarg, "auto"))
+                q.syntax = PDX_SYNTAX_AUTO;
+            else if (!strcmp(optarg, "query"))
+                q.syntax = PDX_SYNTAX_QUERY;
+            else if (!strcmp(optarg, "words"))
+                q.syntax = PDX_SYNTAX_WORDS;
+            else {
+                cli_error("--syntax takes auto, query or words");
+                return EXIT_USAGE;
+            }
+            syntax_given = 1;
+            break;
         case 't':
         case 'u': {
             double *w = c == 't' ? &q.title_weight : &q.author_weight;
@@ -321,6 +342,8 @@ int cmd_search(int argc, char **argv)
         if (!limit_given)
             q.limit = 1000;
         q.lenient = 1;
+        if (!syntax_given) /* test-collection questions are prose */
+            q.syntax = PDX_SYNTAX_WORDS;
         q.snippet_bytes = 0; /* not printed: TREC lines and records */
         q.no_suggest = 1;
         int st = EXIT_OK_;
@@ -361,7 +384,12 @@ int cmd_search(int argc, char **argv)
     int rc = pdx_search(&r, ix, &q);
     if (!rc && pdx_results_note(r))
         fprintf(stderr, "note: %s\n", pdx_results_note(r));
-    if (rc) {
+    if (rc == PDX_EQUERY) {
+        cli_error("%s (--syntax words, or --lenient, searches it as plain "
+                  "words)",
+                  pdx_errmsg(ix));
+        status = cli_exit_for(rc);
+    } else if (rc) {
         cli_error("%s", pdx_errmsg(ix));
         status = cli_exit_for(rc);
     } else if (out_results(stdout, fmt, q.text, r, q.offset, q.limit,

@@ -255,6 +255,9 @@ Reader::Reader(shim_db *h)
     qp.set_stopper(&h->stopper);
     qp.add_prefix("title", LAYOUT_P_TITLE);
     qp.add_prefix("abstract", LAYOUT_P_ABSTRACT);
+    /* The author names' words, scored (the name filter is author:):
+     * how --batch searches a test-collection query's named authors. */
+    qp.add_prefix("authorword", LAYOUT_P_AUTHOR);
     /* Filters, exactly as the flags: several category: OR, and
      * category: ANDs with year: (different boolean prefixes). */
     qp.add_boolean_prefix("category",
@@ -795,10 +798,10 @@ static bool only_excluded(const std::string &raw, std::string *positive)
 }
 
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
-                           std::string &note, PhraseFilter *hoist)
+                           std::string &note, PhraseFilter *hoist, bool words)
 {
     std::string positive;
-    if (only_excluded(raw, &positive)) /* all works but those; a phrase
+    if (!words && only_excluded(raw, &positive)) /* all works but those; a phrase
                                         * there is no filter to hoist */
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
@@ -812,7 +815,10 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     reader(h).field_error.msg.clear();
     reader(h).author_values.clear();
     try {
-        query = reader(h).qp.parse_query(text, full);
+        /* words: a quoted phrase in prose is still one (a title cited
+         * in a question) */
+        query = reader(h).qp.parse_query(
+            text, words ? unsigned(Xapian::QueryParser::FLAG_PHRASE) : full);
     } catch (const Xapian::QueryParserError &) {
         reader(h).field_error.msg.clear();
         query = reader(h).qp.parse_query(text, 0); /* plain words */

@@ -75,7 +75,7 @@ Xapian::Query build_filter(shim_db *h, const shim_query *q);
 Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
 std::string lower_words(const std::string &text);
-Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist);
+Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist, bool words = false);
 void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcount> &wqf, std::map<std::string, Xapian::termcount> *in_abstract = nullptr);
 
 /* suggest.cc */

@@ -259,6 +259,38 @@ static int check_syntax(pdx_index *ix, const char *t)
     return 0;
 }
 
+/* Is the query text prose, to be read as plain words under
+ * PDX_SYNTAX_AUTO (pdx_query.syntax)?  Writes why to why[0..n). */
+static int is_prose(const char *t, char *why, size_t n)
+{
+    size_t len = strlen(t), pos = 0, words = 0;
+    int lower = 0, upper = 0;
+    qtok k;
+    while (qscan_next(t, len, &pos, &k) != QT_END)
+        words += k.kind == QT_TERM || k.kind == QT_OP || k.kind == QT_PHRASE;
+    for (const char *p = t; *p; p++) {
+        lower |= *p >= 'a' && *p <= 'z';
+        upper |= *p >= 'A' && *p <= 'Z';
+    }
+    if (words >= PDX_PROSE_WORDS)
+        snprintf(why, n, "a passage of %zu words", words);
+    else if (words >= PDX_PROSE_CAPS_WORDS && upper && !lower)
+        snprintf(why, n, "%zu words in capitals", words);
+    else
+        return 0;
+    return 1;
+}
+
+/* Does q read its text as plain words (pdx_query.syntax)? */
+static int reads_words(const pdx_query *q, char *why, size_t n)
+{
+    const char *t = q->text ? q->text : "";
+    why[0] = '\0';
+    if (q->syntax == PDX_SYNTAX_WORDS)
+        return 1;
+    return q->syntax == PDX_SYNTAX_AUTO && is_prose(t, why, n);
+}
+
 static int check_query(pdx_index *ix, const pdx_query *q)
 {
     if (!q)
@@ -307,7 +339,11 @@ static int check_query(pdx_index *ix, const pdx_query *q)
         return handle_error(ix, PDX_EINVAL, "a filter has a count but no items");
     if (q->sort < PDX_SORT_AUTO || q->sort > PDX_SORT_OLDEST)
         return handle_error(ix, PDX_EINVAL, "unknown sort order %d", q->sort);
-    if (!q->lenient && check_syntax(ix, t))
+    if (q->syntax < PDX_SYNTAX_AUTO || q->syntax > PDX_SYNTAX_WORDS)
+        return handle_error(ix, PDX_EINVAL, "unknown query syntax %d",
+                            q->syntax);
+    char why[64];
+    if (!q->lenient && !reads_words(q, why, sizeof why) && check_syntax(ix, t))
         return ix->code;
     if (!(q->time_limit >= 0 && q->time_limit <= 3600))
         return handle_error(ix, PDX_EINVAL,
@@ -501,13 +537,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     int entry = handle_enter(ix);
     if (entry)
         return entry;
-    /* An older caller's struct ends before `lenient` (version 1) or
-     * `time_limit` (version 2): read that much, the rest its defaults. */
+    /* An older caller's struct ends before `lenient` (version 1),
+     * `time_limit` (2), `subjects` (3) or `syntax` (4): read that much,
+     * the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
     if (q && q->version >= 1 && q->version < PDX_QUERY_VERSION) {
         memcpy(&v2, q, q->version == 1   ? offsetof(pdx_query, lenient)
                        : q->version == 2 ? offsetof(pdx_query, time_limit)
-                                         : offsetof(pdx_query, subjects));
+                       : q->version == 3 ? offsetof(pdx_query, subjects)
+                                         : offsetof(pdx_query, syntax));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -597,6 +635,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     pdx_sort sort = q->sort;
     if (sort == PDX_SORT_AUTO)
         sort = has_text && !only_filters ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
+    char why[64];
+    const int words = reads_words(q, why, sizeof why);
     shim_query sq = {
         .text = has_text ? text : "",
         .year_min = q->year_min,
@@ -622,6 +662,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                PDX_FACET_AUTHOR | PDX_FACET_SUBJECT),
         .facet_limit = q->facet_limit,
         .lenient = q->lenient,
+        .words = words,
         .expand_docs = q->expand_docs,
         .expand_terms = q->expand_terms ? q->expand_terms
                                         : PDX_DEFAULT_EXPAND_TERMS,
@@ -640,6 +681,23 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (rc) {
         handle_from_shim(ix, rc, &e);
         goto fail;
+    }
+    /* Prose read as words says so, before any other note. */
+    if (words && why[0] && has_text) {
+        char other[sizeof r->totals.note];
+        memcpy(other, r->totals.note, sizeof other);
+        int w = snprintf(r->totals.note, sizeof r->totals.note,
+                         "read as plain words (%s): AND, OR, NOT, +, - "
+                         "and parentheses are words; --syntax query reads "
+                         "them as operators",
+                         why);
+        size_t at = w > 0 ? (size_t)w : 0, room = sizeof r->totals.note;
+        if (other[0] && at + 3 < room) {
+            memcpy(r->totals.note + at, "; ", 2);
+            size_t k = strnlen(other, room - at - 3);
+            memcpy(r->totals.note + at + 2, other, k);
+            r->totals.note[at + 2 + k] = '\0';
+        }
     }
     /* The query's author: values are filters like --author: their
      * authors are marked too. */

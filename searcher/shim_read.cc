@@ -256,7 +256,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         /* Over Xapian's positions phrases are Xapian's own
          * (xapian_phrases) and never reach the decider, which Xapian
          * would refuse through xapian-tcpsrv. */
-        query = parse_query(h, q->text, q->lenient != 0, note, &phrases);
+        query = parse_query(h, q->text, q->lenient != 0, note, &phrases,
+                            q->words != 0);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
         totals->n_query_authors = 0;
         for (const std::string &v : reader(h).author_values)

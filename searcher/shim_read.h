@@ -50,6 +50,7 @@ typedef struct shim_query {
                                 matched words between SHIM_HI_START and
                                 SHIM_HI_END bytes */
     int lenient;             /* unparsable text is read as plain words  */
+    int words;               /* the text is read as plain words         */
     size_t expand_docs;      /* 0: no feedback; else pseudo-relevance
                                 feedback with Xapian's Bo1 scheme, see
                                 pdx_query */

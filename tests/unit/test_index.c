@@ -1089,6 +1089,15 @@ static void test_long_queries(void)
     pdx_query q = PDX_QUERY_INIT;
     pdx_results *r = NULL;
     q.text = text;
+    /* prose (200 words) is read as words, and the note says so */
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    CHECK(pdx_results_count(r) > 0);
+    CHECK(pdx_results_note(r) != NULL &&
+          strstr(pdx_results_note(r), "read as plain words (a passage of 200 words)"));
+    pdx_results_free(r);
+    r = NULL;
+    /* in the query language: the same works, no note */
+    q.syntax = PDX_SYNTAX_QUERY;
     CHECK_INT(pdx_search(&r, ix, &q), 0);
     CHECK(pdx_results_count(r) > 0);
     CHECK(pdx_results_note(r) == NULL);
@@ -1123,6 +1132,14 @@ static void test_long_queries(void)
     snprintf(text + len, cap - len, "glacier");
     CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
     CHECK(strstr(pdx_errmsg(ix), "at most 1024 are searched") != NULL);
+    /* as prose (the default), its ANDs are words: searched, not refused */
+    q.syntax = PDX_SYNTAX_AUTO;
+    CHECK_INT(pdx_search(&r, ix, &q), 0);
+    pdx_results_free(r);
+    r = NULL;
+    q.syntax = 7;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+    CHECK(strstr(pdx_errmsg(ix), "unknown query syntax 7") != NULL);
     free(text);
     pdx_close(ix);
 }
