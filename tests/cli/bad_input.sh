@@ -154,6 +154,8 @@ expect "past the term limit: the rarest words, and a note" 0 'searched with the 
     "$PDX" search --db "$DB" "$long_query good"
 and_query=$(for i in $(seq 1100); do printf 'w%d AND ' "$i"; done)
 expect "a structured query past the limit is refused" 2 'the query has 1101 distinct terms; at most 1024 are searched' -- \
+    "$PDX" search --db "$DB" --syntax query "${and_query}good"
+expect "the same text by default is prose: its ANDs are words, with a note" 0 'read as plain words \(a passage of 2201 words\)' -- \
     "$PDX" search --db "$DB" "${and_query}good"
 expect "unbalanced quote is read leniently" 0 'match' -- "$PDX" search --db "$DB" '"good record'
 expect "bad --year" 2 '--year takes' -- "$PDX" search --db "$DB" --year 20x1 x
