@@ -83,11 +83,12 @@ static char *first_char(arena *a, const char *key)
     return arena_strndup(a, key, k);
 }
 
-/* The first letter of each part of given names g[0..n), parts split on
- * spaces, dots and hyphens ("Ming-Hsuan", "M.-H.", "M H" all "mh"), at
- * most TEXT_NAME_INITIALS; a part that folds to nothing gives none. */
-static char *initials_of(arena *a, const char *g, size_t n)
+/* Parts split on spaces, dots and hyphens ("Ming-Hsuan", "M.-H.", "M H"
+ * all "mh"); a part that folds to nothing gives none. */
+char *text_name_initials(arena *a, const name_keys *k)
 {
+    const char *g = k->given_src ? k->given_src : "";
+    size_t n = k->given_src ? k->given_len : 0;
     char buf[TEXT_NAME_INITIALS * 4 + 1];
     size_t len = 0, count = 0;
     for (size_t i = 0; i < n && count < TEXT_NAME_INITIALS;) {
@@ -161,9 +162,10 @@ static int given_keys(arena *a, const char *g, size_t n, int rules,
     }
     out->given = first ? first : arena_strdup(a, "");
     out->initial = first_char(a, out->given);
-    out->initials = initials_of(a, g, n);
+    out->given_src = g;
+    out->given_len = n;
     out->given_is_initial = any && all_initial;
-    return (out->given && out->initial && out->initials) ? 0 : -1;
+    return (out->given && out->initial) ? 0 : -1;
 }
 
 int text_name_keys(arena *a, const char *name, name_keys *out)
@@ -196,10 +198,7 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         out->family = arena_strdup(a, "");
         out->given = arena_strdup(a, "");
         out->initial = arena_strdup(a, "");
-        out->initials = arena_strdup(a, "");
-        return (out->family && out->given && out->initial && out->initials)
-                   ? 0
-                   : -1;
+        return (out->family && out->given && out->initial) ? 0 : -1;
     }
     size_t f = k - 1;
     while (f > 1 && is_particle(w[f - 1].p, w[f - 1].n))
@@ -273,7 +272,9 @@ static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
         spaced[k++] = ' ';
         i += len;
     }
-    return given_keys(a, spaced, k, rules, out);
+    /* in `a`: out->given_src points at it */
+    const char *kept = arena_strndup(a, spaced, k);
+    return kept ? given_keys(a, kept, k, rules, out) : -1;
 }
 
 int text_name_filter_keys(arena *a, const char *name, int rules,

@@ -53,18 +53,24 @@ char *text_unaccent(const char *s, size_t n, size_t *len);
  *   given    folded first given name ("zhihua"), or "" if none
  *   initial  the first letter of the given name, folded ("z"), or ""
  *   given_is_initial  nonzero when every given-name part was one letter
- *   initials the first letter of every given-name part, hyphenated parts
- *            apart ("Ming-Hsuan" and "M.-H." give "mh"), at most
- *            TEXT_NAME_INITIALS letters, folded; "" if none
+ *   given_src, given_len  the given names as written (borrowed from
+ *            `name`, or in `a`), for text_name_initials
  * Strings allocated in `a`.  Returns 0, or -1 on out-of-memory. */
-#define TEXT_NAME_INITIALS 8
 typedef struct name_keys {
     char *family;
     char *given;
     char *initial;
-    char *initials;
     int given_is_initial;
+    const char *given_src;
+    size_t given_len;
 } name_keys;
+
+/* The first letter of every part of k's given names, hyphenated parts
+ * apart ("Ming-Hsuan" and "M.-H." give "mh"), at most TEXT_NAME_INITIALS
+ * letters, folded, in `a`; "" if none, NULL on out-of-memory.  Made on
+ * demand: only the initials check of an author filter needs them. */
+#define TEXT_NAME_INITIALS 8
+char *text_name_initials(arena *a, const name_keys *k);
 int text_name_keys(arena *a, const char *name, name_keys *out);
 
 /* The name rules an index was built with (its LAYOUT_META_NAMES): 1, a

@@ -14,16 +14,17 @@
  * name is also tried with "ue", "oe", "ae" (at the start or after a
  * consonant, before a consonant or at the end) made "u", "o", "a", and
  * the other way round: Mueller gives "mueller" and
- * "muller", Muller and Müller give "muller" and "mueller" (family_spellings
+ * "muller", Muller and Müller give "muller" and "mueller" (spellings
  * has the rule); a full given name too (Jörg, Jorg, Joerg).  Only names of four letters or more without the 'e':
  * "Sun" is never "Suen".
  *
  * The index holds the first given name (or the first initial) only, so
  * "M.-H. Yang" finds through its terms every Yang whose given name opens
- * with M.  Its key carries the initials ("mh"), and a match decider
- * (searcher/shim_read.cc) keeps the works with an author whose initials
- * open with them ("Ming-Hsuan", "Ming H.", "M.-H."), or who has fewer
- * initials that agree ("M."): never "Ming Yang".
+ * with M.  Its key carries the initials ("mh"), and a posting source
+ * (InitialsSource, searcher/query_parse.cc) keeps the works with an
+ * author whose initials open with them ("Ming-Hsuan", "Ming H.",
+ * "M.-H."), or who has fewer initials that agree ("M."): never "Ming
+ * Yang".
  */
 #include <string.h>
 
@@ -51,14 +52,14 @@ static int umlaut_place(const char *f, size_t i)
            (is_consonant(f[i + 1]) || !f[i + 1]);
 }
 
-/* The spellings of a folded name f (family or given) into out[0..5): f itself, its
- * form with every transliterated umlaut taken off (c: "mueller" ->
+/* The spellings of a folded name f (family or given) into out[0..5): f
+ * itself, its form with every transliterated umlaut taken off (c: "mueller" ->
  * "muller"), and c with each set of its u, o, a between consonants
  * transliterated ("muller" -> "mueller"; for two places, both and each
  * alone).  Only when c has four letters or more, and two such places or
  * fewer (else f and c alone): the same set for every spelling of one
  * name.  Returns how many. */
-static size_t family_spellings(arena *a, const char *f, const char *out[5])
+static size_t spellings(arena *a, const char *f, const char *out[5])
 {
     size_t n = 0, len = strlen(f);
     out[n++] = f;
@@ -108,11 +109,14 @@ static size_t family_spellings(arena *a, const char *f, const char *out[5])
 static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
                       size_t *n)
 {
-    const char *ini = strlen(nk->initials) >= 2 ? nk->initials : NULL;
+    const char *initials = text_name_initials(a, nk);
+    if (!initials)
+        return -1;
+    const char *ini = strlen(initials) >= 2 ? initials : NULL;
     const char *fams[5], *givens[5];
-    size_t nf = family_spellings(a, nk->family, fams);
+    size_t nf = spellings(a, nk->family, fams);
     size_t ng = *nk->initial && !nk->given_is_initial
-                    ? family_spellings(a, nk->given, givens)
+                    ? spellings(a, nk->given, givens)
                     : 0;
     for (size_t f = 0; f < nf; f++) {
         if (!*nk->initial) {
@@ -156,12 +160,15 @@ int author_filter_keys(arena *a, const char *name, int rules,
  * more)?  Full given names: their initials open with q ("Ming-Hsuan",
  * "Ming H." for "mh"); initials only: one row opens the other ("M." for
  * "mh", "M. H. J." too). */
-static int initials_agree(const name_keys *nk, const char *q)
+static int initials_agree(arena *a, const name_keys *nk, const char *q)
 {
-    size_t lq = strlen(q), la = strlen(nk->initials);
+    const char *ai = text_name_initials(a, nk);
+    if (!ai)
+        return 0;
+    size_t lq = strlen(q), la = strlen(ai);
     if (!nk->given_is_initial)
-        return la >= lq && !strncmp(nk->initials, q, lq);
-    return !strncmp(nk->initials, q, la < lq ? la : lq);
+        return la >= lq && !strncmp(ai, q, lq);
+    return !strncmp(ai, q, la < lq ? la : lq);
 }
 
 int author_answers(arena *a, const char *name, int rules,
@@ -187,7 +194,7 @@ int author_answers(arena *a, const char *name, int rules,
         }
         if (hit && keys[i].initials &&
             (keys[i].kind == SHIM_AUTHOR_INITIAL || nk.given_is_initial))
-            hit = initials_agree(&nk, keys[i].initials);
+            hit = initials_agree(a, &nk, keys[i].initials);
         if (hit)
             return 1;
     }
@@ -230,7 +237,8 @@ int authors_answer(const char *joined, size_t len, int rules,
 {
     arena a = {0};
     int found = 0;
-    /* one key (a match decider's or a posting source's): its family */
+    /* one key (the posting source's): its family, to pass over names
+     * that cannot hold it */
     const char *fam = n == 1 ? keys[0].key : "";
     const char *sp = strchr(fam, ' ');
     size_t fn = sp ? (size_t)(sp - fam) : strlen(fam);
@@ -251,12 +259,4 @@ int authors_answer(const char *joined, size_t len, int rules,
     }
     arena_free(&a);
     return found;
-}
-
-int author_keys_need_check(const shim_author_key *keys, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (keys[i].initials)
-            return 1;
-    return 0;
 }

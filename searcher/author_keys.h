@@ -38,14 +38,11 @@ int author_answers(arena *a, const char *name, int rules,
                    const shim_author_key *keys, size_t n);
 
 /* Does any of the names in `joined` (a work's SLOT_AUTHORS value, names
- * separated by 0x1f) answer one of keys[0..n)?  For the match decider of
- * a filter of several initials.  -1 out of memory. */
+ * separated by 0x1f) answer one of keys[0..n)?  For the posting source
+ * of a filter of several initials (searcher/query_parse.cc).  -1 out of
+ * memory. */
 int authors_answer(const char *joined, size_t len, int rules,
                    const shim_author_key *keys, size_t n);
-
-/* Does any key need authors_answer beyond the index's terms (initials
- * of two letters or more)? */
-int author_keys_need_check(const shim_author_key *keys, size_t n);
 
 #ifdef __cplusplus
 }

@@ -168,8 +168,10 @@ struct AuthorField : public Xapian::FieldProcessor {
         for (size_t i = 0; rc == 0 && i < n; i++)
             alts.push_back(author_query(keys[i], h->names, local));
         arena_free(&a);
-        if (rc == -1)
-            throw std::bad_alloc();
+        if (rc == -1) { /* thrown by parse_query, after the parser */
+            err->out_of_memory = true;
+            return Xapian::Query::MatchNothing;
+        }
         if (rc) {
             if (err->msg.empty())
                 err->msg = "author:" + value + " names no family name";
@@ -442,9 +444,7 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
  * matchers, which read either kind work by work. */
 static bool xapian_phrases(shim_db *h)
 {
-    bool remote = false;
-    for (const shard_id &s : h->shards)
-        remote = remote || (!s.local && s.path.compare(0, 6, "tcp://") == 0);
+    const bool remote = !all_local(h);
     for (size_t i = 0; i < h->subs.size(); i++) {
         const Xapian::Database &d = h->subs[i];
         const int layout = atoi(d.get_metadata(LAYOUT_KEY).c_str());
@@ -812,24 +812,29 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                           Xapian::QueryParser::FLAG_WILDCARD |
                           Xapian::QueryParser::FLAG_PURE_NOT;
     Xapian::Query query;
-    reader(h).field_error.msg.clear();
-    reader(h).author_values.clear();
+    FieldError &fe = reader(h).field_error;
+    /* One parse: what the field processors said of an earlier one goes */
+    auto parse = [&](unsigned flags) {
+        fe.msg.clear();
+        reader(h).author_values.clear();
+        return reader(h).qp.parse_query(text, flags);
+    };
     try {
         /* words: a quoted phrase in prose is still one (a title cited
          * in a question) */
-        query = reader(h).qp.parse_query(
-            text, words ? unsigned(Xapian::QueryParser::FLAG_PHRASE) : full);
+        query = parse(words ? unsigned(Xapian::QueryParser::FLAG_PHRASE) : full);
     } catch (const Xapian::QueryParserError &) {
-        reader(h).field_error.msg.clear();
-        query = reader(h).qp.parse_query(text, 0); /* plain words */
+        query = parse(0); /* plain words */
     }
-    if (!reader(h).field_error.msg.empty() && lenient) {
-        reader(h).field_error.msg.clear();
-        query = reader(h).qp.parse_query(text, 0); /* plain words */
+    if (!fe.msg.empty() && lenient)
+        query = parse(0); /* plain words */
+    if (fe.out_of_memory) {
+        fe.out_of_memory = false;
+        throw std::bad_alloc();
     }
-    if (!reader(h).field_error.msg.empty()) {
-        const std::string m = reader(h).field_error.msg;
-        reader(h).field_error.msg.clear();
+    if (!fe.msg.empty()) {
+        const std::string m = fe.msg;
+        fe.msg.clear();
         size_t at = text.find(m.substr(0, m.find(' ')));
         throw Xapian::QueryParserError(
             m + (at == std::string::npos

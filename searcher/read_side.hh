@@ -28,6 +28,7 @@
  * from a FieldProcessor leaks the parser's state (found by fuzzing). */
 struct FieldError {
     std::string msg;
+    bool out_of_memory = false;
 };
 
 /* The read side's objects on a handle: the query parsers and the one

@@ -259,39 +259,47 @@ static int check_syntax(pdx_index *ix, const char *t)
     return 0;
 }
 
-/* Is the query text prose, to be read as plain words under
- * PDX_SYNTAX_AUTO (pdx_query.syntax)?  Writes why to why[0..n). */
-static int is_prose(const char *t, char *why, size_t n)
+/* What one pass of qscan over a query's text finds: how it is read
+ * (pdx_query.syntax: `words`, and why, for the note) and whether it holds
+ * filters alone (`author:Hinton`: newest first, nothing to rank by). */
+typedef struct text_shape {
+    int words;
+    char why[64];     /* "a passage of 46 words", or "" */
+    int only_filters; /* some token, and every one a filter */
+} text_shape;
+
+static text_shape shape_of(const pdx_query *q)
 {
-    size_t len = strlen(t), pos = 0, words = 0;
+    text_shape sh = {0, "", 0};
+    const char *t = q->text ? q->text : "";
+    size_t len = strlen(t), pos = 0, words = 0, tokens = 0, filters = 0;
     int lower = 0, upper = 0;
     qtok k;
-    while (qscan_next(t, len, &pos, &k) != QT_END)
+    while (qscan_next(t, len, &pos, &k) != QT_END) {
+        tokens++;
+        filters += k.kind == QT_FILTER;
         words += k.kind == QT_TERM || k.kind == QT_OP || k.kind == QT_PHRASE;
+    }
     for (const char *p = t; *p; p++) {
         lower |= *p >= 'a' && *p <= 'z';
         upper |= *p >= 'A' && *p <= 'Z';
     }
-    if (words >= PDX_PROSE_WORDS)
-        snprintf(why, n, "a passage of %zu words", words);
-    else if (words >= PDX_PROSE_CAPS_WORDS && upper && !lower)
-        snprintf(why, n, "%zu words in capitals", words);
-    else
-        return 0;
-    return 1;
-}
-
-/* Does q read its text as plain words (pdx_query.syntax)? */
-static int reads_words(const pdx_query *q, char *why, size_t n)
-{
-    const char *t = q->text ? q->text : "";
-    why[0] = '\0';
+    sh.only_filters = tokens && filters == tokens;
     if (q->syntax == PDX_SYNTAX_WORDS)
-        return 1;
-    return q->syntax == PDX_SYNTAX_AUTO && is_prose(t, why, n);
+        sh.words = 1;
+    else if (q->syntax != PDX_SYNTAX_AUTO)
+        sh.words = 0;
+    else if (words >= PDX_PROSE_WORDS)
+        sh.words = snprintf(sh.why, sizeof sh.why, "a passage of %zu words",
+                            words) > 0;
+    else if (words >= PDX_PROSE_CAPS_WORDS && upper && !lower)
+        sh.words = snprintf(sh.why, sizeof sh.why, "%zu words in capitals",
+                            words) > 0;
+    return sh;
 }
 
-static int check_query(pdx_index *ix, const pdx_query *q)
+static int check_query(pdx_index *ix, const pdx_query *q,
+                       const text_shape *sh)
 {
     if (!q)
         return handle_error(ix, PDX_EINVAL, "no query given");
@@ -342,8 +350,7 @@ static int check_query(pdx_index *ix, const pdx_query *q)
     if (q->syntax < PDX_SYNTAX_AUTO || q->syntax > PDX_SYNTAX_WORDS)
         return handle_error(ix, PDX_EINVAL, "unknown query syntax %d",
                             q->syntax);
-    char why[64];
-    if (!q->lenient && !reads_words(q, why, sizeof why) && check_syntax(ix, t))
+    if (!q->lenient && !sh->words && check_syntax(ix, t))
         return ix->code;
     if (!(q->time_limit >= 0 && q->time_limit <= 3600))
         return handle_error(ix, PDX_EINVAL,
@@ -549,7 +556,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
-    if (check_query(ix, q))
+    const text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
+    if (check_query(ix, q, &sh))
         return ix->code;
 
     arena a = {0};
@@ -559,9 +567,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
                         : NULL;
     shim_author_key *aks =
-        arena_alloc(&a, AUTHOR_KEYS_MAX * (q->n_authors + SHIM_QUERY_AUTHORS) *
-                            sizeof *aks);
-    if (!r || (q->n_categories && !cats) || !aks) {
+        q->n_authors
+            ? arena_alloc(&a, AUTHOR_KEYS_MAX * q->n_authors * sizeof *aks)
+            : NULL;
+    if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
@@ -623,20 +632,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             has_text = 1;
     /* A query of filters alone (`author:Hinton`, `category:cs.CV`) has
      * nothing to rank by: newest first, as with the flags. */
-    int only_filters = has_text;
-    {
-        size_t pos = 0;
-        qtok t;
-        qtok_kind k;
-        while ((k = qscan_next(text, strlen(text), &pos, &t)) != QT_END)
-            if (k != QT_FILTER)
-                only_filters = 0;
-    }
     pdx_sort sort = q->sort;
     if (sort == PDX_SORT_AUTO)
-        sort = has_text && !only_filters ? PDX_SORT_RELEVANCE : PDX_SORT_NEWEST;
-    char why[64];
-    const int words = reads_words(q, why, sizeof why);
+        sort = has_text && !sh.only_filters ? PDX_SORT_RELEVANCE
+                                            : PDX_SORT_NEWEST;
     shim_query sq = {
         .text = has_text ? text : "",
         .year_min = q->year_min,
@@ -662,7 +661,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                PDX_FACET_AUTHOR | PDX_FACET_SUBJECT),
         .facet_limit = q->facet_limit,
         .lenient = q->lenient,
-        .words = words,
+        .words = sh.words,
         .expand_docs = q->expand_docs,
         .expand_terms = q->expand_terms ? q->expand_terms
                                         : PDX_DEFAULT_EXPAND_TERMS,
@@ -683,32 +682,40 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         goto fail;
     }
     /* Prose read as words says so, before any other note. */
-    if (words && why[0] && has_text) {
-        char other[sizeof r->totals.note];
-        memcpy(other, r->totals.note, sizeof other);
-        int w = snprintf(r->totals.note, sizeof r->totals.note,
-                         "read as plain words (%s): AND, OR, NOT, +, - "
-                         "and parentheses are words; --syntax query reads "
-                         "them as operators",
-                         why);
-        size_t at = w > 0 ? (size_t)w : 0, room = sizeof r->totals.note;
-        if (other[0] && at + 3 < room) {
-            memcpy(r->totals.note + at, "; ", 2);
-            size_t k = strnlen(other, room - at - 3);
-            memcpy(r->totals.note + at + 2, other, k);
-            r->totals.note[at + 2 + k] = '\0';
-        }
+    if (sh.why[0] && has_text) {
+        char note[2 * sizeof r->totals.note];
+        snprintf(note, sizeof note,
+                 "read as plain words (%s): AND, OR, NOT, +, - and "
+                 "parentheses are words; --syntax query reads them as "
+                 "operators%s%s",
+                 sh.why, r->totals.note[0] ? "; " : "", r->totals.note);
+        text_truncate_utf8(note, sizeof r->totals.note - 1);
+        memcpy(r->totals.note, note, strlen(note) + 1);
     }
     /* The query's author: values are filters like --author: their
      * authors are marked too. */
+    shim_author_key *marks = aks;
     size_t n_marks = n_aks;
-    for (size_t i = 0; i < r->totals.n_query_authors; i++)
-        if (author_filter_keys(&a, r->totals.query_authors[i],
-                               shim_name_rules(ix->db), aks, &n_marks) == -1) {
+    if (r->totals.n_query_authors) {
+        marks = arena_alloc(&a, (n_aks + AUTHOR_KEYS_MAX *
+                                             r->totals.n_query_authors) *
+                                    sizeof *marks);
+        if (!marks) {
             rc = handle_error(ix, PDX_ENOMEM, "out of memory");
             goto fail;
         }
-    if (n_marks && mark_matched_authors(r, shim_name_rules(ix->db), aks, n_marks)) {
+        if (n_aks)
+            memcpy(marks, aks, n_aks * sizeof *marks);
+    }
+    for (size_t i = 0; i < r->totals.n_query_authors; i++)
+        if (author_filter_keys(&a, r->totals.query_authors[i],
+                               shim_name_rules(ix->db), marks,
+                               &n_marks) == -1) {
+            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+            goto fail;
+        }
+    if (n_marks &&
+        mark_matched_authors(r, shim_name_rules(ix->db), marks, n_marks)) {
         rc = handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }

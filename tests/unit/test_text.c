@@ -133,7 +133,7 @@ static void initials(const char *name, int rules, const char *want)
     arena a = {0};
     name_keys k;
     CHECK_INT(text_name_keys_rules(&a, name, rules, &k), 0);
-    CHECK_STR(k.initials, want);
+    CHECK_STR(text_name_initials(&a, &k), want);
     arena_free(&a);
 }
 
