@@ -76,14 +76,34 @@ def name_parts(display):
     return fold(fam), (parts[0] if parts else ""), bool(parts) and all(len(p) == 1 for p in parts)
 
 
+def given_initials(display):
+    """The first letter of every given-name part, hyphenated parts apart
+    ("Yu-Hsiang" and "Y.-H." are "yh")."""
+    display = " ".join(display.split())
+    if "," in display:
+        given = display.split(",", 1)[1].split(",")[0]
+    else:
+        words = display.split()
+        while len(words) > 1 and words[-1] in SUFFIXES:
+            words.pop()
+        f = len(words) - 1
+        while f > 1 and words[f - 1] in PARTICLES:
+            f -= 1
+        given = " ".join(words[:f])
+    return "".join(fold(x)[:1] for x in re.split(r"[ .\-]+", given) if fold(x))
+
+
 def author_matches(query, display):
     qf, qg, qinit = name_parts(query)
-    wf, wg, _ = name_parts(display)
+    wf, wg, winit = name_parts(display)
     if qf != wf:
         return False
     if not qg:
         return True
     if qinit:
+        q, w = given_initials(query), given_initials(display)
+        if len(q) >= 2:  # "Y.-H. Wang": the initials of every given name
+            return w.startswith(q) if not winit else q.startswith(w) or w.startswith(q)
         return wg[:1] == qg[:1]
     return wg == qg or (wg == qg[:1] and len(wg) == 1)
 
@@ -137,7 +157,7 @@ def cat_matches(q, cats):
     return any(c.lower() == q or c.lower().split(".")[0] == q for c in cats)
 
 
-def expected(recs, year=None, cats=(), authors=(), may_be_empty=False):
+def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=False):
     out = set()
     for r in recs:
         if year:
@@ -152,8 +172,12 @@ def expected(recs, year=None, cats=(), authors=(), may_be_empty=False):
     return out
 
 
-def search(db, year=None, cats=(), authors=(), may_be_empty=False):
+def search(db, year=None, cats=(), authors=(), may_be_empty=False, as_query=False):
+    """as_query: the authors as author:"..." in the query, not --author."""
     args = [PDX, "search", "--db", db, "--format", "jsonl", "--limit", "10000", "--exact"]
+    if as_query:
+        args.append(" ".join('author:"%s"' % a for a in authors))
+        authors = ()
     if year:
         args += ["--year", "%s..%s" % (year[0] or "", year[1] or "")]
     for c in cats:
@@ -250,6 +274,7 @@ suite(db, recs, [
     ("samples: --author 'Wróbel, Tomasz'", dict(authors=["Wróbel, Tomasz"])),
     ("samples: --author 'T. Wrobel'", dict(authors=["T. Wrobel"])),
     ("samples: --author 'Jan van der Berg'", dict(authors=["Jan van der Berg"])),
+    ("samples: author:\"T. Wrobel\" author:Mehta in the query", dict(authors=["T. Wrobel", "Mehta"], as_query=True)),
     ("samples: --author 'Chiara De Santis' --author Ibanez", dict(authors=["Chiara De Santis", "Ibanez"])),
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe", "Mehta"])),
 ])
@@ -308,6 +333,10 @@ if ARXIV and os.path.exists(ARXIV):
         ("arxiv: --author Wang", dict(authors=["Wang"])),
         ("arxiv: --author 'Y. Wang'", dict(authors=["Y. Wang"])),
         ("arxiv: --author 'Wang, Yue'", dict(authors=["Wang, Yue"])),
+        ("arxiv: author:\"Wang, Yue\" in the query", dict(authors=["Wang, Yue"], as_query=True)),
+        ("arxiv: --author 'X.-Y. Zhang' (two initials)", dict(authors=["X.-Y. Zhang"])),
+        ("arxiv: --author 'J. H. Lee' (two initials)", dict(authors=["J. H. Lee"])),
+        ("arxiv: --author 'M.-H. Yang' (two initials)", dict(authors=["M.-H. Yang"])),
         ("arxiv: --author 'yue wang' --author 'Li, X.'", dict(authors=["yue wang", "Li, X."])),
         ("arxiv: cs.CV + year + author Zhang", dict(cats=["cs.CV"], year=(mid, None), authors=["Zhang"])),
     ])
