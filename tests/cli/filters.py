@@ -49,22 +49,26 @@ def fold(s):
     return "".join(out)
 
 
+def split_name(display):
+    """(family, given names) of a display name, as written."""
+    display = " ".join(display.split())
+    if "," in display:
+        fam, given = display.split(",", 1)
+        return fam, given.split(",")[0]
+    words = display.split()
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words.pop()
+    f = len(words) - 1
+    while f > 1 and words[f - 1] in PARTICLES:
+        f -= 1
+    return " ".join(words[f:]), " ".join(words[:f])
+
+
 def name_parts(display):
     """(family, first given name, given is only initials) of a display
     name, by today's name rules: a hyphen between letters joins one given
     name ("Hyun-woo" is "hyunwoo"), and "J.-P." is two initials."""
-    display = " ".join(display.split())
-    if "," in display:
-        fam, given = display.split(",", 1)
-        given = given.split(",")[0]
-    else:
-        words = display.split()
-        while len(words) > 1 and words[-1] in SUFFIXES:
-            words.pop()
-        f = len(words) - 1
-        while f > 1 and words[f - 1] in PARTICLES:
-            f -= 1
-        fam, given = " ".join(words[f:]), " ".join(words[:f])
+    fam, given = split_name(display)
     parts = []
     for word in re.split(r"[ .]+", given):
         pieces = [fold(x) for x in word.split("-")]
@@ -79,17 +83,7 @@ def name_parts(display):
 def given_initials(display):
     """The first letter of every given-name part, hyphenated parts apart
     ("Yu-Hsiang" and "Y.-H." are "yh")."""
-    display = " ".join(display.split())
-    if "," in display:
-        given = display.split(",", 1)[1].split(",")[0]
-    else:
-        words = display.split()
-        while len(words) > 1 and words[-1] in SUFFIXES:
-            words.pop()
-        f = len(words) - 1
-        while f > 1 and words[f - 1] in PARTICLES:
-            f -= 1
-        given = " ".join(words[:f])
+    given = split_name(display)[1]
     return "".join(fold(x)[:1] for x in re.split(r"[ .\-]+", given) if fold(x))
 
 
