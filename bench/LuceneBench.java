@@ -156,6 +156,11 @@ public class LuceneBench {
             String[] f = line.split("\t", -1);
             s.search(build(an, f[0], f[1], f.length > 2 ? f[2] : ""), 10);
         }
+        /* PDX_QBENCH_IDS=FILE: the first timed pass's hits, one line a
+         * query, their ids tab-separated, as pdx_qbench writes them
+         * (bench/titles.py). */
+        String idsPath = System.getenv("PDX_QBENCH_IDS");
+        StringBuilder ids = new StringBuilder();
         long t0 = System.nanoTime();
         for (int r = 0; r < repeat; r++)
             for (String line : lines) {
@@ -163,9 +168,12 @@ public class LuceneBench {
                 long q0 = System.nanoTime();
                 Query q = build(an, f[0], f[1], f.length > 2 ? f[2] : "");
                 TopDocs td = s.search(q, 10);
+                String[] got = new String[td.scoreDocs.length];
                 for (int i = 0; i < td.scoreDocs.length; i++)
-                    s.doc(td.scoreDocs[i].doc).get("id");
+                    got[i] = s.doc(td.scoreDocs[i].doc).get("id");
                 long q1 = System.nanoTime();
+                if (idsPath != null && r == 0)
+                    ids.append(String.join("\t", got)).append('\n');
                 hits += td.scoreDocs.length;
                 if (lat.length() > 0)
                     lat.append(", ");
@@ -174,6 +182,8 @@ public class LuceneBench {
         long t1 = System.nanoTime();
         System.out.printf("{\"latency_us\": [%s], \"seconds\": %.3f, \"hits\": %d}%n",
                 lat, (t1 - t0) / 1e9, hits);
+        if (idsPath != null)
+            Files.write(Paths.get(idsPath), ids.toString().getBytes(StandardCharsets.UTF_8));
         reader.close();
     }
 

@@ -28,6 +28,10 @@ output).  Measured, each engine in turn:
   * whole-title queries: 1,000 random records' full titles, their words
     OR-ed, for each engine, and for paperdex again with the CLI's 200-byte
     snippets (PDX_QBENCH_SNIPPET), which says what a page of snippets costs;
+  * whole titles as typed: 1,000 titles as a person pastes them, with
+    their capitals, hyphens and colons, each engine reading them its own
+    way (paperdex's query language, FTS5's quoted words, Lucene's
+    analyzer);
   * --query-rounds Q (default 1): the latency passes of every engine
     (top-10 and whole titles) Q times, the engines taking turns within
     each round; the tables show the first round, and the ratios of
@@ -184,6 +188,17 @@ def title_queries(recs, n=1000, seed=7):
     return [("title", rng.choice(titles), "") for _ in range(n)]
 
 
+def typed_title_queries(recs, n=1000, seed=7):
+    """Whole titles as typed: 1,000 random records' titles as a person
+    pastes them, capitals, hyphens, colons and all (white space folded;
+    a double quote, which FTS5's syntax cannot hold inside its quoted
+    words, becomes a space)."""
+    rng = random.Random(seed)
+    titles = [t for t in (" ".join((r.get("title") or "").replace('"', " ").split())
+                          for r in recs) if t.count(" ") >= 1]
+    return [("title", rng.choice(titles), "") for _ in range(n)]
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
@@ -282,7 +297,7 @@ def query_rounds(res, cmds, rounds):
             res[name]["rounds"].append([d["p50_ms"], d["p99_ms"]])
         sys.stderr.write("query round %d of %d done\n" % (rnd + 1, rounds))
     ratios = {}
-    for kind in ("query", "titles"):
+    for kind in ("query", "titles", "typed"):
         for peer in ("sqlite fts5", "lucene"):
             o = "%s %s" % (kind, peer)
             if o not in cmds:
@@ -302,14 +317,16 @@ def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote, rounds=1):
     recs = read_records(corpus, 20000)
     qfile = os.path.join(work, "queries.tsv")
     tfile = os.path.join(work, "titles.tsv")  # whole titles, OR-ed
-    for path, qs in ((qfile, query_mix(recs)), (tfile, title_queries(recs))):
+    yfile = os.path.join(work, "typed.tsv")  # whole titles as typed
+    for path, qs in ((qfile, query_mix(recs)), (tfile, title_queries(recs)),
+                     (yfile, typed_title_queries(recs))):
         with open(path, "w") as fq:
             for q in qs:
                 fq.write("\t".join(q) + "\n")
     # Each engine's latency passes, top-10 mix and titles: name -> command.
     pdb = res["pdx_db"]
     cmds = {}
-    for kind, f in (("query", qfile), ("titles", tfile)):
+    for kind, f in (("query", qfile), ("titles", tfile), ("typed", yfile)):
         cmds[kind + " paperdex"] = lambda r, f=f: [QB, f, str(r), pdb]
         if fts5_queries:
             cmds[kind + " sqlite fts5"] = lambda r, f=f: [FTS, "query", fdb, f, str(r)]
@@ -325,6 +342,8 @@ def run_queries(res, work, corpus, fdb, lucene, fts5_queries, remote, rounds=1):
     res["titles paperdex, 200-byte snippets"] = latency(cmds["titles paperdex"])
     del os.environ["PDX_QBENCH_SNIPPET"]
     for name in [n for n in cmds if n.startswith("titles ") and n != "titles paperdex"]:
+        res[name] = latency(cmds[name])
+    for name in [n for n in cmds if n.startswith("typed ")]:
         res[name] = latency(cmds[name])
     if rounds > 1:
         query_rounds(res, cmds, rounds)
@@ -476,12 +495,23 @@ def main(argv):
                 r = res[name]
                 print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f |" % (
                     name[7:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"]))
+        print("\n| whole titles as typed (%d: capitals, hyphens, colons) | p50 | p95 | p99 | mean | q/s |"
+              % res["typed paperdex"]["queries"])
+        print("|---|---|---|---|---|---|")
+        for name in ("typed paperdex", "typed sqlite fts5", "typed lucene"):
+            if name in res:
+                r = res[name]
+                print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.0f |" % (
+                    name[6:], r["p50_ms"], r["p95_ms"], r["p99_ms"], r["mean_ms"], r["qps"]))
         t, ts = res["titles paperdex"], res["titles paperdex, 200-byte snippets"]
         print("\nSnippets cost: p50 with / without %.2f" % (ts["p50_ms"] / t["p50_ms"]))
         if lucene:
             tl = res["titles lucene"]
             print("Whole titles (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
                 t["p50_ms"] / tl["p50_ms"], t["p99_ms"] / tl["p99_ms"]))
+            ty, tyl = res["typed paperdex"], res["typed lucene"]
+            print("Whole titles as typed (paperdex / Lucene): p50 %.2f, p99 %.2f" % (
+                ty["p50_ms"] / tyl["p50_ms"], ty["p99_ms"] / tyl["p99_ms"]))
         if qrounds > 1:
             print("\nQuery latency, %d rounds, the engines in turn within each (the tables: "
                   "round 1); paperdex's over each peer's, round by round:" % qrounds)

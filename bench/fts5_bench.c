@@ -198,6 +198,14 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
     long nq = read_queries(qfile, &qs);
     if (nq < 0)
         return 1;
+    /* PDX_QBENCH_IDS=FILE: the first pass's hits, one line a query, their
+     * ids tab-separated, as pdx_qbench writes them (bench/titles.py). */
+    const char *ids_path = getenv("PDX_QBENCH_IDS");
+    FILE *ids = NULL;
+    if (ids_path && !(ids = fopen(ids_path, "w"))) {
+        perror(ids_path);
+        return 1;
+    }
     printf("{\"latency_us\": [");
     long long hits = 0;
     double t0 = now();
@@ -217,9 +225,15 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
                 sqlite3_bind_text(s, 2, arg, -1, SQLITE_TRANSIENT);
             }
             sqlite3_bind_text(s, 1, expr, -1, SQLITE_TRANSIENT);
-            int rc;
-            while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+            int rc, k = 0;
+            while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
                 hits++;
+                if (ids && r == 0)
+                    fprintf(ids, "%s%s", k++ ? "\t" : "",
+                            (const char *)sqlite3_column_text(s, 0));
+            }
+            if (ids && r == 0)
+                fputc('\n', ids);
             if (rc != SQLITE_DONE)
                 die(db, expr);
             sqlite3_reset(s);
@@ -229,6 +243,10 @@ static int cmd_query(const char *path, const char *qfile, int repeat)
     double t1 = now();
     printf("], \"seconds\": %.3f, \"hits\": %lld, \"peak_rss_kb\": %ld}\n",
            t1 - t0, hits, peak_rss_kb());
+    if (ids && fclose(ids) != 0) {
+        perror(ids_path);
+        return 1;
+    }
     for (int i = 0; i < 3; i++)
         sqlite3_finalize(st[i]);
     sqlite3_close(db);

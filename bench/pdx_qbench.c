@@ -35,6 +35,17 @@ int main(int argc, char **argv)
      * shows it (compare.py's whole-title run measures what they cost). */
     const char *snip = getenv("PDX_QBENCH_SNIPPET");
     size_t snippet_bytes = snip ? (size_t)atol(snip) : 0;
+    /* PDX_QBENCH_RANK=bm25|default, PDX_QBENCH_PROXIMITY=X,
+     * PDX_QBENCH_TITLE=X: pdx_query's rank, proximity_weight and
+     * title_weight, as --rank, --proximity-weight and --title-weight set
+     * them (bench/titles.py compares rankings); unset, the defaults. */
+    const char *rank_s = getenv("PDX_QBENCH_RANK");
+    const char *prox_s = getenv("PDX_QBENCH_PROXIMITY");
+    const char *title_s = getenv("PDX_QBENCH_TITLE");
+    int rank = rank_s && !strcmp(rank_s, "bm25") ? PDX_RANK_BM25
+                                                 : PDX_RANK_DEFAULT;
+    double proximity = prox_s ? atof(prox_s) : -1.0;
+    double title_weight = title_s ? atof(title_s) : -1.0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
                         (size_t)(argc - 3))) {
@@ -83,6 +94,9 @@ int main(int argc, char **argv)
             q.limit = 10;
             q.snippet_bytes = snippet_bytes;
             q.no_suggest = 1;
+            q.rank = rank;
+            q.proximity_weight = proximity;
+            q.title_weight = title_weight;
             if (!strncmp(filter, "year=", 5)) {
                 q.year_min = q.year_max = atoi(filter + 5);
             } else if (!strncmp(filter, "cat=", 4)) {

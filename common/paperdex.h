@@ -438,7 +438,7 @@ PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 5
+#define PDX_QUERY_VERSION 6
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -570,7 +570,28 @@ typedef struct pdx_query {
      *  prefixes and filters still apply).  pdx_results_note says when a
      *  query was read as words. */
     int syntax;
+    /* ---- version 6 ---- */
+    /** The ranking (pdx_rank): PDX_RANK_DEFAULT (0) adds to each work's
+     *  BM25 score a bonus for the query's neighbouring words that stand
+     *  close in it (in the order written, within PDX_PROXIMITY_WINDOW
+     *  words; in the title they count PDX_PROXIMITY_TITLE_FACTOR times)
+     *  and title_weight's field boost; PDX_RANK_BM25 is flat BM25 over
+     *  the bag of words.  The rank sets the defaults of the weights
+     *  below and of title_weight (all 0 under PDX_RANK_BM25); a weight
+     *  set (>= 0) is used under either.  The formula is in the README
+     *  ("Ranking") and searcher/proximity.cc; explain shows each part. */
+    int rank;
+    /** The proximity bonus's weight: a pair of neighbouring words
+     *  adjacent once in the abstract adds proximity_weight times the
+     *  rarer word's idf.  0 = none; negative = the rank's default. */
+    double proximity_weight;
 } pdx_query;
+
+/** pdx_query.rank. */
+typedef enum pdx_rank {
+    PDX_RANK_DEFAULT = 0,
+    PDX_RANK_BM25 = 1
+} pdx_rank;
 
 /** pdx_query.syntax. */
 typedef enum pdx_syntax {
@@ -593,6 +614,12 @@ typedef enum pdx_syntax {
  *  the same sweep. */
 #define PDX_DEFAULT_TITLE_WEIGHT 0.0
 #define PDX_DEFAULT_AUTHOR_WEIGHT 0.0
+/** Proximity defaults of PDX_RANK_DEFAULT (pdx_query.proximity_weight),
+ *  the pairs' window in words and the weight of a co-occurrence in the
+ *  title, chosen by measurement (bench/RESULTS.md, "Ranking"). */
+#define PDX_DEFAULT_PROXIMITY_WEIGHT 0.5
+#define PDX_PROXIMITY_WINDOW 3
+#define PDX_PROXIMITY_TITLE_FACTOR 4.0
 
 /** Facets: exact counts of each value over the whole match set.  A work
  *  counts once for each of its categories and authors.  Authors count by
@@ -613,13 +640,14 @@ typedef enum pdx_syntax {
                         .snippet_bytes = PDX_DEFAULT_SNIPPET,              \
                         .facet_limit = PDX_DEFAULT_FACET_LIMIT,            \
                         .expand_weight = -1.0, .title_weight = -1.0,       \
-                        .author_weight = -1.0}
+                        .author_weight = -1.0, .proximity_weight = -1.0}
 #else
 #define PDX_QUERY_INIT PDX_INIT_(pdx_query, (pdx_v_.version = PDX_QUERY_VERSION, \
     pdx_v_.k1 = -1.0, pdx_v_.b = -1.0, pdx_v_.limit = PDX_DEFAULT_LIMIT,        \
     pdx_v_.snippet_bytes = PDX_DEFAULT_SNIPPET,                                 \
     pdx_v_.facet_limit = PDX_DEFAULT_FACET_LIMIT, pdx_v_.expand_weight = -1.0, \
-    pdx_v_.title_weight = -1.0, pdx_v_.author_weight = -1.0))
+    pdx_v_.title_weight = -1.0, pdx_v_.author_weight = -1.0,                    \
+    pdx_v_.proximity_weight = -1.0))
 #endif
 
 /** Set *q to the defaults of PDX_QUERY_INIT for `version` (1 to

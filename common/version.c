@@ -96,6 +96,7 @@ int pdx_query_init(pdx_query *q, unsigned int version)
                : version == 2 ? offsetof(pdx_query, time_limit)
                : version == 3 ? offsetof(pdx_query, subjects)
                : version == 4 ? offsetof(pdx_query, syntax)
+               : version == 5 ? offsetof(pdx_query, rank)
                               : sizeof *q;
     memset(q, 0, n);
     q->version = version;
@@ -110,5 +111,7 @@ int pdx_query_init(pdx_query *q, unsigned int version)
         q->title_weight = -1.0;
         q->author_weight = -1.0;
     }
+    if (version >= 6)
+        q->proximity_weight = -1.0;
     return 0;
 }

@@ -71,6 +71,7 @@
  * two.
  */
 #include "bm25.hh"
+#include "proximity.hh"
 
 #include <algorithm>
 #include <atomic>
@@ -244,14 +245,27 @@ const double SLACK = 1 + 1e-9;
 class BM25OrSource : public Xapian::PostingSource {
   public:
     BM25OrSource(std::vector<std::string> terms,
-                 std::shared_ptr<const DocLengths> lens, double k1, double b)
-        : terms_(std::move(terms)), lens_(std::move(lens)), k1_(k1), b_(b)
+                 std::shared_ptr<const DocLengths> lens, double k1, double b,
+                 std::shared_ptr<const ProximityQuery> prox = nullptr)
+        : terms_(std::move(terms)), lens_(std::move(lens)), k1_(k1), b_(b),
+          prox_(std::move(prox))
     {
+        if (!prox_)
+            return;
+        /* Each stem's word among the OR's (with_lengths attaches the
+         * bonus only to an OR that holds them all), and each pair's. */
+        for (const std::string &st : prox_->stems)
+            stem_word_.push_back(static_cast<size_t>(
+                std::find(terms_.begin(), terms_.end(), st) - terms_.begin()));
+        for (const ProximityQuery::Pair &p : prox_->pairs)
+            pair_words_.emplace_back(stem_word_[p.a], stem_word_[p.b]);
+        reader_.reset(new ProximityReader(prox_));
+        here_.assign(prox_->stems.size(), 0);
     }
 
     Xapian::PostingSource *clone() const override
     {
-        return new BM25OrSource(terms_, lens_, k1_, b_);
+        return new BM25OrSource(terms_, lens_, k1_, b_, prox_);
     }
 
     void init(const Xapian::Database &db) override
@@ -267,24 +281,45 @@ class BM25OrSource : public Xapian::PostingSource {
             w.did = w.it == w.end ? END : *w.it;
         }
         build_tree(db.get_doccount());
+        /* A word's bound: its BM25 bound, and with the proximity bonus
+         * the bound of each pair whose rarer word it is.  A work gains a
+         * pair only holding both its words, so a set of words bounds
+         * what a work holding only them weighs, the pairs included:
+         * MaxScore's cuts below stay sound, and the common words, which
+         * propose the most works, keep their own bounds. */
+        bound_.assign(n, 0);
+        for (size_t i = 0; i < n; i++)
+            bound_[i] = words_[i].bm25.maxweight;
+        double prox_max = 0;
+        word_pairs_.assign(n, std::vector<size_t>());
+        for (size_t p = 0; prox_ && p < pair_words_.size(); p++) {
+            const size_t a = pair_words_[p].first, c = pair_words_[p].second;
+            word_pairs_[a].push_back(p);
+            word_pairs_[c].push_back(p);
+            const double m = prox_->pair_max(p);
+            bound_[words_[a].bm25.df <= words_[c].bm25.df ? a : c] += m;
+            prox_max += m;
+        }
+        if (prox_)
+            reader_->init(db);
         /* MaxScore's order: smallest bound first; cum_[k] bounds the
          * first k together. */
         order_.resize(n);
         for (size_t i = 0; i < n; i++)
             order_[i] = i;
         std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t c) {
-            return words_[a].bm25.maxweight < words_[c].bm25.maxweight;
+            return bound_[a] < bound_[c];
         });
         cum_.assign(n + 1, 0);
         for (size_t k = 0; k < n; k++)
-            cum_[k + 1] = cum_[k] + words_[order_[k]].bm25.maxweight;
+            cum_[k + 1] = cum_[k] + bound_[order_[k]];
         cur_ = 0;
         theta_ = -1;
         essential_ = 0;
         if (lens_->len.empty()) /* no array yet: the length list */
             len_it_ = db.postlist_begin("");
         len_did_ = 0;
-        set_maxweight(nodes_[root_].maxweight);
+        set_maxweight(nodes_[root_].maxweight + prox_max);
     }
 
     Xapian::doccount get_termfreq_min() const override { return nodes_[root_].tmin; }
@@ -447,24 +482,51 @@ class BM25OrSource : public Xapian::PostingSource {
                 return;
             }
             double sum = 0;
+            /* With the bonus: the bounds of the pairs with a word here
+             * (a pair of two words not yet looked at is in cum_). */
+            double paired = 0;
             for (size_t i = 0; i < n; i++)
                 nodes_[i].here = false;
+            auto take = [&](size_t i) {
+                sum += weigh(i, did);
+                if (prox_)
+                    for (size_t p : word_pairs_[i]) {
+                        const size_t other = pair_words_[p].first == i
+                                                 ? pair_words_[p].second
+                                                 : pair_words_[p].first;
+                        if (!nodes_[other].here)
+                            paired += prox_->pair_max(p);
+                    }
+            };
             for (size_t j = k; j < n; j++)
                 if (words_[order_[j]].did == did)
-                    sum += weigh(order_[j], did);
+                    take(order_[j]);
             bool can = true;
             for (size_t j = k; j-- > 0;) {
-                if ((sum + cum_[j + 1]) * SLACK < theta_) {
+                if ((sum + paired + cum_[j + 1]) * SLACK < theta_) {
                     can = false;
                     break;
                 }
                 reach(words_[order_[j]], did);
                 if (words_[order_[j]].did == did)
-                    sum += weigh(order_[j], did);
+                    take(order_[j]);
             }
-            if (can && sum * SLACK >= theta_) {
+            double bonus = 0;
+            if (can && prox_) {
+                /* The pairs this work holds both words of bound its
+                 * bonus: only a work that can pass with them is worth
+                 * reading the positions of. */
+                double most = 0;
+                for (size_t p = 0; p < pair_words_.size(); p++)
+                    if (nodes_[pair_words_[p].first].here &&
+                        nodes_[pair_words_[p].second].here)
+                        most += prox_->pair_max(p);
+                if (most > 0 && (sum + most) * SLACK >= theta_)
+                    bonus = proximity(did);
+            }
+            if (can && (sum + bonus) * SLACK >= theta_) {
                 cur_ = did;
-                weight_ = tree_sum();
+                weight_ = tree_sum() + bonus;
                 return;
             }
             floor = did + 1;
@@ -484,9 +546,25 @@ class BM25OrSource : public Xapian::PostingSource {
         return nodes_[root_].w;
     }
 
+    /* The proximity bonus of work did (proximity.cc), from its
+     * positions value, or Xapian's position lists without one. */
+    double proximity(Xapian::docid did)
+    {
+        for (size_t k = 0; k < here_.size(); k++)
+            here_[k] = nodes_[stem_word_[k]].here;
+        return reader_->weigh(did, &here_);
+    }
+
     std::vector<std::string> terms_;
     std::shared_ptr<const DocLengths> lens_;
     double k1_, b_;
+    std::shared_ptr<const ProximityQuery> prox_; /* or null: no bonus */
+    std::vector<std::pair<size_t, size_t>> pair_words_; /* prox_'s pairs */
+    std::vector<size_t> stem_word_; /* each of prox_'s stems: its word */
+    std::unique_ptr<ProximityReader> reader_;
+    std::vector<char> here_; /* scratch: which stems the work holds */
+    std::vector<double> bound_; /* each word's, for MaxScore */
+    std::vector<std::vector<size_t>> word_pairs_; /* the pairs of each */
     Xapian::Database db_;
     std::vector<Word> words_;
     std::vector<Node> nodes_;
@@ -564,9 +642,20 @@ bool or_of_words(const Xapian::Query &q, std::vector<std::string> &terms)
     return terms.size() >= 2;
 }
 
+/* Whether every stem of prox is one of terms. */
+bool holds_all(const std::vector<std::string> &terms,
+               const ProximityQuery &prox)
+{
+    for (const std::string &s : prox.stems)
+        if (std::find(terms.begin(), terms.end(), s) == terms.end())
+            return false;
+    return true;
+}
+
 Xapian::Query rewrite(const Xapian::Query &q,
                       const std::shared_ptr<const DocLengths> &lens,
-                      double k1, double b, bool &changed)
+                      double k1, double b, bool &changed,
+                      std::shared_ptr<const ProximityQuery> &prox)
 {
     std::string term;
     if (plain_leaf(q, term)) {
@@ -578,8 +667,12 @@ Xapian::Query rewrite(const Xapian::Query &q,
     std::vector<std::string> terms;
     if (or_of_words(q, terms)) {
         changed = true;
-        return Xapian::Query(
-            (new BM25OrSource(std::move(terms), lens, k1, b))->release());
+        std::shared_ptr<const ProximityQuery> mine;
+        if (prox && holds_all(terms, *prox))
+            mine.swap(prox); /* attached: the caller adds no source */
+        return Xapian::Query((new BM25OrSource(std::move(terms), lens, k1, b,
+                                               std::move(mine)))
+                                 ->release());
     }
     const size_t scored = scored_children(q);
     if (!scored)
@@ -587,9 +680,9 @@ Xapian::Query rewrite(const Xapian::Query &q,
     bool below = false;
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < q.get_num_subqueries(); i++)
-        subs.push_back(i < scored
-                           ? rewrite(q.get_subquery(i), lens, k1, b, below)
-                           : q.get_subquery(i));
+        subs.push_back(i < scored ? rewrite(q.get_subquery(i), lens, k1, b,
+                                            below, prox)
+                                  : q.get_subquery(i));
     if (!below)
         return q;
     changed = true;
@@ -633,10 +726,12 @@ const size_t MAX_SOURCE_WORDS = 9;
 
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
-                           double k1, double b)
+                           double k1, double b,
+                           std::shared_ptr<const ProximityQuery> *prox)
 {
     bool changed = false;
-    return rewrite(q, lens, k1, b, changed);
+    std::shared_ptr<const ProximityQuery> none;
+    return rewrite(q, lens, k1, b, changed, prox ? *prox : none);
 }
 
 std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)

@@ -70,9 +70,17 @@ void test_doc_lengths(const char *mode);
  * scores are BM25Weight(k1, 0, 1, b, 0.5)'s to the bit, summed in the
  * order Xapian's tree of ORs sums them, and so are the bounds and
  * estimates the matcher works with. */
+struct ProximityQuery;
+
+/* With prox (not null, *prox not null): the OR of words holding every
+ * stem of *prox, if the query has one, carries the proximity bonus
+ * (proximity.cc) in its source, which adds it to the weight of the
+ * works it scores and to its bounds; *prox is then reset to null, and
+ * the caller adds no ProximitySource.  (The first such OR found.) */
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
-                           double k1, double b);
+                           double k1, double b,
+                           std::shared_ptr<const ProximityQuery> *prox = nullptr);
 
 } // namespace pdxshim
 

@@ -51,6 +51,12 @@ static const char help[] =
     "  --offset N         hits to skip (default 0)\n"
     "  --sort S           relevance (default with a query), newest\n"
     "                     (default without), oldest; ties by id\n"
+    "  --rank R           default: BM25 plus a bonus for the query's\n"
+    "                     neighbouring words standing together in a work\n"
+    "                     (closer, in the order written, and in the title\n"
+    "                     count more); bm25: flat BM25 over the bag of\n"
+    "                     words (the weights below then default to 0)\n"
+    "  --proximity-weight X  that bonus's weight (default 0.5; 0: none)\n"
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.6)\n"
     "  --title-weight X   add X times the words' BM25 weight in the title\n"
     "                     alone (default 0)\n"
@@ -148,6 +154,8 @@ int cmd_search(int argc, char **argv)
         {"lenient", no_argument, NULL, 'P'},
         {"syntax", required_argument, NULL, 1001},
         {"title-weight", required_argument, NULL, 't'},
+        {"rank", required_argument, NULL, 1002},
+        {"proximity-weight", required_argument, NULL, 1003},
         {"author-weight", required_argument, NULL, 'u'},
         {"run-tag", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
@@ -295,12 +303,27 @@ int cmd_search(int argc, char **argv)
             }
             syntax_given = 1;
             break;
+        case 1002:
+            if (!strcmp(optarg, "default"))
+                q.rank = PDX_RANK_DEFAULT;
+            else if (!strcmp(optarg, "bm25"))
+                q.rank = PDX_RANK_BM25;
+            else {
+                cli_error("--rank takes default or bm25");
+                return EXIT_USAGE;
+            }
+            break;
         case 't':
-        case 'u': {
-            double *w = c == 't' ? &q.title_weight : &q.author_weight;
+        case 'u':
+        case 1003: {
+            double *w = c == 't'   ? &q.title_weight
+                        : c == 'u' ? &q.author_weight
+                                   : &q.proximity_weight;
             if (cli_double(optarg, w) || *w < 0 || *w > 100) {
                 cli_error("--%s-weight takes a number from 0 to 100",
-                          c == 't' ? "title" : "author");
+                          c == 't'   ? "title"
+                          : c == 'u' ? "author"
+                                     : "proximity");
                 return EXIT_USAGE;
             }
             break;

@@ -1,7 +1,8 @@
 /*
  * hit_text.cc -- what a hit shows beside its record: why it scored what
  * it did (explain_hit: each query term's BM25 weight and the length
- * normalisation, adding up to the score) and its snippet (make_snippet:
+ * normalisation, the field boosts and the proximity bonus, adding up to
+ * the score) and its snippet (make_snippet:
  * about N bytes of the abstract around the matched words, chosen with
  * the indexing stemmer, with the byte ranges to highlight).
  */
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "proximity.hh"
 #include "read_side.hh"
 extern "C" {
 #include "../common/text.h"
@@ -28,31 +30,17 @@ extern "C" {
 
 using namespace pdxshim;
 
-/* Why a hit scored what it did: each query term the work holds, with its
- * within-document frequency, document frequency and BM25 weight (the
- * weight Xapian gives that term alone, with the same wqf, for this work),
- * and the work's length normalisation.  The weights add up to the score
- * for words, phrases and boolean operators; a wildcard's OP_SYNONYM group
- * is weighed as one term by Xapian, so any difference is reported as
- * "other". */
-std::string explain_hit(shim_db *h, const Xapian::Query &query,
-                               Xapian::docid did, double score, double k1,
-                               double b)
+/* Term by term, the BM25 weight of each word of query that work did
+ * (its document doc) holds: entries appended to terms, their sum
+ * returned.  Each is the weight Xapian gives that term alone, with the
+ * same wqf, for this work. */
+static double term_weights(shim_db *h, const Xapian::Query &query,
+                           const Xapian::Document &doc,
+                           const std::string &idterm, double k1, double b,
+                           cJSON *terms)
 {
     std::map<std::string, Xapian::termcount> wqf, in_abstract;
     scored_terms(query, wqf, &in_abstract);
-    Xapian::Document doc = h->db.get_document(did);
-    std::string idterm;
-    {
-        Xapian::TermIterator t = doc.termlist_begin();
-        t.skip_to(LAYOUT_P_ID);
-        if (t != doc.termlist_end() && (*t)[0] == 'Q')
-            idterm = *t;
-    }
-    double doclen = h->db.get_doclength(did), avlen = h->db.get_avlength();
-    double normlen = std::max(avlen > 0 ? doclen / avlen : 0.0, 0.5);
-    cJSON *o = cJSON_CreateObject();
-    cJSON *terms = cJSON_AddArrayToObject(o, "terms");
     double sum = 0;
     for (const auto &tw : wqf) {
         Xapian::TermIterator t = doc.termlist_begin();
@@ -67,6 +55,8 @@ std::string explain_hit(shim_db *h, const Xapian::Query &query,
         Xapian::MSet ms = one.get_mset(0, 1);
         double w = ms.empty() ? 0.0 : ms.begin().get_weight();
         sum += w;
+        if (!terms)
+            continue;
         std::string word;
         const char *field = term_field(tw.first, word);
         /* An abstract: word is the default field's stem, matched only
@@ -85,6 +75,78 @@ std::string explain_hit(shim_db *h, const Xapian::Query &query,
         cJSON_AddNumberToObject(e, "weight", w);
         cJSON_AddItemToArray(terms, e);
     }
+    return sum;
+}
+
+/* Why a hit scored what it did, part by part: each query term the work
+ * holds, with its within-document frequency, document frequency and
+ * BM25 weight, and the work's length normalisation ("terms", "sum");
+ * each field boost ("title_boost", "author_boost": the words' BM25
+ * weight in that field times the boost); the proximity bonus
+ * ("proximity": each pair of neighbouring query words, its
+ * co-occurrence in the abstract and the title and its score,
+ * proximity.cc).  The parts add up to the score for words, phrases and
+ * boolean operators; a wildcard's OP_SYNONYM group is weighed as one
+ * term by Xapian, so any difference is reported as "other". */
+std::string explain_hit(shim_db *h, const ScoreParts &parts,
+                        Xapian::docid did, double score)
+{
+    const double k1 = parts.k1, b = parts.b;
+    Xapian::Document doc = h->db.get_document(did);
+    std::string idterm;
+    {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(LAYOUT_P_ID);
+        if (t != doc.termlist_end() && (*t)[0] == 'Q')
+            idterm = *t;
+    }
+    double doclen = h->db.get_doclength(did), avlen = h->db.get_avlength();
+    double normlen = std::max(avlen > 0 ? doclen / avlen : 0.0, 0.5);
+    cJSON *o = cJSON_CreateObject();
+    cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+    double sum = term_weights(h, parts.query, doc, idterm, k1, b, terms);
+    double parts_sum = sum;
+    const struct {
+        const char *name;
+        const Xapian::Query &q;
+        double weight;
+    } boosts[] = {{"title_boost", parts.title, parts.title_weight},
+                  {"author_boost", parts.author, parts.author_weight}};
+    for (const auto &bo : boosts) {
+        if (bo.weight <= 0 || bo.q.empty())
+            continue;
+        const double w =
+            term_weights(h, bo.q, doc, idterm, k1, b, nullptr);
+        cJSON *e = cJSON_AddObjectToObject(o, bo.name);
+        cJSON_AddNumberToObject(e, "boost", bo.weight);
+        cJSON_AddNumberToObject(e, "words", w);
+        cJSON_AddNumberToObject(e, "score", bo.weight * w);
+        parts_sum += bo.weight * w;
+    }
+    if (parts.proximity) {
+        const ProximityQuery &pq = *parts.proximity;
+        std::vector<ProximityQuery::Part> got;
+        const double bonus = proximity_explain(h->db, did, pq, got);
+        cJSON *e = cJSON_AddObjectToObject(o, "proximity");
+        cJSON_AddNumberToObject(e, "window", pq.window);
+        cJSON_AddNumberToObject(e, "title_factor", pq.title_factor);
+        cJSON *pairs = cJSON_AddArrayToObject(e, "pairs");
+        for (size_t i = 0; i < got.size(); i++) {
+            if (got[i].score <= 0)
+                continue;
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "pair",
+                                    (pq.stems[pq.pairs[i].a] + " " +
+                                     pq.stems[pq.pairs[i].b])
+                                        .c_str());
+            cJSON_AddNumberToObject(x, "abstract", got[i].abstract_tp);
+            cJSON_AddNumberToObject(x, "title", got[i].title_tp);
+            cJSON_AddNumberToObject(x, "score", got[i].score);
+            cJSON_AddItemToArray(pairs, x);
+        }
+        cJSON_AddNumberToObject(e, "score", bonus);
+        parts_sum += bonus;
+    }
     cJSON_AddNumberToObject(o, "doc_length", doclen);
     cJSON_AddNumberToObject(o, "avg_length", avlen);
     cJSON_AddNumberToObject(o, "norm_length", normlen);
@@ -92,7 +154,7 @@ std::string explain_hit(shim_db *h, const Xapian::Query &query,
     cJSON_AddNumberToObject(o, "b", b);
     cJSON_AddNumberToObject(o, "length_factor", k1 * ((1 - b) + b * normlen));
     cJSON_AddNumberToObject(o, "sum", sum);
-    cJSON_AddNumberToObject(o, "other", score - sum);
+    cJSON_AddNumberToObject(o, "other", score - parts_sum);
     cJSON_AddNumberToObject(o, "score", score);
     char *txt = cJSON_PrintUnformatted(o);
     std::string out = txt ? txt : "";

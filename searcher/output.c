@@ -244,6 +244,38 @@ static void text_explain(FILE *f, const pdx_hit *h)
                 cJSON_IsTrue(g[3]) ? " (stem)" : "", g[4]->valuedouble,
                 g[5]->valuedouble);
     }
+    static const char *const boosts[2][2] = {
+        {"title_boost", "title"}, {"author_boost", "author names"}};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *bo = cJSON_GetObjectItemCaseSensitive(ex, boosts[i][0]);
+        if (bo)
+            fprintf(f, "       %8.4f  %s boost: %g x %.4f, the words' weight "
+                       "in the %s\n",
+                    cJSON_GetObjectItemCaseSensitive(bo, "score")->valuedouble,
+                    boosts[i][1],
+                    cJSON_GetObjectItemCaseSensitive(bo, "boost")->valuedouble,
+                    cJSON_GetObjectItemCaseSensitive(bo, "words")->valuedouble,
+                    boosts[i][1]);
+    }
+    const cJSON *px = cJSON_GetObjectItemCaseSensitive(ex, "proximity");
+    if (px) {
+        fprintf(f, "       %8.4f  proximity (window %g, title x%g):",
+                cJSON_GetObjectItemCaseSensitive(px, "score")->valuedouble,
+                cJSON_GetObjectItemCaseSensitive(px, "window")->valuedouble,
+                cJSON_GetObjectItemCaseSensitive(px, "title_factor")->valuedouble);
+        const cJSON *p;
+        int any = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(px, "pairs"))
+        {
+            fprintf(f, "%s %s %.4f (abstract %.3g, title %.3g)",
+                    any++ ? ";" : "",
+                    cJSON_GetObjectItemCaseSensitive(p, "pair")->valuestring,
+                    cJSON_GetObjectItemCaseSensitive(p, "score")->valuedouble,
+                    cJSON_GetObjectItemCaseSensitive(p, "abstract")->valuedouble,
+                    cJSON_GetObjectItemCaseSensitive(p, "title")->valuedouble);
+        }
+        fputs(any ? "\n" : " no pair near\n", f);
+    }
     double other = cJSON_GetObjectItemCaseSensitive(ex, "other")->valuedouble;
     if (fabs(other) > 1e-9)
         fprintf(f, "       %8.4f  other (wildcard groups)\n", other);

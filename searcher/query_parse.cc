@@ -137,6 +137,8 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
     }
 }
 
+} // namespace
+
 /* Is every database of h on this machine (no xapian-tcpsrv shard)? */
 bool all_local(shim_db *h)
 {
@@ -145,6 +147,8 @@ bool all_local(shim_db *h)
             return false;
     return true;
 }
+
+namespace {
 
 /* `author:"Z. Wu"`, `author:LeCun`: a filter, by the same name rules as
  * --author (author_filter_keys); its values are kept, as written, for
@@ -470,6 +474,9 @@ static bool xapian_phrases(shim_db *h)
 struct PhrasePlan {
     PhraseFilter *hoist;
     int xapian = -1; /* not asked yet */
+    /* The default field's phrases (their stems), for the proximity
+     * bonus, which leaves their words' pairs to the phrase. */
+    std::vector<std::vector<std::string>> *phrases = nullptr;
 };
 
 /* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
@@ -537,6 +544,8 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     if (stems.size() == 1)
         return field == "abstract" ? abstract_word(stems[0])
                                    : Xapian::Query(prefix + stems[0]);
+    if (plan.phrases && field != "title" && field != "author")
+        plan.phrases->push_back(stems);
     const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
     Xapian::termcount window = window_of(q, name);
     if (op == Xapian::Query::OP_PHRASE)
@@ -797,15 +806,115 @@ static bool only_excluded(const std::string &raw, std::string *positive)
     return count > 0;
 }
 
+/* Compounds as words: in a query of two or more words or phrases and
+ * no operator, a word of parts joined as Xapian's parser would join them
+ * into a phrase -- by '-' or '/' ("Vision-Language", "encoder/decoder",
+ * "Runge--Kutta", "R\\textsuperscript"), by '.' between two parts of
+ * two letters or more ("Spore.fun"), by ':' after a part that is no
+ * field name ("Framework:Enhanced") -- becomes its parts (and "U.S."
+ * one word, "us", as the indexer reads it), as Lucene's and
+ * Elasticsearch's match queries split it.  With the proximity bonus the
+ * parts standing together still rank first, and the OR of words stays
+ * one source (bm25.cc): the phrases were most of the time of a pasted
+ * title.  A word with a field prefix, a leading + or -, or a trailing *
+ * is left as written; so is "3.0". */
+static std::string split_compounds(const std::string &text)
+{
+    size_t pos = 0, words = 0;
+    qtok k;
+    std::vector<qtok> terms;
+    while (qscan_next(text.data(), text.size(), &pos, &k) != QT_END) {
+        if (k.kind == QT_OP)
+            return text;
+        words += k.kind == QT_TERM || k.kind == QT_PHRASE;
+        if (k.kind == QT_TERM)
+            terms.push_back(k);
+    }
+    if (words < 2)
+        return text;
+    auto wordish = [](char c) {
+        return isalnum(static_cast<unsigned char>(c)) ||
+               (static_cast<unsigned char>(c) & 0x80);
+    };
+    static const char *const fields[] = {"title", "abstract", "author",
+                                         "authorword", "category", "year",
+                                         "subject"};
+    std::string out = text;
+    std::vector<size_t> joined; /* the dots of "U.S.", left out */
+    for (const qtok &t : terms) {
+        const char *w = text.data() + t.start;
+        const size_t n = t.len;
+        if (n < 3 || w[0] == '+' || w[0] == '-' || w[n - 1] == '*')
+            continue;
+        const char *colon = static_cast<const char *>(memchr(w, ':', n));
+        bool field = false;
+        for (const char *f : fields)
+            field |= colon && size_t(colon - w) == strlen(f) &&
+                     !strncmp(w, f, strlen(f));
+        if (field)
+            continue;
+        /* The length of the run of word characters ending before i, and
+         * of the one starting at j. */
+        auto run_before = [&](size_t i) {
+            size_t r = 0;
+            while (r < i && wordish(w[i - 1 - r]))
+                r++;
+            return r;
+        };
+        auto run_after = [&](size_t j) {
+            size_t r = 0;
+            while (j + r < n && wordish(w[j + r]))
+                r++;
+            return r;
+        };
+        for (size_t i = 1; i + 1 < n; i++) {
+            const char c = w[i];
+            if (c != '-' && c != '/' && c != '.' && c != ':' && c != '\\')
+                continue;
+            size_t j = i;
+            while (j < n && w[j] == c && c == '-')
+                j++; /* "--" */
+            if (j == i)
+                j = i + 1;
+            if (j >= n || !wordish(w[i - 1]) || !wordish(w[j]))
+                continue;
+            if (c == '.') {
+                const size_t b = run_before(i), a = run_after(j);
+                if (isdigit(static_cast<unsigned char>(w[i - 1])) &&
+                    isdigit(static_cast<unsigned char>(w[j])))
+                    continue; /* "3.0" is one word */
+                if (b == 1 && a == 1) {
+                    /* "U.S.": one word, as the indexer reads a run of
+                     * capitals and dots ("us") */
+                    joined.push_back(t.start + i);
+                    continue;
+                }
+                if (b < 2 || a < 2)
+                    continue;
+            }
+            for (size_t m = i; m < j; m++)
+                out[t.start + m] = ' ';
+            i = j - 1;
+        }
+    }
+    for (size_t d = joined.size(); d-- > 0;) /* from the end: offsets hold */
+        out.erase(joined[d], 1);
+    return out;
+}
+
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
-                           std::string &note, PhraseFilter *hoist, bool words)
+                           std::string &note, PhraseFilter *hoist, bool words,
+                           bool compounds_as_words,
+                           std::vector<std::vector<std::string>> *phrases)
 {
     std::string positive;
     if (!words && only_excluded(raw, &positive)) /* all works but those; a phrase
                                         * there is no filter to hoist */
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
-    const std::string text = lower_words(unaccent(raw));
+    const std::string text = compounds_as_words
+                                 ? split_compounds(lower_words(unaccent(raw)))
+                                 : lower_words(unaccent(raw));
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
                           Xapian::QueryParser::FLAG_BOOLEAN |
                           Xapian::QueryParser::FLAG_LOVEHATE |
@@ -861,6 +970,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         query = keep_informative(h, query, n, note);
     bool changed = false;
     PhrasePlan plan{hoist};
+    plan.phrases = phrases;
     return fit_layout(h, query, h->stop_stems, changed, true, plan);
 }
 

@@ -64,19 +64,35 @@ struct Word {
     size_t start, end; /* bytes [start, end) of the text */
 };
 
+namespace pdxshim {
+struct ProximityQuery;
+}
+
+/* A score's parts, as run_search composed it: the parsed query, its
+ * field boosts (empty queries when off) and the proximity bonus (or
+ * NULL). */
+struct ScoreParts {
+    Xapian::Query query, title, author;
+    double title_weight = 0, author_weight = 0, k1 = 0, b = 0;
+    const pdxshim::ProximityQuery *proximity = nullptr;
+};
+
 /* hit_text.cc */
-std::string explain_hit(shim_db *h, const Xapian::Query &query, Xapian::docid did, double score, double k1, double b);
+std::string explain_hit(shim_db *h, const ScoreParts &parts, Xapian::docid did, double score);
 std::string fold_word(const std::string &w);
 std::string make_snippet(shim_db *h, const std::string &text, const std::map<std::string, double> &weight, size_t bytes);
 std::map<std::string, double> snippet_weights(shim_db *h, const Xapian::Query &q);
 std::vector<Word> words_of(const std::string &text);
 
 /* query_parse.cc */
+bool all_local(shim_db *h);
 Xapian::Query build_filter(shim_db *h, const shim_query *q);
 Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
 std::string lower_words(const std::string &text);
-Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist, bool words = false);
+/* phrases (when not null) gets the stems of each phrase, NEAR or ADJ of
+ * the default field, in order. */
+Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist, bool words = false, bool compounds_as_words = false, std::vector<std::vector<std::string>> *phrases = nullptr);
 void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcount> &wqf, std::map<std::string, Xapian::termcount> *in_abstract = nullptr);
 
 /* suggest.cc */

@@ -360,8 +360,13 @@ static int check_query(pdx_index *ix, const pdx_query *q,
         return handle_error(ix, PDX_EINVAL,
                          "expansion weight must be in (0,1], not %g",
                          q->expand_weight);
-    if (q->title_weight > 100.0 || q->author_weight > 100.0)
-        return handle_error(ix, PDX_EINVAL, "field weights are at most 100");
+    if (q->title_weight > 100.0 || q->author_weight > 100.0 ||
+        q->proximity_weight > 100.0)
+        return handle_error(ix, PDX_EINVAL,
+                            "title, author and proximity weights are at "
+                            "most 100");
+    if (q->rank != PDX_RANK_DEFAULT && q->rank != PDX_RANK_BM25)
+        return handle_error(ix, PDX_EINVAL, "unknown rank %d", q->rank);
     if (q->expand_docs > 1000 || q->expand_terms > 1000)
         return handle_error(ix, PDX_EINVAL,
                          "expansion uses at most 1000 documents and terms");
@@ -545,14 +550,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (entry)
         return entry;
     /* An older caller's struct ends before `lenient` (version 1),
-     * `time_limit` (2), `subjects` (3) or `syntax` (4): read that much,
+     * `time_limit` (2), `subjects` (3), `syntax` (4) or `rank` (5): read that much,
      * the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
     if (q && q->version >= 1 && q->version < PDX_QUERY_VERSION) {
         memcpy(&v2, q, q->version == 1   ? offsetof(pdx_query, lenient)
                        : q->version == 2 ? offsetof(pdx_query, time_limit)
                        : q->version == 3 ? offsetof(pdx_query, subjects)
-                                         : offsetof(pdx_query, syntax));
+                       : q->version == 4 ? offsetof(pdx_query, syntax)
+                                         : offsetof(pdx_query, rank));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -667,8 +673,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                         : PDX_DEFAULT_EXPAND_TERMS,
         .expand_weight = q->expand_weight > 0 ? q->expand_weight
                                               : PDX_DEFAULT_EXPAND_WEIGHT,
-        .title_weight = q->title_weight < 0 ? PDX_DEFAULT_TITLE_WEIGHT
-                                            : q->title_weight,
+        .title_weight = q->title_weight >= 0          ? q->title_weight
+                        : q->rank == PDX_RANK_BM25 ? 0.0
+                                                   : PDX_DEFAULT_TITLE_WEIGHT,
+        .proximity_weight = q->proximity_weight >= 0 ? q->proximity_weight
+                            : q->rank == PDX_RANK_BM25
+                                ? 0.0
+                                : PDX_DEFAULT_PROXIMITY_WEIGHT,
+        .proximity_window = PDX_PROXIMITY_WINDOW,
+        .proximity_title = PDX_PROXIMITY_TITLE_FACTOR,
         .author_weight = q->author_weight < 0 ? PDX_DEFAULT_AUTHOR_WEIGHT
                                               : q->author_weight,
         .time_limit = q->time_limit,

@@ -42,7 +42,8 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
 {
     static const char *const single[] = {"q", "year", "sort", "limit",
                                          "offset", "facets", "snippet",
-                                         "explain", "expand", "k1", "b"};
+                                         "explain", "expand", "k1", "b",
+                                         "rank", "proximity"};
     enum { NS = sizeof single / sizeof single[0] };
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
@@ -68,7 +69,8 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
         if (j == NS) /* a misspelt name must not quietly widen a search */
             return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
                           "year, category, author, subject, sort, limit, "
-                          "offset, facets, snippet, explain, expand, k1, b",
+                          "offset, facets, snippet, explain, expand, k1, b, "
+                          "rank, proximity",
                           k);
         val[j] = v; /* the last one counts */
     }
@@ -140,5 +142,20 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, i ? "b" : "k1", "%s takes a number from 0 to %s",
                           i ? "b" : "k1", i ? "1" : "1000");
     }
+    if ((v = val[11]) && *v) {
+        if (!strcmp(v, "default"))
+            q->rank = PDX_RANK_DEFAULT;
+        else if (!strcmp(v, "bm25"))
+            q->rank = PDX_RANK_BM25;
+        else
+            return refuse(sq, "rank", "rank takes default or bm25, not "
+                          "'%.60s'", v);
+    }
+    if ((v = val[12]) && *v &&
+        (cli_double(v, &q->proximity_weight) ||
+         !isfinite(q->proximity_weight) || q->proximity_weight < 0 ||
+         q->proximity_weight > 100))
+        return refuse(sq, "proximity", "proximity takes a weight from 0 to "
+                      "100");
     return 0;
 }

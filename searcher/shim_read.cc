@@ -23,6 +23,7 @@
 #include <tuple>
 #include <vector>
 
+#include "proximity.hh"
 #include "read_side.hh"
 extern "C" {
 #include "../common/text.h"
@@ -251,13 +252,20 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     /* The phrases every match must hold, checked only for the works that
      * would make the page (PhraseFilter). */
     PhraseFilter phrases(h->db);
+    /* Words together: the proximity bonus (proximity.cc) of the query's
+     * words, for a ranking by relevance over local databases (the
+     * remote backend cannot run its source). */
+    const bool with_proximity = has_text && q->proximity_weight > 0 &&
+                                q->sort == SHIM_SORT_RELEVANCE &&
+                                all_local(h);
+    std::vector<std::vector<std::string>> tied; /* the query's phrases */
     if (has_text) {
         std::string note;
         /* Over Xapian's positions phrases are Xapian's own
          * (xapian_phrases) and never reach the decider, which Xapian
          * would refuse through xapian-tcpsrv. */
         query = parse_query(h, q->text, q->lenient != 0, note, &phrases,
-                            q->words != 0);
+                            q->words != 0, with_proximity, &tied);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
         totals->n_query_authors = 0;
         for (const std::string &v : reader(h).author_values)
@@ -268,6 +276,15 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     } else {
         query = every_work();
     }
+    std::shared_ptr<const ProximityQuery> prox;
+    if (with_proximity) {
+        prox = std::make_shared<const ProximityQuery>(
+            h->db, query, q->text, h->stem, h->stop_stems,
+            q->proximity_weight, q->proximity_window, q->proximity_title,
+            tied);
+        if (prox->pairs.empty())
+            prox.reset();
+    }
     Xapian::Query filter = build_filter(h, q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
      * -x, AND, NOT, a phrase) keeps its match set and is only re-ranked. */
@@ -275,19 +292,29 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const bool loose = top_op == Xapian::Query::LEAF_TERM ||
                        top_op == Xapian::Query::OP_OR ||
                        top_op == Xapian::Query::OP_SYNONYM;
+    /* What --explain takes apart: the query, its boosts, the bonus. */
+    ScoreParts parts;
+    parts.query = query;
+    parts.title_weight = q->title_weight;
+    parts.author_weight = q->author_weight;
+    parts.k1 = q->k1;
+    parts.b = q->b;
+    parts.proximity = prox.get();
     if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
         /* Field boosts add to the score of what the query matches; they
          * never add matches (AND_MAYBE). */
         const std::string plain = lower_words(unaccent(q->text));
         std::vector<Xapian::Query> boosts;
-        if (q->title_weight > 0)
-            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
-                                reader(h).qp_title.parse_query(plain, 0),
+        if (q->title_weight > 0) {
+            parts.title = reader(h).qp_title.parse_query(plain, 0);
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.title,
                                 q->title_weight);
-        if (q->author_weight > 0)
-            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT,
-                                reader(h).qp_author.parse_query(plain, 0),
+        }
+        if (q->author_weight > 0) {
+            parts.author = reader(h).qp_author.parse_query(plain, 0);
+            boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.author,
                                 q->author_weight);
+        }
         query = Xapian::Query(
             Xapian::Query::OP_AND_MAYBE, query,
             Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
@@ -312,8 +339,17 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<const DocLengths> lens;
     if (has_text && q->k1 > 0 && q->b > 0)
         lens = reader(h).lengths.get(h, query);
-    enq.set_query(lens ? with_lengths(query, lens, q->k1, q->b)
-                       : query);
+    /* The bonus rides in the source of the query's OR of words when it
+     * has one (bm25.cc), and is otherwise a source of its own beside
+     * the query: the same score either way. */
+    std::shared_ptr<const ProximityQuery> alone = prox;
+    Xapian::Query run =
+        lens ? with_lengths(query, lens, q->k1, q->b, &alone) : query;
+    if (alone)
+        run = Xapian::Query(
+            Xapian::Query::OP_AND_MAYBE, run,
+            Xapian::Query((new ProximitySource(alone))->release()));
+    enq.set_query(run);
     enq.set_time_limit(q->time_limit); /* 0: none */
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
@@ -347,8 +383,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it) {
         shim_hit hit{it.get_weight(), stored_record(h, it.get_document()), ""};
         if (q->explain && has_text)
-            hit.explain = explain_hit(h, query, *it, it.get_weight(), q->k1,
-                                      q->b);
+            hit.explain = explain_hit(h, parts, *it, it.get_weight());
         hits.push_back(std::move(hit));
     }
     totals->estimated = ms.get_matches_estimated();

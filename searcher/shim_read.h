@@ -57,6 +57,9 @@ typedef struct shim_query {
     size_t expand_terms;
     double expand_weight;
     double title_weight, author_weight; /* field boosts; 0 = none */
+    double proximity_weight; /* the proximity bonus (proximity.cc); 0 = none */
+    unsigned proximity_window;
+    double proximity_title;
     double time_limit;       /* seconds for the match; 0 = none        */
 } shim_query;
 

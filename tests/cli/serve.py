@@ -88,6 +88,10 @@ same_as_cli("search with every parameter",
              "--author", "Løvås", "--sort", "newest", "--limit", "3", "--offset", "1",
              "--facets", "year,category,author", "--snippet", "80", "--explain", "--k1", "1.0",
              "--b", "0.5", "networks"])
+same_as_cli("search ranked by flat BM25, and with the proximity weight",
+            "/search?q=" + q("peat bog methane") + "&rank=bm25&proximity=0.25&explain=1",
+            ["search", "--db", db, "--format", "json", "--rank", "bm25", "--proximity-weight", "0.25",
+             "--explain", "peat bog methane"])
 same_as_cli("search, repeated filters OR-ed", "/search?q=&category=cs.CV&category=q-bio&limit=50",
             ["search", "--db", db, "--format", "json", "--category", "cs.CV", "--category", "q-bio",
              "--limit", "50"])
@@ -156,6 +160,8 @@ error("invalid UTF-8 in q", "/search?q=%ff%fe", 400, "q", "UTF-8")
 error("limit=-1", "/search?q=x&limit=-1", 400, "limit")
 error("offset=1e30", "/search?q=x&offset=1e30", 400, "offset")
 error("k1=nan", "/search?q=x&k1=nan", 400, "k1")
+error("rank=bm26", "/search?q=x&rank=bm26", 400, "rank")
+error("proximity=-1", "/search?q=x&proximity=-1", 400, "proximity")
 error("sort=sideways", "/search?q=x&sort=sideways", 400, "sort")
 error("facets=colour", "/search?q=x&facets=colour", 400, "facets")
 error("year=20x1", "/search?q=x&year=20x1", 400, "year")

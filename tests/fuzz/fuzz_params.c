@@ -4,7 +4,7 @@
  * split at '&' into key=value pairs (as libmicrohttpd hands them over,
  * already decoded; NUL bytes end a value, as they would there).  Whatever
  * the input, the parser must keep its promises: on success every value in
- * range (limit, offset, snippet, expand, k1, b, years, facet bits, filter
+ * range (limit, offset, snippet, expand, k1, b, rank, proximity, years, facet bits, filter
  * counts), on refusal a parameter named and a reason given.
  */
 #include <math.h>
@@ -49,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (q->facets & ~(PDX_FACET_YEAR | PDX_FACET_CATEGORY |
                            PDX_FACET_AUTHOR | PDX_FACET_SUBJECT)) || !(q->k1 < 0 || (isfinite(q->k1) && q->k1 <= 1000)) ||
             !(q->b < 0 || (isfinite(q->b) && q->b <= 1)) ||
+            !(q->proximity_weight < 0 ||
+              (isfinite(q->proximity_weight) && q->proximity_weight <= 100)) ||
+            (q->rank != PDX_RANK_DEFAULT && q->rank != PDX_RANK_BM25) ||
             q->year_min < 0 || q->year_max < 0 ||
             (q->year_min && q->year_max && q->year_min > q->year_max) ||
             q->version != PDX_QUERY_VERSION)

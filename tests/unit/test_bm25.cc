@@ -20,7 +20,10 @@
  *    abstract:, wildcards, +/-, AND, NEAR, year and author filters, exact
  *    totals, explain), with test_doc_lengths("xapian"), ("array") and none (the
  *    rent-or-buy rule, three passes): the same counts, ids, scores (17
- *    digits) and explanations.
+ *    digits) and explanations -- under the default rank, whose proximity
+ *    bonus rides in the OR of words' source with an array and is a
+ *    ProximitySource beside the query without one (searcher/proximity.cc),
+ *    and under --rank bm25.
  *  - an array read before a commit that changed works' lengths is not
  *    used after it: a handle that read it answers as a fresh one.
  *  - handles of one process share the array one of them read, at the
@@ -245,7 +248,7 @@ void xapian_level(const std::string &path)
 
 /* paperdex's queries through one handle: each query's exact count or
  * estimate, and its top 20 ids, scores and explanations. */
-std::vector<std::string> answers(pdx_index *ix)
+std::vector<std::string> answers(pdx_index *ix, int rank = PDX_RANK_DEFAULT)
 {
     std::vector<std::string> out;
     std::mt19937 rng(5);
@@ -269,6 +272,7 @@ std::vector<std::string> answers(pdx_index *ix)
         pdx_query q;
         pdx_query_init(&q, PDX_QUERY_VERSION);
         q.text = text.c_str();
+        q.rank = rank;
         q.limit = 20;
         q.exact_total = i % 3 == 0;
         q.explain = i % 4 == 0;
@@ -301,14 +305,14 @@ std::vector<std::string> answers(pdx_index *ix)
 }
 
 std::vector<std::string> answers_with(const std::string &path, const char *mode,
-                                      int passes = 1)
+                                      int passes = 1, int rank = PDX_RANK_DEFAULT)
 {
     pdxshim::test_doc_lengths(mode);
     pdx_index *ix = nullptr;
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
     std::vector<std::string> a;
     for (int p = 0; p < passes; p++)
-        a = answers(ix);
+        a = answers(ix, rank);
     pdx_close(ix);
     pdxshim::test_doc_lengths(nullptr);
     return a;
@@ -334,6 +338,19 @@ void handle_level(const std::string &path)
     check(found >= 90, std::to_string(found) + " of 120 queries found works");
     CHECK_INT(differing(answers_with(path, "array"), native, "array"), 0);
     CHECK_INT(differing(answers_with(path, nullptr, 3), native, "auto"), 0);
+    /* The default rank's proximity bonus is in those answers (in the OR
+     * of words' source with an array, beside the query without): flat
+     * BM25 answers otherwise, and answers the same both ways too. */
+    const std::vector<std::string> flat =
+        answers_with(path, "xapian", 1, PDX_RANK_BM25);
+    unsigned moved = 0;
+    for (size_t i = 0; i < flat.size() && i < native.size(); i++)
+        moved += flat[i] != native[i];
+    check(moved >= 20, std::to_string(moved) + " of 120 queries ranked by "
+                                                 "the bonus differently");
+    CHECK_INT(differing(answers_with(path, "array", 1, PDX_RANK_BM25), flat,
+                        "array, flat"),
+              0);
 }
 
 /* A handle that read the lengths, then a commit that changes lengths

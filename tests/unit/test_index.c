@@ -1007,6 +1007,15 @@ static void test_explain(void)
             const cJSON *t;
             cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(ex, "terms"))
                 sum += cJSON_GetObjectItemCaseSensitive(t, "weight")->valuedouble;
+            /* The proximity bonus (its pairs' scores) is a part too. */
+            const cJSON *px = cJSON_GetObjectItemCaseSensitive(ex, "proximity");
+            double pairs = 0;
+            cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(px, "pairs"))
+                pairs += cJSON_GetObjectItemCaseSensitive(t, "score")->valuedouble;
+            if (px)
+                CHECK(fabs(pairs - cJSON_GetObjectItemCaseSensitive(px, "score")
+                                       ->valuedouble) < 1e-9);
+            sum += pairs;
             double other =
                 cJSON_GetObjectItemCaseSensitive(ex, "other")->valuedouble;
             CHECK(fabs(sum - h->score) < 1e-9 * (1 + h->score));

@@ -1,0 +1,369 @@
+/*
+ * proximity.cc -- words together count: the proximity bonus of
+ * paperdex's default ranking.
+ *
+ * Why.  BM25 scores a bag of words: a work that holds "reinforcement",
+ * "learning", "human" and "feedback" in four sentences weighs as much as
+ * one whose title is "Reinforcement Learning from Human Feedback".  A
+ * person who types a few words of a topic or of a half-remembered title
+ * means them together.  The literature measures it: term-proximity
+ * models (BM25TP, Rasolofo and Savoy 2003; Büttcher, Clarke and Lushman
+ * 2006) and the sequential dependence model (Metzler and Croft 2005) add
+ * a score for the pairs of query words that stand close, and give steady
+ * gains on ad hoc collections; Lucene and Elasticsearch users get the
+ * same from a phrase query in a should clause.
+ *
+ * The model (BM25TP's, over neighbouring query words only, as SDM
+ * pairs them).  The query's words in the default field, in the order
+ * written and without stop words (which the index does not hold
+ * either), give the pairs of neighbours: "reinforcement learning from
+ * human feedback" gives (reinforc, learn), (learn, human), (human,
+ * feedback).  For a pair (a, b) and a field of a work, each occurrence
+ * of a at position p and b at position q with 0 < |q - p| <= window
+ * adds
+ *
+ *     1 / d^2        in the order written (d = q - p > 0),
+ *     1 / (d + 1)^2  in the other order (d = p - q > 0),
+ *
+ * so "human feedback" adds 1, "feedback from humans" (b one word before
+ * a) 1/4, and two words apart in order 1/4.  The pair's co-occurrence
+ * in the work is
+ *
+ *     tp = tp(abstract) + title_factor * tp(title)
+ *
+ * and its score saturates as BM25's term frequency does:
+ *
+ *     pair = weight * min(idf(a), idf(b)) * (K + 1) * tp / (K + tp)
+ *
+ * with K = 1, idf Xapian's BM25 idf (BM25Weight's termweight, from the
+ * whole database's statistics) and weight pdx_query.proximity_weight.
+ * The bonus of a work is the sum of its pairs', added to its BM25 score
+ * (and any field boost).  Its bound, which the matcher prunes with, is
+ * weight * sum of min(idf) * (K + 1).  With the defaults (weight 0.5,
+ * window 3, title_factor 4: PDX_DEFAULT_PROXIMITY_WEIGHT,
+ * PDX_PROXIMITY_WINDOW and PDX_PROXIMITY_TITLE_FACTOR in paperdex.h), one
+ * adjacent pair in the abstract adds half its rarer word's idf, the same
+ * pair in the title 1.6 times that (tp 4).
+ *
+ * The defaults were chosen by measurement: bench/titles.py's partial
+ * titles and title topics on the arXiv 101k, and bench/eval.sh's CACM
+ * and SciFact, which must not fall (bench/RESULTS.md, "Ranking";
+ * docs/ranking.md).
+ *
+ * Positions come from the work's positions value (common/positions.cc),
+ * one read for all the pairs, and only for the terms the work holds
+ * (ProximityReader says why).
+ *
+ * Cost.  Inside an OR of words -- a query of plain words, most of what
+ * people type -- the bonus rides in the OR's own source (bm25.cc,
+ * BM25OrSource): each word's MaxScore bound is raised by the bounds of
+ * its pairs, and a work's positions are read only when the pairs whose
+ * words it holds could lift it past the page's threshold.  Any other
+ * query gets the bonus from ProximitySource, the right side of an
+ * AND_MAYBE: Xapian asks it only about the works the query matches and
+ * that can still reach the page with the bonus's bound added.  The two
+ * give the same scores (tests/unit/test_bm25.cc).
+ */
+#include "proximity.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "read_side.hh"
+
+namespace pdxshim {
+
+namespace {
+
+const double K = 1.0; /* the pair's saturation, as BM25's k1 */
+
+/* Xapian 1.4's BM25Weight idf (its termweight with wqf 1). */
+double bm25_idf(Xapian::doccount n, Xapian::doccount tf)
+{
+    double tw = (double(n) - tf + 0.5) / (tf + 0.5);
+    if (tw < 2)
+        tw = tw * 0.5 + 1;
+    return std::log(tw);
+}
+
+/* tp of the pair (a, b) in one field (the essay's formula): both lists
+ * sorted. */
+double co_occurrence(const std::vector<Xapian::termpos> &a,
+                     const std::vector<Xapian::termpos> &b, unsigned window)
+{
+    double tp = 0;
+    if (a.empty() || b.empty())
+        return 0;
+    for (Xapian::termpos p : a) {
+        const Xapian::termpos lo = p > window ? p - window : 0;
+        for (auto it = std::lower_bound(b.begin(), b.end(), lo);
+             it != b.end() && *it <= p + window; ++it) {
+            if (*it > p) {
+                const double d = *it - p;
+                tp += 1.0 / (d * d);
+            } else if (*it < p) {
+                const double d = p - *it + 1.0;
+                tp += 1.0 / (d * d);
+            }
+        }
+    }
+    return tp;
+}
+
+} // namespace
+
+ProximityQuery::ProximityQuery(
+    const Xapian::Database &db, const Xapian::Query &query,
+    const std::string &text, const Xapian::Stem &stem,
+    const std::set<std::string> &stops, double weight, unsigned window_,
+    double title_factor_, const std::vector<std::vector<std::string>> &phrases)
+    : window(window_), title_factor(title_factor_)
+{
+    if (weight <= 0 || window == 0)
+        return;
+    /* The words that add to a score (not those under NOT or a filter),
+     * in the order the text writes them: the parsed query keeps no
+     * order once its phrases are rebuilt for the layout. */
+    std::map<std::string, Xapian::termcount> scored;
+    scored_terms(query, scored);
+    Xapian::TermGenerator tg;
+    tg.set_stemmer(stem);
+    tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
+    Xapian::Document d;
+    tg.set_document(d);
+    tg.index_text(unaccent(text));
+    std::vector<std::pair<Xapian::termpos, std::string>> at;
+    for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end();
+         ++t)
+        if (is_plain_term(*t) && scored.count(*t) && !stops.count(*t))
+            for (Xapian::PositionIterator p = t.positionlist_begin();
+                 p != t.positionlist_end(); ++p)
+                at.emplace_back(*p, *t);
+    std::sort(at.begin(), at.end());
+    std::vector<std::string> order;
+    for (const auto &pt : at)
+        if (order.empty() || order.back() != pt.second)
+            order.push_back(pt.second);
+    if (order.size() < 2)
+        return;
+    std::map<std::string, size_t> index;
+    for (const std::string &t : order)
+        if (index.emplace(t, stems.size()).second)
+            stems.push_back(t);
+    const Xapian::doccount n = db.get_doccount();
+    /* A phrase's neighbours are tied already: their pairs are its. */
+    std::set<std::pair<std::string, std::string>> tied;
+    for (const std::vector<std::string> &ph : phrases)
+        for (size_t i = 0; i + 1 < ph.size(); i++)
+            tied.emplace(ph[i], ph[i + 1]);
+    std::set<std::pair<size_t, size_t>> seen;
+    for (size_t i = 0; i + 1 < order.size(); i++) {
+        const size_t a = index[order[i]], b = index[order[i + 1]];
+        if (!seen.emplace(a, b).second ||
+            tied.count(std::make_pair(order[i], order[i + 1])))
+            continue;
+        const double idf = std::min(bm25_idf(n, db.get_termfreq(stems[a])),
+                                    bm25_idf(n, db.get_termfreq(stems[b])));
+        if (idf <= 0)
+            continue;
+        pairs.push_back(Pair{a, b, weight * idf});
+        max_weight += pair_max(pairs.size() - 1);
+    }
+}
+
+double ProximityQuery::pair_max(size_t p) const
+{
+    return pairs[p].weight * (K + 1);
+}
+
+std::vector<std::string> ProximityQuery::asked() const
+{
+    std::vector<std::string> out(stems);
+    for (const std::string &s : stems)
+        out.push_back(LAYOUT_P_TITLE + s);
+    return out;
+}
+
+double ProximityQuery::score(const std::vector<std::vector<Xapian::termpos>> &pos,
+                             std::vector<Part> *parts) const
+{
+    const size_t n = stems.size();
+    double sum = 0;
+    for (const Pair &p : pairs) {
+        const double ab = co_occurrence(pos[p.a], pos[p.b], window);
+        const double ti = co_occurrence(pos[n + p.a], pos[n + p.b], window);
+        const double tp = ab + title_factor * ti;
+        const double s = tp > 0 ? p.weight * (K + 1) * tp / (K + tp) : 0;
+        sum += s;
+        if (parts)
+            parts->push_back(Part{ab, ti, s});
+    }
+    return sum;
+}
+
+/* -------------------------------------------------------- ProximityReader */
+
+ProximityReader::ProximityReader(std::shared_ptr<const ProximityQuery> pq_)
+    : pq(std::move(pq_)), terms(pq->asked())
+{
+}
+
+void ProximityReader::init(const Xapian::Database &db_)
+{
+    db = db_;
+    values = db.valuestream_begin(SLOT_POSITIONS);
+    lists.clear();
+    for (const std::string &t : terms)
+        lists.push_back(db.postlist_begin(t));
+    held.assign(terms.size(), 0);
+    pos.assign(terms.size(), std::vector<Xapian::termpos>());
+}
+
+double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here)
+{
+    const size_t n = pq->stems.size();
+    const Xapian::PostingIterator none;
+    for (size_t i = 0; i < terms.size(); i++) {
+        if (here && i < n) {
+            held[i] = (*here)[i];
+            continue;
+        }
+        /* A title word is in the default field too: a stem the work
+         * lacks there is not in its title either, and its title term's
+         * list need not move. */
+        if (i >= n && !held[i - n]) {
+            held[i] = 0;
+            continue;
+        }
+        Xapian::PostingIterator &it = lists[i];
+        if (it != none && *it < did)
+            it.skip_to(did);
+        held[i] = it != none && *it == did;
+    }
+    /* A pair counts only where a field holds both its words. */
+    bool any = false;
+    for (const ProximityQuery::Pair &p : pq->pairs)
+        any |= (held[p.a] && held[p.b]) || (held[n + p.a] && held[n + p.b]);
+    if (!any)
+        return 0;
+    asked.clear();
+    for (size_t i = 0; i < terms.size(); i++)
+        if (held[i])
+            asked.push_back(terms[i]);
+    const Xapian::ValueIterator end;
+    if (values != end && values.get_docid() < did)
+        values.skip_to(did);
+    if (values != end && values.get_docid() == did) {
+        positions_find(*values, did, asked, got);
+    } else { /* positions in Xapian's table (layouts 5 and 6) */
+        got.assign(asked.size(), std::vector<Xapian::termpos>());
+        for (size_t k = 0; k < asked.size(); k++)
+            for (Xapian::PositionIterator p = db.positionlist_begin(did, asked[k]);
+                 p != db.positionlist_end(did, asked[k]); ++p)
+                got[k].push_back(*p);
+    }
+    for (size_t i = 0, k = 0; i < terms.size(); i++) {
+        pos[i].clear();
+        if (held[i])
+            pos[i].swap(got[k++]);
+    }
+    return pq->score(pos);
+}
+
+double proximity_explain(const Xapian::Database &db, Xapian::docid did,
+                         const ProximityQuery &pq,
+                         std::vector<ProximityQuery::Part> &parts)
+{
+    const std::vector<std::string> terms = pq.asked();
+    Xapian::Document doc = db.get_document(did);
+    std::vector<std::vector<Xapian::termpos>> pos(terms.size());
+    std::vector<std::string> asked;
+    std::vector<size_t> at;
+    for (size_t i = 0; i < terms.size(); i++) {
+        Xapian::TermIterator t = doc.termlist_begin();
+        t.skip_to(terms[i]);
+        if (t != doc.termlist_end() && *t == terms[i]) {
+            asked.push_back(terms[i]);
+            at.push_back(i);
+        }
+    }
+    const std::string v = doc.get_value(SLOT_POSITIONS);
+    std::vector<std::vector<Xapian::termpos>> got(asked.size());
+    if (!v.empty())
+        positions_find(v, did, asked, got);
+    else
+        for (size_t k = 0; k < asked.size(); k++)
+            for (Xapian::PositionIterator p = db.positionlist_begin(did, asked[k]);
+                 p != db.positionlist_end(did, asked[k]); ++p)
+                got[k].push_back(*p);
+    for (size_t k = 0; k < asked.size(); k++)
+        pos[at[k]].swap(got[k]);
+    return pq.score(pos, &parts);
+}
+
+/* -------------------------------------------------------- ProximitySource */
+
+ProximitySource::ProximitySource(std::shared_ptr<const ProximityQuery> pq_)
+    : pq(std::move(pq_)), reader(pq)
+{
+}
+
+Xapian::PostingSource *ProximitySource::clone() const
+{
+    return new ProximitySource(pq);
+}
+
+void ProximitySource::init(const Xapian::Database &db_)
+{
+    db = db_;
+    reader.init(db);
+    last = db.get_lastdocid();
+    did = 0;
+    weighed = 0;
+    set_maxweight(pq->max_weight);
+}
+
+/* Every work stands in it (most with weight 0): the AND_MAYBE's left
+ * side, never this, decides what matches and how many. */
+Xapian::doccount ProximitySource::get_termfreq_min() const
+{
+    return db.get_doccount();
+}
+Xapian::doccount ProximitySource::get_termfreq_est() const
+{
+    return db.get_doccount();
+}
+Xapian::doccount ProximitySource::get_termfreq_max() const
+{
+    return db.get_doccount();
+}
+
+void ProximitySource::next(double) { ++did; }
+
+void ProximitySource::skip_to(Xapian::docid d, double)
+{
+    if (d > did)
+        did = d;
+}
+
+double ProximitySource::get_weight() const
+{
+    if (weighed != did) {
+        weighed = did;
+        weight = reader.weigh(did);
+    }
+    return weight;
+}
+
+std::string ProximitySource::get_description() const
+{
+    std::string d = "paperdex::ProximitySource(window " +
+                    std::to_string(pq->window) + ",";
+    for (const ProximityQuery::Pair &p : pq->pairs)
+        d += " " + pq->stems[p.a] + "~" + pq->stems[p.b];
+    return d + ")";
+}
+
+} // namespace pdxshim

@@ -1,0 +1,129 @@
+/*
+ * proximity.hh -- the proximity part of paperdex's default ranking:
+ * a bonus for the works that hold a query's words next to each other,
+ * in the abstract or in the title.  The model, its formula and how its
+ * defaults were chosen are in proximity.cc; this header is what
+ * shim_read.cc (the ranking) and hit_text.cc (--explain) share of it.
+ */
+#ifndef PDX_PROXIMITY_HH
+#define PDX_PROXIMITY_HH
+
+#include <xapian.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pdxshim {
+
+/* The query's side of the bonus: its words in the order written, the
+ * pairs of neighbours, and each pair's weight. */
+struct ProximityQuery {
+    std::vector<std::string> stems; /* distinct default-field stems */
+    struct Pair {
+        size_t a, b;   /* indexes into stems: a written just before b */
+        double weight; /* weight * min(idf(a), idf(b)) */
+    };
+    std::vector<Pair> pairs;
+    unsigned window = 0;      /* words apart at most */
+    double title_factor = 0;  /* a title co-occurrence counts this many */
+    double max_weight = 0;    /* the bound: what no work can pass */
+
+    /* The pairs of neighbouring words of `query`, parsed from `text`:
+     * its positive words in the default field, in the order the text
+     * writes them (read by Xapian's TermGenerator with `stem`, the stems
+     * in `stops` left out, as the indexer leaves them out), weighted
+     * from db's statistics -- but for the neighbours inside one of
+     * `phrases` (the stems of the query's phrases, NEAR and ADJ), which
+     * the query already ties together.  Empty (no pairs) for a query of
+     * fewer than two such words. */
+    ProximityQuery(const Xapian::Database &db, const Xapian::Query &query,
+                   const std::string &text, const Xapian::Stem &stem,
+                   const std::set<std::string> &stops, double weight,
+                   unsigned window, double title_factor,
+                   const std::vector<std::vector<std::string>> &phrases = {});
+
+    /* Pair p's bound: what it adds at most. */
+    double pair_max(size_t p) const;
+
+    /* The terms whose positions score() needs: the stems (the
+     * abstract's positions), then each stem with the title prefix. */
+    std::vector<std::string> asked() const;
+
+    /* The bonus of a work whose positions of asked() are pos (same
+     * order).  With parts, each pair's co-occurrence in the abstract and
+     * the title and its score are appended, in pairs' order. */
+    struct Part {
+        double abstract_tp, title_tp, score;
+    };
+    double score(const std::vector<std::vector<Xapian::termpos>> &pos,
+                 std::vector<Part> *parts = nullptr) const;
+};
+
+/* What reads a work's positions for the bonus, in docid order.  A
+ * positions value finds a term by a 14-bit hash, and names an entry
+ * only where two terms the work holds share one (common/positions.cc):
+ * an entry found for a term the work lacks may be another term's.  So
+ * the reader first asks whether the work holds each term -- its
+ * posting list, moved forward, or what the caller knows -- and reads
+ * the value only when some pair has both its words in a field. */
+class ProximityReader {
+    std::shared_ptr<const ProximityQuery> pq;
+    std::vector<std::string> terms; /* pq->asked() */
+    Xapian::Database db;
+    Xapian::ValueIterator values;
+    std::vector<Xapian::PostingIterator> lists; /* one a term */
+    std::vector<char> held;
+    std::vector<std::string> asked;
+    std::vector<std::vector<Xapian::termpos>> got, pos;
+
+  public:
+    explicit ProximityReader(std::shared_ptr<const ProximityQuery> pq);
+    const ProximityQuery &query() const { return *pq; }
+    /* Over db (a database of its own, or one of several as Xapian hands
+     * a posting source each). */
+    void init(const Xapian::Database &db);
+    /* The bonus of work did (asked in increasing order).  here, when
+     * not null, says for each stem (pq->stems' order) whether the work
+     * holds it in the default field, which the caller knows. */
+    double weigh(Xapian::docid did, const std::vector<char> *here = nullptr);
+};
+
+/* The bonus as a posting source, for the right side of an AND_MAYBE: it
+ * stands on whatever work it is asked about (every work "matches", most
+ * with weight 0), so it never changes a match set or an estimate, and
+ * weighs each work the left side proposes by its positions.  Local
+ * databases only (the remote backend cannot rebuild it). */
+class ProximitySource : public Xapian::PostingSource {
+    std::shared_ptr<const ProximityQuery> pq;
+    mutable ProximityReader reader; /* moved forward by get_weight */
+    Xapian::Database db;
+    Xapian::docid did = 0, last = 0;
+    mutable Xapian::docid weighed = 0;
+    mutable double weight = 0;
+
+  public:
+    explicit ProximitySource(std::shared_ptr<const ProximityQuery> pq);
+    Xapian::doccount get_termfreq_min() const override;
+    Xapian::doccount get_termfreq_est() const override;
+    Xapian::doccount get_termfreq_max() const override;
+    Xapian::docid get_docid() const override { return did; }
+    double get_weight() const override;
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid did, double min_wt) override;
+    bool at_end() const override { return did > last; }
+    Xapian::PostingSource *clone() const override;
+    void init(const Xapian::Database &db) override;
+    std::string get_description() const override;
+};
+
+/* The bonus of work did of db and its parts, for --explain: the same
+ * reading as the source's, for one work. */
+double proximity_explain(const Xapian::Database &db, Xapian::docid did,
+                         const ProximityQuery &pq,
+                         std::vector<ProximityQuery::Part> &parts);
+
+} // namespace pdxshim
+
+#endif
