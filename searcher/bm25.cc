@@ -106,11 +106,7 @@ struct BM25Word {
         k1 = k1_;
         b = b_;
         df = db.get_termfreq(term);
-        const Xapian::doccount n = db.get_doccount();
-        double tw = (n - df + 0.5) / (df + 0.5);
-        if (tw < 2)
-            tw = tw * 0.5 + 1;
-        termweight = std::log(tw) * 1.0; /* factor 1; wqf 1: (k3+1)/(k3+1) */
+        termweight = bm25_termweight(db.get_doccount(), df);
         len_factor = db.get_avlength();
         if (len_factor != 0)
             len_factor = 1 / len_factor;
@@ -723,6 +719,14 @@ template <typename F> void each_scored_word(const Xapian::Query &q, F &&f)
 const size_t MAX_SOURCE_WORDS = 9;
 
 } // namespace
+
+double bm25_termweight(Xapian::doccount n, Xapian::doccount df)
+{
+    double tw = (n - df + 0.5) / (df + 0.5);
+    if (tw < 2)
+        tw = tw * 0.5 + 1;
+    return std::log(tw) * 1.0; /* factor 1; wqf 1: (k3+1)/(k3+1) */
+}
 
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,

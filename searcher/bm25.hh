@@ -70,6 +70,11 @@ void test_doc_lengths(const char *mode);
  * scores are BM25Weight(k1, 0, 1, b, 0.5)'s to the bit, summed in the
  * order Xapian's tree of ORs sums them, and so are the bounds and
  * estimates the matcher works with. */
+/* BM25Weight's termweight (its idf) for a term in df of n works, wqf 1,
+ * to the bit: what BM25Source and BM25OrSource weigh with, and the
+ * proximity bonus's idf (proximity.cc). */
+double bm25_termweight(Xapian::doccount n, Xapian::doccount df);
+
 struct ProximityQuery;
 
 /* With prox (not null, *prox not null): the OR of words holding every

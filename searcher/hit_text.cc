@@ -126,7 +126,9 @@ std::string explain_hit(shim_db *h, const ScoreParts &parts,
     if (parts.proximity) {
         const ProximityQuery &pq = *parts.proximity;
         std::vector<ProximityQuery::Part> got;
-        const double bonus = proximity_explain(h->db, did, pq, got);
+        ProximityReader one(parts.proximity);
+        one.init(h->db);
+        const double bonus = one.weigh(did, nullptr, &got);
         cJSON *e = cJSON_AddObjectToObject(o, "proximity");
         cJSON_AddNumberToObject(e, "window", pq.window);
         cJSON_AddNumberToObject(e, "title_factor", pq.title_factor);

@@ -35,8 +35,8 @@
  *
  *     pair = weight * min(idf(a), idf(b)) * (K + 1) * tp / (K + tp)
  *
- * with K = 1, idf Xapian's BM25 idf (BM25Weight's termweight, from the
- * whole database's statistics) and weight pdx_query.proximity_weight.
+ * with K = 1, idf Xapian's BM25 idf (BM25Weight's termweight,
+ * bm25_termweight() in bm25.hh, from the whole database's statistics) and weight pdx_query.proximity_weight.
  * The bonus of a work is the sum of its pairs', added to its BM25 score
  * (and any field boost).  Its bound, which the matcher prunes with, is
  * weight * sum of min(idf) * (K + 1).  With the defaults (weight 0.5,
@@ -67,10 +67,10 @@
 #include "proximity.hh"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
+#include "bm25.hh"
 #include "read_side.hh"
 
 namespace pdxshim {
@@ -78,15 +78,6 @@ namespace pdxshim {
 namespace {
 
 const double K = 1.0; /* the pair's saturation, as BM25's k1 */
-
-/* Xapian 1.4's BM25Weight idf (its termweight with wqf 1). */
-double bm25_idf(Xapian::doccount n, Xapian::doccount tf)
-{
-    double tw = (double(n) - tf + 0.5) / (tf + 0.5);
-    if (tw < 2)
-        tw = tw * 0.5 + 1;
-    return std::log(tw);
-}
 
 /* tp of the pair (a, b) in one field (the essay's formula): both lists
  * sorted. */
@@ -164,8 +155,8 @@ ProximityQuery::ProximityQuery(
         if (!seen.emplace(a, b).second ||
             tied.count(std::make_pair(order[i], order[i + 1])))
             continue;
-        const double idf = std::min(bm25_idf(n, db.get_termfreq(stems[a])),
-                                    bm25_idf(n, db.get_termfreq(stems[b])));
+        const double idf = std::min(bm25_termweight(n, db.get_termfreq(stems[a])),
+                                    bm25_termweight(n, db.get_termfreq(stems[b])));
         if (idf <= 0)
             continue;
         pairs.push_back(Pair{a, b, weight * idf});
@@ -221,7 +212,8 @@ void ProximityReader::init(const Xapian::Database &db_)
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
 }
 
-double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here)
+double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
+                              std::vector<ProximityQuery::Part> *parts)
 {
     const size_t n = pq->stems.size();
     const Xapian::PostingIterator none;
@@ -247,7 +239,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here)
     for (const ProximityQuery::Pair &p : pq->pairs)
         any |= (held[p.a] && held[p.b]) || (held[n + p.a] && held[n + p.b]);
     if (!any)
-        return 0;
+        return 0; /* no pair scores: parts left empty */
     asked.clear();
     for (size_t i = 0; i < terms.size(); i++)
         if (held[i])
@@ -269,38 +261,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here)
         if (held[i])
             pos[i].swap(got[k++]);
     }
-    return pq->score(pos);
-}
-
-double proximity_explain(const Xapian::Database &db, Xapian::docid did,
-                         const ProximityQuery &pq,
-                         std::vector<ProximityQuery::Part> &parts)
-{
-    const std::vector<std::string> terms = pq.asked();
-    Xapian::Document doc = db.get_document(did);
-    std::vector<std::vector<Xapian::termpos>> pos(terms.size());
-    std::vector<std::string> asked;
-    std::vector<size_t> at;
-    for (size_t i = 0; i < terms.size(); i++) {
-        Xapian::TermIterator t = doc.termlist_begin();
-        t.skip_to(terms[i]);
-        if (t != doc.termlist_end() && *t == terms[i]) {
-            asked.push_back(terms[i]);
-            at.push_back(i);
-        }
-    }
-    const std::string v = doc.get_value(SLOT_POSITIONS);
-    std::vector<std::vector<Xapian::termpos>> got(asked.size());
-    if (!v.empty())
-        positions_find(v, did, asked, got);
-    else
-        for (size_t k = 0; k < asked.size(); k++)
-            for (Xapian::PositionIterator p = db.positionlist_begin(did, asked[k]);
-                 p != db.positionlist_end(did, asked[k]); ++p)
-                got[k].push_back(*p);
-    for (size_t k = 0; k < asked.size(); k++)
-        pos[at[k]].swap(got[k]);
-    return pq.score(pos, &parts);
+    return pq->score(pos, parts);
 }
 
 /* -------------------------------------------------------- ProximitySource */

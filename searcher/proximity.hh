@@ -86,8 +86,11 @@ class ProximityReader {
     void init(const Xapian::Database &db);
     /* The bonus of work did (asked in increasing order).  here, when
      * not null, says for each stem (pq->stems' order) whether the work
-     * holds it in the default field, which the caller knows. */
-    double weigh(Xapian::docid did, const std::vector<char> *here = nullptr);
+     * holds it in the default field, which the caller knows.  With
+     * parts, each pair's (ProximityQuery::score), for --explain: a
+     * reader made for the one work. */
+    double weigh(Xapian::docid did, const std::vector<char> *here = nullptr,
+                 std::vector<ProximityQuery::Part> *parts = nullptr);
 };
 
 /* The bonus as a posting source, for the right side of an AND_MAYBE: it
@@ -117,12 +120,6 @@ class ProximitySource : public Xapian::PostingSource {
     void init(const Xapian::Database &db) override;
     std::string get_description() const override;
 };
-
-/* The bonus of work did of db and its parts, for --explain: the same
- * reading as the source's, for one work. */
-double proximity_explain(const Xapian::Database &db, Xapian::docid did,
-                         const ProximityQuery &pq,
-                         std::vector<ProximityQuery::Part> &parts);
 
 } // namespace pdxshim
 

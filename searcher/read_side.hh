@@ -74,7 +74,7 @@ struct ProximityQuery;
 struct ScoreParts {
     Xapian::Query query, title, author;
     double title_weight = 0, author_weight = 0, k1 = 0, b = 0;
-    const pdxshim::ProximityQuery *proximity = nullptr;
+    std::shared_ptr<const pdxshim::ProximityQuery> proximity; /* or null */
 };
 
 /* hit_text.cc */

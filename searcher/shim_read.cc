@@ -299,7 +299,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     parts.author_weight = q->author_weight;
     parts.k1 = q->k1;
     parts.b = q->b;
-    parts.proximity = prox.get();
+    parts.proximity = prox;
     if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
         /* Field boosts add to the score of what the query matches; they
          * never add matches (AND_MAYBE). */
