@@ -51,6 +51,7 @@ import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.FSDirectory;
 
@@ -160,6 +161,12 @@ public class LuceneBench {
          * query, their ids tab-separated, as pdx_qbench writes them
          * (bench/titles.py). */
         String idsPath = System.getenv("PDX_QBENCH_IDS");
+        /* PDX_QBENCH_COUNT=N: count the matches exactly up to N, past it
+         * a lower bound (TopScoreDocCollector's totalHitsThreshold, which
+         * Elasticsearch's track_total_hits sets, 10,000 by default);
+         * unset, IndexSearcher.search's own 1,000. */
+        String countEnv = System.getenv("PDX_QBENCH_COUNT");
+        int countTo = countEnv != null ? Integer.parseInt(countEnv) : 1000;
         StringBuilder ids = new StringBuilder();
         long t0 = System.nanoTime();
         for (int r = 0; r < repeat; r++)
@@ -167,7 +174,9 @@ public class LuceneBench {
                 String[] f = line.split("\t", -1);
                 long q0 = System.nanoTime();
                 Query q = build(an, f[0], f[1], f.length > 2 ? f[2] : "");
-                TopDocs td = s.search(q, 10);
+                TopScoreDocCollector c = TopScoreDocCollector.create(10, countTo);
+                s.search(q, c);
+                TopDocs td = c.topDocs();
                 String[] got = new String[td.scoreDocs.length];
                 for (int i = 0; i < td.scoreDocs.length; i++)
                     got[i] = s.doc(td.scoreDocs[i].doc).get("id");

@@ -4,7 +4,7 @@ same queries, in one run on one machine.
 
 usage: compare.py [--work DIR] [--index-rounds R] [--query-rounds Q]
                   [--skip-single] [--no-remote] [--no-fts5-queries]
-                  [--no-queries] CORPUS LABEL
+                  [--no-queries] [--count N] CORPUS LABEL
 
 CORPUS is a .jsonl(.gz) file (the arXiv snapshot, or bench/gen_corpus.py
 output).  Measured, each engine in turn:
@@ -45,6 +45,11 @@ output).  Measured, each engine in turn:
     over a second a whole title);
   * --no-queries: indexing only, every engine (for sizes where the query
     passes would take longer than the builds);
+  * --count N (default 10000): every engine's top-10 query counts its
+    matches exactly up to N (paperdex's count limit, PDX_QBENCH_COUNT;
+    Lucene's totalHitsThreshold, which Elasticsearch's track_total_hits
+    sets, 10,000 by default, where IndexSearcher.search alone counts
+    1,000); FTS5 finds every match;
   * Lucene 8 too, when Debian's liblucene8-java and a JDK are installed
     (bench/LuceneBench.java: EnglishAnalyzer, BM25Similarity(1.2, 0.75),
     title boost 2; its input is converted to TSV first, untimed; its RSS
@@ -386,6 +391,8 @@ def main(argv):
             fts5_queries = False
         elif argv[i] == "--no-queries":
             queries = remote = False
+        elif argv[i] == "--count":
+            os.environ["PDX_QBENCH_COUNT"] = str(int(argv[i + 1])); i += 1
         elif argv[i] in ("-h", "--help"):
             print(__doc__); return 0
         else:
@@ -393,12 +400,14 @@ def main(argv):
         i += 1
     if len(args) != 2:
         sys.stderr.write(__doc__); return 2
+    os.environ.setdefault("PDX_QBENCH_COUNT", "10000")
     corpus, label = args
     work = work or tempfile.mkdtemp(prefix="pdx-compare-")
     os.makedirs(work, exist_ok=True)
     in_bytes = os.path.getsize(corpus)
     res = {"label": label, "corpus": corpus, "input_bytes": in_bytes,
            "machine": "%d cores, %s" % (os.cpu_count(), os.uname().release)}
+    res["count_limit"] = int(os.environ["PDX_QBENCH_COUNT"])
     sys.stderr.write("compare.py: working in %s\n" % work)
 
     # ---- indexing -------------------------------------------------------

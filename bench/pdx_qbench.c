@@ -46,6 +46,11 @@ int main(int argc, char **argv)
                                                  : PDX_RANK_DEFAULT;
     double proximity = prox_s ? atof(prox_s) : -1.0;
     double title_weight = title_s ? atof(title_s) : -1.0;
+    /* PDX_QBENCH_COUNT=N: pdx_query.count_limit (the total exact up to N;
+     * 10 is about what a top-10 match counts by itself); unset, the
+     * default (PDX_DEFAULT_COUNT_LIMIT). */
+    const char *count_s = getenv("PDX_QBENCH_COUNT");
+    size_t count_limit = count_s ? (size_t)atol(count_s) : 0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
                         (size_t)(argc - 3))) {
@@ -95,6 +100,7 @@ int main(int argc, char **argv)
             q.snippet_bytes = snippet_bytes;
             q.no_suggest = 1;
             q.rank = rank;
+            q.count_limit = count_limit;
             q.proximity_weight = proximity;
             q.title_weight = title_weight;
             if (!strncmp(filter, "year=", 5)) {

@@ -438,7 +438,7 @@ PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 6
+#define PDX_QUERY_VERSION 7
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -511,8 +511,9 @@ typedef struct pdx_query {
     size_t limit;           /**< hits to return, 0..PDX_MAX_LIMIT          */
     pdx_sort sort;
     int exact_total;        /**< nonzero: count every match, so that
-                                 pdx_results_total() is exact (one full
-                                 pass over the matches; slower)         */
+                                 pdx_results_total() is exact however
+                                 many there are (count_limit is then
+                                 ignored; one full pass, slower)        */
     int all;                /**< nonzero: an empty text with no filter
                                  lists every work instead of failing     */
     size_t snippet_bytes;   /**< about how long each hit's snippet is;
@@ -585,7 +586,20 @@ typedef struct pdx_query {
      *  adjacent once in the abstract adds proximity_weight times the
      *  rarer word's idf.  0 = none; negative = the rank's default. */
     double proximity_weight;
+    /* ---- version 7 ---- */
+    /** The total is counted exactly up to this many matches (0 =
+     *  PDX_DEFAULT_COUNT_LIMIT; at least offset + limit is counted).
+     *  Past it pdx_results_total() is count_limit and
+     *  pdx_results_total_relation() PDX_TOTAL_GTE: "10,000+ matches", as
+     *  Elasticsearch's track_total_hits.  The count is the same on every
+     *  page up to count_limit. */
+    size_t count_limit;
 } pdx_query;
+
+/** Matches counted exactly by default (pdx_query.count_limit):
+ *  Elasticsearch's default; what counting costs is in bench/RESULTS.md
+ *  ("Counts"). */
+#define PDX_DEFAULT_COUNT_LIMIT 10000
 
 /** pdx_query.rank. */
 typedef enum pdx_rank {
@@ -771,9 +785,21 @@ PDX_EXTERN const char *pdx_results_note(const pdx_results *r);
 PDX_EXTERN size_t pdx_results_count(const pdx_results *r);
 /** Hit i (0 <= i < count), or NULL past the end. */
 PDX_EXTERN const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i);
-/** Xapian's estimate of the total number of matching works, and its exact
- *  bounds (lower == upper when the count is exact). */
+/** The number of matching works: exact when pdx_results_total_relation()
+ *  is PDX_TOTAL_EQ; otherwise a lower bound -- pdx_query.count_limit when
+ *  more matched, or the works counted before pdx_query.time_limit ran
+ *  out -- to be shown as "10,000+". */
 PDX_EXTERN size_t pdx_results_total(const pdx_results *r);
+/** pdx_results_total_relation(). */
+typedef enum pdx_total_relation {
+    PDX_TOTAL_EQ = 0,  /**< the total is the number of matches */
+    PDX_TOTAL_GTE = 1  /**< at least the total matched           */
+} pdx_total_relation;
+PDX_EXTERN pdx_total_relation pdx_results_total_relation(const pdx_results *r);
+/** Xapian's estimate of the number of matches (equal to the total when it
+ *  is exact), and that number's exact bounds (lower == upper when
+ *  exact): for a "page 1 of about N" where the total says "10,000+". */
+PDX_EXTERN size_t pdx_results_total_estimate(const pdx_results *r);
 PDX_EXTERN size_t pdx_results_total_lower(const pdx_results *r);
 PDX_EXTERN size_t pdx_results_total_upper(const pdx_results *r);
 /** NULL is fine. */

@@ -97,6 +97,7 @@ int pdx_query_init(pdx_query *q, unsigned int version)
                : version == 3 ? offsetof(pdx_query, subjects)
                : version == 4 ? offsetof(pdx_query, syntax)
                : version == 5 ? offsetof(pdx_query, rank)
+               : version == 6 ? offsetof(pdx_query, count_limit)
                               : sizeof *q;
     memset(q, 0, n);
     q->version = version;

@@ -76,7 +76,10 @@ static const char help[] =
     "                     with --batch)\n"
     "  --lenient          read a query that does not parse as plain words\n"
     "                     instead of failing (always on with --batch)\n"
-    "  --exact            count every match, so the total is exact\n"
+    "  --exact            count every match, so the total is exact past\n"
+    "                     10,000 too (slower on common words)\n"
+    "  --count-limit N    count matches exactly up to N (default 10000);\n"
+    "                     past N the total reads \"N+ matches\"\n"
     "  --all              with no QUERY and no filter, list every work\n"
     "  --explain          show each hit's BM25 weight term by term (field,\n"
     "                     wdf, document frequency) and its length\n"
@@ -139,6 +142,7 @@ int cmd_search(int argc, char **argv)
         {"k1", required_argument, NULL, 'K'},
         {"b", required_argument, NULL, 'B'},
         {"exact", no_argument, NULL, 'e'},
+        {"count-limit", required_argument, NULL, 'C'},
         {"all", no_argument, NULL, 'A'},
         {"snippet", required_argument, NULL, 'S'},
         {"facets", required_argument, NULL, 'T'},
@@ -243,6 +247,13 @@ int cmd_search(int argc, char **argv)
             }
             break;
         case 'e': q.exact_total = 1; break;
+        case 'C':
+            if (cli_size(optarg, 100000000, &q.count_limit) || !q.count_limit) {
+                cli_error("--count-limit takes a whole number from 1 to "
+                          "100000000");
+                return EXIT_USAGE;
+            }
+            break;
         case 'A': q.all = 1; break;
         case 'E': q.explain = 1; break;
         case 'N': q.no_suggest = 1; break;

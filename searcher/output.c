@@ -176,6 +176,41 @@ static void facets_text(FILE *f, const pdx_results *r, unsigned asked)
     }
 }
 
+/* n with a comma between thousands ("10,000"), as the text output
+ * shows counts. */
+static void out_count(char *buf, size_t size, size_t n)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%zu", n);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < size; i++) {
+        if (i && (len - i) % 3 == 0 && o + 2 < size)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+/* The total as JSON says it: "total" (exact, or a lower bound), its
+ * "total_relation" ("eq" or "gte", as Elasticsearch's hits.total), and
+ * Xapian's estimate with its exact bounds.  0, or -1 out of memory. */
+static int totals_json(cJSON *o, const pdx_results *r)
+{
+    const int gte = pdx_results_total_relation(r) == PDX_TOTAL_GTE;
+    return cJSON_AddNumberToObject(o, "total", (double)pdx_results_total(r)) &&
+                   cJSON_AddStringToObject(o, "total_relation",
+                                           gte ? "gte" : "eq") &&
+                   cJSON_AddNumberToObject(
+                       o, "total_estimate",
+                       (double)pdx_results_total_estimate(r)) &&
+                   cJSON_AddNumberToObject(o, "total_lower",
+                                           (double)pdx_results_total_lower(r)) &&
+                   cJSON_AddNumberToObject(o, "total_upper",
+                                           (double)pdx_results_total_upper(r))
+               ? 0
+               : -1;
+}
+
 static int out_json(FILE *f, const char *query, const pdx_results *r,
                     size_t offset, size_t limit, unsigned facets)
 {
@@ -183,11 +218,7 @@ static int out_json(FILE *f, const char *query, const pdx_results *r,
     cJSON *hits = NULL;
     int rc = -1;
     if (!o || !cJSON_AddStringToObject(o, "query", query ? query : "") ||
-        !cJSON_AddNumberToObject(o, "total", (double)pdx_results_total(r)) ||
-        !cJSON_AddNumberToObject(o, "total_lower",
-                                 (double)pdx_results_total_lower(r)) ||
-        !cJSON_AddNumberToObject(o, "total_upper",
-                                 (double)pdx_results_total_upper(r)) ||
+        totals_json(o, r) ||
         !cJSON_AddNumberToObject(o, "offset", (double)offset) ||
         !cJSON_AddNumberToObject(o, "limit", (double)limit) ||
         (pdx_results_suggestion(r) &&
@@ -394,11 +425,7 @@ static int out_json_compact(FILE *f, const char *query, const pdx_results *r,
     cJSON *o = cJSON_CreateObject();
     char *head = NULL;
     if (o && cJSON_AddStringToObject(o, "query", query ? query : "") &&
-        cJSON_AddNumberToObject(o, "total", (double)pdx_results_total(r)) &&
-        cJSON_AddNumberToObject(o, "total_lower",
-                                (double)pdx_results_total_lower(r)) &&
-        cJSON_AddNumberToObject(o, "total_upper",
-                                (double)pdx_results_total_upper(r)) &&
+        !totals_json(o, r) &&
         cJSON_AddNumberToObject(o, "offset", (double)offset) &&
         cJSON_AddNumberToObject(o, "limit", (double)limit) &&
         (!pdx_results_suggestion(r) ||
@@ -442,15 +469,17 @@ int out_results(FILE *f, out_format fmt, const char *query,
         }
         return 0;
     }
-    size_t lo = pdx_results_total_lower(r), hi = pdx_results_total_upper(r);
-    if (lo == hi)
-        fprintf(f, "%zu match%s", lo, lo == 1 ? "" : "es");
+    size_t total = pdx_results_total(r);
+    char count[32];
+    out_count(count, sizeof count, total);
+    if (pdx_results_total_relation(r) == PDX_TOTAL_GTE)
+        fprintf(f, "%s+ matches", count);
     else
-        fprintf(f, "about %zu matches", pdx_results_total(r));
+        fprintf(f, "%s match%s", count, total == 1 ? "" : "es");
     if (n)
         fprintf(f, "; showing %zu-%zu\n", offset + 1, offset + n);
     else
-        fprintf(f, "%s\n", offset && lo ? "; none on this page" : "");
+        fprintf(f, "%s\n", offset && total ? "; none on this page" : "");
     if (pdx_results_suggestion(r))
         fprintf(f, "did you mean: %s\n", pdx_results_suggestion(r));
     for (size_t i = 0; i < MAX_AUTHOR_FILTERS; i++)

@@ -550,7 +550,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (entry)
         return entry;
     /* An older caller's struct ends before `lenient` (version 1),
-     * `time_limit` (2), `subjects` (3), `syntax` (4) or `rank` (5): read that much,
+     * `time_limit` (2), `subjects` (3), `syntax` (4), `rank` (5) or `count_limit` (6): read that much,
      * the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
     if (q && q->version >= 1 && q->version < PDX_QUERY_VERSION) {
@@ -558,7 +558,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                        : q->version == 2 ? offsetof(pdx_query, time_limit)
                        : q->version == 3 ? offsetof(pdx_query, subjects)
                        : q->version == 4 ? offsetof(pdx_query, syntax)
-                                         : offsetof(pdx_query, rank));
+                       : q->version == 5 ? offsetof(pdx_query, rank)
+                                         : offsetof(pdx_query, count_limit));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -660,6 +661,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                 : sort == PDX_SORT_OLDEST ? SHIM_SORT_OLDEST
                                           : SHIM_SORT_RELEVANCE,
         .exact_total = q->exact_total,
+        .count_limit = q->count_limit ? q->count_limit : PDX_DEFAULT_COUNT_LIMIT,
         .snippet_bytes = q->snippet_bytes,
         .explain = q->explain,
         .suggest = !q->no_suggest,
@@ -763,6 +765,8 @@ static int on_got(void *ctx, const char *data, size_t len)
         r->n--;
     }
     r->totals.estimated = r->totals.lower = r->totals.upper = r->n;
+    r->totals.total = r->n;
+    r->totals.gte = 0;
     return rc;
 }
 
@@ -874,6 +878,16 @@ const pdx_hit *pdx_results_hit(const pdx_results *r, size_t i)
 }
 
 size_t pdx_results_total(const pdx_results *r)
+{
+    return r ? r->totals.total : 0;
+}
+
+pdx_total_relation pdx_results_total_relation(const pdx_results *r)
+{
+    return r && r->totals.gte ? PDX_TOTAL_GTE : PDX_TOTAL_EQ;
+}
+
+size_t pdx_results_total_estimate(const pdx_results *r)
 {
     return r ? r->totals.estimated : 0;
 }

@@ -43,7 +43,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     static const char *const single[] = {"q", "year", "sort", "limit",
                                          "offset", "facets", "snippet",
                                          "explain", "expand", "k1", "b",
-                                         "rank", "proximity"};
+                                         "rank", "proximity", "count"};
     enum { NS = sizeof single / sizeof single[0] };
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
@@ -70,7 +70,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
                           "year, category, author, subject, sort, limit, "
                           "offset, facets, snippet, explain, expand, k1, b, "
-                          "rank, proximity",
+                          "rank, proximity, count",
                           k);
         val[j] = v; /* the last one counts */
     }
@@ -157,5 +157,14 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
          q->proximity_weight > 100))
         return refuse(sq, "proximity", "proximity takes a weight from 0 to "
                       "100");
+    /* count=N: the total exact up to N (pdx_query.count_limit), as
+     * Elasticsearch's track_total_hits; count=all counts every match. */
+    if ((v = val[13]) && *v) {
+        if (!strcmp(v, "all"))
+            q->exact_total = 1;
+        else if (cli_size(v, 100000000, &q->count_limit) || !q->count_limit)
+            return refuse(sq, "count", "count takes a whole number from 1 to "
+                          "100000000, or all");
+    }
     return 0;
 }

@@ -190,6 +190,52 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
     }
 };
 
+
+/* The total: exact up to `limit` matches, and past it a lower bound
+ * (totals->gte), so that a page never shows an estimate as a count.
+ *
+ * The ranking match (ms) stops as soon as no other work can enter the
+ * page, so its bounds are often far apart; when they are and the lower
+ * one is short of the limit, the matches are counted by a second match
+ * of the same query and decider without weights (BoolWeight), which
+ * Xapian ends once it has seen `limit` of them.  Weighing every work the
+ * ranking match skips, to count it there, cost 2 to 3 times the query's
+ * time on the arXiv 101k; this pass is skipped for most queries of common
+ * words (an OR's lower bound is already its commonest word's count) and
+ * costs what reading the rest of the postings costs otherwise
+ * (bench/RESULTS.md, "Counts").  A phrase is checked in every work that
+ * holds its words, up to the limit: the dearest case.  limit 0 means
+ * the ranking match counted everything (--exact, facets). */
+static void count_total(shim_db *h, const Xapian::Query &query,
+                        const Xapian::MatchDecider *decider,
+                        const Xapian::MSet &ms, size_t limit,
+                        double time_limit, shim_totals *t)
+{
+    t->estimated = ms.get_matches_estimated();
+    t->lower = ms.get_matches_lower_bound();
+    t->upper = ms.get_matches_upper_bound();
+    if (t->lower < t->upper && limit && t->lower < limit) {
+        Xapian::Enquire ce(h->db);
+        ce.set_query(query);
+        ce.set_weighting_scheme(Xapian::BoolWeight());
+        ce.set_time_limit(time_limit);
+        Xapian::MSet cs = ce.get_mset(
+            0, 1, static_cast<Xapian::doccount>(limit), nullptr, decider);
+        t->lower = std::max<size_t>(t->lower, cs.get_matches_lower_bound());
+        t->upper = std::min<size_t>(t->upper, cs.get_matches_upper_bound());
+        if (t->lower == t->upper)
+            t->estimated = t->lower;
+        else
+            t->estimated = std::max(t->estimated, t->lower);
+    }
+    /* Past the limit the total says "limit+" even when this match
+     * happened to count them all (a single word, a date sort), so that
+     * every page and --limit 0 show the same, as Elasticsearch's
+     * track_total_hits does. */
+    t->gte = t->lower < t->upper || (limit && t->lower > limit);
+    t->total = t->gte && limit && t->lower > limit ? limit : t->lower;
+}
+
 /* Pseudo-relevance feedback (pdx_query.expand_*), as Terrier does it:
  * rank once, take the top expand_docs works as relevant, and score every
  * stemmed default-field term in them with Xapian's Bo1 expansion scheme
@@ -386,9 +432,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             hit.explain = explain_hit(h, parts, *it, it.get_weight());
         hits.push_back(std::move(hit));
     }
-    totals->estimated = ms.get_matches_estimated();
-    totals->lower = ms.get_matches_lower_bound();
-    totals->upper = ms.get_matches_upper_bound();
+    count_total(h, query, decider, ms, q->exact_total ? 0 : q->count_limit,
+                q->time_limit, totals);
     totals->suggestion[0] = '\0';
     if (q->suggest && has_text) {
         std::string sug = suggest(h, q->text, q->time_limit);
@@ -498,9 +543,8 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
             for (Xapian::MSetIterator it = ms.begin(); it != ms.end(); ++it)
                 hits.emplace_back(it.get_weight(),
                                   stored_record(h, it.get_document()));
-            totals->estimated = ms.get_matches_estimated();
-            totals->lower = ms.get_matches_lower_bound();
-            totals->upper = ms.get_matches_upper_bound();
+            count_total(h, enq.get_query(), nullptr, ms,
+                        SHIM_DEFAULT_COUNT_LIMIT, 0.0, totals);
         });
         if (!found) {
             set_msg(e, PDX_ENOTFOUND,

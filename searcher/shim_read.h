@@ -29,6 +29,9 @@ typedef struct shim_author_key {
 
 enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
 
+/* pdx_query.count_limit's default (PDX_DEFAULT_COUNT_LIMIT). */
+#define SHIM_DEFAULT_COUNT_LIMIT 10000
+
 typedef struct shim_query {
     const char *text;        /* "" for a filter-only query */
     int year_min, year_max;  /* 0 = open */
@@ -41,7 +44,8 @@ typedef struct shim_query {
     double k1, b;
     size_t offset, limit;
     int sort;
-    int exact_total;
+    int exact_total;         /* count every match                       */
+    size_t count_limit;      /* else count exactly up to this many      */
     unsigned facets;         /* SHIM_FACET_* bits: count over all matches */
     size_t facet_limit;      /* top values per facet                    */
     int explain;             /* nonzero: each hit's score, term by term */
@@ -90,7 +94,9 @@ typedef int (*shim_facet_fn)(void *ctx, unsigned facet, const char *value,
                              uint64_t count);
 
 typedef struct shim_totals {
-    size_t estimated, lower, upper;
+    size_t estimated, lower, upper; /* Xapian's estimate and its bounds */
+    size_t total;            /* exact, or a lower bound when gte        */
+    int gte;                 /* the total is a lower bound              */
     char suggestion[PDX_MAX_QUERY_BYTES + 1024]; /* the query with misspelt
                                 words corrected, or "" (also when longer) */
     char note[512]; /* how the query was searched, when not as written

@@ -141,6 +141,17 @@ check("the search page", st == 200 and ctype.startswith("text/html") and b"<form
 check("the page loads nothing from elsewhere", b"src=\"http" not in body and b"href=\"http" not in body)
 
 # ---- errors ---------------------------------------------------------------
+same_as_cli("the total counted exactly up to count=, then gte",
+            "/search?q=" + q("model data") + "&limit=1&count=3",
+            ["search", "--db", db, "--format", "json", "--limit", "1", "--count-limit", "3", "model data"])
+same_as_cli("count=all: every match counted", "/search?q=" + q("model data") + "&limit=1&count=all",
+            ["search", "--db", db, "--format", "json", "--limit", "1", "--exact", "model data"])
+st, _, body = get("/search?q=" + q("model data") + "&limit=1&count=3")
+got = json.loads(body) if st == 200 else {}
+check("count=3 below the matches: total 3, gte", (got.get("total"), got.get("total_relation")) == (3, "gte"),
+      body[:200])
+
+
 def error(label, path, status, param=None, text=None, method="GET"):
     st, ctype, body = get(path, method=method)
     try:
@@ -162,6 +173,8 @@ error("offset=1e30", "/search?q=x&offset=1e30", 400, "offset")
 error("k1=nan", "/search?q=x&k1=nan", 400, "k1")
 error("rank=bm26", "/search?q=x&rank=bm26", 400, "rank")
 error("proximity=-1", "/search?q=x&proximity=-1", 400, "proximity")
+error("count=0", "/search?q=x&count=0", 400, "count")
+error("count=many", "/search?q=x&count=many", 400, "count")
 error("sort=sideways", "/search?q=x&sort=sideways", 400, "sort")
 error("facets=colour", "/search?q=x&facets=colour", 400, "facets")
 error("year=20x1", "/search?q=x&year=20x1", 400, "year")

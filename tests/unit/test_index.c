@@ -542,7 +542,25 @@ static void test_reader_sees_new_commits(void)
     res = NULL;
     CHECK_INT(pdx_search(&res, r, &q), 0);
     CHECK_INT(pdx_results_total(res), 2);
+    CHECK_INT(pdx_results_total_relation(res), PDX_TOTAL_EQ);
     pdx_results_free(res);
+    /* Past count_limit the total is the limit, and says it is a lower
+     * bound; a version-6 struct (no count_limit) gets the default. */
+    q.count_limit = 1;
+    q.limit = 0;
+    res = NULL;
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    CHECK_INT(pdx_results_total(res), 1);
+    CHECK_INT(pdx_results_total_relation(res), PDX_TOTAL_GTE);
+    CHECK_INT(pdx_results_total_upper(res) >= 2, 1);
+    pdx_results_free(res);
+    q.version = 6;
+    res = NULL;
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    CHECK_INT(pdx_results_total(res), 2);
+    CHECK_INT(pdx_results_total_relation(res), PDX_TOTAL_EQ);
+    pdx_results_free(res);
+    q.version = PDX_QUERY_VERSION;
     pdx_stats st = PDX_STATS_INIT;
     CHECK_INT(pdx_stats_get(&st, r), 0);
     CHECK_INT(st.works, 2);
