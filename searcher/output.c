@@ -193,7 +193,9 @@ static void out_count(char *buf, size_t size, size_t n)
 
 /* The total as JSON says it: "total" (exact, or a lower bound), its
  * "total_relation" ("eq" or "gte", as Elasticsearch's hits.total), and
- * Xapian's estimate with its exact bounds.  0, or -1 out of memory. */
+ * Xapian's estimate with its exact bounds; and "note", how the query
+ * was searched when not as written (the CLI's "note:" line).  0, or -1
+ * out of memory. */
 static int totals_json(cJSON *o, const pdx_results *r)
 {
     const int gte = pdx_results_total_relation(r) == PDX_TOTAL_GTE;
@@ -206,7 +208,9 @@ static int totals_json(cJSON *o, const pdx_results *r)
                    cJSON_AddNumberToObject(o, "total_lower",
                                            (double)pdx_results_total_lower(r)) &&
                    cJSON_AddNumberToObject(o, "total_upper",
-                                           (double)pdx_results_total_upper(r))
+                                           (double)pdx_results_total_upper(r)) &&
+                   (!pdx_results_note(r) ||
+                    cJSON_AddStringToObject(o, "note", pdx_results_note(r)))
                ? 0
                : -1;
 }

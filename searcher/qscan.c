@@ -4,7 +4,9 @@
 #include "qscan.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static int is_space(char c) { return isspace((unsigned char)c); }
 static int is_alpha(char c) { return isalpha((unsigned char)c); }
@@ -97,4 +99,108 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
     *field = j < end && t[j] == ':';
     *pos = j;
     return 1;
+}
+
+/* The names a query may put before ':' (qscan_fields): paperdex's own,
+ * arXiv's as paperdex's, and the id schemes that are terms. */
+static const struct {
+    const char *name, *as; /* as: NULL = the name itself */
+} known_fields[] = {
+    {"title", NULL},     {"abstract", NULL}, {"author", NULL},
+    {"authorword", NULL}, {"category", NULL}, {"year", NULL},
+    {"subject", NULL},   {"ti", "title"},    {"abs", "abstract"},
+    {"au", "author"},    {"cat", "category"}, {"all", ""},
+};
+static const char *const id_schemes[] = {"arxiv", "doi", "http", "https",
+                                         "pmid", "pmc", "pmcid", "openalex",
+                                         "urn", "isbn", "issn"};
+
+/* Append "; " (when not first), the field name t[0..len) and `rest` to
+ * note[0..size), as much as fits. */
+static void add_note(char *note, size_t size, const char *t, size_t len,
+                     const char *rest)
+{
+    size_t used = strlen(note);
+    if (used + 3 >= size)
+        return;
+    snprintf(note + used, size - used, "%s%.*s%s", used ? "; " : "",
+             (int)len, t, rest);
+}
+
+size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
+                    char *note, size_t note_size)
+{
+    size_t o = 0;
+    int in_quote = 0;
+    if (note_size)
+        note[0] = '\0';
+    if (!size)
+        return 0;
+    for (size_t i = 0; i < n;) {
+        const int at_start = i == 0 || is_space(t[i - 1]) || t[i - 1] == '(' ||
+                             ((t[i - 1] == '+' || t[i - 1] == '-') &&
+                              (i == 1 || is_space(t[i - 2]) || t[i - 2] == '('));
+        size_t j = i;
+        while (!in_quote && at_start && j < n && is_alpha(t[j]))
+            j++;
+        if (j > i && j < n && t[j] == ':') {
+            const size_t len = j - i;
+            const char next = j + 1 < n ? t[j + 1] : '\0';
+            const int empty = !next || is_space(next) || next == ')';
+            size_t k = 0;
+            const size_t nk = sizeof known_fields / sizeof known_fields[0];
+            while (k < nk && (strlen(known_fields[k].name) != len ||
+                              memcmp(known_fields[k].name, t + i, len)))
+                k++;
+            int scheme = 0;
+            for (size_t s = 0; s < sizeof id_schemes / sizeof id_schemes[0]; s++)
+                if (strlen(id_schemes[s]) == len &&
+                    !strncasecmp(id_schemes[s], t + i, len))
+                    scheme = 1;
+            if (k < nk && empty) {
+                add_note(note, note_size, t + i, len,
+                         ": has no value and was left out");
+                if (o && (out[o - 1] == '+' || out[o - 1] == '-'))
+                    o--;
+                i = j + 1;
+                continue;
+            }
+            if (k < nk && known_fields[k].as) {
+                const char *as = known_fields[k].as;
+                size_t al = strlen(as);
+                if (o + al + 1 < size) {
+                    memcpy(out + o, as, al);
+                    o += al;
+                    if (al)
+                        out[o++] = ':';
+                }
+                i = j + 1;
+                continue;
+            }
+            int lower = 1;
+            for (size_t c = i; c < j; c++)
+                lower &= t[c] >= 'a' && t[c] <= 'z';
+            if (k == nk && !scheme && !empty && next != '/' && lower &&
+                len >= 2) {
+                add_note(note, note_size, t + i, len,
+                         ": is not a field (title:, abstract:, author:, "
+                         "category:, year:, subject:; arXiv's ti:, abs:, au:, "
+                         "cat:, all:) and was searched as words");
+                if (o + len + 1 < size) {
+                    memcpy(out + o, t + i, len);
+                    o += len;
+                    out[o++] = ' ';
+                }
+                i = j + 1;
+                continue;
+            }
+        }
+        if (t[i] == '"')
+            in_quote = !in_quote;
+        if (o + 1 < size)
+            out[o++] = t[i];
+        i++;
+    }
+    out[o] = '\0';
+    return o;
 }

@@ -58,6 +58,25 @@ int qscan_is_op(const char *t, size_t n);
 int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
                size_t *we, int *field);
 
+/* Field names as people paste them, rewritten into out[0..size) (NUL
+ * ended; QSCAN_FIELDS_ROOM(n) bytes always suffice: "cat:x" becomes
+ * "category:x", at most 9 bytes for 4):
+ *   - arXiv's prefixes become paperdex's: ti: title:, abs: abstract:,
+ *     au: author:, cat: category:, all: nothing (the default field);
+ *   - a filter or field with no value ("glacier category:", "title:" at
+ *     the end) is left out;
+ *   - any other name in lower case before a value ("foo:bar",
+ *     "subjetc:x") is searched as words ("foo bar"), and said.
+ * Only at a token's start (after white space, '(' or a leading +/-),
+ * never inside quotes.  A capitalised word before ':' ("Framework:
+ * Enhanced" pasted from a title) is a word, not a field, and so are id
+ * schemes (arXiv:, doi:, http:, https:, pmid:, pmc:).  note[0..note_size) gets
+ * what was left out or not understood, "" when nothing was.  Returns the
+ * length of out. */
+#define QSCAN_FIELDS_ROOM(n) (3 * (n) + 1)
+size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
+                    char *note, size_t note_size);
+
 #ifdef __cplusplus
 }
 #endif

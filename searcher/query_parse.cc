@@ -902,6 +902,26 @@ static std::string split_compounds(const std::string &text)
     return out;
 }
 
+/* Whether every word of q (filters aside) is a stop word, and which,
+ * comma-separated, in `words`. */
+static bool only_stop_words(const Xapian::Query &q,
+                            const std::set<std::string> &stops,
+                            std::string &words)
+{
+    words.clear();
+    for (Xapian::TermIterator t = q.get_unique_terms_begin();
+         t != q.get_unique_terms_end(); ++t) {
+        std::string stem;
+        const char *f = term_field(*t, stem);
+        if (!strcmp(f, "text") && !is_plain_term(stem))
+            continue; /* a filter's term */
+        if (!stops.count(stem))
+            return false;
+        words += (words.empty() ? "" : ", ") + stem;
+    }
+    return !words.empty();
+}
+
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                            std::string &note, PhraseFilter *hoist, bool words,
                            bool compounds_as_words,
@@ -966,6 +986,16 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
          t != query.get_unique_terms_end(); ++t)
         n++;
     note.clear();
+    /* Stop words are not indexed, and Xapian's parser keeps them when
+     * they are all a query has: it would match the few works that hold
+     * one as another field's word.  Nothing is searched; the note says
+     * why (filters still list their works only with other words). */
+    std::string stopped;
+    if (only_stop_words(query, h->stop_stems, stopped)) {
+        note = "the query is only stop words (" + stopped +
+               "), which are not indexed: nothing was searched";
+        return Xapian::Query::MatchNothing;
+    }
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
     bool changed = false;

@@ -563,9 +563,26 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
+    /* Field names as pasted (arXiv's ti:, au:; an empty category:) are
+     * read before anything else reads the text (qscan_fields). */
+    pdx_query fq;
+    char *ftext = NULL;
+    char fields_note[400] = "";
+    size_t tn = q && q->text ? strlen(q->text) : 0;
+    if (tn && tn <= PDX_MAX_QUERY_BYTES) {
+        if (!(ftext = malloc(QSCAN_FIELDS_ROOM(tn))))
+            return handle_error(ix, PDX_ENOMEM, "out of memory");
+        qscan_fields(q->text, tn, ftext, QSCAN_FIELDS_ROOM(tn), fields_note,
+                     sizeof fields_note);
+        fq = *q;
+        fq.text = ftext;
+        q = &fq;
+    }
     const text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
-    if (check_query(ix, q, &sh))
+    if (check_query(ix, q, &sh)) {
+        free(ftext);
         return ix->code;
+    }
 
     arena a = {0};
     int rc = PDX_ENOMEM;
@@ -707,6 +724,13 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         text_truncate_utf8(note, sizeof r->totals.note - 1);
         memcpy(r->totals.note, note, strlen(note) + 1);
     }
+    if (fields_note[0]) {
+        char note[2 * sizeof r->totals.note];
+        snprintf(note, sizeof note, "%s%s%s", r->totals.note,
+                 r->totals.note[0] ? "; " : "", fields_note);
+        text_truncate_utf8(note, sizeof r->totals.note - 1);
+        memcpy(r->totals.note, note, strlen(note) + 1);
+    }
     /* The query's author: values are filters like --author: their
      * authors are marked too. */
     shim_author_key *marks = aks;
@@ -743,10 +767,12 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (n_aks && shim_name_rules(ix->db) < TEXT_NAME_RULES)
         note_old_name_rules(r, q);
     arena_free(&a);
+    free(ftext);
     *out = r;
     return 0;
 fail:
     arena_free(&a);
+    free(ftext);
     pdx_results_free(r);
     return ix->code ? ix->code : rc;
 }

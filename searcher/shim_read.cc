@@ -434,6 +434,14 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     count_total(h, query, decider, ms, q->exact_total ? 0 : q->count_limit,
                 q->time_limit, totals);
+    const std::string missing = missing_categories(h, query);
+    if (!missing.empty()) {
+        std::string note = totals->note;
+        note += (note.empty() ? "" : "; ") + missing;
+        if (note.size() >= sizeof totals->note)
+            note.resize(sizeof totals->note - 1); /* ASCII category keys */
+        memcpy(totals->note, note.c_str(), note.size() + 1);
+    }
     totals->suggestion[0] = '\0';
     if (q->suggest && has_text) {
         std::string sug = suggest(h, q->text, q->time_limit);

@@ -354,3 +354,34 @@ extern "C" int shim_suggest_author(shim_db *h, const char *family,
         return fail(e);
     }
 }
+
+std::string missing_categories(shim_db *h, const Xapian::Query &q)
+{
+    const std::string pfx = LAYOUT_P_CATEGORY;
+    std::string note;
+    for (Xapian::TermIterator t = q.get_unique_terms_begin();
+         t != q.get_unique_terms_end(); ++t) {
+        const std::string &term = *t;
+        if (term.compare(0, pfx.size(), pfx) || h->db.get_termfreq(term))
+            continue;
+        const std::string key = term.substr(pfx.size());
+        /* The nearest three, nearer first, then the more common. */
+        const size_t limit = std::max<size_t>(2, key.size() / 3);
+        std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
+            near;
+        for (Xapian::TermIterator c = h->db.allterms_begin(pfx);
+             c != h->db.allterms_end(pfx); ++c) {
+            const std::string cand = (*c).substr(pfx.size());
+            size_t d = edit_distance(key, cand, limit);
+            if (d <= limit)
+                near.push_back({{d, ~c.get_termfreq()}, cand});
+        }
+        std::sort(near.begin(), near.end());
+        std::string list;
+        for (size_t i = 0; i < near.size() && i < 3; i++)
+            list += (i ? ", " : "") + near[i].second;
+        note += std::string(note.empty() ? "" : "; ") + "no work has category " +
+                key + (list.empty() ? "" : " (nearest: " + list + ")");
+    }
+    return note;
+}

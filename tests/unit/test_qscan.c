@@ -24,8 +24,48 @@ static const char *tokens(const char *t)
     return out;
 }
 
+/* qscan_fields(t): the text, then " | " and the note when there is one. */
+static const char *fields(const char *t)
+{
+    static char out[1024], note[512];
+    static char both[1600];
+    size_t n = strlen(t);
+    size_t len = qscan_fields(t, n, out, QSCAN_FIELDS_ROOM(n), note,
+                              sizeof note);
+    if (len != strlen(out))
+        return "length differs";
+    snprintf(both, sizeof both, "%s%s%s", out, note[0] ? " | " : "", note);
+    return both;
+}
+
 int main(void)
 {
+    /* arXiv's prefixes as paperdex's, at a token's start only, never in
+     * quotes; the text may grow ("cat:" is 4 bytes, "category:" 9). */
+    CHECK_STR(fields("au:Hinton AND ti:capsule"),
+              "author:Hinton AND title:capsule");
+    CHECK_STR(fields("cat:x cat:y"), "category:x category:y");
+    CHECK_STR(fields("all:glacier (abs:\"sea ice\" -cat:physics)"),
+              "glacier (abstract:\"sea ice\" -category:physics)");
+    CHECK_STR(fields("\"ti:x au:y\" scat:z"), "\"ti:x au:y\" scat z | "
+              "scat: is not a field (title:, abstract:, author:, category:, "
+              "year:, subject:; arXiv's ti:, abs:, au:, cat:, all:) and was "
+              "searched as words");
+    /* Empty values are left out, a leading +/- with them. */
+    CHECK_STR(fields("glacier +category: x"),
+              "glacier  x | category: has no value and was left out");
+    CHECK_STR(fields("glacier title:"),
+              "glacier  | title: has no value and was left out");
+    /* Not fields: capitalised words, id schemes, URLs, times. */
+    CHECK_STR(fields("Framework:Enhanced arXiv:2103.00823 doi:10.1/x"),
+              "Framework:Enhanced arXiv:2103.00823 doi:10.1/x");
+    CHECK_STR(fields("see https://arxiv.org/abs/1 at 10:30"),
+              "see https://arxiv.org/abs/1 at 10:30");
+    CHECK_STR(fields("foo:bar"), "foo bar | foo: is not a field (title:, "
+              "abstract:, author:, category:, year:, subject:; arXiv's ti:, "
+              "abs:, au:, cat:, all:) and was searched as words");
+    CHECK_STR(fields(""), "");
+
     CHECK_STR(tokens("a AND (b OR c)"),
               "TERM:a OP:AND (:( TERM:b OP:OR TERM:c ):)");
     CHECK_STR(tokens("And or not"), "TERM:And TERM:or TERM:not");
