@@ -18,6 +18,17 @@ int qscan_is_op(const char *t, size_t n)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strlen(ops[i]) == n && !memcmp(t, ops[i], n))
             return 1;
+    /* NEAR/n and ADJ/n: Xapian's window, 1 to 3 digits */
+    for (size_t i = 4; i < 6; i++) {
+        size_t l = strlen(ops[i]);
+        if (n > l + 1 && n <= l + 4 && !memcmp(t, ops[i], l) && t[l] == '/') {
+            size_t d = l + 1;
+            while (d < n && t[d] >= '0' && t[d] <= '9')
+                d++;
+            if (d == n)
+                return 1;
+        }
+    }
     return 0;
 }
 
@@ -201,6 +212,62 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
             out[o++] = t[i];
         i++;
     }
+    out[o] = '\0';
+    return o;
+}
+
+size_t qscan_slop(const char *t, size_t n, char *out, size_t size)
+{
+    size_t o = 0;
+    if (!size)
+        return 0;
+#define PUT(c)                                                               \
+    do {                                                                     \
+        if (o + 1 < size)                                                    \
+            out[o++] = (c);                                                  \
+    } while (0)
+    for (size_t i = 0; i < n;) {
+        if (t[i] != '"') {
+            PUT(t[i]);
+            i++;
+            continue;
+        }
+        size_t close = i + 1;
+        while (close < n && t[close] != '"')
+            close++;
+        size_t d = close + 2, slop = 0;
+        while (d < n && d < close + 5 && t[d] >= '0' && t[d] <= '9')
+            slop = slop * 10 + (size_t)(t[d++] - '0');
+        const int sloppy = close + 2 < n && t[close + 1] == '~' &&
+                           d > close + 2 &&
+                           (d == n || is_space(t[d]) || t[d] == ')');
+        if (!sloppy || slop == 0) { /* the phrase, to its closing quote */
+            for (size_t k = i; k <= close && k < n; k++)
+                PUT(t[k]);
+            i = sloppy ? d : close + 1; /* "a b"~0 is the phrase */
+            continue;
+        }
+        /* (w1 NEAR/m w2 NEAR/m w3): Xapian's window m + k - 1 = k + slop */
+        char op[16];
+        snprintf(op, sizeof op, " NEAR/%zu ", slop + 1);
+        PUT('(');
+        int first = 1;
+        for (size_t k = i + 1; k < close;) {
+            while (k < close && is_space(t[k]))
+                k++;
+            if (k >= close)
+                break;
+            if (!first)
+                for (const char *p = op; *p; p++)
+                    PUT(*p);
+            first = 0;
+            while (k < close && !is_space(t[k]))
+                PUT(t[k++]);
+        }
+        PUT(')');
+        i = d;
+    }
+#undef PUT
     out[o] = '\0';
     return o;
 }

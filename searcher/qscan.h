@@ -11,7 +11,8 @@
  * Tokens, left to right, white space between them skipped:
  *   (  )                     QT_LPAREN, QT_RPAREN
  *   "a quoted phrase"        QT_PHRASE (to the closing quote, or the end)
- *   AND OR NOT XOR NEAR ADJ  QT_OP: these words exactly, in capitals
+ *   AND OR NOT XOR NEAR ADJ  QT_OP: these words exactly, in capitals,
+ *   NEAR/n ADJ/n             and NEAR and ADJ with Xapian's window
  *   category:V  year:V       QT_FILTER: a filter, its value as written
  *   author:V  subject:V
  *                            (V may be "quoted"; +/- may lead)
@@ -76,6 +77,15 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
 #define QSCAN_FIELDS_ROOM(n) (3 * (n) + 1)
 size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size);
+
+/* Lucene's proximity, "w1 w2 ... wk"~n, as Xapian's: (w1 NEAR/m w2 NEAR/m
+ * ... wk) with m = n + 1, the words within k + n positions: "a b"~2
+ * allows two words between them, in either order (Lucene counts a swap
+ * as two moves; here the order is free); "a b"~0 is the phrase.  Any other text
+ * is copied.  Into out[0..size), QSCAN_SLOP_ROOM(n) bytes always
+ * suffice; returns the length. */
+#define QSCAN_SLOP_ROOM(n) (16 * (n) + 16)
+size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 
 #ifdef __cplusplus
 }

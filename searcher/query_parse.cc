@@ -547,9 +547,14 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     if (plan.phrases && field != "title" && field != "author")
         plan.phrases->push_back(stems);
     const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
+    /* Xapian's window (a quoted phrase: its words; ADJ/n and NEAR/n: n +
+     * words - 1), less the stop words left out, which take no position:
+     * "theory of everything" is two words next to each other. */
+    const Xapian::termcount dropped =
+        static_cast<Xapian::termcount>(n - stems.size());
     Xapian::termcount window = window_of(q, name);
-    if (op == Xapian::Query::OP_PHRASE)
-        window = static_cast<Xapian::termcount>(stems.size());
+    window = std::max(static_cast<Xapian::termcount>(stems.size()),
+                      window > dropped ? window - dropped : 0);
     if (plan.xapian < 0)
         plan.xapian = xapian_phrases(h);
     const bool xapian = plan.xapian != 0;

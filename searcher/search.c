@@ -570,10 +570,17 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     char fields_note[400] = "";
     size_t tn = q && q->text ? strlen(q->text) : 0;
     if (tn && tn <= PDX_MAX_QUERY_BYTES) {
-        if (!(ftext = malloc(QSCAN_FIELDS_ROOM(tn))))
+        char *fields = malloc(QSCAN_FIELDS_ROOM(tn));
+        size_t fn = fields ? qscan_fields(q->text, tn, fields,
+                                          QSCAN_FIELDS_ROOM(tn), fields_note,
+                                          sizeof fields_note)
+                           : 0;
+        /* and Lucene's "a b"~n as NEAR (qscan_slop) */
+        if (fields && (ftext = malloc(QSCAN_SLOP_ROOM(fn))))
+            qscan_slop(fields, fn, ftext, QSCAN_SLOP_ROOM(fn));
+        free(fields);
+        if (!ftext)
             return handle_error(ix, PDX_ENOMEM, "out of memory");
-        qscan_fields(q->text, tn, ftext, QSCAN_FIELDS_ROOM(tn), fields_note,
-                     sizeof fields_note);
         fq = *q;
         fq.text = ftext;
         q = &fq;

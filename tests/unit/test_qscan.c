@@ -38,6 +38,16 @@ static const char *fields(const char *t)
     return both;
 }
 
+/* qscan_slop(t). */
+static const char *slop(const char *t)
+{
+    static char out[1024];
+    size_t n = strlen(t);
+    if (qscan_slop(t, n, out, QSCAN_SLOP_ROOM(n)) != strlen(out))
+        return "length differs";
+    return out;
+}
+
 int main(void)
 {
     /* arXiv's prefixes as paperdex's, at a token's start only, never in
@@ -65,6 +75,17 @@ int main(void)
               "abstract:, author:, category:, year:, subject:; arXiv's ti:, "
               "abs:, au:, cat:, all:) and was searched as words");
     CHECK_STR(fields(""), "");
+
+    /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
+    CHECK_STR(tokens("a NEAR/3 b ADJ/12 c NEAR/ d near/3 NEAR/1234"),
+              "TERM:a OP:NEAR/3 TERM:b OP:ADJ/12 TERM:c TERM:NEAR/ TERM:d "
+              "TERM:near/3 TERM:NEAR/1234");
+    CHECK_STR(slop("\"diffusion image\"~3 x"),
+              "(diffusion NEAR/4 image) x");
+    CHECK_STR(slop("(\"a b c\"~1)"), "((a NEAR/2 b NEAR/2 c))");
+    CHECK_STR(slop("\"a b\"~0 \"c d\" \"e f\"~ \"g h\"~2x"),
+              "\"a b\" \"c d\" \"e f\"~ \"g h\"~2x");
+    CHECK_STR(slop("\"unclosed~2"), "\"unclosed~2");
 
     CHECK_STR(tokens("a AND (b OR c)"),
               "TERM:a OP:AND (:( TERM:b OP:OR TERM:c ):)");
