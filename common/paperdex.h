@@ -473,9 +473,13 @@ PDX_EXTERN int pdx_parse_year_range(const char *s, int *lo, int *hi);
 typedef enum pdx_sort {
     PDX_SORT_AUTO = 0,   /**< relevance, or newest when the text is empty */
     PDX_SORT_RELEVANCE,  /**< BM25 score, ties by id ascending            */
-    PDX_SORT_NEWEST,     /**< date descending, ties by id ascending       */
+    PDX_SORT_NEWEST,     /**< date descending, ties by id descending      */
     PDX_SORT_OLDEST      /**< date ascending, ties by id ascending        */
 } pdx_sort;
+/* Sorted by date, the query's words that no operator joins are AND-ed
+ * (every one must hold), unless the text is read as plain words
+ * (pdx_query.syntax): nothing ranks the works that hold only one common
+ * word of several below the rest. */
 
 /**
  * A search.  Initialise with PDX_QUERY_INIT.  Pointers are borrowed for the

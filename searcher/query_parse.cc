@@ -276,7 +276,7 @@ Reader::Reader(shim_db *h)
     qp.set_max_expansion(PDX_WILDCARD_MAX,
                          Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
     newest.add_value(SLOT_DATE, true); /* undated last */
-    newest.add_value(SLOT_ID, false);
+    newest.add_value(SLOT_ID, true); /* ties: the later id first */
     oldest.add_value(SLOT_DATE, false, "99999999"); /* undated last */
     oldest.add_value(SLOT_ID, false);
     Xapian::QueryParser *fields[] = {&qp_title, &qp_author};
@@ -930,7 +930,8 @@ static bool only_stop_words(const Xapian::Query &q,
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                            std::string &note, PhraseFilter *hoist, bool words,
                            bool compounds_as_words,
-                           std::vector<std::vector<std::string>> *phrases)
+                           std::vector<std::vector<std::string>> *phrases,
+                           bool all_words)
 {
     std::string positive;
     if (!words && only_excluded(raw, &positive)) /* all works but those; a phrase
@@ -951,6 +952,8 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     auto parse = [&](unsigned flags) {
         fe.msg.clear();
         reader(h).author_values.clear();
+        reader(h).qp.set_default_op(all_words ? Xapian::Query::OP_AND
+                                              : Xapian::Query::OP_OR);
         return reader(h).qp.parse_query(text, flags);
     };
     try {

@@ -91,8 +91,9 @@ Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
 std::string lower_words(const std::string &text);
 /* phrases (when not null) gets the stems of each phrase, NEAR or ADJ of
- * the default field, in order. */
-Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist, bool words = false, bool compounds_as_words = false, std::vector<std::vector<std::string>> *phrases = nullptr);
+ * the default field, in order.  all_words: words not joined by an
+ * operator are AND-ed, not OR-ed (a date sort's list). */
+Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient, std::string &note, pdxshim::PhraseFilter *hoist, bool words = false, bool compounds_as_words = false, std::vector<std::vector<std::string>> *phrases = nullptr, bool all_words = false);
 void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcount> &wqf, std::map<std::string, Xapian::termcount> *in_abstract = nullptr);
 
 /* suggest.cc */

@@ -310,8 +310,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         /* Over Xapian's positions phrases are Xapian's own
          * (xapian_phrases) and never reach the decider, which Xapian
          * would refuse through xapian-tcpsrv. */
+        /* Sorted by date, nothing ranks the works that hold one common
+         * word of several below the others: every word must hold, as in
+         * arXiv's listing search (prose read as words stays OR-ed). */
+        const bool all_words = q->sort != SHIM_SORT_RELEVANCE && !q->words;
         query = parse_query(h, q->text, q->lenient != 0, note, &phrases,
-                            q->words != 0, with_proximity, &tied);
+                            q->words != 0, with_proximity, &tied, all_words);
         snprintf(totals->note, sizeof totals->note, "%s", note.c_str());
         totals->n_query_authors = 0;
         for (const std::string &v : reader(h).author_values)
