@@ -462,7 +462,10 @@ PDX_EXTERN int pdx_parse_year_range(const char *s, int *lo, int *hi);
  *  many index terms one trailing wildcard (`optim*`) may expand to: the
  *  most frequent. */
 #define PDX_MAX_QUERY_TERMS 1024
-#define PDX_WILDCARD_MAX 100
+/* At 10,000 no pattern of two letters or more was cut on the arXiv
+ * 101k (bench/wildcards.cc; bench/RESULTS.md, "Wildcards"); one that is
+ * gets a note (pdx_results_note). */
+#define PDX_WILDCARD_MAX 10000
 
 /** Default page size, and the largest page one call returns. */
 #define PDX_DEFAULT_LIMIT 10

@@ -763,8 +763,8 @@ static Xapian::Query keep_informative(shim_db *h, const Xapian::Query &q,
             chosen.count(*sub.get_terms_begin()))
             kept.push_back(sub);
     }
-    note = "the query has " + std::to_string(n) +
-           " distinct terms; it was searched with the " +
+    note += std::string(note.empty() ? "" : "; ") + "the query has " +
+            std::to_string(n) + " distinct terms; it was searched with the " +
            std::to_string(held.size() + chosen.size()) +
            " most informative (the rarest in the index)";
     return Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
@@ -907,6 +907,34 @@ static std::string split_compounds(const std::string &text)
     return out;
 }
 
+/* A note for each wildcard of q that matches more index terms than
+ * PDX_WILDCARD_MAX ("co* matches 12,345 words; the 10,000 most frequent
+ * were searched"): Xapian keeps the most frequent and says nothing. */
+static void wildcard_cuts(shim_db *h, const Xapian::Query &q, std::string &note)
+{
+    if (q.get_type() == Xapian::Query::OP_WILDCARD) {
+        const std::string pat = wildcard_pattern(q);
+        size_t k = 0;
+        for (Xapian::TermIterator t = h->db.allterms_begin(pat);
+             t != h->db.allterms_end(pat) && k <= 100 * PDX_WILDCARD_MAX; ++t)
+            k++;
+        if (k > PDX_WILDCARD_MAX) {
+            std::string shown;
+            const char *f = term_field(pat, shown);
+            note += std::string(note.empty() ? "" : "; ") +
+                    (strcmp(f, "text") ? std::string(f) + ":" : "") + shown +
+                    "* matches " +
+                    (k > 100 * PDX_WILDCARD_MAX ? "over " : "") +
+                    std::to_string(k > 100 * PDX_WILDCARD_MAX ? k - 1 : k) +
+                    " words; the " + std::to_string(PDX_WILDCARD_MAX) +
+                    " most frequent were searched";
+        }
+        return;
+    }
+    for (size_t i = 0; i < q.get_num_subqueries(); i++)
+        wildcard_cuts(h, q.get_subquery(i), note);
+}
+
 /* Whether every word of q (filters aside) is a stop word, and which,
  * comma-separated, in `words`. */
 static bool only_stop_words(const Xapian::Query &q,
@@ -994,6 +1022,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
          t != query.get_unique_terms_end(); ++t)
         n++;
     note.clear();
+    wildcard_cuts(h, query, note);
     /* Stop words are not indexed, and Xapian's parser keeps them when
      * they are all a query has: it would match the few works that hold
      * one as another field's word.  Nothing is searched; the note says

@@ -180,6 +180,8 @@ std::string suggest(shim_db *h, const std::string &raw,
                           &field)) {
             if (field)
                 continue; /* title:, author:, ... */
+            if (we < text.size() && text[we] == '*')
+                continue; /* a wildcard's pattern is no misspelling */
             if (++words > SUGGEST_MAX_WORDS)
                 return std::string();
             if (seconds > 0) {

@@ -1104,6 +1104,47 @@ static void test_suggest(void)
 /* Long questions are searched: a pasted abstract's 200 words as they
  * are; past PDX_MAX_QUERY_TERMS, an OR of words with its rarest words
  * (a note says so); a structured query that long is refused. */
+/* A wildcard that matches more index terms than PDX_WILDCARD_MAX is
+ * searched with the most frequent, and the note says so; one that fits
+ * says nothing. */
+static void test_wildcard_cut(void)
+{
+    pdx_index *w = NULL;
+    CHECK_INT(pdx_open(&w, path_of("wild"), PDX_OPEN_WRITE | PDX_OPEN_CREATE),
+              0);
+    const int per = 2100, works = 5; /* 10,500 distinct words "wq...x" */
+    char *text = malloc((size_t)per * 8 + 1);
+    for (int d = 0; d < works; d++) {
+        size_t len = 0;
+        for (int i = 0; i < per; i++) {
+            int k = d * per + i;
+            len += (size_t)sprintf(text + len, "wq%c%c%cx ", 'a' + k / 676,
+                                   'a' + k / 26 % 26, 'a' + k % 26);
+        }
+        char id[16];
+        snprintf(id, sizeof id, "wild%d", d);
+        CHECK_INT(put(w, id, "wildcard words", text, "A B", "cs.LG", 2020), 0);
+    }
+    free(text);
+    CHECK_INT(pdx_commit(w), 0);
+    pdx_query q = PDX_QUERY_INIT;
+    pdx_results *r = NULL;
+    q.text = "wq*";
+    CHECK_INT(pdx_search(&r, w, &q), 0);
+    CHECK_INT(pdx_results_total(r), works);
+    CHECK(pdx_results_note(r) != NULL &&
+          strstr(pdx_results_note(r), "wq* matches 10500 words; the 10000 "
+                                      "most frequent were searched"));
+    pdx_results_free(r);
+    r = NULL;
+    q.text = "wqa*"; /* 676 words: no cut, no note */
+    CHECK_INT(pdx_search(&r, w, &q), 0);
+    CHECK(pdx_results_note(r) == NULL);
+    CHECK_INT(pdx_results_total(r), 1);
+    pdx_results_free(r);
+    pdx_close(w);
+}
+
 static void test_long_queries(void)
 {
     pdx_index *ix = NULL;
@@ -1309,6 +1350,7 @@ int main(void)
     test_explain();
     test_suggest();
     test_long_queries();
+    test_wildcard_cut();
     test_long_terms();
     test_lock_and_damage();
     test_reader_sees_new_commits();
