@@ -710,6 +710,12 @@ typedef struct pdx_hit {
      *  the matched author where it cuts a long author list.  (A field
      *  added at the end: a hit is only ever reached through a pointer.) */
     const unsigned char *author_matched;
+    /** With snippets (snippet_bytes and query words): the title's words
+     *  that match the query, as byte ranges of work->title,
+     *  [title_highlights[2i], title_highlights[2i+1]) for i <
+     *  n_title_highlights, marked as the snippet's are; else NULL, 0. */
+    const size_t *title_highlights;
+    size_t n_title_highlights;
 } pdx_hit;
 
 typedef struct pdx_results pdx_results;

@@ -321,17 +321,127 @@ size_t merge_stored_keys(arena *a, const pdx_work *w, const char *work_id,
     return kept;
 }
 
+/* s starts with prefix, ignoring case: the rest, or NULL. */
+static const char *after(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncasecmp(s, prefix, n) ? NULL : s + n;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* An arXiv id, new style (2103.00823, 0704.0001) or old (hep-th/9901001,
+ * math.GT/0309136), with or without its version (v2)? */
+static int arxiv_id_like(const char *s, size_t n)
+{
+    size_t k = n;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    if (k > 0 && k < n && s[k - 1] == 'v')
+        n = k - 1; /* the version */
+    const char *dot = memchr(s, '.', n), *slash = memchr(s, '/', n);
+    if (!slash)
+        return dot && dot - s == 4 && all_digits(s, 4) &&
+               (n - 5 == 4 || n - 5 == 5) && all_digits(dot + 1, n - 5);
+    size_t arch = (size_t)(slash - s);
+    if (arch < 2 || n - arch - 1 != 7 || !all_digits(slash + 1, 7))
+        return 0;
+    for (size_t i = 0; i < arch; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              s[i] == '-' || s[i] == '.'))
+            return 0;
+    return 1;
+}
+
+merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
+{
+    *value = NULL;
+    while (*in == ' ' || *in == '\t')
+        in++;
+    size_t n = strlen(in);
+    while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '/'))
+        n--;
+    char *s = arena_strndup(a, in, n);
+    if (!s || !n)
+        return MERGE_ID_NONE;
+    const char *r;
+    if ((r = after(s, "https://")) || (r = after(s, "http://"))) {
+        const char *host = after(r, "www.") ? r + 4 : r;
+        if ((r = after(host, "arxiv.org/abs/")) ||
+            (r = after(host, "arxiv.org/pdf/")) ||
+            (r = after(host, "export.arxiv.org/abs/"))) {
+            size_t m = strlen(r);
+            if (m > 4 && !strcasecmp(r + m - 4, ".pdf"))
+                m -= 4;
+            if (!arxiv_id_like(r, m))
+                return MERGE_ID_NONE;
+            *value = arena_strndup(a, r, m);
+            return *value ? MERGE_ID_ARXIV : MERGE_ID_NONE;
+        }
+        if ((r = after(host, "doi.org/")) || (r = after(host, "dx.doi.org/")))
+            return (*value = record_doi_normalize(a, r)) ? MERGE_ID_DOI
+                                                         : MERGE_ID_NONE;
+        if ((r = after(host, "pubmed.ncbi.nlm.nih.gov/")) ||
+            (r = after(host, "ncbi.nlm.nih.gov/pubmed/")))
+            return record_pmid_valid(r) ? (*value = r, MERGE_ID_PMID)
+                                        : MERGE_ID_NONE;
+        if ((r = after(host, "ncbi.nlm.nih.gov/pmc/articles/")) ||
+            (r = after(host, "pmc.ncbi.nlm.nih.gov/articles/")))
+            return (*value = r, MERGE_ID_PMCID);
+        if ((r = after(host, "openalex.org/")) ||
+            (r = after(host, "api.openalex.org/works/"))) {
+            if (after(r, "works/"))
+                r += 6;
+            return (r[0] == 'W' || r[0] == 'w') && all_digits(r + 1, strlen(r + 1))
+                       ? (*value = r, MERGE_ID_OPENALEX)
+                       : MERGE_ID_NONE;
+        }
+        return MERGE_ID_NONE;
+    }
+    if ((r = after(s, "arxiv:")))
+        return arxiv_id_like(r, strlen(r)) ? (*value = r, MERGE_ID_ARXIV)
+                                           : MERGE_ID_NONE;
+    if ((r = after(s, "doi:")) || (s[0] == '1' && s[1] == '0' && s[2] == '.' &&
+                                   strchr(s, '/') && (r = s)))
+        return (*value = record_doi_normalize(a, r)) ? MERGE_ID_DOI
+                                                     : MERGE_ID_NONE;
+    if ((r = after(s, "pmid:")) || (r = after(s, "pmid ")))
+        return record_pmid_valid(r) ? (*value = r, MERGE_ID_PMID)
+                                    : MERGE_ID_NONE;
+    if ((r = after(s, "pmcid:")))
+        return (*value = r, MERGE_ID_PMCID);
+    if ((r = after(s, "pmc")) && all_digits(r, strlen(r)))
+        return (*value = s, MERGE_ID_PMCID);
+    if ((s[0] == 'W' || s[0] == 'w') && all_digits(s + 1, n - 1))
+        return (*value = s, MERGE_ID_OPENALEX);
+    if (arxiv_id_like(s, n))
+        return (*value = s, MERGE_ID_ARXIV);
+    return MERGE_ID_NONE;
+}
+
 size_t merge_id_keys(arena *a, const char *id, const char *keys[])
 {
     pdx_work probe = PDX_WORK_INIT;
     probe.id = id;
     probe.arxiv_id = id;
-    if ((id[0] == 'p' || id[0] == 'P') && !strncasecmp(id, "pmid:", 5) &&
-        record_pmid_valid(id + 5))
-        probe.pmid = id + 5;
-    else if ((id[0] == 'W' || id[0] == 'w') && id[1] >= '0' && id[1] <= '9')
-        probe.openalex_id = id;
-    size_t n = merge_keys(a, &probe, keys); /* XMA<id>, XI<id>, XMP, XMO */
+    const char *v;
+    switch (merge_id_form(a, id, &v)) {
+    case MERGE_ID_ARXIV: probe.arxiv_id = v; break;
+    case MERGE_ID_DOI: probe.doi = v; break;
+    case MERGE_ID_PMID: probe.pmid = v; break;
+    case MERGE_ID_OPENALEX: probe.openalex_id = v; break;
+    case MERGE_ID_PMCID: /* not a key the index holds: the id as given */
+    case MERGE_ID_NONE: break;
+    }
+    size_t n = merge_keys(a, &probe, keys); /* XMA, XMD, XMP, XMO, XI<id> */
     char *q = arena_concat(a, LAYOUT_P_ID, id);
     if (!q)
         return 0;

@@ -73,12 +73,35 @@ typedef struct merge_lookup {
 } merge_lookup;
 int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l);
 
-/* The terms a work known by `id` is found by, whichever id it goes by:
- * Q<id> (its own), XMA<id> (an arXiv id), XI<id> (an id a source gave),
- * and Q<id without its arXiv version>.  Up to MERGE_MAX_KEYS + 1,
+/* The terms a work known by `id` is found by, whichever id it goes by
+ * and however it is written (merge_id_form): Q<id> (its own), XMA (an
+ * arXiv id), XMD (a DOI), XMP (a PMID), XMO (an OpenAlex id), XI<id>
+ * (an id a source gave), and Q<arXiv id without its version>.  Up to MERGE_MAX_KEYS + 1,
  * allocated in a; 0 on out-of-memory.  What pdx_get and pdx_delete look
  * a work up by. */
 size_t merge_id_keys(arena *a, const char *id, const char *keys[]);
+
+/* What an id as people paste it names (trimmed, a trailing '/' and
+ * ".pdf" dropped; the schemes ignore case):
+ *   arXiv    2103.00823, 2103.00823v2, arXiv:2103.00823, hep-th/9901001,
+ *            https://arxiv.org/abs/..., .../pdf/....pdf
+ *   DOI      10.1234/x, doi:10.1234/x, https://doi.org/..., dx.doi.org
+ *   PMID     PMID:123, pmid 123, pubmed.ncbi.nlm.nih.gov/123,
+ *            ncbi.nlm.nih.gov/pubmed/123
+ *   PMCID    PMC123, PMCID:PMC123, the PMC article URLs
+ *   OpenAlex W123, https://openalex.org/W123
+ * *value (in a, or inside id) is the id without its wrapping (a DOI as
+ * record_doi_normalize writes it); MERGE_ID_NONE for anything else (a
+ * paperdex id, a BibTeX key), *value NULL. */
+typedef enum merge_id_kind {
+    MERGE_ID_NONE = 0,
+    MERGE_ID_ARXIV,
+    MERGE_ID_DOI,
+    MERGE_ID_PMID,
+    MERGE_ID_PMCID,
+    MERGE_ID_OPENALEX
+} merge_id_kind;
+merge_id_kind merge_id_form(arena *a, const char *id, const char **value);
 
 /* XP<16 hex>: the term of every work with a record from `file`. */
 char *merge_file_key(arena *a, const char *file);

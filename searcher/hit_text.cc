@@ -215,20 +215,21 @@ std::string fold_word(const std::string &w)
  * and stems are cached, so a page costs little beyond the scan.  The
  * window starts at its sentence when that fits, and ends at a sentence
  * end when one falls in its last part. */
-std::string make_snippet(shim_db *h, const std::string &text,
-                                const std::map<std::string, double> &weight,
-                                size_t bytes)
+namespace {
+struct Match {
+    Word w;
+    const std::string *stem;
+    double weight;
+};
+} // namespace
+
+/* The words of text whose stems weight holds, in order. */
+static std::vector<Match> matched_words(shim_db *h, const std::string &text,
+                                        const std::map<std::string, double> &weight)
 {
-    if (text.empty())
-        return text;
     std::set<std::string> starts;
     for (const auto &w : weight)
         starts.insert(w.first.substr(0, 2));
-    struct Match {
-        Word w;
-        const std::string *stem;
-        double weight;
-    };
     std::vector<Match> matches;
     for (const Word &w : words_of(text)) {
         std::string f = fold_word(text.substr(w.start, w.end - w.start));
@@ -238,6 +239,32 @@ std::string make_snippet(shim_db *h, const std::string &text,
         if (it != weight.end())
             matches.push_back(Match{w, &it->first, it->second});
     }
+    return matches;
+}
+
+std::string mark_words(shim_db *h, const std::string &text,
+                       const std::map<std::string, double> &weight)
+{
+    std::string out;
+    size_t at = 0;
+    for (const Match &m : matched_words(h, text, weight)) {
+        out.append(text, at, m.w.start - at);
+        out += SHIM_HI_START;
+        out.append(text, m.w.start, m.w.end - m.w.start);
+        out += SHIM_HI_END;
+        at = m.w.end;
+    }
+    out.append(text, at, std::string::npos);
+    return out;
+}
+
+std::string make_snippet(shim_db *h, const std::string &text,
+                                const std::map<std::string, double> &weight,
+                                size_t bytes)
+{
+    if (text.empty())
+        return text;
+    const std::vector<Match> matches = matched_words(h, text, weight);
     /* The best run of matches that fits: distinct stems' weights, a
      * repeat adding a tenth. */
     size_t best_i = 0, best_j = 0;
@@ -276,11 +303,25 @@ std::string make_snippet(shim_db *h, const std::string &text,
         if (to < text.size()) {
             size_t stop = text.rfind(". ", to - 1);
             if (stop != std::string::npos && stop + 1 >= hi &&
-                stop + 1 > from + bytes * 6 / 10)
+                stop + 1 > from + bytes * 6 / 10) {
                 to = stop + 1; /* a whole sentence: no mark */
-            else
-                while (to > hi && !isspace(static_cast<unsigned char>(text[to])))
-                    to--;
+            } else {
+                /* Back to a space: past the run when it fits, else inside
+                 * it (its later matches left out); in text without spaces
+                 * (Chinese, Japanese) to a character's edge.  Never in a
+                 * character or a word. */
+                const size_t keep = hi < to ? hi : from;
+                size_t t = to;
+                while (t > keep && !isspace(static_cast<unsigned char>(text[t])))
+                    t--;
+                if (t == from) {
+                    t = to;
+                    while (t > from &&
+                           (static_cast<unsigned char>(text[t]) & 0xC0) == 0x80)
+                        t--;
+                }
+                to = t;
+            }
         }
         while (to > from && isspace(static_cast<unsigned char>(text[to - 1])))
             to--;

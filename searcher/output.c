@@ -27,6 +27,23 @@ int out_parse_format(const char *s, out_format *f)
 /* Scores are rounded to 6 decimals so that outputs compare stably. */
 static double round6(double x) { return round(x * 1e6) / 1e6; }
 
+/* o[name] = [[start, end], ...] of n byte ranges.  0, or -1 out of
+ * memory. */
+static int ranges_json(cJSON *o, const char *name, const size_t *r, size_t n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, name);
+    if (!arr)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *pair = cJSON_CreateArray();
+        if (!pair || !cJSON_AddItemToArray(arr, pair) ||
+            !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)r[2 * i])) ||
+            !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)r[2 * i + 1])))
+            return -1;
+    }
+    return 0;
+}
+
 /* {"rank": R, "score": S, ...the stored record's fields...} */
 static cJSON *hit_json(const pdx_hit *h)
 {
@@ -65,20 +82,14 @@ static cJSON *hit_json(const pdx_hit *h)
             goto fail;
         }
     }
-    if (h->snippet) {
-        cJSON *hl = NULL;
-        if (!cJSON_AddStringToObject(o, "snippet", h->snippet) ||
-            !(hl = cJSON_AddArrayToObject(o, "highlights")))
-            goto fail;
-        for (size_t i = 0; i < h->n_highlights; i++) {
-            cJSON *pair = cJSON_CreateArray();
-            if (!pair || !cJSON_AddItemToArray(hl, pair) ||
-                !cJSON_AddItemToArray(pair, cJSON_CreateNumber(
-                                                (double)h->highlights[2 * i])) ||
-                !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)h->highlights[2 * i + 1])))
-                goto fail;
-        }
-    }
+    if (h->snippet &&
+        (!cJSON_AddStringToObject(o, "snippet", h->snippet) ||
+         ranges_json(o, "highlights", h->highlights, h->n_highlights)))
+        goto fail;
+    if (h->title_highlights &&
+        ranges_json(o, "title_highlights", h->title_highlights,
+                    h->n_title_highlights))
+        goto fail;
     cJSON_Delete(rec);
     return o;
 fail:
@@ -245,19 +256,28 @@ done:
 }
 
 /* The snippet, indented, matched words in bold on a terminal. */
-static void text_snippet(FILE *f, const pdx_hit *h, int bold)
+/* text, its n byte ranges hl in bold on a terminal. */
+static void marked_text(FILE *f, const char *text, const size_t *hl, size_t n,
+                        int bold)
 {
-    size_t pos = 0, n = strlen(h->snippet);
-    fputs("     ", f);
-    for (size_t i = 0; i < h->n_highlights; i++) {
-        size_t s = h->highlights[2 * i], e = h->highlights[2 * i + 1];
-        fwrite(h->snippet + pos, 1, s - pos, f);
+    size_t pos = 0, len = strlen(text);
+    for (size_t i = 0; i < n; i++) {
+        size_t s = hl[2 * i], e = hl[2 * i + 1];
+        if (s < pos || e < s || e > len)
+            break; /* not ours: the rest plain */
+        fwrite(text + pos, 1, s - pos, f);
         fputs(bold ? "\033[1m" : "", f);
-        fwrite(h->snippet + s, 1, e - s, f);
+        fwrite(text + s, 1, e - s, f);
         fputs(bold ? "\033[0m" : "", f);
         pos = e;
     }
-    fwrite(h->snippet + pos, 1, n - pos, f);
+    fwrite(text + pos, 1, len - pos, f);
+}
+
+static void text_snippet(FILE *f, const pdx_hit *h, int bold)
+{
+    fputs("     ", f);
+    marked_text(f, h->snippet, h->highlights, h->n_highlights, bold);
     fputc('\n', f);
 }
 
@@ -329,8 +349,13 @@ static void text_explain(FILE *f, const pdx_hit *h)
 static void text_hit(FILE *f, const pdx_hit *h, int scored, int bold)
 {
     const pdx_work *w = h->work;
-    fprintf(f, "%3zu. %s%s\n", h->rank + 1, w->title_derived ? "[untitled] " : "",
-            w->title ? w->title : "(no title)");
+    fprintf(f, "%3zu. %s", h->rank + 1, w->title_derived ? "[untitled] " : "");
+    if (w->title)
+        marked_text(f, w->title, h->title_highlights, h->n_title_highlights,
+                    bold);
+    else
+        fputs("(no title)", f);
+    fputc('\n', f);
     fputs("     ", f);
     size_t shown = w->n_authors < TEXT_MAX_AUTHORS ? w->n_authors
                                                    : TEXT_MAX_AUTHORS;
@@ -415,6 +440,13 @@ static int hit_compact(FILE *f, const pdx_hit *h)
         for (size_t i = 0; i < h->n_highlights; i++)
             fprintf(f, "%s[%zu,%zu]", i ? "," : "", h->highlights[2 * i],
                     h->highlights[2 * i + 1]);
+        fputc(']', f);
+    }
+    if (h->title_highlights) {
+        fputs(",\"title_highlights\":[", f);
+        for (size_t i = 0; i < h->n_title_highlights; i++)
+            fprintf(f, "%s[%zu,%zu]", i ? "," : "",
+                    h->title_highlights[2 * i], h->title_highlights[2 * i + 1]);
         fputc(']', f);
     }
     fputc('}', f);

@@ -81,6 +81,9 @@ struct ScoreParts {
 std::string explain_hit(shim_db *h, const ScoreParts &parts, Xapian::docid did, double score);
 std::string fold_word(const std::string &w);
 std::string make_snippet(shim_db *h, const std::string &text, const std::map<std::string, double> &weight, size_t bytes);
+/* All of text, the words whose stems are among weight's between
+ * SHIM_HI_START and SHIM_HI_END (a title's matched words). */
+std::string mark_words(shim_db *h, const std::string &text, const std::map<std::string, double> &weight);
 std::map<std::string, double> snippet_weights(shim_db *h, const Xapian::Query &q);
 std::vector<Word> words_of(const std::string &text);
 

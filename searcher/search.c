@@ -72,30 +72,46 @@ int pdx_parse_year_range(const char *s, int *lo, int *hi)
 /* ----------------------------------------------------------- searching */
 
 /* Take the highlight markers out of a snippet, keeping where they were. */
-static int set_snippet(arena *a, pdx_hit *h, const char *marked)
+/* Text marked with SHIM_HI_START/SHIM_HI_END: the text without the
+ * marks in *text (in a) and the marked byte ranges in *hl, *n pairs.
+ * 0, or -1 out of memory. */
+static int unmark(arena *a, const char *marked, char **text, size_t **hl,
+                  size_t *n_pairs)
 {
     size_t n = strlen(marked), marks = 0;
     for (size_t i = 0; i < n; i++)
         marks += marked[i] == SHIM_HI_START;
-    char *text = arena_alloc(a, n + 1);
-    size_t *hl = arena_alloc(a, (2 * marks + 1) * sizeof *hl);
-    if (!text || !hl)
+    char *t = arena_alloc(a, n + 1);
+    size_t *h = arena_alloc(a, (2 * marks + 1) * sizeof *h);
+    if (!t || !h)
         return -1;
     size_t o = 0, k = 0;
     for (size_t i = 0; i < n; i++) {
         if (marked[i] == SHIM_HI_START && k % 2 == 0)
-            hl[k++] = o;
+            h[k++] = o;
         else if (marked[i] == SHIM_HI_END && k % 2 == 1)
-            hl[k++] = o;
+            h[k++] = o;
         else if (marked[i] != SHIM_HI_START && marked[i] != SHIM_HI_END)
-            text[o++] = marked[i];
+            t[o++] = marked[i];
     }
     if (k % 2) /* an unclosed mark ends with the text */
-        hl[k++] = o;
-    text[o] = '\0';
+        h[k++] = o;
+    t[o] = '\0';
+    *text = t;
+    *hl = h;
+    *n_pairs = k / 2;
+    return 0;
+}
+
+static int set_snippet(arena *a, pdx_hit *h, const char *marked)
+{
+    char *text;
+    size_t *hl, n;
+    if (unmark(a, marked, &text, &hl, &n))
+        return -1;
     h->snippet = text;
     h->highlights = hl;
-    h->n_highlights = k / 2;
+    h->n_highlights = n;
     return 0;
 }
 
@@ -103,11 +119,14 @@ static int set_snippet(arena *a, pdx_hit *h, const char *marked)
  * h->work, the JSON kept as it is for h->json, and the abstract lent to
  * the shim for the snippet (on_snippet). */
 static int on_hit(void *ctx, double score, const char *data, size_t len,
-                  const char *explain, const char **abstract)
+                  const char *explain, const char **abstract,
+                  const char **title)
 {
     pdx_results *r = ctx;
     if (abstract)
         *abstract = NULL;
+    if (title)
+        *title = NULL;
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 16;
         pdx_hit *h = realloc(r->hits, cap * sizeof *h);
@@ -131,6 +150,8 @@ static int on_hit(void *ctx, double score, const char *data, size_t len,
     h->work = w;
     if (abstract)
         *abstract = h->work->abstract;
+    if (title)
+        *title = h->work->title;
     if (explain && !(h->explain = arena_strdup(&r->a, explain)))
         return -1;
     h->score = score;
@@ -139,12 +160,22 @@ static int on_hit(void *ctx, double score, const char *data, size_t len,
     return 0;
 }
 
-/* The snippet of the hit on_hit took last. */
-static int on_snippet(void *ctx, const char *marked)
+/* The snippet and the marked title of the hit on_hit took last. */
+static int on_snippet(void *ctx, const char *marked, const char *title_marked)
 {
     pdx_results *r = ctx;
-    return r->n && *marked ? set_snippet(&r->a, &r->hits[r->n - 1], marked)
-                           : 0;
+    if (!r->n)
+        return 0;
+    pdx_hit *h = &r->hits[r->n - 1];
+    if (*marked && set_snippet(&r->a, h, marked))
+        return -1;
+    char *title;
+    size_t *hl, n;
+    if (!*title_marked || unmark(&r->a, title_marked, &title, &hl, &n))
+        return *title_marked ? -1 : 0;
+    h->title_highlights = n ? hl : NULL;
+    h->n_title_highlights = n;
+    return 0;
 }
 
 static int facet_index(unsigned facet)
@@ -543,6 +574,69 @@ static int author_query_keys(pdx_index *ix, arena *a, const char *name,
     return 0;
 }
 
+/* shim_lookup's callback for id_query: the work, unless a tombstone. */
+static int on_named(void *ctx, const char *data, size_t len)
+{
+    pdx_results *r = ctx;
+    if (r->n)
+        return 0; /* one work */
+    int rc = on_hit(ctx, 0.0, data, len, NULL, NULL, NULL);
+    if (!rc && r->n && r->hits[r->n - 1].work->withdrawn)
+        r->n--;
+    return rc;
+}
+
+/* When the whole text is one id in a form people paste (merge_id_form)
+ * and a work goes by it: r holds that work alone, its total 1, and a
+ * note; 1.  0 when the text is no such id or no work has it (it is then
+ * searched as words); -1 on an error (set on ix). */
+static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
+{
+    const char *value;
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1]))
+        n--;
+    if (!n || n > PDX_ID_MAX || memchr(text, ' ', n))
+        return 0;
+    char *id = arena_strndup(a, text, n);
+    if (!id)
+        return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
+    merge_id_kind kind = merge_id_form(a, id, &value);
+    if (kind == MERGE_ID_PMCID)
+        return 0;
+    /* Another id (paperdex's pdx:..., a BibTeX key, an OAI identifier)
+     * is taken only in a token no word looks like: a letter and a digit,
+     * or a ':'. */
+    int letter = 0, digit = 0;
+    for (const char *p = id; *p; p++) {
+        letter |= isalpha((unsigned char)*p);
+        digit |= isdigit((unsigned char)*p);
+    }
+    if (kind == MERGE_ID_NONE && !(letter && digit) && !strchr(id, ':'))
+        return 0;
+    const char *keys[MERGE_MAX_KEYS + 1];
+    size_t nk = merge_id_keys(a, id, keys);
+    if (!nk)
+        return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
+    shim_err e = {0, ""};
+    int rc = shim_lookup(ix->db, keys, nk, on_named, r, &e);
+    if (rc)
+        return handle_from_shim(ix, rc, &e), -1;
+    if (!r->n)
+        return 0;
+    r->totals.estimated = r->totals.lower = r->totals.upper = 1;
+    r->totals.total = 1;
+    r->totals.gte = 0;
+    snprintf(r->totals.note, sizeof r->totals.note,
+             "%s is the id of %s; put it in quotes to search it as words",
+             id, r->hits[0].work->id);
+    if (r->offset) /* the work is the only result: a later page is empty */
+        r->n = 0;
+    return 1;
+}
+
 int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
 {
     *out = NULL;
@@ -568,6 +662,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     pdx_query fq;
     char *ftext = NULL;
     char fields_note[400] = "";
+    const char *orig_text = q && q->text ? q->text : "";
     size_t tn = q && q->text ? strlen(q->text) : 0;
     if (tn && tn <= PDX_MAX_QUERY_BYTES) {
         char *fields = malloc(QSCAN_FIELDS_ROOM(tn));
@@ -714,8 +809,17 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     };
     r->offset = q->offset;
     shim_err e = {0, ""};
-    rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet, on_facet, r,
-                     &e);
+    /* A query that is one id, as pasted (arXiv:2103.00823, a DOI, a
+     * PubMed or OpenAlex URL), names its work: that work is the result,
+     * as arXiv's and Scholar's search boxes take one. */
+    int named = has_text ? id_query(ix, r, orig_text, &a) : 0;
+    if (named < 0) {
+        rc = ix->code;
+        goto fail;
+    }
+    rc = named ? 0
+               : shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
+                             on_facet, r, &e);
     if (rc) {
         handle_from_shim(ix, rc, &e);
         goto fail;
@@ -731,7 +835,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         text_truncate_utf8(note, sizeof r->totals.note - 1);
         memcpy(r->totals.note, note, strlen(note) + 1);
     }
-    if (fields_note[0]) {
+    if (fields_note[0] && !named) {
         char note[2 * sizeof r->totals.note];
         snprintf(note, sizeof note, "%s%s%s", r->totals.note,
                  r->totals.note[0] ? "; " : "", fields_note);
@@ -787,7 +891,7 @@ fail:
 static int on_got(void *ctx, const char *data, size_t len)
 {
     pdx_results *r = ctx;
-    int rc = on_hit(ctx, 0.0, data, len, NULL, NULL);
+    int rc = on_hit(ctx, 0.0, data, len, NULL, NULL, NULL);
     /* A tombstone (every record of the work withdrawn or replaced) is
      * not a work: not found; where it was merged into another work, that
      * one is looked up next (pdx_get). */

@@ -473,14 +473,16 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         for (const auto &hit : hits) {
             /* The caller decodes the record once and lends its abstract:
              * the snippet is made from that, not from a second parse. */
-            const char *abstract = nullptr;
+            const char *abstract = nullptr, *title = nullptr;
             if (fn(ctx, hit.score, hit.data.data(), hit.data.size(),
                    hit.explain.empty() ? nullptr : hit.explain.c_str(),
-                   &abstract) ||
+                   &abstract, &title) ||
                 (snippets &&
-                 snip_fn(ctx, make_snippet(h, abstract ? abstract : "", stems,
-                                           q->snippet_bytes)
-                                  .c_str()))) {
+                 snip_fn(ctx,
+                         make_snippet(h, abstract ? abstract : "", stems,
+                                      q->snippet_bytes)
+                             .c_str(),
+                         mark_words(h, title ? title : "", stems).c_str()))) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }
@@ -565,7 +567,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
         }
         for (const auto &hit : hits)
             if (fn(ctx, hit.first, hit.second.data(), hit.second.size(),
-                   nullptr, nullptr)) {
+                   nullptr, nullptr, nullptr)) {
                 set_msg(e, PDX_ENOMEM, "out of memory");
                 return PDX_ENOMEM;
             }

@@ -74,16 +74,18 @@ typedef struct shim_query {
 /* Called once per hit, in rank order, after the match has succeeded,
  * with the stored record (data, len) and the hit's explanation (or NULL).
  * The callee decodes the record -- the one time it is decoded -- and sets
- * *abstract to its abstract (or NULL), borrowed until the next call: the
- * shim makes the hit's snippet from it and hands it over with snip_fn.
- * Returns 0, or nonzero to abort with PDX_ENOMEM. */
+ * *abstract and *title (each may be NULL to pass) to its abstract and
+ * title (or NULL), borrowed until the next call: the shim makes the hit's
+ * snippet and marks its title from them and hands them over with
+ * snip_fn.  Returns 0, or nonzero to abort with PDX_ENOMEM. */
 typedef int (*shim_hit_fn)(void *ctx, double score, const char *data,
                            size_t len, const char *explain,
-                           const char **abstract);
-/* The snippet of the hit just given, its matched words between
- * SHIM_HI_START and SHIM_HI_END; only with snippet_bytes and text.
- * 0, or nonzero for PDX_ENOMEM. */
-typedef int (*shim_snippet_fn)(void *ctx, const char *marked);
+                           const char **abstract, const char **title);
+/* The snippet of the hit just given and its whole title, their matched
+ * words between SHIM_HI_START and SHIM_HI_END; only with snippet_bytes
+ * and text.  0, or nonzero for PDX_ENOMEM. */
+typedef int (*shim_snippet_fn)(void *ctx, const char *marked,
+                               const char *title_marked);
 
 enum { SHIM_FACET_YEAR = 1, SHIM_FACET_CATEGORY = 2, SHIM_FACET_AUTHOR = 4,
        SHIM_FACET_SUBJECT = 8, SHIM_N_FACETS = 4 };

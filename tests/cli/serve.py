@@ -128,6 +128,11 @@ same_as_cli("similar", "/works/1406.10925/similar?limit=4",
 st, _, body = get("/works/1406.10925")
 want = cli("show", "--db", db, "--format", "json", "1406.10925")
 check("works/ID equals show --format json", st == 200 and json.loads(body) == want, body[:200])
+for form in ("arXiv:1406.10925", "1406.10925v2", "https://arxiv.org/abs/1406.10925",
+             "https://arxiv.org/pdf/1406.10925v1.pdf"):
+    st, _, body = get("/works/" + q(form, safe=""))
+    check("/works/ with the id as pasted: %s" % form,
+          st == 200 and json.loads(body)["id"] == "1406.10925", (st, body[:120]))
 st, _, body = get("/works/cs/0302017")
 check("an id with a slash", st == 200 and json.loads(body)["id"] == "cs/0302017", (st, body[:120]))
 st, _, body = get("/stats")

@@ -793,6 +793,95 @@ static void test_merge_api(void)
 
 /* Snippets: a window of the abstract, the query's words marked, stems
  * included; none without query words or with snippet_bytes 0. */
+/* Is s[0..n) valid UTF-8 (no stray continuation, no cut sequence)? */
+static int utf8_ok(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                               : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!k || i + k > n)
+            return 0;
+        for (size_t j = 1; j < k; j++)
+            if (((unsigned char)s[i + j] & 0xC0) != 0x80)
+                return 0;
+        i += k;
+    }
+    return 1;
+}
+
+/* Snippets of text in Greek, Cyrillic, CJK and emoji, at every length
+ * from 10 to 400 bytes: each is valid UTF-8, a piece of the abstract
+ * (the "…" marks aside) that starts and ends at a word boundary (white
+ * space, the text's ends, or a sentence's full stop), and the title's
+ * matched words are marked in the title. */
+static void test_snippet_boundaries(void)
+{
+    pdx_index *w = NULL;
+    CHECK_INT(pdx_open(&w, path_of("snip"), PDX_OPEN_WRITE | PDX_OPEN_CREATE),
+              0);
+    const char *abstract =
+        "Μετρήσεις δ18O του πάγου δείχνουν ότι ο παγετώνας υποχωρεί. "
+        "Измерения ледника показывают отступление на 3 км. We map "
+        "glacier retreat with Δ-metrics and σ-bounds over 40 years 🧊🌍 of "
+        "imagery; 冰川退缩 在 喜马拉雅 地区 明显 加速. Glacier fronts move "
+        "ünevenly, and the ∂-operator café résumé naïve coöperation tests "
+        "hold at every glacier we measured in the Ανταρκτική.";
+    CHECK_INT(put(w, "s1", "Glacier Retreat Measured with δ-Metrics", abstract,
+                  "A B", "physics", 2021),
+              0);
+    CHECK_INT(pdx_commit(w), 0);
+    const size_t alen = strlen(abstract);
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "glacier retreat";
+    int checked = 0;
+    for (size_t bytes = 10; bytes <= 400; bytes++) {
+        q.snippet_bytes = bytes;
+        pdx_results *r = NULL;
+        CHECK_INT(pdx_search(&r, w, &q), 0);
+        const pdx_hit *h = pdx_results_hit(r, 0);
+        if (!h || !h->snippet) {
+            CHECK(h && h->snippet);
+            pdx_results_free(r);
+            continue;
+        }
+        const char *sn = h->snippet;
+        size_t n = strlen(sn);
+        CHECK(utf8_ok(sn, n));
+        /* the piece without its marks */
+        const char *omit = "\xE2\x80\xA6";
+        size_t from = 0, to = n;
+        if (n >= 3 && !memcmp(sn, omit, 3))
+            from = 3;
+        if (to >= from + 3 && !memcmp(sn + to - 3, omit, 3))
+            to -= 3;
+        char piece[512];
+        snprintf(piece, sizeof piece, "%.*s", (int)(to - from), sn + from);
+        const char *at = strstr(abstract, piece);
+        CHECK(at != NULL);
+        if (at) {
+            size_t s0 = (size_t)(at - abstract), e0 = s0 + strlen(piece);
+            CHECK(s0 == 0 || abstract[s0 - 1] == ' ');
+            CHECK(e0 == alen || abstract[e0] == ' ' || abstract[e0 - 1] == '.');
+        }
+        for (size_t i = 0; i < h->n_highlights; i++)
+            CHECK(h->highlights[2 * i] < h->highlights[2 * i + 1] &&
+                  h->highlights[2 * i + 1] <= n);
+        /* The title's words: "Glacier" and "Retreat", nothing else. */
+        CHECK_INT(h->n_title_highlights, 2);
+        if (h->n_title_highlights == 2) {
+            CHECK(!strncmp(h->work->title + h->title_highlights[0], "Glacier",
+                           h->title_highlights[1] - h->title_highlights[0]));
+            CHECK(!strncmp(h->work->title + h->title_highlights[2], "Retreat",
+                           h->title_highlights[3] - h->title_highlights[2]));
+        }
+        checked++;
+        pdx_results_free(r);
+    }
+    CHECK_INT(checked, 391);
+    pdx_close(w);
+}
+
 static void test_snippets(void)
 {
     pdx_index *ix = NULL;
@@ -1344,6 +1433,7 @@ int main(void)
     test_filters();
     test_query_errors_and_paging();
     test_snippets();
+    test_snippet_boundaries();
     test_layout2();
     test_layout4();
     test_similar();

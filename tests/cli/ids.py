@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""ids.py PAPERDEX SRCDIR
+
+Every id a paper has, in the forms people paste, finds its work: in
+`show`, in `similar` and as a whole search query (the work alone, with a
+note).  For each work of the sample corpus, the forms are made from its
+own fields:
+
+    arXiv     2103.00823, arXiv:ID, ARXIV:ID, IDv3, https://arxiv.org/abs/ID,
+              http://arxiv.org/abs/IDv1, https://arxiv.org/pdf/ID.pdf and
+              .../pdf/IDv2 (old-style ids, hep-th/9901001, too)
+    DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D
+    PMID      PMID:P, pmid:P, https://pubmed.ncbi.nlm.nih.gov/P/,
+              https://www.ncbi.nlm.nih.gov/pubmed/P
+    OpenAlex  W1, w1, https://openalex.org/W1
+    its id    as it is
+
+and each must give the work whose field it is (a DOI or PMID two works
+share is left out: it names neither alone).  An id no work has is
+searched as words, with no note that it names a work.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done, scratch, works_of  # noqa: E402
+
+PDX, SRC = sys.argv[1], sys.argv[2]
+work = scratch("pdx-ids-")
+db = os.path.join(work, "ix")
+r = subprocess.run([PDX, "index", "--quiet", "--db", db, os.path.join(SRC, "corpus", "samples")],
+                   capture_output=True, text=True)
+check("index samples", r.returncode == 0, r.stderr)
+
+
+def run(*args):
+    p = subprocess.run([PDX] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+works = works_of(PDX, db)
+by_doi, by_pmid = collections.defaultdict(set), collections.defaultdict(set)
+for w in works.values():
+    for d in (w.get("doi") or "").split():
+        by_doi[d.lower()].add(w["id"])
+    if w.get("pmid"):
+        by_pmid[w["pmid"]].add(w["id"])
+
+forms = []  # (form, the work's id)
+for w in works.values():
+    wid = w["id"]
+    forms.append((wid, wid))
+    a = w.get("arxiv_id")
+    if a:
+        forms += [(f, wid) for f in (a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
+                                     "http://arxiv.org/abs/%sv1" % a, "https://arxiv.org/pdf/%s.pdf" % a,
+                                     "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a)]
+    for d in (w.get("doi") or "").split()[:1]:
+        if len(by_doi[d.lower()]) == 1:
+            forms += [(f, wid) for f in ("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
+                                         "http://dx.doi.org/" + d, d)]
+    p = w.get("pmid")
+    if p and len(by_pmid[p]) == 1:
+        forms += [(f, wid) for f in ("PMID:" + p, "pmid:" + p, "https://pubmed.ncbi.nlm.nih.gov/%s/" % p,
+                                     "https://www.ncbi.nlm.nih.gov/pubmed/" + p)]
+    o = w.get("openalex_id")
+    if o:
+        o = o.rsplit("/", 1)[-1]
+        forms += [(f, wid) for f in (o, o.lower(), "https://openalex.org/" + o)]
+
+kinds = collections.Counter()
+for form, wid in forms:
+    kind = ("arxiv" if "arxiv" in form.lower() or form[:2].isdigit() and "." in form and "/" not in form
+            else "doi" if "10." in form else "pmid" if "pmid" in form.lower() or "pubmed" in form
+            else "openalex" if "openalex" in form or form[:1] in "Ww" and form[1:].isdigit() else "id")
+    kinds[kind] += 1
+    rc, out, err = run("show", "--db", db, "--format", "json", form)
+    got = json.loads(out).get("id") if rc == 0 and out.strip() else None
+    check("show %s" % form, got == wid, "got %s, want %s (%s)" % (got, wid, err.strip()[:200]))
+    rc, out, err = run("similar", "--db", db, "--format", "json", "--limit", "2", form)
+    check("similar %s" % form, rc == 0 and "hits" in json.loads(out), (rc, err.strip()[:200]))
+    rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", form)
+    res = json.loads(out) if rc == 0 else {}
+    check("search %s: the work alone" % form,
+          res.get("total") == 1 and [h["id"] for h in res.get("hits", [])] == [wid] and
+          "is the id of" in res.get("note", ""), (rc, str(res)[:300], err.strip()[:200]))
+print("ids tried: %s" % dict(kinds))
+check("every kind of id tried",
+      all(kinds[k] >= 3 for k in ("arxiv", "doi", "pmid", "openalex", "id")), kinds)
+
+# An id no work has: searched as words, no note naming a work; show says
+# there is none (exit 1).
+rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", "arXiv:2512.99999")
+check("an unknown arXiv id is searched, not named", rc == 0 and "is the id of" not in json.loads(out).get("note", ""),
+      (rc, out[:200]))
+rc, out, err = run("show", "--db", db, "2512.99999")
+check("show of an unknown id: exit 1, named", rc == 1 and "2512.99999" in err, (rc, err))
+# A quoted id is words.
+rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", '"%s"' % forms[-1][0])
+check("a quoted id is searched as words", rc == 0 and "is the id of" not in json.loads(out).get("note", ""),
+      (rc, out[:200]))
+done()
