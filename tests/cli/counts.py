@@ -13,7 +13,6 @@ file taken evenly through it, where words, phrases, filters and
 filter-only lists match thousands of works and a top-10 match alone
 would stop long before counting them.
 """
-import gzip
 import json
 import os
 import re
@@ -21,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, scratch  # noqa: E402
+from harness import arxiv_subset, check, done, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
@@ -98,10 +97,7 @@ for q in (["model data"], ["glacier OR ice"], ["--category", "physics"]):
 # ------------------------------------------------------------ arXiv subset
 if ARXIV and os.path.exists(ARXIV):
     sub = os.path.join(work, "arxiv.jsonl")
-    with gzip.open(ARXIV, "rt", encoding="utf-8") as f, open(sub, "w", encoding="utf-8") as o:
-        lines = f.readlines()
-        step = max(1, len(lines) // N_ARXIV)
-        o.writelines(lines[::step][:N_ARXIV])
+    arxiv_subset(ARXIV, N_ARXIV, sub)
     adb = os.path.join(work, "arxiv")
     r = subprocess.run([PDX, "index", "--db", adb, sub], capture_output=True, text=True)
     check("index arXiv subset", r.returncode == 0, r.stderr)

@@ -13,6 +13,9 @@ line) so that every archive and year is represented.
 """
 import gzip, json, os, re, subprocess, sys, tempfile, unicodedata
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import arxiv_subset  # noqa: E402
+
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
 N_ARXIV = int(sys.argv[4]) if len(sys.argv) > 4 else 10000
@@ -304,11 +307,7 @@ facet_check(db, recs, "samples: --category cs --year 2005..", ["--category", "cs
 
 if ARXIV and os.path.exists(ARXIV):
     sub = os.path.join(tmp, "arxiv-sub.jsonl")
-    with gzip.open(ARXIV, "rt", encoding="utf-8") as f, open(sub, "w", encoding="utf-8") as o:
-        lines = f.readlines()
-        step = max(1, len(lines) // N_ARXIV)
-        o.writelines(lines[::step][:N_ARXIV])
-        del lines
+    arxiv_subset(ARXIV, N_ARXIV, sub)
     db = os.path.join(tmp, "arxiv")
     subprocess.run([PDX, "index", "--db", db, "--quiet", sub], check=True)
     recs = load(sub)

@@ -3,10 +3,12 @@ a failure and goes on; done() prints the closing line "N passed, N failed"
 and exits non-zero on any failure, or when nothing was checked;
 free_port() names a loopback port nothing listens on; scratch() makes a
 working directory that goes away with the test; works_of() and
-ranked() read an index through the CLI; synthetic_work(),
+ranked() read an index through the CLI; arxiv_subset() takes records
+evenly from the shared arXiv file; synthetic_work(),
 files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
 tests."""
 import atexit
+import gzip
 import os
 import random
 import resource
@@ -57,6 +59,16 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def arxiv_subset(gz, n, out):
+    """n records of the arXiv file gz taken evenly through it (every k-th
+    line, so that every archive and year is represented), written to
+    out."""
+    with gzip.open(gz, "rt", encoding="utf-8") as f, open(out, "w", encoding="utf-8") as o:
+        lines = f.readlines()
+        step = max(1, len(lines) // n)
+        o.writelines(lines[::step][:n])
 
 
 def works_of(pdx, db, limit=10000):
