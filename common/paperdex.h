@@ -599,7 +599,7 @@ typedef struct pdx_query {
      *  Past it pdx_results_total() is count_limit and
      *  pdx_results_total_relation() PDX_TOTAL_GTE: "10,000+ matches", as
      *  Elasticsearch's track_total_hits.  The count is the same on every
-     *  page up to count_limit.  Counting stops after 0.1 s (or time_limit):
+     *  page up to count_limit.  Counting stops after 1 s (or time_limit):
      *  the total is then what was counted, PDX_TOTAL_GTE. */
     size_t count_limit;
 } pdx_query;

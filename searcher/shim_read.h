@@ -32,7 +32,7 @@ enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
 /* pdx_query.count_limit's default (PDX_DEFAULT_COUNT_LIMIT). */
 #define SHIM_DEFAULT_COUNT_LIMIT 10000
 /* The longest a count may take past the ranking match, in seconds. */
-#define SHIM_COUNT_SECONDS 0.1
+#define SHIM_COUNT_SECONDS 1.0
 
 typedef struct shim_query {
     const char *text;        /* "" for a filter-only query */
