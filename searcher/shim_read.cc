@@ -205,7 +205,7 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
  * costs what reading the rest of the postings costs otherwise
  * (bench/RESULTS.md, "Counts").  A phrase is checked in every work that
  * holds its words, up to the limit: the dearest case, which on a
- * million works took up to half a second; so that no query counts for
+ * million works can take half a second; so that no query counts for
  * long, the count stops after SHIM_COUNT_SECONDS (or the query's own
  * time limit), and the total is then what was counted, a lower bound.  limit 0 means the ranking
  * match counted everything (--exact, facets). */
