@@ -402,6 +402,14 @@
  * are rules 1 and stay so until it is rebuilt (`paperdex index --full`),
  * so that one index never mixes the two. */
 #define LAYOUT_META_NAMES "paperdex.names"
+/* How its CJK text was read: "ngram" (Xapian's FLAG_CJK_NGRAM: each
+ * character and each pair of neighbours a term), stamped on every new
+ * index; none for an index built before, which was read as Xapian then
+ * read it (a run of CJK characters one word, or n-grams if
+ * XAPIAN_CJK_NGRAM was set), and is written and searched so until it is
+ * rebuilt, so that the indexer and a search never read CJK apart. */
+#define LAYOUT_META_CJK "paperdex.cjk"
+#define LAYOUT_CJK_NGRAM "ngram"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 

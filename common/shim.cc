@@ -388,6 +388,38 @@ static bool compatible_layout(const std::string &v)
            n < PDX_LAYOUT_VERSION;
 }
 
+/* Would Xapian's TermGenerator, unasked, split CJK text into n-grams in
+ * this process (XAPIAN_CJK_NGRAM in the environment, which Xapian 1.4
+ * reads itself)?  Two CJK characters make one term as a word, three
+ * (each and both) as n-grams.  How an index that does not record its
+ * CJK reading was read when it was built. */
+static bool xapian_env_ngrams()
+{
+    static const bool ngrams = [] {
+        Xapian::TermGenerator tg;
+        Xapian::Document doc;
+        tg.set_document(doc);
+        tg.index_text("\xe4\xb8\xad\xe6\x96\x87"); /* U+4E2D U+6587 */
+        return doc.termlist_count() > 1;
+    }();
+    return ngrams;
+}
+
+/* How the index reads CJK text (LAYOUT_META_CJK): n-grams when it says
+ * so, or when it is empty and a writer's (stamped so); an older index
+ * as it was built. */
+static void read_cjk(shim_db *h, Xapian::doccount docs)
+{
+    std::string v;
+    with_reopen(h, [&] { v = h->db.get_metadata(LAYOUT_META_CJK); });
+    if (v.empty() && docs == 0 && h->writable) {
+        h->wdb.set_metadata(LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
+        h->wdb.commit();
+        v = LAYOUT_CJK_NGRAM;
+    }
+    h->cjk_ngram = v.empty() ? xapian_env_ngrams() : v == LAYOUT_CJK_NGRAM;
+}
+
 /* Check (and for a new writer, stamp) the layout metadata. */
 static int check_layout(shim_db *h, shim_err *e)
 {
@@ -410,6 +442,7 @@ static int check_layout(shim_db *h, shim_err *e)
                 h->wdb.set_metadata(LAYOUT_META_POSITIONS,
                                     LAYOUT_POSITIONS_XAPIAN);
             h->wdb.commit();
+            read_cjk(h, docs);
             return 0;
         }
         if (docs == 0 && !h->writable) {
@@ -424,6 +457,7 @@ static int check_layout(shim_db *h, shim_err *e)
         return PDX_ENOTINDEX;
     }
     h->layout = atoi(v.c_str());
+    read_cjk(h, docs);
     {
         std::string names;
         with_reopen(h, [&] { names = h->db.get_metadata(LAYOUT_META_NAMES); });

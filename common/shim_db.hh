@@ -96,6 +96,9 @@ struct shim_db {
     bool writable = false;
     int layout = 0;          /* the layout version of what was opened */
     int names = 1;           /* its name rules (LAYOUT_META_NAMES) */
+    /* CJK text in n-grams (LAYOUT_META_CJK), for the indexer and the
+     * query parser alike */
+    bool cjk_ngram = false;
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */

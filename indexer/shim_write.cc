@@ -270,9 +270,10 @@ struct Writer : Side {
     explicit Writer(shim_db *h_)
         : h(h_),
           tt(english_stem(STEM_CACHE_WRITE), PDX_STOPWORDS, &h_->stopper,
-             LAYOUT_MAX_WORD_BYTES),
+             LAYOUT_MAX_WORD_BYTES, h_->cjk_ngram),
           btt(h_->builder ? english_stem(STEM_CACHE_WRITE) : Xapian::Stem(),
-              PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES)
+              PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
+              h_->cjk_ngram)
     {
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)

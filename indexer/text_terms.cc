@@ -18,8 +18,8 @@
  * two on edge cases, on corpus/samples and, when ../shared is there, on
  * the arXiv records; tests/fuzz/fuzz_terms.cc on any bytes).
  *
- * The rules (Xapian 1.4's termgenerator_internal.cc, parse_terms(), with
- * CJK n-grams off, paperdex's setting): a word is a run of word
+ * The rules (Xapian 1.4's termgenerator_internal.cc, parse_terms(), for
+ * text without CJK characters): a word is a run of word
  * characters (Unicode letters, marks, numbers and connector punctuation,
  * Xapian::Unicode::is_wordchar), lower-cased; a run of ASCII capitals
  * separated by dots is one word without them ("U.S.A" is "usa") unless a
@@ -32,16 +32,13 @@
  * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
  * TermGenerator does; ASCII is classified here directly.
  *
- * When Xapian splits CJK text into n-grams (Xapian 1.4's TermGenerator
- * and QueryParser both do so when XAPIAN_CJK_NGRAM is set in the
- * environment; its CJK tokenizer is not public), so does this: the
- * indexer and the query parser must read CJK alike.  Which way Xapian
- * reads it is asked of Xapian itself, once a process (cjk_ngrams(): a
- * TermGenerator's terms for two CJK characters), not of the
- * environment.  A field with any byte past ASCII is then handed to a
- * TermGenerator set up as the layout says, and its terms and positions
- * join the others (tests/CMakeLists.txt runs unit_text_terms that way
- * too).
+ CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
+ * it (each character, and each pair of neighbours, a term), when the
+ * index says so (LAYOUT_META_CJK, common/layout.h: every new index); the
+ * query parser reads it alike.  Xapian's CJK tokenizer is not public, so
+ * a field holding a CJK character is then handed to a TermGenerator set
+ * up as the layout says, and its terms and positions join the others
+ * (tests/unit/test_text_terms.cc compares both readings).
  */
 #include "text_terms.hh"
 
@@ -134,28 +131,25 @@ inline void append(std::string &s, unsigned ch)
 
 } // namespace
 
-/* Does Xapian split CJK text into n-grams in this process?  Two CJK
- * characters make one term as a word, three (each and both) as
- * n-grams. */
-static bool cjk_ngrams()
-{
-    static const bool ngrams = [] {
-        Xapian::TermGenerator tg;
-        Xapian::Document doc;
-        tg.set_document(doc);
-        tg.index_text("\xe4\xb8\xad\xe6\x96\x87"); /* U+4E2D U+6587 */
-        return doc.termlist_count() > 1;
-    }();
-    return ngrams;
-}
-
 TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
-                     const Xapian::Stopper *stopper_, size_t max_word_)
-    : stem(stem_), stopper(stopper_), max_word(max_word_)
+                     const Xapian::Stopper *stopper_, size_t max_word_,
+                     bool cjk_ngram)
+    : stem(stem_), stopper(stopper_), max_word(max_word_), cjk(cjk_ngram)
 {
     for (const char *const *s = stopwords; *s; s++)
         stop.insert(*s);
-    cjk = cjk_ngrams();
+}
+
+/* Might text hold a character Xapian reads as CJK?  Every Xapian 1.4
+ * release's list (cjk-tokenizer.cc, codepoint_is_cjk: Thai from U+0E00
+ * in the latest, Hangul Jamo, then U+2E80 up) lies at U+0800 or above,
+ * whose UTF-8 lead byte is 0xE0 or more: such a field goes to
+ * TermGenerator, which decides. */
+static bool may_hold_cjk(const char *text, size_t n)
+{
+    return std::any_of(text, text + n, [](char c) {
+        return static_cast<unsigned char>(c) >= 0xe0;
+    });
 }
 
 void TextTerms::clear()
@@ -209,6 +203,7 @@ void TextTerms::index_cjk(const char *text, size_t n,
         tg->set_stopper(stopper);
         tg->set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         tg->set_max_word_length(static_cast<unsigned>(max_word));
+        tg->set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
     }
     Xapian::Document scratch;
     tg->set_document(scratch);
@@ -228,9 +223,7 @@ void TextTerms::index_cjk(const char *text, size_t n,
 void TextTerms::index(const char *text, size_t n, const std::string &prefix,
                       Xapian::termpos gap)
 {
-    if (cjk && std::any_of(text, text + n, [](char c) {
-            return static_cast<unsigned char>(c) >= 0x80;
-        })) {
+    if (cjk && may_hold_cjk(text, n)) {
         index_cjk(text, n, prefix);
         pos += gap;
         return;

@@ -30,9 +30,11 @@ class TextTerms {
      * list, NULL-terminated, that a TermGenerator would be given under
      * STOP_ALL, and stopper the SimpleStopper holding it (borrowed: it
      * must outlive this; Xapian's does not list its words); max_word:
-     * its set_max_word_length. */
+     * its set_max_word_length; cjk_ngram: CJK text in n-grams, as
+     * TermGenerator's FLAG_CJK_NGRAM (the index's LAYOUT_META_CJK). */
     TextTerms(const Xapian::Stem &stem, const char *const *stopwords,
-              const Xapian::Stopper *stopper, size_t max_word);
+              const Xapian::Stopper *stopper, size_t max_word,
+              bool cjk_ngram);
 
     /* Forget the last work's terms; positions start again at 0. */
     void clear();
@@ -57,8 +59,7 @@ class TextTerms {
     std::unordered_set<std::string> stop;
     const Xapian::Stopper *stopper;
     size_t max_word;
-    /* With XAPIAN_CJK_NGRAM set, TermGenerator (and QueryParser) split
-     * CJK text into n-grams: a field with any byte past ASCII then goes
+    /* CJK text in n-grams: a field with a CJK character then goes
      * through a TermGenerator itself, made at its first use. */
     bool cjk;
     std::unique_ptr<Xapian::TermGenerator> tg;

@@ -253,6 +253,8 @@ struct YearField : public Xapian::FieldProcessor {
 } // namespace
 
 Reader::Reader(shim_db *h)
+    : cjk_flag(h->cjk_ngram ? unsigned(Xapian::QueryParser::FLAG_CJK_NGRAM)
+                            : 0u)
 {
     qp.set_database(h->db);
     qp.set_stemmer(h->stem);
@@ -430,6 +432,17 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
         Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
 }
 
+/* Is a stem one CJK character: a unigram of CJK text read in n-grams
+ * (LAYOUT_META_CJK)? */
+static bool cjk_unigram(const std::string &s)
+{
+    Xapian::Utf8Iterator u(s);
+    if (u == Xapian::Utf8Iterator())
+        return false;
+    const unsigned ch = *u;
+    return ++u == Xapian::Utf8Iterator() && ch >= 0x2e80;
+}
+
 /* Whether phrases are searched with Xapian's own positions (OP_PHRASE,
  * OP_NEAR) rather than paperdex's PhraseFilter and PhraseSource:
  *
@@ -555,6 +568,14 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     Xapian::termcount window = window_of(q, name);
     window = std::max(static_cast<Xapian::termcount>(stems.size()),
                       window > dropped ? window - dropped : 0);
+    /* CJK text in n-grams holds each pair of neighbours between its
+     * characters ("图像" is 图 at p, 图像 at p+1, 像 at p+2), and Xapian's
+     * parser makes a quoted CJK run a phrase of its characters: each
+     * neighbouring pair of them widens the window by one, which is then
+     * exactly the run as written. */
+    if (h->cjk_ngram && op == Xapian::Query::OP_PHRASE)
+        for (size_t i = 1; i < stems.size(); i++)
+            window += cjk_unigram(stems[i - 1]) && cjk_unigram(stems[i]);
     if (plan.xapian < 0)
         plan.xapian = xapian_phrases(h);
     const bool xapian = plan.xapian != 0;
@@ -982,7 +1003,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         reader(h).author_values.clear();
         reader(h).qp.set_default_op(all_words ? Xapian::Query::OP_AND
                                               : Xapian::Query::OP_OR);
-        return reader(h).qp.parse_query(text, flags);
+        return reader(h).qp.parse_query(text, flags | reader(h).cjk_flag);
     };
     try {
         /* words: a quoted phrase in prose is still one (a title cited

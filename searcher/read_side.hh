@@ -45,6 +45,9 @@ struct Reader : pdxshim::Side {
     /* The works' lengths, once the handle's queries have scored enough
      * postings to pay for reading them (searcher/bm25.cc). */
     pdxshim::LengthCache lengths;
+    /* FLAG_CJK_NGRAM when the index reads CJK in n-grams, else 0: or-ed
+     * into every parse's flags */
+    unsigned cjk_flag = 0;
 
     explicit Reader(shim_db *h); /* query_parse.cc */
 };

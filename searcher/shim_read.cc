@@ -361,12 +361,14 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         const std::string plain = lower_words(unaccent(q->text));
         std::vector<Xapian::Query> boosts;
         if (q->title_weight > 0) {
-            parts.title = reader(h).qp_title.parse_query(plain, 0);
+            parts.title = reader(h).qp_title.parse_query(plain,
+                                                     reader(h).cjk_flag);
             boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.title,
                                 q->title_weight);
         }
         if (q->author_weight > 0) {
-            parts.author = reader(h).qp_author.parse_query(plain, 0);
+            parts.author = reader(h).qp_author.parse_query(plain,
+                                                      reader(h).cjk_flag);
             boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.author,
                                 q->author_weight);
         }

@@ -2,7 +2,8 @@
  * terms_ref.hh -- indexer/text_terms.cc against what it stands in for:
  * Xapian::TermGenerator set up as the layout says (common/layout.h: the
  * English stemmer under STEM_ALL, paperdex's stop words under STOP_ALL,
- * words of at most LAYOUT_MAX_WORD_BYTES), a field gap after each field.
+ * words of at most LAYOUT_MAX_WORD_BYTES, CJK text in n-grams or as
+ * words, as the index records), a field gap after each field.
  * Shared by tests/unit/test_text_terms.cc and tests/fuzz/fuzz_terms.cc.
  */
 #ifndef PDX_TERMS_REF_HH
@@ -24,9 +25,11 @@ struct TermsRef {
     Xapian::TermGenerator tg;
     pdxshim::TextTerms tt;
 
-    TermsRef()
+    /* ngram: CJK text in n-grams (every new index), else as words (an
+     * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
+    explicit TermsRef(bool ngram = true)
         : tt(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
-             &stopper, LAYOUT_MAX_WORD_BYTES)
+             &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
@@ -35,6 +38,7 @@ struct TermsRef {
         tg.set_stopper(&stopper);
         tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         tg.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
+        tg.set_flags(ngram ? Xapian::TermGenerator::FLAG_CJK_NGRAM : 0);
     }
 
     /* Fields (prefix, text) through both: "" when they give the same
