@@ -410,6 +410,16 @@
  * rebuilt, so that the indexer and a search never read CJK apart. */
 #define LAYOUT_META_CJK "paperdex.cjk"
 #define LAYOUT_CJK_NGRAM "ngram"
+/* Whether Xapian's spelling table lists the words its works write:
+ * "words", stamped on every new index.  Each word of four letters or
+ * more (a-z once accents are folded, not a stop word) of a work's title
+ * and abstract counts once per work: its frequency is the number of
+ * works that write it.  A work replaced or deleted takes its words'
+ * counts back.  The "did you mean" of searcher/suggest.cc reads it; an
+ * index without the stamp (built by an older paperdex) has no such
+ * table, and is corrected from its stems alone until it is rebuilt. */
+#define LAYOUT_META_SPELLING "paperdex.spelling"
+#define LAYOUT_SPELLING_WORDS "words"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 

@@ -405,19 +405,31 @@ static bool xapian_env_ngrams()
     return ngrams;
 }
 
-/* How the index reads CJK text (LAYOUT_META_CJK): n-grams when it says
- * so, or when it is empty and a writer's (stamped so); an older index
- * as it was built. */
-static void read_cjk(shim_db *h, Xapian::doccount docs)
+/* The value of a stamp every new index gets (key: value), or of what an
+ * older index has ("" when it was built before the stamp): an empty
+ * index's writer stamps it. */
+static std::string read_stamp(shim_db *h, Xapian::doccount docs,
+                              const char *key, const char *value)
 {
     std::string v;
-    with_reopen(h, [&] { v = h->db.get_metadata(LAYOUT_META_CJK); });
+    with_reopen(h, [&] { v = h->db.get_metadata(key); });
     if (v.empty() && docs == 0 && h->writable) {
-        h->wdb.set_metadata(LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
+        h->wdb.set_metadata(key, value);
         h->wdb.commit();
-        v = LAYOUT_CJK_NGRAM;
+        v = value;
     }
-    h->cjk_ngram = v.empty() ? xapian_env_ngrams() : v == LAYOUT_CJK_NGRAM;
+    return v;
+}
+
+/* How the index reads CJK text (LAYOUT_META_CJK): n-grams when it says
+ * so, an older index as it was built; and whether its spelling table
+ * lists its words (LAYOUT_META_SPELLING). */
+static void read_stamps(shim_db *h, Xapian::doccount docs)
+{
+    const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
+    h->cjk_ngram = cjk.empty() ? xapian_env_ngrams() : cjk == LAYOUT_CJK_NGRAM;
+    h->spelling = read_stamp(h, docs, LAYOUT_META_SPELLING,
+                             LAYOUT_SPELLING_WORDS) == LAYOUT_SPELLING_WORDS;
 }
 
 /* Check (and for a new writer, stamp) the layout metadata. */
@@ -442,7 +454,7 @@ static int check_layout(shim_db *h, shim_err *e)
                 h->wdb.set_metadata(LAYOUT_META_POSITIONS,
                                     LAYOUT_POSITIONS_XAPIAN);
             h->wdb.commit();
-            read_cjk(h, docs);
+            read_stamps(h, docs);
             return 0;
         }
         if (docs == 0 && !h->writable) {
@@ -457,7 +469,7 @@ static int check_layout(shim_db *h, shim_err *e)
         return PDX_ENOTINDEX;
     }
     h->layout = atoi(v.c_str());
-    read_cjk(h, docs);
+    read_stamps(h, docs);
     {
         std::string names;
         with_reopen(h, [&] { names = h->db.get_metadata(LAYOUT_META_NAMES); });
@@ -796,6 +808,8 @@ extern "C" void shim_close(shim_db *h)
         return;
     try {
         settle(h); /* as a writer without the builder thread would */
+        if (h->writer)
+            h->writer->before_commit(true);
     } catch (...) {
         /* Nothing to report to, as below. */
     }

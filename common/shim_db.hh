@@ -61,6 +61,9 @@ struct Side {
     /* Hand every document in flight to Xapian, in order; rethrows the
      * first error met building or adding one. */
     virtual void settle() {}
+    /* Hand Xapian what the side gathers beyond documents (a writer's
+     * spelling counts): before every commit and close. */
+    virtual void before_commit(bool closing) { (void)closing; }
     /* Whether a document in flight may hold term t (then a read of t
      * must settle first).  Answers yes for any term it does not track. */
     virtual bool in_flight(const std::string &) const { return false; }
@@ -99,6 +102,9 @@ struct shim_db {
     /* CJK text in n-grams (LAYOUT_META_CJK), for the indexer and the
      * query parser alike */
     bool cjk_ngram = false;
+    /* Xapian's spelling table lists the works' words
+     * (LAYOUT_META_SPELLING): the writer keeps it, suggest.cc reads it */
+    bool spelling = false;
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */

@@ -165,6 +165,9 @@ void TextTerms::word(const std::string &prefix)
 {
     if (w.size() > max_word || stop.count(w))
         return;
+    if (spelling && w.size() >= 4 &&
+        std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+        spelling->push_back(w);
     const std::string s = stem(w);
     if (s.empty())
         return;

@@ -50,6 +50,12 @@ class TextTerms {
      * list order).  Valid until the next call of clear() or index(). */
     const std::vector<const Term *> &sorted();
 
+    /* When set, each word of four bytes or more that is all a-z (and
+     * not a stop word) is appended here as it is read, as written
+     * (lower-cased; the caller folded its accents): the spelling
+     * table's words (LAYOUT_META_SPELLING). */
+    std::vector<std::string> *spelling = nullptr;
+
   private:
     void word(const std::string &prefix);
     void add(Xapian::termpos at);

@@ -70,88 +70,310 @@ static std::string stored_text(const std::string &data)
     return out;
 }
 
-/* "Did you mean": each plain word of the query (letters only, four or
- * more) whose stem fewer than two works hold is replaced by the closest
- * word of the index -- within one edit (two for words of seven letters
- * or more), preferring fewer edits, then more works -- if at least two
- * works, and three times as many as the word's own stem, hold it.
+/* "Did you mean".  A word of the query (letters only, four or more, not
+ * a stop word) is a typo when few works write it -- one in TYPO_RARITY
+ * of the index's or fewer (3 of the arXiv 101k; none of a few hundred,
+ * where a word of one work is no oddity) -- and a word one edit away (a letter left out, added, changed, or two
+ * neighbours swapped: Damerau's four) is written by at least two works,
+ * and TYPO_GAIN times as many as the typo.  Among those the word the most
+ * works write wins: what a reader most likely meant ("modle" is model,
+ * not module; "imgae" is image), as Xapian's own corrector chooses.
+ * Words of seven letters or more with none one edit away may be two
+ * away.
  *
- * The index holds stems, not words (layout 2), and a misspelt ending
- * hides the stem ("mappnig" stems to itself, "mapping" to "map").  So
- * the candidates are the index's stems with the same first letter that
- * are within reach of the word's stem, or of the word's beginning (a
- * stem of at least three letters); each candidate is then spelt as a word
- * by reading one work that holds it and taking, among that work's words
- * with that stem, the one closest to what was typed.  The suggestion
- * follows the index as it changes.  Empty: nothing to suggest. */
-/* The correction of one word of a query (letters only), or "". */
-static std::string correct_word(shim_db *h, const std::string &word)
+ * Two sources of words.  An index stamped LAYOUT_META_SPELLING (every
+ * new one) keeps Xapian's spelling table of the words its works write,
+ * counted in works (correct_from_spelling): the candidates one edit away
+ * (about 54 per letter) are looked up in it, and two edits away Xapian's
+ * get_spelling_suggestion finds them.  An older index holds stems only
+ * (correct_from_stems): each candidate is stemmed and its stem looked up,
+ * and the winner spelt as the works holding the stem write it, read from
+ * the first TYPO_READ_WORKS of them ("imagr" could be image or imag; a
+ * candidate that is no word, "agention", may stem to a common stem, and
+ * a real word may be a rare form of one), the stems with the same first
+ * letter walked for two edits (two_edits()).
+ *
+ * bench/typos.py measures it on typos of the arXiv 101k's words beside
+ * Xapian's own corrector (Database::get_spelling_suggestion). */
+#define TYPO_RARITY 30000
+#define TYPO_GAIN 5
+#define TYPO_READ_WORKS 30
+#define TYPO_TRY_STEMS 3
+
+namespace {
+
+/* Every string one edit away from w (lower-case ASCII letters), w
+ * itself excepted; duplicates may appear. */
+std::vector<std::string> one_edit(const std::string &w)
 {
-    std::string lower = word;
-    for (char &ch : lower)
-        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    std::vector<std::string> out;
+    const size_t n = w.size();
+    out.reserve(54 * n + 26);
+    for (size_t i = 0; i < n; i++) /* deletions */
+        out.push_back(w.substr(0, i) + w.substr(i + 1));
+    for (size_t i = 0; i + 1 < n; i++) /* swaps of neighbours */
+        if (w[i] != w[i + 1]) {
+            std::string c = w;
+            std::swap(c[i], c[i + 1]);
+            out.push_back(c);
+        }
+    for (size_t i = 0; i < n; i++) /* substitutions */
+        for (char ch = 'a'; ch <= 'z'; ch++)
+            if (ch != w[i]) {
+                std::string c = w;
+                c[i] = ch;
+                out.push_back(c);
+            }
+    for (size_t i = 0; i <= n; i++) /* insertions */
+        for (char ch = 'a'; ch <= 'z'; ch++)
+            out.push_back(w.substr(0, i) + ch + w.substr(i));
+    return out;
+}
+
+/* Of `forms` (all of one stem), the one the most of the first
+ * TYPO_READ_WORKS works holding `stem` write, with *seen set; else the
+ * first form, with *seen clear.  A string one edit away may stem to a
+ * common stem without being a word ("agention" stems to agent), and a
+ * real word may be a rare form of its stem ("researchers" in none of the
+ * first 30 works that hold research): the caller weighs the two. */
+std::string as_written(shim_db *h, const std::string &stem,
+                       const std::vector<std::string> &forms, bool *seen)
+{
+    std::map<std::string, unsigned> works;
+    unsigned read = 0;
+    for (Xapian::PostingIterator p = h->db.postlist_begin(stem);
+         p != h->db.postlist_end(stem) && read < TYPO_READ_WORKS; ++p, ++read) {
+        const std::string body =
+            stored_text(stored_record(h, h->db.get_document(*p)));
+        std::set<std::string> here;
+        for (const Word &w : words_of(body)) {
+            std::string f = fold_word(body.substr(w.start, w.end - w.start));
+            if (std::find(forms.begin(), forms.end(), f) != forms.end())
+                here.insert(f);
+        }
+        for (const std::string &f : here)
+            works[f]++;
+    }
+    std::string best = forms[0];
+    unsigned most = 0;
+    for (const std::string &f : forms)
+        if (works[f] > most) {
+            most = works[f];
+            best = f;
+        }
+    *seen = most > 0;
+    return best;
+}
+
+/* The nearest word two edits away from `lower` (stem `own`) for a word
+ * of seven letters or more: the index's stems with its first letter
+ * within two edits of its stem, or of its beginning (a misspelt ending
+ * hides the stem: "mappnig" stems to itself, "mapping" to "map"); each
+ * spelt as the first works holding it write it, the one closest to what
+ * was typed.  Fewer edits first, then more works; "" if none, with
+ * *best_tf its works. */
+std::string two_edits(shim_db *h, const std::string &lower,
+                      const std::string &own, Xapian::doccount *best_tf)
+{
+    const size_t limit = 2;
+    struct Cand {
+        std::string stem;
+        Xapian::doccount tf;
+    };
+    std::vector<Cand> cands;
+    const std::string pfx = lower.substr(0, 1);
+    for (Xapian::TermIterator t = h->db.allterms_begin(pfx);
+         t != h->db.allterms_end(pfx); ++t) {
+        const std::string &c = *t;
+        if (c == own)
+            continue;
+        bool near = c.size() + limit >= own.size() &&
+                    c.size() <= own.size() + limit &&
+                    edit_distance(own, c, limit) <= limit;
+        if (!near && c.size() >= 3 && c.size() < lower.size())
+            near = edit_distance(lower.substr(0, c.size()), c, limit) <= limit;
+        if (near)
+            cands.push_back(Cand{c, t.get_termfreq()});
+    }
+    std::sort(cands.begin(), cands.end(),
+              [](const Cand &a, const Cand &b) { return a.tf > b.tf; });
+    if (cands.size() > 8)
+        cands.resize(8);
     std::string best;
-    {
-        if (lower.size() >= 4 && !h->stopper(lower)) {
-            const std::string own = h->stem(lower);
-            Xapian::doccount tf = h->db.get_termfreq(own);
-            if (tf < 2) {
-                const size_t limit = lower.size() >= 7 ? 2 : 1;
-                struct Cand {
-                    std::string stem;
-                    Xapian::doccount tf;
-                };
-                std::vector<Cand> cands;
-                const std::string pfx = lower.substr(0, 1);
-                for (Xapian::TermIterator t = h->db.allterms_begin(pfx);
-                     t != h->db.allterms_end(pfx); ++t) {
-                    const std::string &c = *t;
-                    if (c == own)
-                        continue;
-                    bool near = c.size() + limit >= own.size() &&
-                                c.size() <= own.size() + limit &&
-                                edit_distance(own, c, limit) <= limit;
-                    if (!near && c.size() >= 3 && c.size() < lower.size())
-                        near = edit_distance(lower.substr(0, c.size()), c,
-                                             limit) <= limit;
-                    if (near)
-                        cands.push_back(Cand{c, t.get_termfreq()});
+    size_t best_d = limit + 1;
+    *best_tf = 0;
+    for (const Cand &c : cands) {
+        unsigned read = 0;
+        for (Xapian::PostingIterator p = h->db.postlist_begin(c.stem);
+             p != h->db.postlist_end(c.stem) && read < 3; ++p, ++read) {
+            const std::string body =
+                stored_text(stored_record(h, h->db.get_document(*p)));
+            for (const Word &w : words_of(body)) {
+                std::string f =
+                    fold_word(body.substr(w.start, w.end - w.start));
+                if (f.empty() || f[0] != lower[0] || h->stem(f) != c.stem)
+                    continue;
+                size_t d = edit_distance(lower, f, limit);
+                if (d == 0 || d > limit)
+                    continue;
+                if (d < best_d || (d == best_d && c.tf > *best_tf)) {
+                    best = f;
+                    best_d = d;
+                    *best_tf = c.tf;
                 }
-                std::sort(cands.begin(), cands.end(),
-                          [](const Cand &a, const Cand &b) {
-                              return a.tf > b.tf;
-                          });
-                if (cands.size() > 8)
-                    cands.resize(8);
-                size_t best_d = limit + 1;
-                Xapian::doccount best_tf = 0;
-                for (const Cand &c : cands) {
-                    Xapian::PostingIterator p = h->db.postlist_begin(c.stem);
-                    if (p == h->db.postlist_end(c.stem))
-                        continue;
-                    const std::string body =
-                        stored_text(stored_record(h, h->db.get_document(*p)));
-                    for (const Word &w : words_of(body)) {
-                        std::string f = fold_word(body.substr(w.start, w.end - w.start));
-                        if (f.empty() || f[0] != lower[0] ||
-                            h->stem(f) != c.stem)
-                            continue;
-                        size_t d = edit_distance(lower, f, limit);
-                        if (d == 0 || d > limit)
-                            continue;
-                        if (d < best_d || (d == best_d && c.tf > best_tf)) {
-                            best = f;
-                            best_d = d;
-                            best_tf = c.tf;
-                        }
-                    }
-                }
-                if (best_tf < std::max<Xapian::doccount>(2, 3 * tf))
-                    best.clear();
             }
         }
     }
     return best;
+}
+
+} // namespace
+
+/* The correction of one word of a query from the stems alone (an index
+ * whose spelling table does not list its words), or "". */
+static std::string correct_from_stems(shim_db *h, const std::string &word)
+{
+    std::string lower = word;
+    for (char &ch : lower) {
+        if (!isalpha(static_cast<unsigned char>(ch)))
+            return std::string();
+        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    }
+    if (lower.size() < 4 || h->stopper(lower))
+        return std::string();
+    const std::string own = h->stem(lower);
+    const Xapian::doccount tf = h->db.get_termfreq(own);
+    const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
+    if (tf > few)
+        return std::string();
+    const Xapian::doccount need =
+        std::max<Xapian::doccount>(2, TYPO_GAIN * tf);
+    /* One edit away: each candidate's stem and its works. */
+    std::map<std::string, Xapian::doccount> works; /* stem -> works */
+    std::map<std::string, std::vector<std::string>> forms;
+    for (const std::string &c : one_edit(lower)) {
+        if (c.size() < 2 || h->stopper(c))
+            continue;
+        const std::string s = h->stem(c);
+        if (s == own)
+            continue;
+        auto w = works.find(s);
+        if (w == works.end())
+            w = works.emplace(s, h->db.get_termfreq(s)).first;
+        if (w->second < need)
+            continue;
+        std::vector<std::string> &f = forms[s];
+        if (std::find(f.begin(), f.end(), c) == f.end())
+            f.push_back(c);
+    }
+    /* The stems the most works hold first, each spelt as a work writes
+     * it; the first that one does wins. */
+    std::vector<std::pair<Xapian::doccount, std::string>> order;
+    for (const auto &f : forms)
+        order.emplace_back(works[f.first], f.first);
+    std::sort(order.begin(), order.end(),
+              [](const std::pair<Xapian::doccount, std::string> &x,
+                 const std::pair<Xapian::doccount, std::string> &y) {
+                  return x.first != y.first ? x.first > y.first
+                                            : x.second < y.second;
+              });
+    std::string first;
+    for (size_t i = 0; i < order.size() && i < TYPO_TRY_STEMS; i++) {
+        bool seen = false;
+        const std::string w =
+            as_written(h, order[i].second, forms[order[i].second], &seen);
+        if (seen)
+            return w;
+        if (i == 0)
+            first = w;
+    }
+    if (!first.empty())
+        return first;
+    Xapian::doccount best_tf = 0;
+    if (lower.size() < 7)
+        return std::string();
+    std::string two = two_edits(h, lower, own, &best_tf);
+    return best_tf >= need ? two : std::string();
+}
+
+/* The correction of one word (lower-case a-z) from the spelling table
+ * (LAYOUT_META_SPELLING), whose frequencies are works: the word is a
+ * typo when at most `few` works write it, and its correction is the word
+ * one edit away that the most works write, at least `need`; with none,
+ * for a word of seven letters or more, Xapian's own corrector within
+ * two edits, held to the same `need`.  "" when nothing is. */
+static std::string correct_from_spelling(shim_db *h, const std::string &lower,
+                                         Xapian::doccount few)
+{
+    /* Xapian 1.4 lists the table's words in order, with their
+     * frequencies, and has no public lookup of one word: one walk over
+     * the sorted candidates, skipping to each. */
+    std::set<std::string> cands;
+    cands.insert(lower);
+    for (std::string &c : one_edit(lower))
+        if (c.size() >= 4)
+            cands.insert(std::move(c));
+    std::map<std::string, Xapian::doccount> freq;
+    Xapian::TermIterator t = h->db.spellings_begin();
+    const Xapian::TermIterator end = h->db.spellings_end();
+    for (const std::string &c : cands) {
+        if (t == end)
+            break;
+        if (*t < c)
+            t.skip_to(c);
+        if (t != end && *t == c)
+            freq[c] = t.get_termfreq();
+    }
+    const Xapian::doccount own = freq.count(lower) ? freq[lower] : 0;
+    if (own > few)
+        return std::string();
+    const Xapian::doccount need = std::max<Xapian::doccount>(2, TYPO_GAIN * own);
+    /* No word is corrected into another form of its own stem ("methods"
+     * into method, "knowledgs" into knowledge): the search already finds
+     * the works that write it. */
+    const std::string own_stem = h->stem(lower);
+    std::string best;
+    Xapian::doccount best_n = 0;
+    for (const auto &f : freq)
+        if (f.first != lower && f.second >= need && f.second > best_n &&
+            !h->stopper(f.first) && h->stem(f.first) != own_stem) {
+            best = f.first;
+            best_n = f.second;
+        }
+    if (!best.empty() || lower.size() < 7)
+        return best;
+    const std::string two = h->db.get_spelling_suggestion(lower, 2);
+    if (two.empty() || h->stem(two) == own_stem)
+        return std::string();
+    Xapian::TermIterator u = h->db.spellings_begin();
+    u.skip_to(two);
+    return u != end && *u == two && u.get_termfreq() >= need ? two
+                                                             : std::string();
+}
+
+/* The correction of one word of a query, or "": a word of letters only,
+ * four or more, and no stop word, from the spelling table when the index
+ * keeps one, else from the stems. */
+static std::string correct_word(shim_db *h, const std::string &word)
+{
+    std::string lower = word;
+    for (char &ch : lower) {
+        if (!isalpha(static_cast<unsigned char>(ch)))
+            return std::string();
+        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    }
+    if (lower.size() < 4 || h->stopper(lower))
+        return std::string();
+    if (h->spelling) {
+        const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
+        try {
+            return correct_from_spelling(h, lower, few);
+        } catch (const Xapian::UnimplementedError &) {
+            /* a shard served by xapian-tcpsrv: Xapian 1.4's remote
+             * backend keeps no spelling table; the stems answer */
+        }
+    }
+    return correct_from_stems(h, lower);
 }
 
 /* Did-you-mean looks each word up in the spelling table: its work grows

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""spelling.py PAPERDEX SRCDIR [SHARED]
+
+"Did you mean" from the index's spelling table (the words its works
+write, each counted once per work: common/layout.h, LAYOUT_META_SPELLING).
+
+On invented works:
+  - a typo gets the word the works write ("glaciolgy" -> glaciology);
+    among words one edit away, the one more works write ("modle" ->
+    model, which three works write, not module, which one does);
+  - on an index of fewer than 30,000 works, a word one work writes is no
+    typo ("atention", against attention in six): only a word no work
+    writes is corrected there (3 works of the arXiv 101k);
+  - the table follows the works: a work whose new version drops the word,
+    or a work deleted from its source, takes its count back (a word
+    written by one work is too rare to propose), and a work that writes
+    it again gives it back;
+  - nothing for a wildcard, a word of digits, or a word enough works
+    write;
+  - an index without the table (made by an older paperdex, here by
+    taking its stamp away) is corrected from its stems.
+With SHARED (../shared), on 20,000 arXiv works: 300 typos made as
+bench/typos.py makes them (one edit of a word of five letters or more
+that 20 works write, the typo itself in none: on 20,000 works a word
+one work writes is no typo), and the suggestion
+is the intended word for at least 85% of them.
+"""
+import collections
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import arxiv_subset, check, done, scratch  # noqa: E402
+
+PDX = sys.argv[1]
+SHARED = sys.argv[3] if len(sys.argv) > 3 else ""
+work = scratch("pdx-spelling-")
+src = os.path.join(work, "works.jsonl")
+db = os.path.join(work, "ix")
+
+
+def write(works):
+    with open(src, "w", encoding="utf-8") as f:
+        for w in works:
+            f.write(json.dumps(w) + "\n")
+
+
+def index():
+    r = subprocess.run([PDX, "index", "--quiet", "--db", db, src], capture_output=True, text=True)
+    check("index", r.returncode == 0, r.stderr)
+
+
+def suggestion(q, d=None):
+    r = subprocess.run([PDX, "search", "--db", d or db, "--limit", "0", "--format", "json", q],
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        return "exit %d: %s" % (r.returncode, r.stderr)
+    return json.loads(r.stdout).get("suggestion", "")
+
+
+def work_(i, title, abstract):
+    return {"id": "sp-%d" % i, "title": title, "abstract": abstract, "authors": ["Ada Lovelace"],
+            "year": 2020 + i % 5}
+
+
+WORKS = [
+    work_(1, "Glaciology of ice shelves", "We survey glaciology and the flow of ice."),
+    work_(2, "Ice flow from above", "Remote sensing for glaciology of the poles."),
+    work_(3, "A model of rivers", "The model predicts floods."),
+    work_(4, "Another model of lakes", "A simple model."),
+    work_(5, "The model and its module", "One model, one module."),
+    work_(6, "Sparse atention for long texts", "A typo in a real abstract."),
+] + [work_(10 + i, "Attention in networks %d" % i, "Self attention layers.") for i in range(6)]
+write(WORKS)
+index()
+check("glaciolgy", suggestion("glaciolgy") == "glaciology", suggestion("glaciolgy"))
+check("modle -> model", suggestion("modle") == "model", suggestion("modle"))
+check("a word one work writes, in a small index", suggestion("atention") == "", suggestion("atention"))
+check("attenton -> attention", suggestion("attenton") == "attention", suggestion("attenton"))
+check("a phrase of typos", suggestion("modle of glaciolgy") == "model of glaciology",
+      suggestion("modle of glaciolgy"))
+check("a written word is no typo", suggestion("glaciology") == "", suggestion("glaciology"))
+check("no suggestion for a wildcard", suggestion("glaciolg*") == "", suggestion("glaciolg*"))
+check("no suggestion for digits", suggestion("20245") == "", suggestion("20245"))
+check("a short word is left alone", suggestion("glx") == "", suggestion("glx"))
+
+# The second work's new version drops the word: one work writes it now.
+changed = [dict(w) for w in WORKS]
+changed[1]["abstract"] = "Remote sensing of the poles."
+write(changed)
+index()
+check("a replaced work takes its count back", suggestion("glaciolgy") == "", suggestion("glaciolgy"))
+write(WORKS)
+index()
+check("and gives it again", suggestion("glaciolgy") == "glaciology", suggestion("glaciolgy"))
+write([w for w in WORKS if w["id"] != "sp-2"])
+index()
+check("a deleted work takes its count back", suggestion("glaciolgy") == "", suggestion("glaciolgy"))
+write(WORKS)
+index()
+
+# Without the table: corrected from the stems.
+r = subprocess.run(["xapian-metadata", "get", db, "paperdex.spelling"], capture_output=True, text=True)
+check("the index records its spelling table", r.stdout.strip() == "words", r.stdout + r.stderr)
+subprocess.run(["xapian-metadata", "set", db, "paperdex.spelling", ""], check=True)
+check("no table: from the stems", suggestion("glaciolgy") == "glaciology", suggestion("glaciolgy"))
+
+if SHARED and os.path.exists(os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz")):
+    sub = os.path.join(work, "arxiv-20k.jsonl")
+    arxiv_subset(os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz"), 20000, sub)
+    big = os.path.join(work, "ix-arxiv")
+    r = subprocess.run([PDX, "index", "--quiet", "--db", big, sub], capture_output=True, text=True)
+    check("index 20,000 arXiv works", r.returncode == 0, r.stderr)
+    stops = set(re.findall(r'"([^"]*)"', open(os.path.join(os.path.dirname(__file__), "..", "..",
+                                                            "common", "stopwords.h")).read()))
+    df = collections.Counter()
+    for line in open(sub, encoding="utf-8"):
+        rec = json.loads(line)
+        t = unicodedata.normalize("NFKD", (rec.get("title") or "") + " " + (rec.get("abstract") or ""))
+        t = "".join(c for c in t if not unicodedata.combining(c)).lower()
+        df.update(set(re.findall(r"[a-z]+", t)))
+    vocab = sorted(w for w, n in df.items() if n >= 20 and len(w) >= 5 and w not in stops)
+    rng = random.Random(20261128)
+    typos = []
+    while len(typos) < 300:
+        w = rng.choice(vocab)
+        i = rng.randrange(len(w))
+        kind = rng.randrange(4)
+        letter = rng.choice("abcdefghijklmnopqrstuvwxyz")
+        t = (w[:i] + w[i + 1:], w[:i] + letter + w[i:], w[:i] + letter + w[i + 1:],
+             w[:i] + w[i + 1:i + 2] + w[i] + w[i + 2:])[kind]
+        if t != w and t not in stops and df.get(t, 0) == 0:
+            typos.append((w, t))
+    right = sum(suggestion(t, big) == w for w, t in typos)
+    print("arXiv 20,000: %d of %d typos corrected to the intended word" % (right, len(typos)))
+    check("at least 85% of typos corrected", right >= 0.85 * len(typos), "%d of %d" % (right, len(typos)))
+else:
+    print("no ../shared: the arXiv typos are left out")
+done()
