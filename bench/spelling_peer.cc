@@ -11,6 +11,13 @@
  * only the spelling table is asked).  Then, for each line of TYPOS,
  * prints Database::get_spelling_suggestion(typo) (maximum edit distance
  * 2, Xapian's default) and the microseconds it took, tab-separated.
+ *
+ *   spelling_peer --same-stem < PAIRS
+ *
+ * For each line "a b", prints 1 when Snowball's English stemmer (the
+ * one paperdex indexes with) gives a and b one stem, else 0: a typo
+ * that shares its intended word's stem finds that word's works with no
+ * suggestion at all.
  */
 #include <xapian.h>
 
@@ -22,8 +29,16 @@
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && std::string(argv[1]) == "--same-stem") {
+        Xapian::Stem stem("english");
+        std::string a, b;
+        while (std::cin >> a >> b)
+            printf("%d\n", stem(a) == stem(b) ? 1 : 0);
+        return 0;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: spelling_peer TEXTS DBDIR < TYPOS\n");
+        fprintf(stderr, "usage: spelling_peer TEXTS DBDIR < TYPOS\n"
+                        "       spelling_peer --same-stem < PAIRS\n");
         return 2;
     }
     {

@@ -633,6 +633,275 @@ static std::string leaf_term(const Xapian::Query &q)
     return t != q.get_terms_end() ? *t : std::string();
 }
 
+/* ---- Variants: one term as works write it ------------------------------
+ *
+ * A term is written several ways, and the index keeps each way's stem as
+ * written: "ResNet50" is one word and "ResNet-50" two, PubMed's β is one
+ * word and arXiv's "$\beta$" another (beta), "Schrödinger" folds to
+ * schrodinger where "Schroedinger" stays as it is.  So a query term is
+ * searched OR-ed with its variants, each scored as its own terms:
+ *
+ *   - a word of letters and digits with the phrase of its runs (resnet50
+ *     with "resnet 50"), and a phrase whose terms alternate letters and
+ *     digits (a hyphenated "ResNet-50") with its runs joined; in a query
+ *     whose hyphenated words are split into words (split_compounds), the
+ *     joined word joins its OR;
+ *   - a Greek letter with its name, and the name with the letter;
+ *   - a word the query writes with ä, ö or ü with its German
+ *     transliteration (ae, oe, ue), and a word holding ae, oe or ue with
+ *     the plain vowel when more works hold that (Schroedinger: 0 works
+ *     of the arXiv 101k, Schrodinger 63; poem is never pom).
+ *
+ * A variant no work holds is left out: a query with none is the query
+ * as parsed.  Only the default field's and the title's terms vary;
+ * inside a phrase or NEAR a term keeps its own form. */
+namespace {
+
+const char *const GREEK[][2] = {
+    {"\xce\xb1", "alpha"},   {"\xce\xb2", "beta"},    {"\xce\xb3", "gamma"},
+    {"\xce\xb4", "delta"},   {"\xce\xb5", "epsilon"}, {"\xce\xb6", "zeta"},
+    {"\xce\xb7", "eta"},     {"\xce\xb8", "theta"},   {"\xce\xb9", "iota"},
+    {"\xce\xba", "kappa"},   {"\xce\xbb", "lambda"},  {"\xce\xbc", "mu"},
+    {"\xce\xbd", "nu"},      {"\xce\xbe", "xi"},      {"\xce\xbf", "omicron"},
+    {"\xcf\x80", "pi"},      {"\xcf\x81", "rho"},     {"\xcf\x83", "sigma"},
+    {"\xcf\x82", "sigma"},   {"\xcf\x84", "tau"},     {"\xcf\x85", "upsilon"},
+    {"\xcf\x86", "phi"},     {"\xcf\x87", "chi"},     {"\xcf\x88", "psi"},
+    {"\xcf\x89", "omega"},
+};
+
+struct Variants {
+    shim_db *h;
+    /* stem of a word the query writes with an umlaut, folded -> stem of
+     * its transliteration */
+    std::map<std::string, std::string> umlaut;
+};
+
+/* s as runs of letters and of digits, when it is nothing else and has
+ * two runs or more ("resnet50": resnet, 50). */
+bool letter_digit_runs(const std::string &s, std::vector<std::string> &runs)
+{
+    std::vector<std::string> out;
+    int last = -1;
+    for (char c : s) {
+        const int digit = c >= '0' && c <= '9';
+        if (!digit && !(c >= 'a' && c <= 'z'))
+            return false;
+        if (digit != last)
+            out.emplace_back();
+        out.back() += c;
+        last = digit;
+    }
+    runs.swap(out);
+    return runs.size() >= 2;
+}
+
+/* The prefix of a term the variants apply to ("" or the title's), or
+ * nullptr. */
+const char *variant_prefix(const std::string &t)
+{
+    if (!t.empty() && !isupper(static_cast<unsigned char>(t[0])))
+        return "";
+    const size_t n = strlen(LAYOUT_P_TITLE);
+    if (t.size() > n && !t.compare(0, n, LAYOUT_P_TITLE) &&
+        !isupper(static_cast<unsigned char>(t[n])))
+        return LAYOUT_P_TITLE;
+    return nullptr;
+}
+
+Xapian::Query vary(const Variants &v, const Xapian::Query &q);
+
+/* A term with its variants (OR), or the term. */
+Xapian::Query vary_term(const Variants &v, const Xapian::Query &q)
+{
+    const std::string t = leaf_term(q);
+    const char *prefix = variant_prefix(t);
+    if (!prefix)
+        return q;
+    const std::string p(prefix), s = t.substr(p.size());
+    Xapian::Database &db = v.h->db;
+    std::vector<Xapian::Query> alts{q};
+    std::set<std::string> have{t};
+    auto add = [&](const std::string &stem) {
+        const std::string term = p + stem;
+        if (have.insert(term).second && db.get_termfreq(term) > 0)
+            alts.emplace_back(term);
+    };
+    std::vector<std::string> runs;
+    if (letter_digit_runs(s, runs)) {
+        std::vector<Xapian::Query> parts;
+        bool held = true;
+        for (const std::string &r : runs) {
+            const std::string term = p + v.h->stem(r);
+            held = held && db.get_termfreq(term) > 0;
+            parts.emplace_back(term);
+        }
+        if (held)
+            alts.emplace_back(Xapian::Query::OP_PHRASE, parts.begin(),
+                              parts.end(), static_cast<Xapian::termcount>(parts.size()));
+    }
+    for (const auto &g : GREEK) {
+        if (s == g[0])
+            add(v.h->stem(g[1]));
+        else if (s == v.h->stem(g[1]))
+            add(g[0]);
+    }
+    auto u = v.umlaut.find(s);
+    if (u != v.umlaut.end())
+        add(u->second);
+    std::string plain = s;
+    for (const char *pair : {"ae", "oe", "ue"})
+        for (size_t at; (at = plain.find(pair)) != std::string::npos;)
+            plain.erase(at + 1, 1);
+    if (plain != s && plain.size() >= 3 &&
+        db.get_termfreq(p + plain) > db.get_termfreq(t))
+        add(plain);
+    if (alts.size() == 1)
+        return q;
+    return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+}
+
+/* A phrase of alternating letter and digit terms OR-ed with them joined
+ * ("resnet 50" with resnet50), or the phrase. */
+Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q)
+{
+    const size_t n = q.get_num_subqueries();
+    std::string joined, p;
+    int last = -1;
+    for (size_t i = 0; i < n; i++) {
+        const std::string t = leaf_term(q.get_subquery(i));
+        const char *prefix = variant_prefix(t);
+        if (!prefix || (i > 0 && p != prefix))
+            return q;
+        p = prefix;
+        const std::string s = t.substr(p.size());
+        std::vector<std::string> runs;
+        if (s.empty() || letter_digit_runs(s, runs))
+            return q;
+        const int digit = s[0] >= '0' && s[0] <= '9';
+        for (char c : s)
+            if ((c >= '0' && c <= '9') != bool(digit) ||
+                !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')))
+                return q;
+        if (digit == last)
+            return q;
+        last = digit;
+        joined += s;
+    }
+    if (n < 2 || v.h->db.get_termfreq(p + joined) == 0)
+        return q;
+    return Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(p + joined));
+}
+
+Xapian::Query vary(const Variants &v, const Xapian::Query &q)
+{
+    const Xapian::Query::op op = q.get_type();
+    switch (op) {
+    case Xapian::Query::LEAF_TERM:
+        return vary_term(v, q);
+    case Xapian::Query::OP_PHRASE:
+        return vary_phrase(v, q);
+    case Xapian::Query::OP_AND:
+    case Xapian::Query::OP_OR:
+    case Xapian::Query::OP_AND_NOT:
+    case Xapian::Query::OP_XOR:
+    case Xapian::Query::OP_AND_MAYBE:
+    case Xapian::Query::OP_FILTER:
+        break;
+    default:
+        return q;
+    }
+    const size_t n = q.get_num_subqueries();
+    std::vector<Xapian::Query> subs;
+    bool changed = false;
+    for (size_t i = 0; i < n; i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        subs.push_back(vary(v, sub));
+        changed |= subs.back().get_description() != sub.get_description();
+    }
+    return changed ? Xapian::Query(op, subs.begin(), subs.end()) : q;
+}
+
+} // namespace
+
+/* The query with its terms' variants (above).  raw: the query as typed
+ * (its umlauts); split: its hyphenated words were split into words. */
+static Xapian::Query with_variants(shim_db *h, const std::string &raw,
+                                   bool split, const Xapian::Query &query)
+{
+    Variants v{h, {}};
+    std::vector<std::string> joined; /* "ResNet-50" split: resnet50 */
+    for (const Word &w : words_of(raw)) {
+        const std::string word = raw.substr(w.start, w.end - w.start);
+        std::string translit;
+        bool umlaut = false;
+        for (size_t i = 0; i < word.size(); i++) {
+            const unsigned char c = static_cast<unsigned char>(word[i]);
+            if (c == 0xc3 && i + 1 < word.size()) {
+                const unsigned char d = static_cast<unsigned char>(word[i + 1]);
+                const char *to = d == 0xa4 || d == 0x84   ? "ae"
+                                 : d == 0xb6 || d == 0x96 ? "oe"
+                                 : d == 0xbc || d == 0x9c ? "ue"
+                                                          : nullptr;
+                if (to) {
+                    translit += to;
+                    umlaut = true;
+                    i++;
+                    continue;
+                }
+            }
+            translit += word[i];
+        }
+        if (umlaut)
+            v.umlaut[h->stem(fold_word(word))] = h->stem(fold_word(translit));
+    }
+    if (split) {
+        /* a run of letters and a run of digits joined by '-' */
+        const std::string low = lower_words(unaccent(raw));
+        for (size_t i = 0; i + 2 < low.size(); i++) {
+            if (low[i + 1] != '-')
+                continue;
+            size_t a = i + 1, b = i + 2;
+            while (a > 0 && isalnum(static_cast<unsigned char>(low[a - 1])))
+                a--;
+            while (b < low.size() && isalnum(static_cast<unsigned char>(low[b])))
+                b++;
+            const std::string left = low.substr(a, i + 1 - a),
+                              right = low.substr(i + 2, b - i - 2);
+            std::vector<std::string> rl, rr;
+            if (left.empty() || right.empty() || letter_digit_runs(left, rl) ||
+                letter_digit_runs(right, rr))
+                continue;
+            auto digits = [](const std::string &x) {
+                return std::all_of(x.begin(), x.end(), [](char c) {
+                    return c >= '0' && c <= '9';
+                });
+            };
+            auto letters = [](const std::string &x) {
+                return std::all_of(x.begin(), x.end(), [](char c) {
+                    return c >= 'a' && c <= 'z';
+                });
+            };
+            if ((letters(left) && digits(right)) || (digits(left) && letters(right)))
+                joined.push_back(left + right);
+        }
+    }
+    Xapian::Query out = vary(v, query);
+    if (!joined.empty() && out.get_type() == Xapian::Query::OP_OR) {
+        std::vector<Xapian::Query> subs;
+        for (size_t i = 0; i < out.get_num_subqueries(); i++)
+            subs.push_back(out.get_subquery(i));
+        bool added = false;
+        for (const std::string &j : joined)
+            if (h->db.get_termfreq(h->stem(j)) > 0) {
+                subs.emplace_back(h->stem(j));
+                added = true;
+            }
+        if (added)
+            out = Xapian::Query(Xapian::Query::OP_OR, subs.begin(), subs.end());
+    }
+    return out;
+}
+
 /* The parsed query made to fit the layout: positional queries as
  * positional() says, and abstract: words and wildcards as
  * abstract_word() and abstract_wildcard() say.  Every other node is kept,
@@ -1056,6 +1325,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     }
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
+    query = with_variants(h, raw, compounds_as_words, query);
     bool changed = false;
     PhrasePlan plan{hoist};
     plan.phrases = phrases;

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""variants.py PAPERDEX SRCDIR
+
+Variants of one term meet (searcher/query_parse.cc, "Variants"): a letter
+and digit word and its hyphenated form (ResNet50 / ResNet-50, GPT4 /
+GPT-4, COVID19 / COVID-19), a word with an umlaut and its German
+transliteration (Schrödinger / Schroedinger), a Greek letter and its TeX
+or spelt name (β, $\\beta$, beta).  On invented works, each form of the
+query finds the works that write any form, in the default field and in
+the title, alone and beside other words; and a plain word holding "oe"
+(poem) does not turn into another (pom): the plain vowel is searched
+only when more works write it (two write Schrödinger, one Schroedinger).
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, done, scratch  # noqa: E402
+
+PDX = sys.argv[1]
+work = scratch("pdx-variants-")
+src = os.path.join(work, "works.jsonl")
+TITLES = {
+    "v1": ("Image classification with ResNet50 backbones", "Residual networks for images."),
+    "v2": ("Pruning a ResNet-50 without accuracy loss", "Channels are removed."),
+    "v3": ("GPT4 as a judge of essays", "Large models grade writing."),
+    "v4": ("Evaluating GPT-4 on bar exams", "Legal reasoning tests."),
+    "v5": ("COVID19 dashboards for cities", "Public health data."),
+    "v6": ("COVID-19 vaccines and trust", "Surveys of adults."),
+    "v7": ("Solving the Schrödinger equation with networks", "Quantum states."),
+    "v8": ("Schroedinger bridges for sampling", "Diffusion processes."),
+    "v13": ("Schrödinger cats in cavities", "Superpositions."),
+    "v9": ("Decay rates of light nuclei", "We measure $\\beta$-decay rates in the lab."),
+    "v10": ("Nuclear decay revisited", "The β decay of heavy nuclei."),
+    "v11": ("A poem generator", "Verse from rules."),
+    "v12": ("Pom and other fruit", "A catalogue."),
+}
+with open(src, "w", encoding="utf-8") as f:
+    for i, (k, (t, a)) in enumerate(TITLES.items()):
+        f.write(json.dumps({"id": k, "title": t, "abstract": a, "authors": ["Ann Author"],
+                            "year": 2020 + i % 4}, ensure_ascii=False) + "\n")
+db = os.path.join(work, "ix")
+r = subprocess.run([PDX, "index", "--quiet", "--db", db, src], capture_output=True, text=True)
+check("index", r.returncode == 0, r.stderr)
+
+
+def ids(q):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "20", q],
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        return "exit %d: %s" % (p.returncode, p.stderr.strip())
+    return sorted(h["id"] for h in json.loads(p.stdout)["hits"])
+
+
+CASES = [
+    ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
+    ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
+    ("GPT4", ["v3", "v4"]), ("GPT-4", ["v3", "v4"]),
+    ("COVID19", ["v5", "v6"]), ("COVID-19", ["v5", "v6"]),
+    ("Schrödinger", ["v13", "v7", "v8"]), ("Schroedinger", ["v13", "v7", "v8"]),
+    ("SCHRÖDINGER", ["v13", "v7", "v8"]),
+    ("β", ["v10", "v9"]), ("beta", ["v10", "v9"]), ("$\\beta$", ["v10", "v9"]), ("\\beta", ["v10", "v9"]),
+    ("poem", ["v11"]), ("pom", ["v12"]),
+]
+for q, want in CASES:
+    if want is None:
+        continue
+    got = ids(q)
+    check(q, got == want, "got %s, want %s" % (got, want))
+# Beside other words (hyphenated words are then split into words): each
+# form still finds the works that write the other.
+for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1", "v2"]),
+                ("GPT-4 judge", ["v3", "v4"]), ("Schroedinger equation", ["v7", "v8"]),
+                ("beta decay", ["v9", "v10"]), ("β decay", ["v9", "v10"])):
+    got = ids(q)
+    check(q, isinstance(got, list) and all(m in got for m in must), "got %s, want %s among them" % (got, must))
+done()
