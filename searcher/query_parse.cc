@@ -647,10 +647,11 @@ static std::string leaf_term(const Xapian::Query &q)
  *     whose hyphenated words are split into words (split_compounds), the
  *     joined word joins its OR;
  *   - a Greek letter with its name, and the name with the letter;
- *   - a word the query writes with ä, ö or ü with its German
- *     transliteration (ae, oe, ue), and a word holding ae, oe or ue with
- *     the plain vowel when more works hold that (Schroedinger: 0 works
- *     of the arXiv 101k, Schrodinger 63; poem is never pom).
+ *   - a word the query writes with ä, ö, ü or ß with its German
+ *     transliteration (ae, oe, ue, ss), and a word holding ae, oe or ue
+ *     with the plain vowel, or ss with ß, when more works hold that
+ *     (Schroedinger: 0 works of the arXiv 101k, Schrodinger 63; poem is
+ *     never pom, nor class claß).
  *
  * A variant no work holds is left out: a query with none is the query
  * as parsed.  Only the default field's and the title's terms vary;
@@ -674,6 +675,8 @@ struct Variants {
     /* stem of a word the query writes with an umlaut, folded -> stem of
      * its transliteration */
     std::map<std::string, std::string> umlaut;
+    /* stem of a word the query writes with ss -> stem of it with ß */
+    std::map<std::string, std::string> sharp;
 };
 
 /* s as runs of letters and of digits, when it is nothing else and has
@@ -755,6 +758,10 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q)
     if (plain != s && plain.size() >= 3 &&
         db.get_termfreq(p + plain) > db.get_termfreq(t))
         add(plain);
+    auto sharp = v.sharp.find(s); /* "ss" as German's ß */
+    if (sharp != v.sharp.end() &&
+        db.get_termfreq(p + sharp->second) > db.get_termfreq(t))
+        add(sharp->second);
     if (alts.size() == 1)
         return q;
     return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
@@ -828,7 +835,7 @@ Xapian::Query vary(const Variants &v, const Xapian::Query &q)
 static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                                    bool split, const Xapian::Query &query)
 {
-    Variants v{h, {}};
+    Variants v{h, {}, {}};
     std::vector<std::string> joined; /* "ResNet-50" split: resnet50 */
     for (const Word &w : words_of(raw)) {
         const std::string word = raw.substr(w.start, w.end - w.start);
@@ -841,6 +848,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 const char *to = d == 0xa4 || d == 0x84   ? "ae"
                                  : d == 0xb6 || d == 0x96 ? "oe"
                                  : d == 0xbc || d == 0x9c ? "ue"
+                                 : d == 0x9f              ? "ss"
                                                           : nullptr;
                 if (to) {
                     translit += to;
@@ -853,6 +861,11 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
         }
         if (umlaut)
             v.umlaut[h->stem(fold_word(word))] = h->stem(fold_word(translit));
+        std::string folded = fold_word(word), with_sharp = folded;
+        for (size_t at; (at = with_sharp.find("ss")) != std::string::npos;)
+            with_sharp.replace(at, 2, "\xc3\x9f");
+        if (with_sharp != folded)
+            v.sharp[h->stem(folded)] = h->stem(with_sharp);
     }
     if (split) {
         /* a run of letters and a run of digits joined by '-' */

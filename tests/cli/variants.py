@@ -3,8 +3,8 @@
 
 Variants of one term meet (searcher/query_parse.cc, "Variants"): a letter
 and digit word and its hyphenated form (ResNet50 / ResNet-50, GPT4 /
-GPT-4, COVID19 / COVID-19), a word with an umlaut and its German
-transliteration (Schrödinger / Schroedinger), a Greek letter and its TeX
+GPT-4, COVID19 / COVID-19), a word with an umlaut or ß and its German
+transliteration (Schrödinger / Schroedinger, Straße / Strasse), a Greek letter and its TeX
 or spelt name (β, $\\beta$, beta).  On invented works, each form of the
 query finds the works that write any form, in the default field and in
 the title, alone and beside other words; and a plain word holding "oe"
@@ -32,6 +32,10 @@ TITLES = {
     "v7": ("Solving the Schrödinger equation with networks", "Quantum states."),
     "v8": ("Schroedinger bridges for sampling", "Diffusion processes."),
     "v13": ("Schrödinger cats in cavities", "Superpositions."),
+    "v14": ("Die Straße der Zukunft", "Verkehr."),
+    "v15": ("Straße und Stadt", "Planung."),
+    "v16": ("Strasse und Verkehr", "Planung."),
+    "v17": ("A class of losses", "Mass and class."),
     "v9": ("Decay rates of light nuclei", "We measure $\\beta$-decay rates in the lab."),
     "v10": ("Nuclear decay revisited", "The β decay of heavy nuclei."),
     "v11": ("A poem generator", "Verse from rules."),
@@ -63,6 +67,7 @@ CASES = [
     ("SCHRÖDINGER", ["v13", "v7", "v8"]),
     ("β", ["v10", "v9"]), ("beta", ["v10", "v9"]), ("$\\beta$", ["v10", "v9"]), ("\\beta", ["v10", "v9"]),
     ("poem", ["v11"]), ("pom", ["v12"]),
+    ("Straße", ["v14", "v15", "v16"]), ("Strasse", ["v14", "v15", "v16"]), ("class", ["v17"]),
 ]
 for q, want in CASES:
     if want is None:
