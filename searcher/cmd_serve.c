@@ -18,13 +18,15 @@
  * controls: connections (--max-connections), an idle or slow connection's
  * time (--timeout), the request's size (URL and headers within a 32 KB
  * connection buffer: longer requests are refused by libmicrohttpd), every
- * parameter's range (checked here, each error naming its parameter), the
+ * parameter's range (checked here, each error naming its parameter) and
+ * their number (uri_seen()), a body (answered before it is read), the
  * query's length and terms (the library's limits).  No endpoint writes.
  *
  * Errors are JSON, {"error": {"status": N, "message": ..., "parameter":
  * ...}}: 400 for a bad parameter or query (the message names the query
  * position), 404 for an unknown path or id, 405 for a method other than
- * GET or HEAD, 503 while the index cannot be opened.  One access-log line
+ * GET or HEAD, 413 for a GET with a body, 503 while the index cannot be
+ * opened.  One access-log line
  * per request, as JSON, on standard output (--quiet: none).  SIGTERM and
  * SIGINT stop it cleanly: it stops accepting, the requests in flight are
  * answered (for up to DRAIN_SECONDS), handles are closed.  SIGHUP does
@@ -424,6 +426,33 @@ static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
     return send_json(c, rq, 200, o);
 }
 
+/* libmicrohttpd 0.9.75 splits a URL's query string into the connection's
+ * memory pool before handle() sees the request, and a URL of about 500
+ * parameters (1.2 KB of "a&a&...") exhausted it: the client got no
+ * answer and no line was logged.  The URL is seen first here
+ * (MHD_OPTION_URI_LOG_CALLBACK, called "before MHD modifies the URI or
+ * its arguments"): one of more than SERVE_MAX_PARAMS parameters has its
+ * query string emptied in place, in the connection's own read buffer, so
+ * that libmicrohttpd parses none, and handle() answers it with a 400
+ * (&too_many_params, returned here, is its first *con_cls). */
+static char too_many_params;
+
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    char *q = strchr(uri, '?');
+    if (!q)
+        return NULL;
+    size_t params = 1;
+    for (const char *p = q + 1; *p; p++)
+        params += *p == '&';
+    if (params <= SERVE_MAX_PARAMS)
+        return NULL;
+    q[1] = '\0';
+    return &too_many_params;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
                               const char *url, const char *method,
                               const char *version, const char *upload,
@@ -432,23 +461,39 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     (void)version;
     (void)upload;
     server *s = cls;
-    request *rq = *con_cls;
+    request *rq = *con_cls == &too_many_params ? NULL : *con_cls;
     if (!rq) { /* the first call: headers only */
+        const int flood = *con_cls == &too_many_params;
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         s->in_flight++;
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         snprintf(rq->path, sizeof rq->path, "%s %s", method, url);
         *con_cls = rq;
+        if (flood)
+            return send_error(c, rq, 400, NULL, "more than %d query "
+                              "parameters: at most %d are read",
+                              SERVE_MAX_PARAMS, SERVE_MAX_PARAMS);
+        /* Answered before any body is read: a client that announces a
+         * body it never sends (a chunked upload that never ends, a
+         * Content-Length of 10 GB) gets its answer at once, and the
+         * connection is closed after it, the body unread. */
+        if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+            return send_error(c, rq, 405, NULL, "%s is not served: every "
+                              "endpoint is GET", method);
+        const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                      "Content-Length");
+        const char *te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     "Transfer-Encoding");
+        if (te || (len && strspn(len, "0") != strlen(len)))
+            return send_error(c, rq, 413, NULL, "a GET takes no body "
+                              "(Content-Length or Transfer-Encoding given)");
         return MHD_YES;
     }
-    if (*upload_size) { /* no endpoint takes a body */
+    if (*upload_size) { /* announced as empty, yet sent: left unread */
         *upload_size = 0;
         return MHD_YES;
     }
-    if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-        return send_error(c, rq, 405, NULL, "%s is not served: every "
-                          "endpoint is GET", method);
     if (!strcmp(url, "/"))
         return send_body(c, rq, 200, "text/html; charset=utf-8",
                          pdx_page_html, pdx_page_html_len, 0);
@@ -542,7 +587,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 {
     server *s = cls;
     request *rq = *con_cls;
-    if (!rq)
+    if (!rq || *con_cls == &too_many_params)
         return;
     *con_cls = NULL;
     if (!s->quiet) {
@@ -724,6 +769,7 @@ int cmd_serve(int argc, char **argv)
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
         MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
         MHD_OPTION_END);
     if (!d) {
         cli_error("cannot listen on %s: %s", listen, strerror(errno));

@@ -199,6 +199,54 @@ error("POST", "/search?q=x", 405, method="POST")
 st, _, _ = get("/search?q=" + "a" * (1 << 20))
 check("a 1 MB URL is refused (414 or 431), not served", st in (414, 431), st)
 
+# ---- floods and bodies that never end: an answer at once, in JSON --------
+
+
+def raw(request, wait=5.0):
+    """Send request bytes as they are; the status and the JSON error of
+    what comes back within `wait` seconds (None, None if nothing)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(wait)
+    s.sendall(request)
+    data = b""
+    try:
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            data += d
+            if b"\r\n\r\n" in data and data.rstrip().endswith(b"}"):
+                break
+    except OSError:
+        pass
+    s.close()
+    if not data.startswith(b"HTTP/1.1 "):
+        return None, None
+    body = data[data.find(b"\r\n\r\n") + 4:]
+    try:
+        return int(data[9:12]), json.loads(body)["error"]
+    except (ValueError, KeyError):
+        return int(data[9:12]), None
+
+
+for n in (65, 500, 2000):
+    st, e = raw(("GET /search?q=x&%s HTTP/1.1\r\nHost: x\r\n\r\n" % "&".join(["a"] * n)).encode())
+    check("%d query parameters: 400 in JSON" % (n + 1), st == 400 and e and "parameters" in e["message"],
+          (st, e))
+for label, req, status in (
+        ("POST with Content-Length 10 GB and no body", b"POST /search HTTP/1.1\r\nHost: x\r\n"
+         b"Content-Length: 10000000000\r\n\r\n", 405),
+        ("a chunked POST that never ends", b"POST /search HTTP/1.1\r\nHost: x\r\n"
+         b"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", 405),
+        ("a GET announcing a body it never sends", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\n"
+         b"Content-Length: 100\r\n\r\nabc", 413),
+        ("a chunked GET that never ends", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\n"
+         b"Transfer-Encoding: chunked\r\n\r\n5\r\nhel", 413)):
+    t0 = time.time()
+    st, e = raw(req)
+    check(label + ": %d in JSON at once (%.2f s)" % (status, time.time() - t0),
+          st == status and e is not None and e["status"] == status and time.time() - t0 < 2, (st, e))
+
 # ---- idle and vanishing clients -------------------------------------------
 idle = []
 for _ in range(300):
