@@ -15,8 +15,8 @@
  * read handle on the index (the library's rule: one handle per thread),
  * opened at its first request and kept; a handle follows new commits and
  * an index swapped in by a rebuild by itself.  Limits on what a client
- * controls: connections (--max-connections), an idle or slow connection's
- * time (--timeout), the request's size (URL and headers within a 32 KB
+ * controls: connections (--max-connections), an idle connection's time
+ * and a request's time to send its headers (--timeout, on_connection()), the request's size (URL and headers within a 32 KB
  * connection buffer: longer requests are refused by libmicrohttpd), every
  * parameter's range (checked here, each error naming its parameter) and
  * their number (uri_seen()), a body (answered before it is read), the
@@ -79,8 +79,9 @@ static const char help[] =
     "  --threads N          worker threads, each with its own index handle\n"
     "                       (default 4)\n"
     "  --max-connections N  connections at once (default 256)\n"
-    "  --timeout SECONDS    idle or slow connections are closed after this\n"
-    "                       long (default 10)\n"
+    "  --timeout SECONDS    a connection idle this long, or a request whose\n"
+    "                       headers are not all in after this long, is\n"
+    "                       closed (default 10)\n"
     "  --time-budget MS     a match stops looking for better works after\n"
     "                       this long and answers with the best found\n"
     "                       (default 1000; 0: no limit)\n"
@@ -117,7 +118,26 @@ typedef struct server {
     unsigned long log_dropped;
     int log_stop;
     pthread_t log_thread;
+    /* Each open connection's clock (conn_clock), for the deadline of a
+     * request's headers: --timeout counts from the request's first byte
+     * (or the connection's start, or the previous answer), however
+     * slowly the headers trickle in.  A thread of its own (sweeper)
+     * shuts down a connection past it. */
+    pthread_mutex_t conn_lock;
+    pthread_cond_t conn_stop_cv;
+    struct conn_clock *conns;
+    unsigned timeout;
+    int conn_stop;
+    pthread_t sweeper_thread;
 } server;
+
+/* One connection's clock (server.conns, under conn_lock). */
+typedef struct conn_clock {
+    struct conn_clock *prev, *next;
+    MHD_socket fd;
+    struct timespec since; /* when the request being read began */
+    int reading;           /* its headers are not all in yet */
+} conn_clock;
 
 /* What one request says in the access log. */
 typedef struct request {
@@ -426,6 +446,88 @@ static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
     return send_json(c, rq, 200, o);
 }
 
+/* libmicrohttpd's --timeout (MHD_OPTION_CONNECTION_TIMEOUT) cuts only an
+ * idle connection: 300 clients each sending a header line a second held
+ * every connection for as long as they liked (slowloris).  So each
+ * connection also has a clock, started when it opens and again after
+ * each answer, and stopped when a request's headers are all in (every
+ * endpoint answers then, no body is read): past --timeout seconds the
+ * sweeper shuts the socket down, and libmicrohttpd closes it. */
+static void on_connection(void *cls, struct MHD_Connection *c,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        conn_clock *k = calloc(1, sizeof *k);
+        if (!k)
+            return; /* that connection goes without a deadline */
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        k->fd = ci ? ci->connect_fd : MHD_INVALID_SOCKET;
+        clock_gettime(CLOCK_MONOTONIC, &k->since);
+        k->reading = 1;
+        pthread_mutex_lock(&s->conn_lock);
+        k->next = s->conns;
+        if (s->conns)
+            s->conns->prev = k;
+        s->conns = k;
+        pthread_mutex_unlock(&s->conn_lock);
+        *socket_context = k;
+        return;
+    }
+    /* closed: libmicrohttpd closes the socket after this returns */
+    conn_clock *k = *socket_context;
+    if (!k)
+        return;
+    pthread_mutex_lock(&s->conn_lock);
+    if (k->prev)
+        k->prev->next = k->next;
+    else
+        s->conns = k->next;
+    if (k->next)
+        k->next->prev = k->prev;
+    pthread_mutex_unlock(&s->conn_lock);
+    free(k);
+    *socket_context = NULL;
+}
+
+/* Start (reading != 0) or stop the clock of c's request. */
+static void clock_request(server *s, struct MHD_Connection *c, int reading)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    conn_clock *k = ci ? ci->socket_context : NULL;
+    if (!k)
+        return;
+    pthread_mutex_lock(&s->conn_lock);
+    k->reading = reading;
+    if (reading)
+        clock_gettime(CLOCK_MONOTONIC, &k->since);
+    pthread_mutex_unlock(&s->conn_lock);
+}
+
+static void *sweeper(void *arg)
+{
+    server *s = arg;
+    pthread_mutex_lock(&s->conn_lock);
+    while (!s->conn_stop) {
+        struct timespec now, until;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (conn_clock *k = s->conns; k; k = k->next)
+            if (k->reading && k->fd != MHD_INVALID_SOCKET &&
+                now.tv_sec - k->since.tv_sec >= (time_t)s->timeout) {
+                shutdown(k->fd, SHUT_RDWR);
+                k->reading = 0;
+            }
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&s->conn_stop_cv, &s->conn_lock, &until);
+    }
+    pthread_mutex_unlock(&s->conn_lock);
+    return NULL;
+}
+
 /* libmicrohttpd 0.9.75 splits a URL's query string into the connection's
  * memory pool before handle() sees the request, and a URL of about 500
  * parameters (1.2 KB of "a&a&...") exhausted it: the client got no
@@ -464,6 +566,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     request *rq = *con_cls == &too_many_params ? NULL : *con_cls;
     if (!rq) { /* the first call: headers only */
         const int flood = *con_cls == &too_many_params;
+        clock_request(s, c, 0);
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         s->in_flight++;
@@ -587,6 +690,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 {
     server *s = cls;
     request *rq = *con_cls;
+    clock_request(s, c, 1); /* the next request on this connection */
     if (!rq || *con_cls == &too_many_params)
         return;
     *con_cls = NULL;
@@ -750,6 +854,9 @@ int cmd_serve(int argc, char **argv)
     pthread_key_create(&s.handle, close_handle);
     pthread_mutex_init(&s.log_lock, NULL);
     pthread_cond_init(&s.log_ready, NULL);
+    pthread_mutex_init(&s.conn_lock, NULL);
+    pthread_cond_init(&s.conn_stop_cv, NULL);
+    s.timeout = (unsigned)timeout;
     /* The worker threads inherit this mask: only this thread takes the
      * stop signals, in sigwait below. */
     sigset_t stop;
@@ -770,6 +877,7 @@ int cmd_serve(int argc, char **argv)
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
         MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
         MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
         MHD_OPTION_END);
     if (!d) {
         cli_error("cannot listen on %s: %s", listen, strerror(errno));
@@ -778,6 +886,12 @@ int cmd_serve(int argc, char **argv)
     if (!s.quiet && pthread_create(&s.log_thread, NULL, log_writer, &s)) {
         MHD_stop_daemon(d);
         cli_error("cannot start the access log's thread");
+        return EXIT_ERROR;
+    }
+    if (timeout > 0 &&
+        pthread_create(&s.sweeper_thread, NULL, sweeper, &s)) {
+        MHD_stop_daemon(d);
+        cli_error("cannot start the slow clients' thread");
         return EXIT_ERROR;
     }
     const union MHD_DaemonInfo *info =
@@ -812,6 +926,13 @@ int cmd_serve(int argc, char **argv)
         if (left <= 0 || t1.tv_sec - t0.tv_sec >= DRAIN_SECONDS)
             break;
         usleep(10000);
+    }
+    if (timeout > 0) {
+        pthread_mutex_lock(&s.conn_lock);
+        s.conn_stop = 1;
+        pthread_cond_signal(&s.conn_stop_cv);
+        pthread_mutex_unlock(&s.conn_lock);
+        pthread_join(s.sweeper_thread, NULL);
     }
     MHD_stop_daemon(d);
     if (!s.quiet) {

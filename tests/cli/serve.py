@@ -247,6 +247,45 @@ for label, req, status in (
     check(label + ": %d in JSON at once (%.2f s)" % (status, time.time() - t0),
           st == status and e is not None and e["status"] == status and time.time() - t0 < 2, (st, e))
 
+# ---- slow clients (slowloris): --timeout is a deadline for the headers ---
+
+
+def trickle(out, i):
+    """A client sending its headers a line every half second, for up to 10
+    s: how long until the server closed the connection (None: never)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    t0 = time.time()
+    try:
+        s.sendall(b"GET /search?q=glacier HTTP/1.1\r\nHost: x\r\n")
+        s.settimeout(0.5)
+        while time.time() - t0 < 10:
+            try:
+                if s.recv(100) == b"":
+                    out[i] = time.time() - t0
+                    return
+            except socket.timeout:
+                pass
+            s.sendall(b"X-Slow: still here\r\n")
+    except OSError:
+        out[i] = time.time() - t0
+        return
+    finally:
+        s.close()
+
+
+slow_done = [None] * 40
+slow_threads = [threading.Thread(target=trickle, args=(slow_done, i)) for i in range(40)]
+for t in slow_threads:
+    t.start()
+time.sleep(1)
+st, _, _ = get("/search?q=glacier")
+check("40 slow clients trickling headers: a search is still answered", st == 200, st)
+for t in slow_threads:
+    t.join()
+cut = [d for d in slow_done if d is not None]
+check("each slow client is cut off at --timeout 3 (within 5 s), however it trickles",
+      len(cut) == 40 and max(cut) < 5.5, sorted(round(d, 1) for d in cut) if cut else slow_done[:5])
+
 # ---- idle and vanishing clients -------------------------------------------
 idle = []
 for _ in range(300):
