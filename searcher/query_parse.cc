@@ -633,6 +633,23 @@ static std::string leaf_term(const Xapian::Query &q)
     return t != q.get_terms_end() ? *t : std::string();
 }
 
+/* Whether op combines its subqueries into matches (AND, OR, AND_NOT,
+ * XOR, AND_MAYBE, FILTER): the nodes the rewrites below walk down. */
+static bool combines(Xapian::Query::op op)
+{
+    switch (op) {
+    case Xapian::Query::OP_AND:
+    case Xapian::Query::OP_OR:
+    case Xapian::Query::OP_AND_NOT:
+    case Xapian::Query::OP_XOR:
+    case Xapian::Query::OP_AND_MAYBE:
+    case Xapian::Query::OP_FILTER:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* ---- Variants: one term as works write it ------------------------------
  *
  * A term is written several ways, and the index keeps each way's stem as
@@ -807,15 +824,9 @@ Xapian::Query vary(const Variants &v, const Xapian::Query &q)
         return vary_term(v, q);
     case Xapian::Query::OP_PHRASE:
         return vary_phrase(v, q);
-    case Xapian::Query::OP_AND:
-    case Xapian::Query::OP_OR:
-    case Xapian::Query::OP_AND_NOT:
-    case Xapian::Query::OP_XOR:
-    case Xapian::Query::OP_AND_MAYBE:
-    case Xapian::Query::OP_FILTER:
-        break;
     default:
-        return q;
+        if (!combines(op))
+            return q;
     }
     const size_t n = q.get_num_subqueries();
     std::vector<Xapian::Query> subs;
@@ -949,16 +960,9 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     case Xapian::Query::OP_NEAR:
         changed = true;
         return positional(h, q, stops, required, plan);
-    case Xapian::Query::OP_AND:
-    case Xapian::Query::OP_OR:
-    case Xapian::Query::OP_AND_NOT:
-    case Xapian::Query::OP_XOR:
-    case Xapian::Query::OP_AND_MAYBE:
-    case Xapian::Query::OP_FILTER:
-    case Xapian::Query::OP_SYNONYM:
-        break;
     default:
-        return q; /* value ranges, scaled weights: nothing to fit */
+        if (!combines(op) && op != Xapian::Query::OP_SYNONYM)
+            return q; /* value ranges, scaled weights: nothing to fit */
     }
     bool below = false;
     std::vector<Xapian::Query> subs;

@@ -229,18 +229,10 @@ std::string two_edits(shim_db *h, const std::string &lower,
 
 } // namespace
 
-/* The correction of one word of a query from the stems alone (an index
- * whose spelling table does not list its words), or "". */
-static std::string correct_from_stems(shim_db *h, const std::string &word)
+/* The correction of one word (lower-case a-z) from the stems alone (an
+ * index whose spelling table does not list its words), or "". */
+static std::string correct_from_stems(shim_db *h, const std::string &lower)
 {
-    std::string lower = word;
-    for (char &ch : lower) {
-        if (!isalpha(static_cast<unsigned char>(ch)))
-            return std::string();
-        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-    }
-    if (lower.size() < 4 || h->stopper(lower))
-        return std::string();
     const std::string own = h->stem(lower);
     const Xapian::doccount tf = h->db.get_termfreq(own);
     const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
