@@ -277,9 +277,9 @@ struct Writer : Side {
     /* The spelling table's counts not yet handed to Xapian, by word (the
      * caller's thread's).  Xapian merges its spelling table at each
      * commit, rewriting every list of word fragments a new word touches:
-     * handed over at each of a build's commits (every 10,000 works), the
-     * table cost the arXiv 101k's build 70% more time and came out three
-     * times the size.  So the counts are handed over at a commit only
+     * counts handed over at each of a build's commits (every 10,000
+     * works) would make the arXiv 101k's build 70% slower and its table
+     * three times the size.  So the counts are handed over at a commit only
      * while they are few (under SPELLING_SMALL words: an update from
      * cron, a program that commits small batches) or many (SPELLING_MOST
      * words: bounded memory), and always at close.  A writer killed

@@ -447,10 +447,10 @@ static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
 }
 
 /* libmicrohttpd's --timeout (MHD_OPTION_CONNECTION_TIMEOUT) cuts only an
- * idle connection: 300 clients each sending a header line a second held
- * every connection for as long as they liked (slowloris).  So each
- * connection also has a clock, started when it opens and again after
- * each answer, and stopped when a request's headers are all in (every
+ * idle connection: 300 clients each sending a header line a second
+ * would hold every connection for as long as they liked (slowloris).  So
+ * each connection also has a clock, started when it opens and again
+ * after each answer, and stopped when a request's headers are all in (every
  * endpoint answers then, no body is read): past --timeout seconds the
  * sweeper shuts the socket down, and libmicrohttpd closes it. */
 static void on_connection(void *cls, struct MHD_Connection *c,
@@ -530,8 +530,8 @@ static void *sweeper(void *arg)
 
 /* libmicrohttpd 0.9.75 splits a URL's query string into the connection's
  * memory pool before handle() sees the request, and a URL of about 500
- * parameters (1.2 KB of "a&a&...") exhausted it: the client got no
- * answer and no line was logged.  The URL is seen first here
+ * parameters (1.2 KB of "a&a&...") exhausts it: the client would get no
+ * answer, and no line would be logged.  The URL is seen first here
  * (MHD_OPTION_URI_LOG_CALLBACK, called "before MHD modifies the URI or
  * its arguments"): one of more than SERVE_MAX_PARAMS parameters has its
  * query string emptied in place, in the connection's own read buffer, so
