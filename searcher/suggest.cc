@@ -298,16 +298,25 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
                                          Xapian::doccount few)
 {
     /* Xapian 1.4 lists the table's words in order, with their
-     * frequencies, and has no public lookup of one word: one walk over
-     * the sorted candidates, skipping to each. */
+     * frequencies, and has no public lookup of one word: a skip to the
+     * typed word, and when it is rare, one walk over the sorted
+     * candidates, skipping to each. */
+    const Xapian::TermIterator end = h->db.spellings_end();
+    Xapian::doccount own = 0;
+    {
+        Xapian::TermIterator w = h->db.spellings_begin();
+        w.skip_to(lower);
+        if (w != end && *w == lower)
+            own = w.get_termfreq();
+    }
+    if (own > few)
+        return std::string();
     std::set<std::string> cands;
-    cands.insert(lower);
     for (std::string &c : one_edit(lower))
         if (c.size() >= 4)
             cands.insert(std::move(c));
     std::map<std::string, Xapian::doccount> freq;
     Xapian::TermIterator t = h->db.spellings_begin();
-    const Xapian::TermIterator end = h->db.spellings_end();
     for (const std::string &c : cands) {
         if (t == end)
             break;
@@ -316,9 +325,6 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
         if (t != end && *t == c)
             freq[c] = t.get_termfreq();
     }
-    const Xapian::doccount own = freq.count(lower) ? freq[lower] : 0;
-    if (own > few)
-        return std::string();
     const Xapian::doccount need = std::max<Xapian::doccount>(2, TYPO_GAIN * own);
     /* No word is corrected into another form of its own stem ("methods"
      * into method, "knowledgs" into knowledge): the search already finds

@@ -114,8 +114,9 @@ def files_limited_to(limit):
     return limited
 
 
-# The environment of runs whose writes are made to fail: under a sanitizer
-# build, Xapian's own leaks after a failed commit are not reported
-# (xapian-failed-write.supp says why).
+# The environment of runs whose writes are made to fail, or whose tables
+# are damaged: under a sanitizer build, Xapian's own leaks after a failed
+# commit or a damaged block are not reported (xapian-failed-write.supp
+# says why).
 FAILED_WRITES_ENV = dict(os.environ, LSAN_OPTIONS="suppressions=" + os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "xapian-failed-write.supp"))
