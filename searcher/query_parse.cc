@@ -715,6 +715,15 @@ bool letter_digit_runs(const std::string &s, std::vector<std::string> &runs)
     return runs.size() >= 2;
 }
 
+/* 'a' when s is letters (a-z) alone, '0' when digits alone, else 0. */
+int run_kind(const std::string &s)
+{
+    std::vector<std::string> runs;
+    if (s.empty() || letter_digit_runs(s, runs) || runs.size() != 1)
+        return 0;
+    return s[0] >= '0' && s[0] <= '9' ? '0' : 'a';
+}
+
 /* The prefix of a term the variants apply to ("" or the title's), or
  * nullptr. */
 const char *variant_prefix(const std::string &t)
@@ -728,10 +737,10 @@ const char *variant_prefix(const std::string &t)
     return nullptr;
 }
 
-Xapian::Query vary(const Variants &v, const Xapian::Query &q);
 
 /* A term with its variants (OR), or the term. */
-Xapian::Query vary_term(const Variants &v, const Xapian::Query &q)
+Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
+                        bool &changed)
 {
     const std::string t = leaf_term(q);
     const char *prefix = variant_prefix(t);
@@ -781,12 +790,14 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q)
         add(sharp->second);
     if (alts.size() == 1)
         return q;
+    changed = true;
     return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }
 
 /* A phrase of alternating letter and digit terms OR-ed with them joined
  * ("resnet 50" with resnet50), or the phrase. */
-Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q)
+Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
+                          bool &changed)
 {
     const size_t n = q.get_num_subqueries();
     std::string joined, p;
@@ -798,45 +809,40 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q)
             return q;
         p = prefix;
         const std::string s = t.substr(p.size());
-        std::vector<std::string> runs;
-        if (s.empty() || letter_digit_runs(s, runs))
+        const int kind = run_kind(s);
+        if (!kind || kind == last)
             return q;
-        const int digit = s[0] >= '0' && s[0] <= '9';
-        for (char c : s)
-            if ((c >= '0' && c <= '9') != bool(digit) ||
-                !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')))
-                return q;
-        if (digit == last)
-            return q;
-        last = digit;
+        last = kind;
         joined += s;
     }
     if (n < 2 || v.h->db.get_termfreq(p + joined) == 0)
         return q;
+    changed = true;
     return Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(p + joined));
 }
 
-Xapian::Query vary(const Variants &v, const Xapian::Query &q)
+/* q with its terms' variants; changed set when there were any. */
+Xapian::Query vary(const Variants &v, const Xapian::Query &q, bool &changed)
 {
     const Xapian::Query::op op = q.get_type();
     switch (op) {
     case Xapian::Query::LEAF_TERM:
-        return vary_term(v, q);
+        return vary_term(v, q, changed);
     case Xapian::Query::OP_PHRASE:
-        return vary_phrase(v, q);
+        return vary_phrase(v, q, changed);
     default:
         if (!combines(op))
             return q;
     }
     const size_t n = q.get_num_subqueries();
     std::vector<Xapian::Query> subs;
-    bool changed = false;
-    for (size_t i = 0; i < n; i++) {
-        const Xapian::Query sub = q.get_subquery(i);
-        subs.push_back(vary(v, sub));
-        changed |= subs.back().get_description() != sub.get_description();
-    }
-    return changed ? Xapian::Query(op, subs.begin(), subs.end()) : q;
+    bool below = false;
+    for (size_t i = 0; i < n; i++)
+        subs.push_back(vary(v, q.get_subquery(i), below));
+    if (!below)
+        return q;
+    changed = true;
+    return Xapian::Query(op, subs.begin(), subs.end());
 }
 
 } // namespace
@@ -891,25 +897,13 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 b++;
             const std::string left = low.substr(a, i + 1 - a),
                               right = low.substr(i + 2, b - i - 2);
-            std::vector<std::string> rl, rr;
-            if (left.empty() || right.empty() || letter_digit_runs(left, rl) ||
-                letter_digit_runs(right, rr))
-                continue;
-            auto digits = [](const std::string &x) {
-                return std::all_of(x.begin(), x.end(), [](char c) {
-                    return c >= '0' && c <= '9';
-                });
-            };
-            auto letters = [](const std::string &x) {
-                return std::all_of(x.begin(), x.end(), [](char c) {
-                    return c >= 'a' && c <= 'z';
-                });
-            };
-            if ((letters(left) && digits(right)) || (digits(left) && letters(right)))
+            const int l = run_kind(left), r = run_kind(right);
+            if (l && r && l != r)
                 joined.push_back(left + right);
         }
     }
-    Xapian::Query out = vary(v, query);
+    bool varied = false;
+    Xapian::Query out = vary(v, query, varied);
     if (!joined.empty() && out.get_type() == Xapian::Query::OP_OR) {
         std::vector<Xapian::Query> subs;
         for (size_t i = 0; i < out.get_num_subqueries(); i++)
