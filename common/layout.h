@@ -124,12 +124,13 @@
  * dropped from it, its neighbours searched next to each other ("theory
  * of everything" finds what has "theory of everything", and "theory for
  * everything" too).  Hyphenated and versioned names (PP-OCRv3, ERNIE
- * 3.0), NEAR and ADJ go the same way.  What a user loses without
- * unstemmed copies: no search for one exact word form (`learning` finds
- * `learned`), and a wildcard expands over stems (`optim*` finds
- * optimise, optimal, optimization; a prefix longer than the stem,
- * `optimiza*`, finds nothing).  Snippets and suggestions stem the text
- * of the hits themselves (make_snippet, suggest).
+ * 3.0), NEAR and ADJ go the same way.  Without unstemmed copies a word
+ * as written is not a term: a quoted word (`"learning"`, not
+ * `learned`) and a wildcard longer than a stem (`optimiza*`) are held to
+ * the words each work writes, kept in value slot 8 (SLOT_FORMS,
+ * common/forms.cc, which says why not as terms).  Snippets and
+ * suggestions stem the text of the hits themselves (make_snippet,
+ * suggest).
  *
  * Document length (BM25's) is Xapian's: the sum of the wdf of every
  * term.  Layout 3 counted each word twice (default field and field copy);
@@ -256,6 +257,10 @@
  *                 Absent in an index made
  *                 with Xapian's positions, and in works of layout 6 and
  *                 before.
+ *   8  SLOT_FORMS  the words the work writes where they are not
+ *                 their own stems, as 32-bit hashes (common/forms.cc):
+ *                 what a quoted word or a wildcard is held to.  Every
+ *                 work of an index stamped paperdex.forms has it.
  *
  * (XMP, XMO, XK, XW and slot 5 came with the PubMed, OpenAlex, OAI-PMH
  * and BibTeX readers; an index of layout 3 written before them simply
@@ -387,6 +392,7 @@
 #define LAYOUT_SLOT_SUBJECTS 5u
 #define LAYOUT_SLOT_RECORD 6u
 #define LAYOUT_SLOT_POSITIONS 7u
+#define LAYOUT_SLOT_FORMS 8u
 #define LAYOUT_FACET_SEP '\x1f'
 
 /* ---- metadata keys */
@@ -420,6 +426,13 @@
  * table, and is corrected from its stems alone until it is rebuilt. */
 #define LAYOUT_META_SPELLING "paperdex.spelling"
 #define LAYOUT_SPELLING_WORDS "words"
+/* Whether each work keeps the words it writes as written (a value in
+ * slot LAYOUT_SLOT_FORMS, common/forms.cc): "words", stamped on every
+ * new index.  An index without it (built by an older
+ * paperdex) matches a quoted word by its stem, as it was built, until it
+ * is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_FORMS "paperdex.forms"
+#define LAYOUT_FORMS_WORDS "words"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 

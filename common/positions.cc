@@ -958,6 +958,12 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
         if (!c(d, v.empty() ? nullptr : &v, held, db, several ? &doc : nullptr))
             return false;
     }
+    if (!forms.empty()) {
+        const std::string f = doc.get_value(SLOT_FORMS);
+        for (const FormRule &r : forms)
+            if (!r.holds(f))
+                return false;
+    }
     return true;
 }
 

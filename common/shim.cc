@@ -422,14 +422,17 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
 }
 
 /* How the index reads CJK text (LAYOUT_META_CJK): n-grams when it says
- * so, an older index as it was built; and whether its spelling table
- * lists its words (LAYOUT_META_SPELLING). */
+ * so, an older index as it was built; whether its spelling table lists
+ * its words (LAYOUT_META_SPELLING); whether it indexes word forms
+ * (LAYOUT_META_FORMS). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
     h->cjk_ngram = cjk.empty() ? xapian_env_ngrams() : cjk == LAYOUT_CJK_NGRAM;
     h->spelling = read_stamp(h, docs, LAYOUT_META_SPELLING,
                              LAYOUT_SPELLING_WORDS) == LAYOUT_SPELLING_WORDS;
+    h->forms = read_stamp(h, docs, LAYOUT_META_FORMS, LAYOUT_FORMS_WORDS) ==
+               LAYOUT_FORMS_WORDS;
 }
 
 /* Check (and for a new writer, stamp) the layout metadata. */

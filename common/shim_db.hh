@@ -46,6 +46,7 @@ const Xapian::valueno SLOT_AUTHORS = LAYOUT_SLOT_AUTHORS;
 const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
 const Xapian::valueno SLOT_RECORD = LAYOUT_SLOT_RECORD;
 const Xapian::valueno SLOT_POSITIONS = LAYOUT_SLOT_POSITIONS;
+const Xapian::valueno SLOT_FORMS = LAYOUT_SLOT_FORMS;
 const char FACET_SEP = LAYOUT_FACET_SEP;
 const Xapian::termcount TITLE_WDF = LAYOUT_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
@@ -105,6 +106,9 @@ struct shim_db {
     /* Xapian's spelling table lists the works' words
      * (LAYOUT_META_SPELLING): the writer keeps it, suggest.cc reads it */
     bool spelling = false;
+    /* Its works' word forms are indexed (LAYOUT_META_FORMS): the
+     * writer adds XF terms, quoted words and wildcards read them */
+    bool forms = false;
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */
@@ -222,6 +226,56 @@ class RecordTrainer {
 /* The record a document stores (layout 6: its SLOT_RECORD frame; before:
  * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
 std::string stored_record(shim_db *h, const Xapian::Document &doc);
+
+/* ---- words as written (common/forms.cc, LAYOUT_META_FORMS) */
+
+/* The 32-bit hash a forms value names a word by. */
+uint32_t form_hash32(const char *word, size_t n);
+inline uint32_t form_hash32(const std::string &word)
+{
+    return form_hash32(word.data(), word.size());
+}
+/* The mark of a stem written in a form the spelling table does not
+ * list (forms.cc). */
+inline uint32_t form_unlisted_hash32(const std::string &stem)
+{
+    return form_hash32("\1" + stem);
+}
+
+/* A work's forms value from the hashes of its words as written,
+ * ascending and distinct (TextTerms::word_forms): never empty, so that
+ * every work of the index has one. */
+std::string forms_value(const std::vector<uint32_t> &hashes);
+
+/* What a work's value must say for one quoted word (forms.cc). */
+struct FormRule {
+    std::vector<uint32_t> any;    /* holds one of these, or */
+    bool self = false;            /* the stem as itself: */
+    uint32_t self_hash = 0;       /*   holds it, or */
+    uint32_t unlisted_hash = 0;   /*   none of this */
+    std::vector<uint32_t> others; /*   and none of these */
+    bool holds(const std::string &value) const;
+    /* The rule for `form` of `stem`; others: the index's other words of
+     * that stem (read only when form is stem). */
+    static FormRule written(const std::string &form, const std::string &stem,
+                            const std::vector<std::string> &others);
+};
+
+/* The works whose forms value passes every rule: a posting source that
+ * weighs nothing, for OP_FILTER.  Local databases only. */
+class FormSource : public Xapian::ValuePostingSource {
+    std::vector<FormRule> rules;
+    bool fits() const;
+
+  public:
+    explicit FormSource(std::vector<FormRule> rules);
+    void init(const Xapian::Database &sub) override;
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid did, double min_wt) override;
+    bool check(Xapian::docid did, double min_wt) override;
+    Xapian::PostingSource *clone() const override;
+    std::string get_description() const override;
+};
 
 /* ---- word positions (common/positions.cc, layouts 7 and 8) */
 
@@ -361,6 +415,9 @@ class PhraseFilter : public Xapian::MatchDecider {
 
   public:
     mutable std::vector<PhraseCheck> checks;
+    /* The words as written its phrases' works must write (forms.cc),
+     * checked after the positions. */
+    std::vector<FormRule> forms;
     explicit PhraseFilter(const Xapian::Database &db_)
         : db(db_), several(db_.size() > 1)
     {

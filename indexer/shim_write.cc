@@ -295,6 +295,7 @@ struct Writer : Side {
               PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
               h_->cjk_ngram)
     {
+        tt.forms = btt.forms = h->forms;
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
@@ -645,6 +646,9 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
             positions.also_holds(pw.first); /* a default-field term */
         doc.add_term(pw.first, pw.second);
     }
+    /* The words as written (LAYOUT_META_FORMS, common/forms.cc). */
+    if (tt.forms)
+        doc.add_value(SLOT_FORMS, forms_value(tt.word_forms()));
     /* The document length of layout 3, which also counted the
      * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
     if (abstract_words)

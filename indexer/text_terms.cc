@@ -42,9 +42,12 @@
  */
 #include "text_terms.hh"
 
+#include "../common/shim_db.hh"
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <iterator>
 
 namespace pdxshim {
 
@@ -157,6 +160,7 @@ void TextTerms::clear()
     used = 0;
     where.clear();
     pos = 0;
+    written.clear();
 }
 
 /* A word read (w): its stem at the next position, as TermGenerator's
@@ -165,6 +169,10 @@ void TextTerms::word(const std::string &prefix)
 {
     if (w.size() > max_word || stop.count(w))
         return;
+    if (forms_only) {
+        form_of(prefix);
+        return;
+    }
     if (spelling && w.size() >= 4 &&
         std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
         spelling->push_back(w);
@@ -173,16 +181,57 @@ void TextTerms::word(const std::string &prefix)
         return;
     key.assign(prefix);
     key += s;
-    add(++pos);
+    Term &t = add(++pos);
+    if (forms)
+        form(t, s);
+}
+
+/* The word w read (of stem s, term t) as written (common/forms.cc).  A
+ * possessive's "'s" is not part of it: "model's" is "model", as
+ * Lucene's English analyzer reads it. */
+void TextTerms::form(Term &t, const std::string &s)
+{
+    size_t n = w.size();
+    if (n > 2 && w[n - 2] == '\'' && w[n - 1] == 's')
+        n -= 2;
+    if (n == s.size() && w.compare(0, n, s) == 0) {
+        t.self = true;
+        return;
+    }
+    t.other = true;
+    written.push_back(form_hash32(w.data(), n));
+    /* A form the spelling table does not list (an author name's word,
+     * one of under four letters or not a-z alone, a word TermGenerator
+     * read): the stem's unlisted mark, which a search for the stem as
+     * written cannot learn from the table. */
+    if (forms_only || !spelling || n < 4 ||
+        !std::all_of(w.begin(), w.begin() + static_cast<long>(n),
+                     [](char c) { return c >= 'a' && c <= 'z'; }))
+        written.push_back(form_unlisted_hash32(s));
+}
+
+/* A word of a field TermGenerator read (index_cjk): its form, on the
+ * term of its stem when TermGenerator made one. */
+void TextTerms::form_of(const std::string &prefix)
+{
+    const std::string s = stem(w);
+    if (s.empty())
+        return;
+    key.assign(prefix);
+    key += s;
+    auto f = where.find(key);
+    if (f != where.end())
+        form(terms[f->second], s);
 }
 
 /* Term key at position at, after every position it has. */
-void TextTerms::add(Xapian::termpos at)
+TextTerms::Term &TextTerms::add(Xapian::termpos at)
 {
     auto f = where.find(key);
     if (f != where.end()) {
-        terms[f->second].at.push_back(at);
-        return;
+        Term &t = terms[f->second];
+        t.at.push_back(at);
+        return t;
     }
     if (used == terms.size())
         terms.emplace_back();
@@ -190,8 +239,10 @@ void TextTerms::add(Xapian::termpos at)
     t.name = key;
     t.at.clear();
     t.at.push_back(at);
+    t.self = t.other = false;
     where.emplace(key, static_cast<uint32_t>(used));
     used++;
+    return t;
 }
 
 /* A field through TermGenerator itself, from the position reached; its
@@ -228,9 +279,21 @@ void TextTerms::index(const char *text, size_t n, const std::string &prefix,
 {
     if (cjk && may_hold_cjk(text, n)) {
         index_cjk(text, n, prefix);
-        pos += gap;
-        return;
-    }
+        if (forms) {
+            /* The field's words again, for their forms alone: a run of
+             * CJK characters is one word here, its own "stem". */
+            forms_only = true;
+            read(text, n, prefix);
+            forms_only = false;
+        }
+    } else
+        read(text, n, prefix);
+    pos += gap;
+}
+
+/* The words of text, each handed to word(). */
+void TextTerms::read(const char *text, size_t n, const std::string &prefix)
+{
     const char *const end = text + n;
     const char *it = text;
     size_t len = 0; /* of the character at it */
@@ -323,7 +386,35 @@ void TextTerms::index(const char *text, size_t n, const std::string &prefix,
         word(prefix);
     }
 done:
-    pos += gap;
+    return;
+}
+
+const std::vector<uint32_t> &TextTerms::word_forms()
+{
+    /* A stem written as itself in one field and otherwise in another
+     * counts as both: the prefix (S, A or none) is left out. */
+    std::vector<uint32_t> self, other;
+    for (size_t i = 0; i < used; i++) {
+        const Term &t = terms[i];
+        if (!t.self && !t.other)
+            continue;
+        size_t skip = 0;
+        while (skip < t.name.size() && t.name[skip] >= 'A' &&
+               t.name[skip] <= 'Z')
+            skip++;
+        const uint32_t h = form_hash32(t.name.data() + skip, t.name.size() - skip);
+        if (t.self)
+            self.push_back(h);
+        if (t.other)
+            other.push_back(h);
+    }
+    std::sort(self.begin(), self.end());
+    std::sort(other.begin(), other.end());
+    std::set_intersection(self.begin(), self.end(), other.begin(),
+                          other.end(), std::back_inserter(written));
+    std::sort(written.begin(), written.end());
+    written.erase(std::unique(written.begin(), written.end()), written.end());
+    return written;
 }
 
 const std::vector<const TextTerms::Term *> &TextTerms::sorted()

@@ -24,6 +24,9 @@ class TextTerms {
     struct Term {
         std::string name;                /* prefix + stem */
         std::vector<Xapian::termpos> at; /* ascending; wdf is at.size() */
+        /* With forms set: some word of this term was written as its
+         * stem (self), some in another form (other). */
+        bool self = false, other = false;
     };
 
     /* stem: the layout's stemmer (its user's thread's); stopwords: the
@@ -56,9 +59,23 @@ class TextTerms {
      * table's words (LAYOUT_META_SPELLING). */
     std::vector<std::string> *spelling = nullptr;
 
+    /* When set, the work's word forms are gathered as its text is read
+     * (LAYOUT_META_FORMS, common/layout.h), for word_forms(). */
+    bool forms = false;
+
+    /* The work's words as written (common/forms.cc), as form_hash32s,
+     * ascending and distinct: each word it writes (lower-cased; the
+     * caller folded its accents) that is not its own stem, and each stem
+     * it writes as itself and in another form too.  Valid until the
+     * next clear(). */
+    const std::vector<uint32_t> &word_forms();
+
   private:
     void word(const std::string &prefix);
-    void add(Xapian::termpos at);
+    void read(const char *text, size_t n, const std::string &prefix);
+    void form(Term &t, const std::string &s);
+    void form_of(const std::string &prefix);
+    Term &add(Xapian::termpos at);
     void index_cjk(const char *text, size_t n, const std::string &prefix);
 
     Xapian::Stem stem;
@@ -68,6 +85,7 @@ class TextTerms {
     /* CJK text in n-grams: a field with a CJK character then goes
      * through a TermGenerator itself, made at its first use. */
     bool cjk;
+    bool forms_only = false; /* read() gathers forms alone (form_of) */
     std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
@@ -76,6 +94,7 @@ class TextTerms {
     size_t used = 0;
     std::unordered_map<std::string, uint32_t> where; /* name -> index */
     std::vector<const Term *> order;
+    std::vector<uint32_t> written; /* words not their own stems: hashes */
 };
 
 } // namespace pdxshim

@@ -432,6 +432,83 @@ static Xapian::Query abstract_wildcard(shim_db *h, const std::string &stem)
         Xapian::Query(Xapian::Query::OP_OR, where.begin(), where.end()));
 }
 
+/* The index's words (its spelling table: LAYOUT_META_SPELLING) that
+ * begin with prefix, at most PDX_WILDCARD_MAX of them. */
+static std::vector<std::string> words_from(shim_db *h, const std::string &prefix)
+{
+    std::vector<std::string> out;
+    if (!h->spelling)
+        return out;
+    Xapian::TermIterator t = h->db.spellings_begin();
+    t.skip_to(prefix);
+    for (; t != h->db.spellings_end() && out.size() < PDX_WILDCARD_MAX; ++t) {
+        if ((*t).compare(0, prefix.size(), prefix) != 0)
+            break;
+        out.push_back(*t);
+    }
+    return out;
+}
+
+/* The rule for `form` of `stem` (common/forms.cc): for a stem written as
+ * itself, the index's other words of that stem, which begin with the
+ * stem or all of it but its last letter (porter2's y to i: study,
+ * studi). */
+static FormRule rule_for(shim_db *h, const std::string &form,
+                         const std::string &stem)
+{
+    std::vector<std::string> others;
+    if (form == stem)
+        for (const std::string &w :
+             words_from(h, stem.substr(0, stem.size() > 1 ? stem.size() - 1 : 1)))
+            if (w != stem && h->stem(w) == stem)
+                others.push_back(w);
+    return FormRule::written(form, stem, others);
+}
+
+/* `optimiza*` over the words as written (an index with LAYOUT_META_FORMS,
+ * common/forms.cc): Xapian expands a wildcard over the stems, and a
+ * prefix longer than a stem ("optim", of optimization) finds none of its
+ * works.  The index's words that begin with the prefix (its spelling
+ * table: up to PDX_WILDCARD_MAX of them) bring their stems in: the
+ * wildcard is then the stems that begin with it and those stems, scored
+ * together as one term (OP_SYNONYM, as every wildcard), matching the
+ * works that hold a stem beginning with it or write one of those words.
+ * When every such word's stem begins with the prefix (most wildcards:
+ * `neur*`), Xapian's own wildcard is kept: the same works.  A work that
+ * wrote only "study" still matches `studi*` through its stem. */
+static Xapian::Query form_wildcard(shim_db *h, const Xapian::Query &q,
+                                   const std::string &prefix)
+{
+    if (!h->forms || prefix.empty() || !all_local(h))
+        return q;
+    std::set<std::string> outside; /* stems not beginning with prefix */
+    FormRule written;                /* the words whose stems those are */
+    for (const std::string &w : words_from(h, prefix)) {
+        const std::string stem = h->stem(w);
+        if (stem.compare(0, prefix.size(), prefix) != 0) {
+            outside.insert(stem);
+            written.any.push_back(form_hash32(w));
+        }
+    }
+    if (outside.empty())
+        return q;
+    std::vector<Xapian::Query> scored{q}, extra;
+    for (const std::string &s : outside) {
+        scored.emplace_back(s);
+        extra.emplace_back(s);
+    }
+    const Xapian::Query where[] = {
+        q, Xapian::Query(
+               Xapian::Query::OP_FILTER,
+               Xapian::Query(Xapian::Query::OP_OR, extra.begin(), extra.end()),
+               Xapian::Query(
+                   (new FormSource(std::vector<FormRule>{written}))->release()))};
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER,
+        Xapian::Query(Xapian::Query::OP_SYNONYM, scored.begin(), scored.end()),
+        Xapian::Query(Xapian::Query::OP_OR, std::begin(where), std::end(where)));
+}
+
 /* Is a stem one CJK character: a unigram of CJK text read in n-grams
  * (LAYOUT_META_CJK)? */
 static bool cjk_unigram(const std::string &s)
@@ -480,6 +557,119 @@ static bool xapian_phrases(shim_db *h)
     return true;
 }
 
+/* ---- Words as written ------------------------------------------------
+ *
+ * An index stamped LAYOUT_META_FORMS keeps the words each work writes
+ * where they are not their own stems (common/forms.cc).  A quoted word
+ * or phrase then matches the words as written, case and accents folded,
+ * as Omega (STEM_SOME) and the web engines read quotes: "transformer" is
+ * not "transformation", "models" not "model"; unquoted words stay
+ * stemmed.  The query is held to them by a FormSource beside it
+ * (OP_FILTER): scores are the stems' as before, the forms only filter.
+ * A phrase is matched as before, its words next to each other by their
+ * stems (the positions are the stems'), and each of its words must be
+ * written in the work as quoted: so "large language models" misses a
+ * work that writes only "large language model", and finds one that
+ * writes "large language model" and "models" elsewhere (docs/limits.md).
+ * The form is any field's (`title:"models"`: the stem in the title, the
+ * form anywhere).  Through xapian-tcpsrv (no posting source of ours
+ * runs there) quoted words are stems.
+ *
+ * A quoted passage is found in the query text (its quotes, ASCII or
+ * typographic, as Xapian's parser takes them), its words read by a
+ * parser without stemmer (qp_forms), and matched to the phrase (or
+ * single term) of the parsed query whose stems are theirs, in order. */
+struct Quoted {
+    std::vector<std::string> forms, stems; /* stop words left out */
+    bool used = false;
+};
+
+/* The quoted passages of text, and their words, when h keeps forms. */
+static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
+{
+    std::vector<Quoted> out;
+    if (!h->forms || !all_local(h)) /* a posting source of ours */
+        return out;
+    /* '"', U+201C or U+201D */
+    auto quote_at = [&](size_t i, size_t &len) {
+        if (text[i] == '"') {
+            len = 1;
+            return true;
+        }
+        len = 3;
+        return text.compare(i, 3, "\xe2\x80\x9c") == 0 ||
+               text.compare(i, 3, "\xe2\x80\x9d") == 0;
+    };
+    size_t open = std::string::npos;
+    for (size_t i = 0, len; i < text.size(); i++) {
+        if (!quote_at(i, len))
+            continue;
+        if (open == std::string::npos) {
+            open = i + len;
+        } else {
+            const std::string passage = text.substr(open, i - open);
+            open = std::string::npos;
+            Quoted qd;
+            Xapian::Query words;
+            try {
+                words = reader(h).qp_forms.parse_query(passage, 0);
+            } catch (const Xapian::QueryParserError &) {
+                continue;
+            }
+            for (Xapian::TermIterator t = words.get_terms_begin();
+                 t != words.get_terms_end(); ++t) {
+                const std::string stem = h->stem(*t);
+                if (stem.empty() || h->stop_stems.count(stem))
+                    continue;
+                std::string form = *t; /* a possessive's 's left out, as
+                                        * the indexer leaves it */
+                if (form.size() > 2 && form.compare(form.size() - 2, 2, "'s") == 0)
+                    form.resize(form.size() - 2);
+                qd.forms.push_back(form);
+                qd.stems.push_back(stem);
+            }
+            if (!qd.forms.empty())
+                out.push_back(std::move(qd));
+        }
+        i += len - 1;
+    }
+    return out;
+}
+
+/* The rules of the first unused quoted passage whose stems are `stems`
+ * (none when there is no such passage). */
+static std::vector<FormRule> quoted_rules(shim_db *h,
+                                          const std::vector<std::string> &stems,
+                                          std::vector<Quoted> *quoted)
+{
+    std::vector<FormRule> rules;
+    if (!quoted)
+        return rules;
+    for (Quoted &qd : *quoted) {
+        if (qd.used || qd.stems != stems)
+            continue;
+        qd.used = true;
+        for (size_t i = 0; i < qd.forms.size(); i++)
+            rules.push_back(rule_for(h, qd.forms[i], qd.stems[i]));
+        break;
+    }
+    return rules;
+}
+
+/* q held to the words of the first unused quoted passage whose stems are
+ * `stems`, or q when there is none. */
+static Xapian::Query quoted_as_written(shim_db *h, const Xapian::Query &q,
+                                       const std::vector<std::string> &stems,
+                                       std::vector<Quoted> *quoted)
+{
+    std::vector<FormRule> rules = quoted_rules(h, stems, quoted);
+    if (rules.empty())
+        return q;
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER, q,
+        Xapian::Query((new FormSource(std::move(rules)))->release()));
+}
+
 /* How one query's phrases are searched: `hoist` takes the phrases every
  * match must hold (or is NULL), and `xapian` is xapian_phrases(h), asked
  * at the query's first phrase only (for remote shards it reads each
@@ -490,6 +680,8 @@ struct PhrasePlan {
     /* The default field's phrases (their stems), for the proximity
      * bonus, which leaves their words' pairs to the phrase. */
     std::vector<std::vector<std::string>> *phrases = nullptr;
+    /* The query's quoted passages (Words as written), or NULL. */
+    std::vector<Quoted> *quoted = nullptr;
 };
 
 /* A positional query (a quoted phrase, a hyphenated word, NEAR, ADJ) of
@@ -549,14 +741,20 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     }
     if (stems.empty())
         return Xapian::Query();
+    /* A quoted phrase's words as written (Words as written). */
+    auto written = [&](const Xapian::Query &r) {
+        return op == Xapian::Query::OP_PHRASE
+                   ? quoted_as_written(h, r, stems, plan.quoted)
+                   : r;
+    };
     /* Where the field's positions are: the abstract's and the default
      * field's in the plain stems. */
     const char *prefix = field == "title"    ? LAYOUT_P_TITLE
                          : field == "author" ? LAYOUT_P_AUTHOR
                                              : "";
     if (stems.size() == 1)
-        return field == "abstract" ? abstract_word(stems[0])
-                                   : Xapian::Query(prefix + stems[0]);
+        return written(field == "abstract" ? abstract_word(stems[0])
+                                           : Xapian::Query(prefix + stems[0]));
     if (plan.phrases && field != "title" && field != "author")
         plan.phrases->push_back(stems);
     const char *name = op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR";
@@ -595,14 +793,14 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
          * xapian-tcpsrv can run, and the quicker over Xapian's
          * positions locally. */
         if (field != "text")
-            return xapian_phrase(prefix);
+            return written(xapian_phrase(prefix));
         const Xapian::Query where[] = {xapian_phrase(LAYOUT_P_TITLE),
                                        xapian_phrase(""),
                                        xapian_phrase(LAYOUT_P_AUTHOR)};
-        return Xapian::Query(
+        return written(Xapian::Query(
             Xapian::Query::OP_FILTER, all,
             Xapian::Query(Xapian::Query::OP_OR, std::begin(where),
-                          std::end(where)));
+                          std::end(where))));
     }
     /* paperdex's PhraseSource (common/positions.cc), which reads
      * each work's positions value and weighs nothing: one for all three
@@ -616,12 +814,17 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                             op == Xapian::Query::OP_PHRASE);
     if (required && plan.hoist) {
         /* Every match must hold it: checked by the matcher's decider,
-         * only for the works that would make the page (PhraseFilter). */
+         * only for the works that would make the page (PhraseFilter),
+         * and so are its words as written. */
         plan.hoist->checks.push_back(check);
+        if (op == Xapian::Query::OP_PHRASE)
+            for (FormRule &r : quoted_rules(h, stems, plan.quoted))
+                plan.hoist->forms.push_back(std::move(r));
         return all;
     }
-    return Xapian::Query(Xapian::Query::OP_FILTER, all,
-                         Xapian::Query((new PhraseSource(check))->release()));
+    return written(
+        Xapian::Query(Xapian::Query::OP_FILTER, all,
+                      Xapian::Query((new PhraseSource(check))->release())));
 }
 
 /* The one term of a LEAF_TERM query, or "" for any other. */
@@ -694,7 +897,18 @@ struct Variants {
     std::map<std::string, std::string> umlaut;
     /* stem of a word the query writes with ss -> stem of it with ß */
     std::map<std::string, std::string> sharp;
+    /* a word of letters and digits gets the phrase of its runs */
+    bool phrases = true;
 };
+
+/* A query of more words than this gets no phrase variants: each is a
+ * walk of the works holding both its runs ("r 1": 3,096 and 12,076
+ * works on the arXiv 101k), and makes the query leave the OR of words'
+ * own source (bm25.cc).  In a whole pasted title it cost the p99 of
+ * 1,000 titles 9 ms to 100 (bench/RESULTS.md); among that many words the
+ * variant seldom moves a work, and the joined form ("resnet50") is
+ * still searched. */
+const size_t VARIANT_PHRASE_WORDS = 4;
 
 /* s as runs of letters and of digits, when it is nothing else and has
  * two runs or more ("resnet50": resnet, 50). */
@@ -756,7 +970,7 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
             alts.emplace_back(term);
     };
     std::vector<std::string> runs;
-    if (letter_digit_runs(s, runs)) {
+    if (v.phrases && letter_digit_runs(s, runs)) {
         std::vector<Xapian::Query> parts;
         bool held = true;
         for (const std::string &r : runs) {
@@ -853,6 +1067,11 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                                    bool split, const Xapian::Query &query)
 {
     Variants v{h, {}, {}};
+    size_t words = 0;
+    for (Xapian::TermIterator t = query.get_unique_terms_begin();
+         t != query.get_unique_terms_end(); ++t)
+        words += variant_prefix(*t) != nullptr;
+    v.phrases = words <= VARIANT_PHRASE_WORDS;
     std::vector<std::string> joined; /* "ResNet-50" split: resnet50 */
     for (const Word &w : words_of(raw)) {
         const std::string word = raw.substr(w.start, w.end - w.start);
@@ -937,15 +1156,30 @@ static Xapian::Query fit_layout(shim_db *h, const Xapian::Query &q,
     switch (op) {
     case Xapian::Query::LEAF_TERM: {
         std::string stem;
-        if (strcmp(term_field(leaf_term(q), stem), "abstract") != 0)
+        const char *field = term_field(leaf_term(q), stem);
+        const bool abstract = !strcmp(field, "abstract");
+        /* A quoted word: Xapian's parser makes a phrase of one word
+         * that word's term (Words as written).  Its FormSource reads
+         * the values in docid order; the decider, checking only the
+         * works that would make the page, left the count to check them
+         * all one by one: no quicker (bench/RESULTS.md). */
+        Xapian::Query out = quoted_as_written(
+            h, abstract ? abstract_word(stem) : q, {stem}, plan.quoted);
+        if (!abstract && out.get_type() == Xapian::Query::LEAF_TERM)
             return q;
         changed = true;
-        return abstract_word(stem);
+        return out;
     }
     case Xapian::Query::OP_WILDCARD: {
         const std::string pat = wildcard_pattern(q);
         std::string stem;
-        if (strcmp(term_field(pat, stem), "abstract") != 0)
+        const char *field = term_field(pat, stem);
+        if (!strcmp(field, "text")) {
+            Xapian::Query out = form_wildcard(h, q, pat);
+            changed |= out.get_type() != Xapian::Query::OP_WILDCARD;
+            return out;
+        }
+        if (strcmp(field, "abstract") != 0)
             return q;
         changed = true;
         return abstract_wildcard(h, stem);
@@ -1340,6 +1574,14 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     bool changed = false;
     PhrasePlan plan{hoist};
     plan.phrases = phrases;
+    std::vector<Quoted> quoted = quoted_passages(h, text);
+    if (!quoted.empty())
+        plan.quoted = &quoted;
+    else if (!h->forms && text.find('"') != std::string::npos)
+        note += std::string(note.empty() ? "" : "; ") +
+                "this index keeps no word forms (an older paperdex built "
+                "it): quoted words match every form of their stems until "
+                "`paperdex index --full` rebuilds it";
     return fit_layout(h, query, h->stop_stems, changed, true, plan);
 }
 

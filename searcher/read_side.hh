@@ -40,6 +40,9 @@ struct Reader : pdxshim::Side {
     /* Plain words of a query again, in the title (S) and author (A)
      * fields alone: the field boosts of pdx_query. */
     Xapian::QueryParser qp_title, qp_author;
+    /* The words of a quoted passage as written: no stemmer, no stop
+     * words (query_parse.cc, "Words as written"). */
+    Xapian::QueryParser qp_forms;
     FieldError field_error; /* set by the field processors during a parse */
     std::vector<std::string> author_values; /* the last parse's author: */
     /* The works' lengths, once the handle's queries have scored enough

@@ -377,7 +377,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             Xapian::Query(Xapian::Query::OP_OR, boosts.begin(), boosts.end()));
     }
     const Xapian::MatchDecider *decider =
-        phrases.checks.empty() ? nullptr : &phrases;
+        phrases.checks.empty() && phrases.forms.empty() ? nullptr : &phrases;
     if (has_text && q->expand_docs)
         query = expand(h, q, query, filter, loose, decider);
     if (!filter.empty())

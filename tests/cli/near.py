@@ -18,6 +18,9 @@ this script decides which works hold the pair within the window:
              phrase: the second right after the first
 
 The works paperdex returns, from both indexes, must be those.  The pairs
+are stems, and `"a b"~0` is a quoted phrase, which an index with word
+forms reads as written (forms.py checks that): the two indexes here have
+their word forms switched off, as an older paperdex built them.  The pairs
 are drawn from the works' own abstracts and titles: words 1 to 6
 positions apart, so that every window cuts some works out.
 """
@@ -39,6 +42,12 @@ for d, extra in ((db, []), (xdb, ["--xapian-positions"])):
     r = subprocess.run([PDX, "index", "--quiet", "--db", d] + extra +
                        [os.path.join(SRC, "corpus", "samples")], capture_output=True, text=True)
     check("index " + os.path.basename(d), r.returncode == 0, r.stderr)
+    # The pairs are stems, and "a b"~0 is a quoted phrase, which an index
+    # with word forms reads as written (forms.py checks that): here the
+    # forms are off, as in an index an older paperdex built.
+    r = subprocess.run(["xapian-metadata", "set", d, "paperdex.forms", ""],
+                       capture_output=True, text=True)
+    check("forms off " + os.path.basename(d), r.returncode == 0, r.stderr)
 
 
 def delve(*args):

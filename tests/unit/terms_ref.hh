@@ -11,6 +11,8 @@
 
 #include <xapian.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,7 @@
 struct TermsRef {
     Xapian::SimpleStopper stopper;
     Xapian::TermGenerator tg;
+    Xapian::TermGenerator words; /* no stemmer: the words as written */
     pdxshim::TextTerms tt;
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
@@ -33,6 +36,10 @@ struct TermsRef {
     {
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
+        tt.forms = true; /* and they must change nothing above */
+        words.set_stopper(&stopper);
+        words.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
+        words.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
         tg.set_stemmer(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE));
         tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
         tg.set_stopper(&stopper);
@@ -70,6 +77,52 @@ struct TermsRef {
         }
         if (i != got.size())
             return "extra term " + got[i]->name;
+        return forms_diff(fields);
+    }
+
+    /* The work's forms (common/forms.cc) from TermGenerator's words as
+     * written, unstemmed: each word not its own stem (its possessive's
+     * 's left out) with its stem's unlisted mark (no spelling table is
+     * given here), and each stem written both as itself and otherwise.
+     * Text without CJK (a CJK field's words are TermGenerator's n-grams
+     * there, whole runs here). */
+    std::string forms_diff(const std::vector<std::pair<std::string, std::string>> &fields)
+    {
+        for (const auto &f : fields)
+            for (unsigned char c : f.second)
+                if (c >= 0xe0)
+                    return "";
+        Xapian::Document doc;
+        words.set_document(doc);
+        for (const auto &f : fields)
+            words.index_text(f.second, 1, "");
+        words.set_document(Xapian::Document());
+        const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
+        std::vector<uint32_t> want, self, other;
+        for (Xapian::TermIterator t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+            const std::string s = stem(*t);
+            if (s.empty())
+                continue;
+            std::string f = *t;
+            if (f.size() > 2 && f.compare(f.size() - 2, 2, "'s") == 0)
+                f.resize(f.size() - 2);
+            if (f == s) {
+                self.push_back(pdxshim::form_hash32(s));
+                continue;
+            }
+            other.push_back(pdxshim::form_hash32(s));
+            want.push_back(pdxshim::form_hash32(f));
+            want.push_back(pdxshim::form_unlisted_hash32(s));
+        }
+        for (uint32_t h : self)
+            if (std::find(other.begin(), other.end(), h) != other.end())
+                want.push_back(h);
+        std::sort(want.begin(), want.end());
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        if (tt.word_forms() != want)
+            return "forms: " + std::to_string(tt.word_forms().size()) +
+                   " hashes where TermGenerator's words give " +
+                   std::to_string(want.size());
         return "";
     }
 };
