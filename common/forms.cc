@@ -65,11 +65,7 @@ namespace pdxshim {
 
 uint32_t form_hash32(const char *w, size_t n)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= static_cast<unsigned char>(w[i]);
-        h *= 1099511628211ULL;
-    }
+    const uint64_t h = fnv1a64(w, n);
     return static_cast<uint32_t>(h ^ (h >> 32));
 }
 

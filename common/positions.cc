@@ -337,11 +337,7 @@ struct Value8 {
 
 uint16_t term_hash16(const std::string &t)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (unsigned char c : t) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
+    uint64_t h = fnv1a64(t.data(), t.size());
     h ^= h >> 32;
     h ^= h >> 16;
     return static_cast<uint16_t>(h);

@@ -229,6 +229,18 @@ std::string stored_record(shim_db *h, const Xapian::Document &doc);
 
 /* ---- words as written (common/forms.cc, LAYOUT_META_FORMS) */
 
+/* FNV-1a (64-bit) of n bytes: what a positions value's and a forms
+ * value's hashes are folded from (part of both formats). */
+inline uint64_t fnv1a64(const char *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= static_cast<unsigned char>(p[i]);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
 /* The 32-bit hash a forms value names a word by. */
 uint32_t form_hash32(const char *word, size_t n);
 inline uint32_t form_hash32(const std::string &word)

@@ -163,6 +163,12 @@ void TextTerms::clear()
     written.clear();
 }
 
+/* Are the n bytes at p all a-z (a word the spelling table lists)? */
+static bool all_az(const char *p, size_t n)
+{
+    return std::all_of(p, p + n, [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 /* A word read (w): its stem at the next position, as TermGenerator's
  * index_text action does under STEM_ALL and STOP_ALL. */
 void TextTerms::word(const std::string &prefix)
@@ -173,8 +179,7 @@ void TextTerms::word(const std::string &prefix)
         form_of(prefix);
         return;
     }
-    if (spelling && w.size() >= 4 &&
-        std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+    if (spelling && w.size() >= 4 && all_az(w.data(), w.size()))
         spelling->push_back(w);
     const std::string s = stem(w);
     if (s.empty())
@@ -204,9 +209,7 @@ void TextTerms::form(Term &t, const std::string &s)
      * one of under four letters or not a-z alone, a word TermGenerator
      * read): the stem's unlisted mark, which a search for the stem as
      * written cannot learn from the table. */
-    if (forms_only || !spelling || n < 4 ||
-        !std::all_of(w.begin(), w.begin() + static_cast<long>(n),
-                     [](char c) { return c >= 'a' && c <= 'z'; }))
+    if (forms_only || !spelling || n < 4 || !all_az(w.data(), n))
         written.push_back(form_unlisted_hash32(s));
 }
 
