@@ -438,7 +438,7 @@ PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
 /* Searching                                                                */
 /* ------------------------------------------------------------------------ */
 
-#define PDX_QUERY_VERSION 7
+#define PDX_QUERY_VERSION 8
 
 /** Default BM25 parameters, chosen by the sweep in bench/RESULTS.md
  *  (bench/eval.py): of k1 in {0.6..2.0} x b in {0.3..0.9}, k1=1.2, b=0.6
@@ -489,7 +489,10 @@ typedef enum pdx_sort {
  * duration of pdx_search() only.
  *
  * Filters: every non-empty filter must hold (AND).  Within one filter the
- * values are alternatives (OR).
+ * values are alternatives (OR), unless filters_all is set: then each value
+ * must hold (a work in cs.CV and in cs.LG), as a facet click narrows.
+ * Either way one value may list alternatives separated by '|'
+ * ("cs.CV|cs.LG", "Z. Wu|Zhihua Wu").
  *
  *  - year_min / year_max: inclusive; 0 leaves that end open.  Works with an
  *    unknown year never pass a year filter.
@@ -602,6 +605,12 @@ typedef struct pdx_query {
      *  page up to count_limit.  Counting stops after 1 s (or time_limit):
      *  the total is then what was counted, PDX_TOTAL_GTE. */
     size_t count_limit;
+    /* ---- version 8 ---- */
+    /** Nonzero: each value of the categories, authors and subjects
+     *  filters must hold (AND), instead of any one (OR); alternatives
+     *  are then written in one value, separated by '|'.  The CLI and
+     *  `serve` set it: a second --category narrows, as a facet click. */
+    int filters_all;
 } pdx_query;
 
 /** Matches counted exactly by default (pdx_query.count_limit):

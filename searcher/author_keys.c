@@ -120,7 +120,7 @@ static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
                     : 0;
     for (size_t f = 0; f < nf; f++) {
         if (!*nk->initial) {
-            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, fams[f], NULL};
+            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, fams[f], NULL, 0};
             continue;
         }
         char *initial = text_join2(a, fams[f], nk->initial);
@@ -132,10 +132,10 @@ static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
             char *full = text_join2(a, fams[f], givens[g]);
             if (!full)
                 return -1;
-            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full, NULL};
+            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full, NULL, 0};
         }
         out[(*n)++] = (shim_author_key){
-            ng ? SHIM_AUTHOR_FULL : SHIM_AUTHOR_INITIAL, initial, ini};
+            ng ? SHIM_AUTHOR_FULL : SHIM_AUTHOR_INITIAL, initial, ini, 0};
     }
     return 0;
 }

@@ -31,8 +31,9 @@ static const char help[] =
     "first word, -word is an exclusion.  With no QUERY, the works\n"
     "passing the filters are listed, newest first.\n"
     "\n"
-    "filters (different filters must all hold; values of one repeated\n"
-    "filter are alternatives):\n"
+    "filters (every filter given must hold, a repeated one too: two\n"
+    "--category narrow to the works in both; alternatives go in one value,\n"
+    "separated by |, as --category 'cs.CV|cs.LG'):\n"
     "  --year Y           one year, or a range 2019..2021, 2019.., ..2019\n"
     "  --category C       cs.CV; a bare archive (cs) matches all of it;\n"
     "                     a bare cs code (CV, LG) means cs.CV (repeatable)\n"
@@ -176,6 +177,7 @@ int cmd_search(int argc, char **argv)
         *subjects[MAX_FILTERS];
     size_t n_dbs = 0;
     pdx_query q = PDX_QUERY_INIT;
+    q.filters_all = 1; /* a repeated filter narrows, as a facet click */
     out_format fmt = OUT_TEXT;
     const char *batch = NULL, *fmt_name = NULL, *tag = "paperdex";
     int limit_given = 0, syntax_given = 0;

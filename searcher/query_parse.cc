@@ -61,7 +61,7 @@ class InitialsSource : public Xapian::PostingSource {
     }
     Xapian::PostingSource *clone() const override
     {
-        const shim_author_key k{kind, key.c_str(), initials.c_str()};
+        const shim_author_key k{kind, key.c_str(), initials.c_str(), 0};
         return new InitialsSource(family, k, rules);
     }
     void init(const Xapian::Database &db) override
@@ -72,7 +72,7 @@ class InitialsSource : public Xapian::PostingSource {
         const std::string term = kind == SHIM_AUTHOR_FULL
                                      ? LAYOUT_P_AUTHOR_FULL + key
                                      : LAYOUT_P_AUTHOR_FAMILY + family;
-        const shim_author_key k{kind, key.c_str(), initials.c_str()};
+        const shim_author_key k{kind, key.c_str(), initials.c_str(), 0};
         docs.clear();
         Xapian::ValueIterator val = db.valuestream_begin(SLOT_AUTHORS);
         const Xapian::ValueIterator val_end = db.valuestream_end(SLOT_AUTHORS);
@@ -123,7 +123,7 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
     const std::string key = cut_key(k.key);
     if (k.initials && local && k.kind != SHIM_AUTHOR_FAMILY) {
         const std::string family = key.substr(0, key.find(' '));
-        const shim_author_key cut{k.kind, key.c_str(), k.initials};
+        const shim_author_key cut{k.kind, key.c_str(), k.initials, 0};
         return Xapian::Query((new InitialsSource(family, cut, rules))->release());
     }
     switch (k.kind) {
@@ -138,6 +138,22 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
 }
 
 } // namespace
+
+int author_name_query(shim_db *h, const std::string &name, Xapian::Query &out)
+{
+    arena a = {};
+    shim_author_key keys[AUTHOR_KEYS_MAX];
+    size_t n = 0;
+    const int rc = author_filter_keys(&a, name.c_str(), h->names, keys, &n);
+    std::vector<Xapian::Query> alts;
+    const bool local = all_local(h);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        alts.push_back(author_query(keys[i], h->names, local));
+    arena_free(&a);
+    if (rc == 0)
+        out = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    return rc;
+}
 
 /* Is every database of h on this machine (no xapian-tcpsrv shard)? */
 bool all_local(shim_db *h)
@@ -163,15 +179,8 @@ struct AuthorField : public Xapian::FieldProcessor {
     }
     Xapian::Query operator()(const std::string &value) override
     {
-        arena a = {};
-        shim_author_key keys[AUTHOR_KEYS_MAX];
-        size_t n = 0;
-        const int rc = author_filter_keys(&a, value.c_str(), h->names, keys, &n);
-        std::vector<Xapian::Query> alts;
-        const bool local = all_local(h);
-        for (size_t i = 0; rc == 0 && i < n; i++)
-            alts.push_back(author_query(keys[i], h->names, local));
-        arena_free(&a);
+        Xapian::Query q;
+        const int rc = author_name_query(h, value, q);
         if (rc == -1) { /* thrown by parse_query, after the parser */
             err->out_of_memory = true;
             return Xapian::Query::MatchNothing;
@@ -182,7 +191,7 @@ struct AuthorField : public Xapian::FieldProcessor {
             return Xapian::Query::MatchNothing;
         }
         seen->push_back(value);
-        return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+        return q;
     }
 };
 
@@ -292,27 +301,57 @@ Reader::Reader(shim_db *h)
     }
 }
 
+/* A filter's keys as one query: an OR of them all, or with filters_all
+ * an AND over the values given of each value's alternatives (groups[i]
+ * numbers key i's value; the keys of one value are consecutive). */
+static Xapian::Query filter_part(const std::vector<Xapian::Query> &alts,
+                                 const std::vector<unsigned> &groups, bool all)
+{
+    if (!all)
+        return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    std::vector<Xapian::Query> each;
+    for (size_t i = 0; i < alts.size();) {
+        size_t j = i;
+        while (j < alts.size() && groups[j] == groups[i])
+            j++;
+        each.emplace_back(Xapian::Query::OP_OR, alts.begin() + i,
+                          alts.begin() + j);
+        i = j;
+    }
+    return Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end());
+}
+
 Xapian::Query build_filter(shim_db *h, const shim_query *q)
 {
     std::vector<Xapian::Query> parts;
+    const bool all = q->filters_all != 0;
     if (q->n_cat_keys) {
         std::vector<Xapian::Query> alts;
-        for (size_t i = 0; i < q->n_cat_keys; i++)
+        std::vector<unsigned> groups;
+        for (size_t i = 0; i < q->n_cat_keys; i++) {
             alts.emplace_back(LAYOUT_P_CATEGORY + cut_key(q->cat_keys[i]));
-        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+            groups.push_back(q->cat_groups ? q->cat_groups[i] : 0);
+        }
+        parts.push_back(filter_part(alts, groups, all));
     }
     if (q->n_author_keys) {
         std::vector<Xapian::Query> alts;
-        for (size_t i = 0; i < q->n_author_keys; i++)
+        std::vector<unsigned> groups;
+        for (size_t i = 0; i < q->n_author_keys; i++) {
             alts.push_back(author_query(q->author_keys[i], h->names,
                                         all_local(h)));
-        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+            groups.push_back(q->author_keys[i].group);
+        }
+        parts.push_back(filter_part(alts, groups, all));
     }
     if (q->n_subject_keys) {
         std::vector<Xapian::Query> alts;
-        for (size_t i = 0; i < q->n_subject_keys; i++)
+        std::vector<unsigned> groups;
+        for (size_t i = 0; i < q->n_subject_keys; i++) {
             alts.emplace_back(LAYOUT_P_SUBJECT + cut_key(q->subject_keys[i]));
-        parts.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+            groups.push_back(q->subject_groups ? q->subject_groups[i] : 0);
+        }
+        parts.push_back(filter_part(alts, groups, all));
     }
     if (q->year_min > 0 && q->year_max > 0)
         parts.emplace_back(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,

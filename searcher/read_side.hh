@@ -96,6 +96,11 @@ std::vector<Word> words_of(const std::string &text);
 /* query_parse.cc */
 bool all_local(shim_db *h);
 Xapian::Query build_filter(shim_db *h, const shim_query *q);
+/* The query of an author filter `name` (--author, author=, author:), by
+ * the index's name rules: the works a click on that name gives.  0 with
+ * the query in out; -1 out of memory; -2 when the name has no family
+ * name. */
+int author_name_query(shim_db *h, const std::string &name, Xapian::Query &out);
 Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
 std::string lower_words(const std::string &text);

@@ -492,8 +492,10 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
         return handle_error(ix, PDX_ENOMEM, "out of memory");
     r->n_author_sugg = q->n_authors;
     for (size_t i = 0; i < q->n_authors; i++) {
-        char found[512];
-        int rc = suggest_author(ix, q->authors[i], found, sizeof found);
+        char found[512] = "";
+        int rc = strchr(q->authors[i], '|') /* alternatives: none */
+                     ? 0
+                     : suggest_author(ix, q->authors[i], found, sizeof found);
         if (rc)
             return rc;
         r->author_sugg[i] = found[0] ? arena_strdup(&r->a, found) : NULL;
@@ -637,6 +639,19 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
     return 1;
 }
 
+/* How many alternatives the n filter values hold in all (each value one,
+ * and one more for each '|' in it). */
+static size_t filter_alternatives(const char *const *values, size_t n)
+{
+    size_t alts = 0;
+    for (size_t i = 0; values && i < n; i++) {
+        alts++;
+        for (const char *p = values[i]; p && *p; p++)
+            alts += *p == '|';
+    }
+    return alts;
+}
+
 int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
 {
     *out = NULL;
@@ -644,7 +659,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (entry)
         return entry;
     /* An older caller's struct ends before `lenient` (version 1),
-     * `time_limit` (2), `subjects` (3), `syntax` (4), `rank` (5) or `count_limit` (6): read that much,
+     * `time_limit` (2), `subjects` (3), `syntax` (4), `rank` (5),
+     * `count_limit` (6) or `filters_all` (7): read that much,
      * the rest its defaults. */
     pdx_query v2 = PDX_QUERY_INIT;
     if (q && q->version >= 1 && q->version < PDX_QUERY_VERSION) {
@@ -653,7 +669,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                        : q->version == 3 ? offsetof(pdx_query, subjects)
                        : q->version == 4 ? offsetof(pdx_query, syntax)
                        : q->version == 5 ? offsetof(pdx_query, rank)
-                                         : offsetof(pdx_query, count_limit));
+                       : q->version == 6 ? offsetof(pdx_query, count_limit)
+                                         : offsetof(pdx_query, filters_all));
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
@@ -689,46 +706,81 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     arena a = {0};
     int rc = PDX_ENOMEM;
     pdx_results *r = calloc(1, sizeof *r);
-    const char **cats =
-        q->n_categories ? arena_alloc(&a, q->n_categories * sizeof *cats)
-                        : NULL;
+    /* Each filter value may list alternatives ("cs.CV|cs.LG"): one key
+     * (for an author, a few) per alternative, numbered by its value. */
+    const size_t n_cat_alts = filter_alternatives(q->categories, q->n_categories);
+    const size_t n_author_alts = filter_alternatives(q->authors, q->n_authors);
+    const size_t n_subj_alts = filter_alternatives(q->subjects, q->n_subjects);
+    const char **cats = n_cat_alts ? arena_alloc(&a, n_cat_alts * sizeof *cats)
+                                   : NULL;
+    unsigned *cat_groups =
+        n_cat_alts ? arena_alloc(&a, n_cat_alts * sizeof *cat_groups) : NULL;
     shim_author_key *aks =
-        q->n_authors
-            ? arena_alloc(&a, AUTHOR_KEYS_MAX * q->n_authors * sizeof *aks)
+        n_author_alts
+            ? arena_alloc(&a, AUTHOR_KEYS_MAX * n_author_alts * sizeof *aks)
             : NULL;
-    if (!r || (q->n_categories && !cats) || (q->n_authors && !aks)) {
+    const char **subj =
+        n_subj_alts ? arena_alloc(&a, n_subj_alts * sizeof *subj) : NULL;
+    unsigned *subj_groups =
+        n_subj_alts ? arena_alloc(&a, n_subj_alts * sizeof *subj_groups) : NULL;
+    if (!r || (n_cat_alts && (!cats || !cat_groups)) ||
+        (n_author_alts && !aks) || (n_subj_alts && (!subj || !subj_groups))) {
         handle_error(ix, PDX_ENOMEM, "out of memory");
         goto fail;
     }
-    size_t n_cats = 0, n_aks = 0;
+    size_t n_cats = 0, n_aks = 0, n_subj = 0;
     for (size_t i = 0; i < q->n_categories; i++) {
-        char *k[2];
         size_t bad;
         if (!q->categories[i] ||
             !text_utf8_valid(q->categories[i], strlen(q->categories[i]), &bad)) {
             rc = handle_error(ix, PDX_EINVAL, "category filter is not valid UTF-8");
             goto fail;
         }
-        int nk = text_category_keys(&a, q->categories[i], 1, k);
-        if (nk < 0) {
-            handle_error(ix, PDX_ENOMEM, "out of memory");
-            goto fail;
+        for (const char *p = q->categories[i];; p++) {
+            const size_t len = strcspn(p, "|");
+            char *alt = arena_strndup(&a, p, len), *k[2];
+            int nk = alt ? text_category_keys(&a, alt, 1, k) : -1;
+            if (nk < 0) {
+                handle_error(ix, PDX_ENOMEM, "out of memory");
+                goto fail;
+            }
+            if (nk == 0) {
+                rc = handle_error(ix, PDX_EINVAL,
+                                  "empty category filter \"%s\"",
+                                  q->categories[i]);
+                goto fail;
+            }
+            cat_groups[n_cats] = (unsigned)i;
+            cats[n_cats++] = k[0];
+            p += len;
+            if (!*p)
+                break;
         }
-        if (nk == 0) {
-            rc = handle_error(ix, PDX_EINVAL, "empty category filter");
-            goto fail;
+    }
+    for (size_t i = 0; i < q->n_authors; i++) {
+        if (!q->authors[i])
+            continue; /* author_query_keys says so */
+        for (const char *p = q->authors[i];; p++) {
+            const size_t len = strcspn(p, "|"), from = n_aks;
+            char *alt = arena_strndup(&a, p, len);
+            if (!alt) {
+                handle_error(ix, PDX_ENOMEM, "out of memory");
+                goto fail;
+            }
+            if ((rc = author_query_keys(ix, &a, alt, aks, &n_aks)))
+                goto fail;
+            for (size_t k = from; k < n_aks; k++)
+                aks[k].group = (unsigned)i;
+            p += len;
+            if (!*p)
+                break;
         }
-        cats[n_cats++] = k[0];
     }
     for (size_t i = 0; i < q->n_authors; i++)
-        if ((rc = author_query_keys(ix, &a, q->authors[i], aks, &n_aks)))
+        if (!q->authors[i] && (rc = author_query_keys(ix, &a, NULL, aks, &n_aks)))
             goto fail;
-    const char **subj =
-        q->n_subjects ? arena_alloc(&a, q->n_subjects * sizeof *subj) : NULL;
-    if (q->n_subjects && (!subj || !q->subjects)) {
-        rc = q->subjects ? handle_error(ix, PDX_ENOMEM, "out of memory")
-                         : handle_error(ix, PDX_EINVAL,
-                                        "n_subjects without subjects");
+    if (q->n_subjects && !q->subjects) {
+        rc = handle_error(ix, PDX_EINVAL, "n_subjects without subjects");
         goto fail;
     }
     for (size_t i = 0; i < q->n_subjects; i++) {
@@ -738,16 +790,24 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             rc = handle_error(ix, PDX_EINVAL, "subject filter is not valid UTF-8");
             goto fail;
         }
-        subj[i] = text_fold(&a, q->subjects[i], strlen(q->subjects[i]));
-        if (!subj[i]) {
-            rc = handle_error(ix, PDX_ENOMEM, "out of memory");
-            goto fail;
-        }
-        if (!*subj[i]) {
-            rc = handle_error(ix, PDX_EINVAL,
-                              "subject filter \"%s\" names no subject",
-                              q->subjects[i]);
-            goto fail;
+        for (const char *p = q->subjects[i];; p++) {
+            const size_t len = strcspn(p, "|");
+            const char *f = text_fold(&a, p, len);
+            if (!f) {
+                rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+                goto fail;
+            }
+            if (!*f) {
+                rc = handle_error(ix, PDX_EINVAL,
+                                  "subject filter \"%s\" names no subject",
+                                  q->subjects[i]);
+                goto fail;
+            }
+            subj_groups[n_subj] = (unsigned)i;
+            subj[n_subj++] = f;
+            p += len;
+            if (!*p)
+                break;
         }
     }
 
@@ -767,11 +827,14 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         .year_min = q->year_min,
         .year_max = q->year_max,
         .cat_keys = cats,
+        .cat_groups = cat_groups,
         .n_cat_keys = n_cats,
         .author_keys = aks,
         .n_author_keys = n_aks,
         .subject_keys = subj,
-        .n_subject_keys = q->n_subjects,
+        .subject_groups = subj_groups,
+        .n_subject_keys = n_subj,
+        .filters_all = q->filters_all,
         .k1 = q->k1 < 0 ? PDX_DEFAULT_K1 : q->k1,
         .b = q->b < 0 ? PDX_DEFAULT_B : q->b,
         .offset = q->offset,

@@ -43,11 +43,13 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     static const char *const single[] = {"q", "year", "sort", "limit",
                                          "offset", "facets", "snippet",
                                          "explain", "expand", "k1", "b",
-                                         "rank", "proximity", "count"};
+                                         "rank", "proximity", "count",
+                                         "suggest"};
     enum { NS = sizeof single / sizeof single[0] };
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
     sq->q = (pdx_query)PDX_QUERY_INIT;
+    sq->q.filters_all = 1; /* a facet click narrows */
     size_t nc = 0, na = 0, ns = 0;
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i] ? keys[i] : "", *v = values[i] ? values[i] : "";
@@ -70,7 +72,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
                           "year, category, author, subject, sort, limit, "
                           "offset, facets, snippet, explain, expand, k1, b, "
-                          "rank, proximity, count",
+                          "rank, proximity, count, suggest",
                           k);
         val[j] = v; /* the last one counts */
     }
@@ -166,5 +168,11 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, "count", "count takes a whole number from 1 to "
                           "100000000, or all");
     }
+    /* suggest=0: no "did you mean" for this request (the library bounds
+     * its work anyway: the first words, within the time budget). */
+    int suggest = 1;
+    if ((v = val[14]) && *v && flag(v, &suggest))
+        return refuse(sq, "suggest", "suggest takes 1 or 0");
+    q->no_suggest = !suggest;
     return 0;
 }

@@ -23,10 +23,11 @@ typedef struct serve_query {
 } serve_query;
 
 /* Parameters: q, year (2020, 2019..2021, 2019.., ..2021), category and
- * author (repeatable, OR-ed as the flags), sort (relevance, newest,
- * oldest), limit, offset, facets (year,category,author), snippet (bytes),
- * explain and expand (1/0; expand also the number of works to learn
- * from), k1, b.  An unknown name is refused (sq->bad names it); for a
+ * author and subject (repeatable, each value must hold as with the flags;
+ * '|' between alternatives), sort (relevance, newest, oldest), limit,
+ * offset, facets (year,category,author,subject), snippet (bytes), explain
+ * and expand (1/0; expand also the number of works to learn from), k1, b,
+ * rank, proximity, count, suggest (1/0).  An unknown name is refused (sq->bad names it); for a
  * repeated single-valued one the last counts.  0, or -1 with sq->bad and sq->msg set.  The
  * library checks the rest (the query's syntax, its length and UTF-8). */
 int serve_parse_params(serve_query *sq, const char *const *keys,

@@ -16,11 +16,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "proximity.hh"
@@ -55,11 +58,137 @@ Reader &reader(shim_db *h)
  * server counts its own matches and Xapian merges the counts, so facets
  * work on remote shards as on local ones.  It counts whole slot values;
  * a category or author slot holds a work's values joined by FACET_SEP,
- * so fold() splits each distinct joined value and adds its count to each
- * of its parts (a part named twice in one work counts once). */
+ * so finish() splits each distinct joined value and adds its count to
+ * each of its parts (a part named twice in one work counts once).
+ *
+ * An entry's count is what a click on it gives: the page adds the value
+ * as a filter, and filters of one kind all hold (pdx_query.filters_all).
+ * Years, categories and subjects are counted as their filters match.  An
+ * author is counted by person first (person_key: a name read once, its
+ * folded family and given name), which ranks the people; then each
+ * person kept is counted again as the author filter of its label reads
+ * it (author_name_query), since that filter also takes the works that
+ * know the person by an initial only ("Y. Liu" for "Yang Liu"). */
+/* The author facet's pool of candidate forms (Facets::people). */
+#define PEOPLE_POOL 50
+#define PEOPLE_POOL_MIN 500
+/* ... and the people counted again as a click (Facets::finish). */
+#define RECOUNT_MORE 3
+#define RECOUNT_MIN 20
+
+/* Counts by name for the author facet: open addressing with linear
+ * probing over views of names kept elsewhere.  std::unordered_map spent
+ * 180 ms on the 400,000 names of a broad query's 80,000 works (a node
+ * and a cache miss or two each); this table, a few times less. */
+class NameCounts {
+  public:
+    explicit NameCounts(size_t expect)
+    {
+        size_t cap = 1024;
+        while (cap < 2 * expect)
+            cap *= 2;
+        slots_.resize(cap);
+    }
+    void add(std::string_view name, uint64_t n)
+    {
+        if (2 * (used_ + 1) > slots_.size())
+            grow();
+        const uint64_t h = fnv1a64(name.data(), name.size()) | 1; /* 0: empty */
+        const size_t mask = slots_.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            Slot &s = slots_[i];
+            if (!s.hash) {
+                s = Slot{h, name, n};
+                used_++;
+                return;
+            }
+            if (s.hash == h && s.name == name) {
+                s.n += n;
+                return;
+            }
+        }
+    }
+    size_t size() const { return used_; }
+    template <class F> void each(F f) const
+    {
+        for (const Slot &s : slots_)
+            if (s.hash)
+                f(s.name, s.n);
+    }
+
+  private:
+    struct Slot {
+        uint64_t hash = 0;
+        std::string_view name;
+        uint64_t n = 0;
+    };
+    void grow()
+    {
+        std::vector<Slot> old(slots_.size() * 2);
+        old.swap(slots_);
+        used_ = 0;
+        const size_t mask = slots_.size() - 1;
+        for (const Slot &s : old) {
+            if (!s.hash)
+                continue;
+            size_t i = s.hash & mask;
+            while (slots_[i].hash)
+                i = (i + 1) & mask;
+            slots_[i] = s;
+            used_++;
+        }
+    }
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+};
+
+/* The author facet's spy over local databases: each matched work's
+ * names, counted as written into a NameCounts as the match runs, each
+ * name once a work.  Xapian's ValueCountMatchSpy would first keep every
+ * distinct list of names in a std::map (a tree of 80,000 long strings
+ * for a broad query); it is used where the spy must travel to a remote
+ * shard, which runs only Xapian's own. */
+class AuthorSpy : public Xapian::MatchSpy {
+  public:
+    AuthorSpy() : forms(1 << 15) {}
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        std::string v = doc.get_value(SLOT_AUTHORS);
+        if (v.empty())
+            return;
+        kept.push_back(std::move(v));
+        add_names(kept.back(), 1, forms);
+    }
+    /* The names of one joined value, each once, n works each. */
+    static void add_names(std::string_view joined, uint64_t n, NameCounts &to)
+    {
+        std::string_view here[16];
+        size_t n_here = 0, i = 0;
+        while (i < joined.size()) {
+            size_t j = joined.find(FACET_SEP, i);
+            if (j == std::string_view::npos)
+                j = joined.size();
+            const std::string_view name = joined.substr(i, j - i);
+            if (j > i && std::find(here, here + n_here, name) == here + n_here) {
+                to.add(name, n);
+                if (n_here < 16)
+                    here[n_here++] = name;
+            }
+            i = j + 1;
+        }
+    }
+    std::deque<std::string> kept; /* what the names view */
+    NameCounts forms;
+};
+
 class Facets {
   public:
-    Facets(unsigned which, int rules) : which_(which), rules_(rules) {}
+    using Top = std::vector<std::pair<std::string, uint64_t>>;
+
+    Facets(unsigned which, int rules, bool local)
+        : which_(which), rules_(rules), local_(local)
+    {
+    }
 
     /* Fresh spies on enq, for one attempt at the match. */
     void attach(Xapian::Enquire &enq)
@@ -68,21 +197,70 @@ class Facets {
             SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             spy_[k].reset();
-            if (which_ & (1u << k)) {
+            top_[k].clear();
+            if (k == 2 && local_)
+                authors_.reset();
+            if (!(which_ & (1u << k)))
+                continue;
+            if (k == 2 && local_) {
+                authors_.reset(new AuthorSpy);
+                enq.add_matchspy(authors_.get());
+            } else {
                 spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
                 enq.add_matchspy(spy_[k].get());
             }
         }
     }
 
-    /* The counts of facet k (0 year, 1 category, 2 author, 3 subject), after the
-     * match, by value. */
-    std::map<std::string, uint64_t> fold(unsigned k) const
+    /* After the match of `query` (with its filter and decider): each
+     * facet's `limit` most frequent values, most frequent first (ties in
+     * value order).  The author entries are counted again by their
+     * filter, for as long as `seconds` allows (0: SHIM_COUNT_SECONDS);
+     * those not reached are left out, and *cut says how many. */
+    void finish(shim_db *h, const Xapian::Query &query,
+                const Xapian::MatchDecider *decider, size_t limit,
+                double seconds, size_t *cut)
+    {
+        *cut = 0;
+        for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
+            if (!spy_[k] && !(k == 2 && authors_))
+                continue;
+            Top top = k == 2 ? people(limit) : values(k);
+            std::stable_sort(top.begin(), top.end(), by_count);
+            /* People are counted again as a click counts them, which
+             * adds the works that know them by an initial: a few more
+             * than the limit are, so that those can rise into it. */
+            const size_t keep =
+                k == 2 ? std::max(limit * RECOUNT_MORE, limit + RECOUNT_MIN)
+                       : limit;
+            if (top.size() > keep)
+                top.resize(keep);
+            if (k == 2) {
+                *cut = recount(h, query, decider, top, seconds);
+                if (top.size() > limit) {
+                    *cut = 0; /* what was counted fills the list */
+                    top.resize(limit);
+                } else if (*cut) {
+                    *cut = std::min(*cut, limit - top.size());
+                }
+            }
+            top_[k] = std::move(top);
+        }
+    }
+
+    const Top &top(unsigned k) const { return top_[k]; }
+
+  private:
+    static bool by_count(const std::pair<std::string, uint64_t> &a,
+                         const std::pair<std::string, uint64_t> &b)
+    {
+        return a.second > b.second;
+    }
+
+    /* Year, category or subject counts by value, in value order. */
+    Top values(unsigned k) const
     {
         std::map<std::string, uint64_t> c;
-        std::map<std::string, Person> people; /* k == 2: by person */
-        if (!spy_[k])
-            return c;
         for (Xapian::TermIterator v = spy_[k]->values_begin();
              v != spy_[k]->values_end(); ++v) {
             const uint64_t n = v.get_termfreq();
@@ -99,31 +277,110 @@ class Facets {
                 if (j == std::string::npos)
                     j = joined.size();
                 std::string value = joined.substr(i, j - i);
-                if (k == 2 && j > i) { /* one entry a person */
-                    const std::string key = person_key(value, rules_);
-                    if (seen.insert(key).second) {
-                        Person &p = people[key];
-                        p.count += n;
-                        p.forms[value] += n;
-                    }
-                } else if (j > i && seen.insert(value).second) {
+                if (j > i && seen.insert(value).second)
                     c[value] += n;
-                }
                 i = j + 1;
             }
         }
-        for (const auto &kv : people)
-            c[label(kv.second)] += kv.second.count;
-        return c;
+        return Top(c.begin(), c.end());
     }
 
-  private:
-    /* One person of the author facet: the works, and each form of the
-     * name seen with how many works wrote it so. */
-    struct Person {
-        uint64_t count = 0;
-        std::map<std::string, uint64_t> forms;
-    };
+    /* The author facet's candidates, by person.  Every name as written
+     * is counted (a hash of the names, no name read yet); the
+     * PEOPLE_POOL * limit most frequent forms (at least limit +
+     * PEOPLE_POOL_MIN, ties included) are then read as people
+     * (person_key) and their counts added up by person.  Reading every
+     * name of a broad query's matches cost 0.25-0.6 s on the arXiv 101k;
+     * the pool is what can reach the top, and recount() gives each kept
+     * entry its exact count.  Each person is labelled by its best form
+     * (better_label); in label order, for by_count's ties. */
+    Top people(size_t limit) const
+    {
+        /* Over a remote shard, Xapian's spy: its lists of names are
+         * kept here (a deque does not move them), and the names are
+         * views into them. */
+        std::deque<std::string> joined_values;
+        NameCounts remote(1 << 15);
+        if (!authors_)
+            for (Xapian::TermIterator v = spy_[2]->values_begin();
+                 v != spy_[2]->values_end(); ++v) {
+                joined_values.push_back(*v);
+                AuthorSpy::add_names(joined_values.back(), v.get_termfreq(),
+                                     remote);
+            }
+        const NameCounts &forms = authors_ ? authors_->forms : remote;
+        using Form = std::pair<uint64_t, std::string_view>;
+        std::vector<Form> order;
+        order.reserve(forms.size());
+        forms.each([&order](std::string_view name, uint64_t n) {
+            order.emplace_back(n, name);
+        });
+        const size_t pool =
+            std::max(limit * PEOPLE_POOL, limit + PEOPLE_POOL_MIN);
+        if (order.size() > pool) {
+            std::nth_element(order.begin(), order.begin() + (pool - 1),
+                             order.end(), [](const Form &x, const Form &y) {
+                                 return x.first > y.first;
+                             });
+            const uint64_t floor = order[pool - 1].first;
+            order.erase(std::remove_if(order.begin(), order.end(),
+                                       [floor](const Form &o) {
+                                           return o.first < floor;
+                                       }),
+                        order.end());
+        }
+        struct Person {
+            uint64_t count = 0;
+            std::string label;
+            uint64_t label_n = 0;
+        };
+        std::map<std::string, Person> people;
+        for (const Form &o : order) {
+            const std::string form(o.second);
+            Person &p = people[person_key(form, rules_)];
+            p.count += o.first;
+            if (p.label.empty() || better_label(form, o.first, p.label, p.label_n))
+                p.label = form, p.label_n = o.first;
+        }
+        std::map<std::string, uint64_t> c;
+        for (const auto &p : people)
+            c[p.second.label] += p.second.count;
+        return Top(c.begin(), c.end());
+    }
+
+    /* Count each entry of top again as the works its label's author
+     * filter gives within the match; re-sorted.  Stops when the time is
+     * up: the entries not counted are dropped.  Returns how many. */
+    static size_t recount(shim_db *h, const Xapian::Query &query,
+                          const Xapian::MatchDecider *decider, Top &top,
+                          double seconds)
+    {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double budget = seconds > 0 ? seconds : SHIM_COUNT_SECONDS;
+        Xapian::Enquire ce(h->db);
+        ce.set_weighting_scheme(Xapian::BoolWeight());
+        const Xapian::doccount all = h->db.get_doccount();
+        size_t done = 0;
+        for (; done < top.size(); done++) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if ((double)(t1.tv_sec - t0.tv_sec) +
+                    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 >
+                budget)
+                break;
+            Xapian::Query name;
+            if (author_name_query(h, top[done].first, name))
+                continue; /* no family name: counted by person */
+            ce.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query, name));
+            top[done].second =
+                ce.get_mset(0, 0, all, nullptr, decider).get_matches_lower_bound();
+        }
+        const size_t cut = top.size() - done;
+        top.resize(done);
+        std::stable_sort(top.begin(), top.end(), by_count);
+        return cut;
+    }
+
     /* The person a name stands for, by the name keys the author filter
      * uses (text_name_keys): the folded family name and full given name,
      * so that "Greta Lindqvist", "Lindqvist, Greta" and "GRETA LINDQVÍST"
@@ -143,38 +400,33 @@ class Facets {
         return key;
     }
 
-    /* How a form ranks as the entry's label: written in mixed case
-     * rather than capitals throughout, then the most letters (a given
-     * name rather than its initial), then "Given Family" rather than
-     * "Family, Given". */
-    static std::tuple<bool, size_t, bool> form_rank(const std::string &v)
+    /* Is form a (written by na works) a better label for its person than
+     * b (nb works)?  Written in mixed case rather than capitals
+     * throughout, then the form most works write, then the most letters,
+     * then "Given Family" rather than "Family, Given", then value order. */
+    static bool better_label(const std::string &a, uint64_t na,
+                             const std::string &b, uint64_t nb)
     {
-        bool lower = false;
-        size_t chars = 0;
-        for (unsigned char ch : v) { /* letters: ASCII, or a UTF-8 lead */
-            lower |= ch >= 'a' && ch <= 'z';
-            chars += isalpha(ch) || ch >= 0xC0;
-        }
-        return std::make_tuple(lower, chars, v.find(',') == std::string::npos);
-    }
-
-    /* The entry's label: the fullest form seen (form_rank; then the form
-     * most works wrote). */
-    static std::string label(const Person &p)
-    {
-        const std::string *best = nullptr;
-        uint64_t best_n = 0;
-        for (const auto &f : p.forms) {
-            if (!best || form_rank(f.first) > form_rank(*best) ||
-                (form_rank(f.first) == form_rank(*best) && f.second > best_n))
-                best = &f.first, best_n = f.second;
-        }
-        return best ? *best : std::string();
+        auto rank = [](const std::string &v, uint64_t n) {
+            bool lower = false;
+            size_t chars = 0;
+            for (unsigned char ch : v) { /* letters: ASCII, or a UTF-8 lead */
+                lower |= ch >= 'a' && ch <= 'z';
+                chars += isalpha(ch) || ch >= 0xC0;
+            }
+            return std::make_tuple(lower, n, chars,
+                                   v.find(',') == std::string::npos);
+        };
+        const auto ra = rank(a, na), rb = rank(b, nb);
+        return ra > rb || (ra == rb && a < b);
     }
 
     unsigned which_;
     int rules_; /* the index's name rules */
+    bool local_; /* no remote shard: the author facet is an AuthorSpy */
     std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
+    std::unique_ptr<AuthorSpy> authors_;
+    Top top_[SHIM_N_FACETS];
 };
 
 /* Expand-set terms for feedback: the default field's stems (no prefix),
@@ -264,6 +516,7 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
     fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     fb.set_sort_by_relevance_then_value(SLOT_ID, false);
     fb.set_expansion_scheme("bo1");
+    fb.set_time_limit(q->time_limit); /* the first ranking too: 0 none */
     Xapian::MSet top = fb.get_mset(
         0, static_cast<Xapian::doccount>(q->expand_docs), 0, nullptr, phrases);
     if (top.empty())
@@ -289,6 +542,16 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
     return Xapian::Query(loose ? Xapian::Query::OP_OR
                                : Xapian::Query::OP_AND_MAYBE,
                          query, more);
+}
+
+/* Add an ASCII note to the query's notes ("; " between). */
+static void append_note(shim_totals *totals, const char *what)
+{
+    std::string note = totals->note;
+    note += (note.empty() ? "" : "; ") + std::string(what);
+    if (note.size() >= sizeof totals->note)
+        note.resize(sizeof totals->note - 1);
+    memcpy(totals->note, note.c_str(), note.size() + 1);
 }
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
@@ -445,14 +708,20 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     count_total(h, query, decider, ms, q->exact_total ? 0 : q->count_limit,
                 q->time_limit, totals);
-    const std::string missing = missing_categories(h, query);
-    if (!missing.empty()) {
-        std::string note = totals->note;
-        note += (note.empty() ? "" : "; ") + missing;
-        if (note.size() >= sizeof totals->note)
-            note.resize(sizeof totals->note - 1); /* ASCII category keys */
-        memcpy(totals->note, note.c_str(), note.size() + 1);
+    if (spy) {
+        size_t cut = 0;
+        spy->finish(h, query, decider, q->facet_limit, q->time_limit, &cut);
+        if (cut) {
+            char note[160];
+            snprintf(note, sizeof note, "the author facet lists %zu fewer "
+                     "people: counting them as a click would took too long",
+                     cut);
+            append_note(totals, note);
+        }
     }
+    const std::string missing = missing_categories(h, query);
+    if (!missing.empty())
+        append_note(totals, missing.c_str());
     totals->suggestion[0] = '\0';
     if (q->suggest && has_text) {
         std::string sug = suggest(h, q->text, q->time_limit);
@@ -472,7 +741,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         std::map<std::string, double> stems;
         std::unique_ptr<Facets> spy;
         if (q->facets)
-            spy.reset(new Facets(q->facets, h->names));
+            spy.reset(new Facets(q->facets, h->names, all_local(h)));
         with_reopen(h, [&] {
             run_search(h, q, totals, hits, stems, spy.get());
         });
@@ -497,17 +766,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         for (unsigned k = 0; spy && k < SHIM_N_FACETS; k++) {
             if (!(q->facets & (1u << k)))
                 continue;
-            const std::map<std::string, uint64_t> counts = spy->fold(k);
-            std::vector<std::pair<std::string, uint64_t>> top(counts.begin(),
-                                                              counts.end());
-            std::stable_sort(top.begin(), top.end(),
-                             [](const std::pair<std::string, uint64_t> &a,
-                                const std::pair<std::string, uint64_t> &b) {
-                                 return a.second > b.second;
-                             }); /* the map gave value order for ties */
-            if (top.size() > q->facet_limit)
-                top.resize(q->facet_limit);
-            for (const auto &v : top)
+            for (const auto &v : spy->top(k))
                 if (facet_fn(ctx, 1u << k, v.first.c_str(), v.second)) {
                     set_msg(e, PDX_ENOMEM, "out of memory");
                     return PDX_ENOMEM;

@@ -22,6 +22,7 @@ typedef struct shim_author_key {
     int kind;
     const char *key;
     const char *initials;
+    unsigned group;  /* which filter value it came from (filters_all) */
 } shim_author_key;
 
 /* The author: values of one query, as written (the first few). */
@@ -37,12 +38,18 @@ enum { SHIM_SORT_RELEVANCE, SHIM_SORT_NEWEST, SHIM_SORT_OLDEST };
 typedef struct shim_query {
     const char *text;        /* "" for a filter-only query */
     int year_min, year_max;  /* 0 = open */
-    const char *const *cat_keys; /* OR */
+    /* Filter keys: alternatives (OR), or with filters_all one group of
+     * alternatives for each value given (the keys' group numbers), every
+     * group holding (AND). */
+    const char *const *cat_keys;
+    const unsigned *cat_groups;
     size_t n_cat_keys;
-    const shim_author_key *author_keys; /* OR */
+    const shim_author_key *author_keys;
     size_t n_author_keys;
-    const char *const *subject_keys; /* OR; folded (text_fold) */
+    const char *const *subject_keys; /* folded (text_fold) */
+    const unsigned *subject_groups;
     size_t n_subject_keys;
+    int filters_all;
     double k1, b;
     size_t offset, limit;
     int sort;

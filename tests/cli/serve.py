@@ -92,7 +92,7 @@ same_as_cli("search ranked by flat BM25, and with the proximity weight",
             "/search?q=" + q("peat bog methane") + "&rank=bm25&proximity=0.25&explain=1",
             ["search", "--db", db, "--format", "json", "--rank", "bm25", "--proximity-weight", "0.25",
              "--explain", "peat bog methane"])
-same_as_cli("search, repeated filters OR-ed", "/search?q=&category=cs.CV&category=q-bio&limit=50",
+same_as_cli("search, repeated filters (each must hold)", "/search?q=&category=cs.CV&category=q-bio&limit=50",
             ["search", "--db", db, "--format", "json", "--category", "cs.CV", "--category", "q-bio",
              "--limit", "50"])
 same_as_cli("every dated work, merged ones included (their records kept per source)",
@@ -102,13 +102,35 @@ same_as_cli("many hits with snippets and explanations",
             "/search?q=" + q("data OR study OR approach") + "&limit=60&snippet=300&explain=1",
             ["search", "--db", db, "--format", "json", "--limit", "60", "--snippet", "300", "--explain",
              "data OR study OR approach"])
-same_as_cli("subjects: filter (repeated, OR-ed) and facet",
-            "/search?subject=Malaria&subject=" + q("citizen science") + "&facets=subject,year&snippet=0",
-            ["search", "--db", db, "--format", "json", "--subject", "Malaria", "--subject", "citizen science",
+same_as_cli("subjects: alternatives in one value (|) and facet",
+            "/search?subject=" + q("Malaria|citizen science") + "&facets=subject,year&snippet=0",
+            ["search", "--db", db, "--format", "json", "--subject", "Malaria|citizen science",
              "--facets", "subject,year", "--snippet", "0"])
-st, _, body = get("/search?subject=Malaria&subject=" + q("citizen science"))
+st, _, body = get("/search?subject=" + q("Malaria|citizen science"))
 check("the subject filter finds works of two formats",
       st == 200 and sorted(h["id"] for h in json.loads(body)["hits"]) == ["W9000000001", "W9000000005"], body[:200])
+st, _, body = get("/search?subject=Malaria&subject=" + q("citizen science"))
+check("a repeated subject filter narrows: no work has both",
+      st == 200 and json.loads(body)["total"] == 0, body[:200])
+# A facet click narrows, and the count a facet shows is the total its
+# click gives: for each category and author shown under a search already
+# filtered by a category, the search with that value added.
+def facet_clicks(base):
+    st, _, body = get(base + "&facets=category,author&limit=0")
+    if st != 200:
+        return ["%s: %d" % (base, st)]
+    facets, total, wrong, tried = json.loads(body)["facets"], json.loads(body)["total"], [], 0
+    for key in ("category", "author"):
+        for v in facets.get(key, [])[:8]:
+            st, _, b = get(base + "&%s=%s&limit=0" % (key, q(v["value"])))
+            got = json.loads(b)["total"] if st == 200 else None
+            tried += 1
+            if got != v["count"] or got > total:
+                wrong.append((key, v["value"], v["count"], got, total))
+    return wrong if tried >= 8 else ["only %d values" % tried]
+for base in ("/search?q=" + q("data OR model OR study"), "/search?q=" + q("data OR model OR study") + "&category=cs"):
+    w = facet_clicks(base)
+    check("facet counts are what a click gives, and a click narrows: " + base, not w, w)
 st, _, body = get("/search?author=" + q("Varga SH") + "&snippet=0")
 hits = json.loads(body)["hits"] if st == 200 else []
 check("author= reads the name rules (PubMed initials of a hyphenated name) and marks the matched author",
@@ -184,6 +206,14 @@ error("sort=sideways", "/search?q=x&sort=sideways", 400, "sort")
 error("facets=colour", "/search?q=x&facets=colour", 400, "facets")
 error("year=20x1", "/search?q=x&year=20x1", 400, "year")
 error("empty query, no filter", "/search", 400, None, "empty query")
+# "Did you mean" by default, none with suggest=0 (a client that shows
+# none need not pay for it); the value is checked like every flag.
+st, _, body = get("/search?q=" + q("glaceir mappnig"))
+check("a misspelt query gets a suggestion", st == 200 and json.loads(body).get("suggestion") == "glacier mapping",
+      body[:200])
+st, _, body = get("/search?q=" + q("glaceir mappnig") + "&suggest=0")
+check("suggest=0: no suggestion", st == 200 and "suggestion" not in json.loads(body), body[:200])
+error("suggest takes 1 or 0", "/search?q=glacier&suggest=maybe", 400, "suggest", "suggest takes 1 or 0")
 error("a misspelt parameter", "/search?q=glacier&categroy=cs.CV", 400, "categroy", "unknown parameter")
 error("a parameter /search does not take", "/search?q=glacier&page=2", 400, "page", "unknown parameter")
 error("%00 in q", "/search?q=glacier%00mapping", 400, "q", "NUL")

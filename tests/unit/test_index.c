@@ -283,6 +283,58 @@ static void test_filters(void)
     pdx_close(ix);
 }
 
+/* Repeated filter values: alternatives by default, each must hold with
+ * filters_all (as the CLI and the server set it, so that a facet click
+ * narrows); '|' lists alternatives in one value either way; a version-7
+ * struct (before filters_all) keeps the alternatives. */
+static long count_values(pdx_index *ix, const char *const *cats, size_t nc,
+                         const char *const *authors, size_t na, int all,
+                         unsigned version)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.categories = cats;
+    q.n_categories = nc;
+    q.authors = authors;
+    q.n_authors = na;
+    q.filters_all = all;
+    q.exact_total = 1;
+    q.version = version;
+    pdx_results *r = NULL;
+    if (pdx_search(&r, ix, &q)) {
+        fprintf(stderr, "search failed: %s\n", pdx_errmsg(ix));
+        return -1;
+    }
+    long n = (long)pdx_results_total(r);
+    pdx_results_free(r);
+    return n;
+}
+
+static void test_filters_all(void)
+{
+    pdx_index *ix = NULL;
+    CHECK_INT(pdx_open(&ix, path_of("main"), PDX_OPEN_READ), 0);
+    const char *two[] = {"cs.LG", "q-bio"}, *alts[] = {"cs.CV|cs.LG", "q-bio"},
+               *one_alt[] = {"cs.CV|q-bio"}, *empty_alt[] = {"cs.CV|"};
+    const char *names[] = {"Ming Li", "Anna Berg"},
+               *name_alts[] = {"Ming Li|Anna Berg"};
+    const unsigned v = PDX_QUERY_VERSION;
+    CHECK_INT(count_values(ix, two, 2, NULL, 0, 0, v), 2);   /* w1 w3 */
+    CHECK_INT(count_values(ix, two, 2, NULL, 0, 1, v), 1);   /* w1 */
+    CHECK_INT(count_values(ix, alts, 2, NULL, 0, 1, v), 1);  /* w1 */
+    CHECK_INT(count_values(ix, one_alt, 1, NULL, 0, 1, v), 3); /* w1 w2 w3 */
+    CHECK_INT(count_values(ix, two, 2, NULL, 0, 1, 7), 2);   /* as before */
+    CHECK_INT(count_values(ix, NULL, 0, names, 2, 0, v), 2);
+    CHECK_INT(count_values(ix, NULL, 0, names, 2, 1, v), 0);
+    CHECK_INT(count_values(ix, NULL, 0, name_alts, 1, 1, v), 2);
+    pdx_results *r = NULL;
+    pdx_query q = PDX_QUERY_INIT;
+    q.categories = empty_alt;
+    q.n_categories = 1;
+    CHECK_INT(pdx_search(&r, ix, &q), PDX_EINVAL);
+    CHECK(strstr(pdx_errmsg(ix), "empty category filter") != NULL);
+    pdx_close(ix);
+}
+
 static void test_query_errors_and_paging(void)
 {
     pdx_index *ix = NULL;
@@ -1436,6 +1488,7 @@ int main(void)
     test_sync_versions();
     test_lifecycle();
     test_filters();
+    test_filters_all();
     test_query_errors_and_paging();
     test_snippets();
     test_snippet_boundaries();
