@@ -87,6 +87,11 @@ static const char help[] =
     "  --time-budget MS     a match stops looking for better works after\n"
     "                       this long and answers with the best found\n"
     "                       (default 1000; 0: no limit)\n"
+    "  --source-root DIR    show the files works were read from relative\n"
+    "                       to DIR (others by their base name, the default\n"
+    "                       for all): a client never sees the server's\n"
+    "                       paths, in hits, /stats or error messages\n"
+    "  --show-paths         show those paths as they are\n"
     "  --quiet              no access log\n"
     "  -h, --help           this text\n"
     "\n"
@@ -97,6 +102,11 @@ static const char help[] =
     "nothing to reopen).  exit status: 0 stopped; 1 could not listen or\n"
     "open the index; 2 usage.\n";
 
+/* The largest answer written (search and similar), and the most the
+ * answers waiting for their clients may hold in all. */
+#define ANSWER_MAX_BYTES (16 << 20)
+#define ANSWERS_HELD_BYTES (256 << 20)
+
 /* How long a stop waits for the requests in flight to be answered. */
 #define DRAIN_SECONDS 30
 /* Access-log lines waiting for standard output, at most. */
@@ -106,9 +116,11 @@ typedef struct server {
     const char *dbs[MAX_DBS];
     size_t n_dbs;
     int quiet;
+    int show_paths; /* --show-paths: the disk's paths as they are */
     double time_budget; /* seconds a match may take; 0 = none */
     pthread_key_t handle; /* each worker thread's pdx_index */
     _Atomic long in_flight; /* requests begun and not yet completed */
+    _Atomic long answer_bytes; /* answers queued and not yet sent */
     /* The access log: workers queue their lines (log_line) and never
      * wait for standard output, which a reader that stops reading would
      * fill; one thread of its own writes them (log_writer).  A full
@@ -211,6 +223,43 @@ static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
                                   const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The server's paths hidden from clients (unless --show-paths): each
+ * local index's path as given, and as the library resolves it, becomes
+ * its base name. */
+static const server *hiding; /* set once before the daemon starts */
+
+static void scrub_paths(char *msg, size_t size)
+{
+    if (!hiding || hiding->show_paths)
+        return;
+    for (size_t i = 0; i < hiding->n_dbs; i++) {
+        const char *db = hiding->dbs[i];
+        if (!strncmp(db, "tcp://", 6))
+            continue;
+        char real[4096];
+        const char *forms[2] = {db, realpath(db, real) ? real : NULL};
+        for (int k = 0; k < 2; k++) {
+            const char *path = forms[k];
+            size_t pn = path ? strlen(path) : 0;
+            while (pn > 1 && path[pn - 1] == '/')
+                pn--;
+            if (pn < 2)
+                continue;
+            const char *base = out_shown_path(path);
+            size_t bn = strlen(base);
+            while (bn && base[bn - 1] == '/')
+                bn--;
+            for (char *at = strstr(msg, path); at; at = strstr(at + bn, path)) {
+                if (strncmp(at, path, pn))
+                    break;
+                memmove(at + bn, at + pn, strlen(at + pn) + 1);
+                memcpy(at, base, bn);
+            }
+        }
+    }
+    (void)size;
+}
+
 static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
                                   unsigned status, const char *param,
                                   const char *fmt, ...)
@@ -220,6 +269,7 @@ static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    scrub_paths(msg, sizeof msg);
     cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
     cJSON_AddNumberToObject(e, "status", status);
     /* A message may quote invalid UTF-8 from the request: cJSON escapes
@@ -246,28 +296,108 @@ static unsigned status_for(int rc)
     }
 }
 
-/* Output printed by the CLI's own formatter (output.c) into memory, so
- * the API's schema is the CLI's. */
-static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
-                                    const char *query, const pdx_results *r,
-                                    size_t offset, size_t limit,
-                                    unsigned facets)
+/* An answer being written (answer_write), at most ANSWER_MAX_BYTES. */
+typedef struct answer {
+    char *buf;
+    size_t len, cap;
+    int too_big;
+} answer;
+
+static ssize_t answer_write(void *cookie, const char *data, size_t n)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    answer *a = cookie;
+    if (a->len + n > ANSWER_MAX_BYTES) {
+        a->too_big = 1;
+        errno = EFBIG;
+        return -1;
+    }
+    if (a->len + n > a->cap) {
+        size_t cap = a->cap ? a->cap : 65536;
+        while (cap < a->len + n)
+            cap *= 2;
+        char *nb = realloc(a->buf, cap);
+        if (!nb) {
+            errno = ENOMEM;
+            return -1;
+        }
+        a->buf = nb;
+        a->cap = cap;
+    }
+    memcpy(a->buf + a->len, data, n);
+    a->len += n;
+    return (ssize_t)n;
+}
+
+/* What a sent answer's buffer holds back, until libmicrohttpd is done
+ * with it (answer_sent). */
+typedef struct held {
+    server *s;
+    char *buf;
+    size_t len;
+} held;
+
+static void answer_sent(void *cls)
+{
+    held *h = cls;
+    h->s->answer_bytes -= (long)h->len;
+    free(h->buf);
+    free(h);
+}
+
+/* Output printed by the CLI's own formatter (output.c) into memory, so
+ * the API's schema is the CLI's.  Memory stays bounded whatever clients
+ * ask: an answer is written into at most ANSWER_MAX_BYTES (past that,
+ * a 400 asks for fewer hits or shorter snippets), handed to
+ * libmicrohttpd without a copy, and freed once sent; the answers held for
+ * clients that read slowly come to at most ANSWERS_HELD_BYTES in all
+ * (past that, a 503 asks to try again). */
+static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
+                                    server *s, const char *query,
+                                    const pdx_results *r, size_t offset,
+                                    size_t limit, unsigned facets)
+{
+    answer a = {0};
+    static const cookie_io_functions_t io = {.write = answer_write};
+    FILE *f = fopencookie(&a, "w", io);
     int bad = !f || out_results(f, OUT_JSON_COMPACT, query, r, offset,
                                 limit, 0, facets);
     if (f)
         bad |= fclose(f) != 0;
     if (bad) {
-        free(buf);
+        free(a.buf);
+        if (a.too_big)
+            return send_error(c, rq, 400, "limit", "the answer would pass %d "
+                              "MB: ask for fewer hits (limit) or shorter "
+                              "snippets (snippet)",
+                              ANSWER_MAX_BYTES >> 20);
         return send_error(c, rq, 500, NULL, "out of memory");
     }
-    enum MHD_Result ok = send_body(c, rq, 200,
-                                   "application/json; charset=utf-8", buf,
-                                   len, 1);
-    free(buf);
+    if (s->answer_bytes + (long)a.len > ANSWERS_HELD_BYTES) {
+        free(a.buf);
+        return send_error(c, rq, 503, NULL, "busy: %d MB of answers wait "
+                          "for their clients to read them; try again",
+                          ANSWERS_HELD_BYTES >> 20);
+    }
+    held *h = malloc(sizeof *h);
+    struct MHD_Response *resp =
+        h ? MHD_create_response_from_buffer_with_free_callback_cls(
+                a.len, a.buf, answer_sent, h)
+          : NULL;
+    if (!resp) {
+        free(h);
+        free(a.buf);
+        return send_error(c, rq, 500, NULL, "out of memory");
+    }
+    *h = (held){s, a.buf, a.len};
+    s->answer_bytes += (long)a.len;
+    MHD_add_response_header(resp, "Content-Type",
+                            "application/json; charset=utf-8");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    rq->status = 200;
+    rq->bytes = a.len;
     return ok;
 }
 
@@ -344,7 +474,7 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
         return send_error(c, rq, status_for(rc),
                           rc == PDX_EQUERY ? "q" : NULL, "%s",
                           pdx_errmsg(ix));
-    enum MHD_Result ok = send_results(c, rq, sq.q.text, r, sq.q.offset,
+    enum MHD_Result ok = send_results(c, rq, s, sq.q.text, r, sq.q.offset,
                                       sq.q.limit, sq.q.facets);
     pdx_results_free(r);
     return ok;
@@ -406,12 +536,13 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
                               pdx_errmsg(ix));
         char label[sizeof id + 16];
         snprintf(label, sizeof label, "similar:%s", id); /* as the CLI */
-        enum MHD_Result ok = send_results(c, rq, label, r, 0, limit, 0);
+        enum MHD_Result ok = send_results(c, rq, s, label, r, 0, limit, 0);
         pdx_results_free(r);
         return ok;
     }
     cJSON *o = cJSON_Parse(pdx_results_hit(r, 0)->json);
     pdx_results_free(r);
+    out_hide_paths_in(o);
     return send_json(c, rq, 200, o);
 }
 
@@ -436,7 +567,9 @@ static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
     if (rc)
         return send_error(c, rq, 503, NULL, "%s", pdx_errmsg(ix));
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "db", s->dbs[0]);
+    cJSON_AddStringToObject(o, "db", s->show_paths || !strncmp(s->dbs[0], "tcp://", 6)
+                                         ? s->dbs[0]
+                                         : out_shown_path(s->dbs[0]));
     cJSON_AddNumberToObject(o, "works", (double)st.works);
     cJSON_AddNumberToObject(o, "terms", (double)st.terms);
     cJSON_AddNumberToObject(o, "postings", (double)st.postings);
@@ -772,6 +905,8 @@ int cmd_serve(int argc, char **argv)
         {"timeout", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"time-budget", required_argument, NULL, 'B'},
+        {"show-paths", no_argument, NULL, 'P'},
+        {"source-root", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     /* Static: a log thread blocked on a full standard output may outlive
@@ -781,6 +916,7 @@ int cmd_serve(int argc, char **argv)
     s.time_budget = 1.0;
     const char *listen = "127.0.0.1:8080";
     size_t threads = 4, max_conn = 256, timeout = 10;
+    const char *source_root = NULL;
     int c;
     optind = 1;
     if (cli_query_args("serve", argc, argv, opts))
@@ -815,6 +951,8 @@ int cmd_serve(int argc, char **argv)
             }
             break;
         case 'q': s.quiet = 1; break;
+        case 'P': s.show_paths = 1; break;
+        case 'R': source_root = optarg; break;
         case 'B': {
             size_t ms;
             if (cli_size(optarg, 3600000, &ms)) {
@@ -853,6 +991,9 @@ int cmd_serve(int argc, char **argv)
         return status;
     pdx_close(probe);
 
+    if (!s.show_paths)
+        out_hide_source_paths(source_root);
+    hiding = &s;
     pthread_key_create(&s.handle, close_handle);
     pthread_mutex_init(&s.log_lock, NULL);
     pthread_cond_init(&s.log_ready, NULL);

@@ -44,6 +44,43 @@ static int ranges_json(cJSON *o, const char *name, const size_t *r, size_t n)
     return 0;
 }
 
+static int hide_paths;           /* out_hide_source_paths was called */
+static const char *paths_root;   /* shown relative to this, or NULL */
+
+void out_hide_source_paths(const char *root)
+{
+    hide_paths = 1;
+    paths_root = root && *root ? root : NULL;
+}
+
+const char *out_shown_path(const char *path)
+{
+    if (paths_root) {
+        size_t n = strlen(paths_root);
+        while (n > 1 && paths_root[n - 1] == '/')
+            n--;
+        if (!strncmp(path, paths_root, n) && path[n] == '/' && path[n + 1])
+            return path + n + 1;
+    }
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+void out_hide_paths_in(cJSON *rec)
+{
+    if (!hide_paths)
+        return;
+    cJSON *src, *sources = cJSON_GetObjectItemCaseSensitive(rec, "sources");
+    cJSON_ArrayForEach(src, sources) {
+        cJSON *file = cJSON_GetObjectItemCaseSensitive(src, "file");
+        if (cJSON_IsString(file) && file->valuestring) {
+            cJSON *shown = cJSON_CreateString(out_shown_path(file->valuestring));
+            if (shown)
+                cJSON_ReplaceItemInObjectCaseSensitive(src, "file", shown);
+        }
+    }
+}
+
 /* {"rank": R, "score": S, ...the stored record's fields...} */
 static cJSON *hit_json(const pdx_hit *h)
 {
@@ -57,6 +94,7 @@ static cJSON *hit_json(const pdx_hit *h)
     cJSON *src, *sources = cJSON_GetObjectItemCaseSensitive(rec, "sources");
     cJSON_ArrayForEach(src, sources)
         cJSON_DeleteItemFromObjectCaseSensitive(src, "record");
+    out_hide_paths_in(rec);
     while (rec && rec->child) {
         cJSON *item = cJSON_DetachItemViaPointer(rec, rec->child);
         if (!cJSON_AddItemToObject(o, item->string, item)) {
@@ -407,7 +445,8 @@ static int hit_compact(FILE *f, const pdx_hit *h)
 {
     const char *j = h->json;
     size_t n = strlen(j);
-    if (n < 2 || j[0] != '{' || j[n - 1] != '}' || strstr(j, "\"record\":"))
+    if (n < 2 || j[0] != '{' || j[n - 1] != '}' || strstr(j, "\"record\":") ||
+        (hide_paths && strstr(j, "\"file\":")))
         return put_value(f, hit_json(h));
     fprintf(f, "{\"rank\":%zu,\"score\":", h->rank + 1);
     if (put_value(f, cJSON_CreateNumber(round6(h->score))))

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "../common/paperdex.h"
 
 /* OUT_JSON_COMPACT: the OUT_JSON document on one line, written without
@@ -26,5 +28,18 @@ int out_parse_format(const char *s, out_format *f);
 int out_results(FILE *f, out_format fmt, const char *query,
                 const pdx_results *r, size_t offset, size_t limit, int bold,
                 unsigned facets);
+
+/* A server shows no path of its own disk unless its operator asks:
+ * after this call, every hit's and work's sources[].file is shown
+ * relative to `root` when it lies under it (root may be NULL), else as
+ * its base name.  Call once, before any thread prints. */
+void out_hide_source_paths(const char *root);
+
+/* What out_hide_source_paths shows of `path`: borrowed from path. */
+const char *out_shown_path(const char *path);
+
+/* Rewrite the sources[].file of one stored record (a parsed work), as
+ * out_hide_source_paths says, when it was called; else nothing. */
+void out_hide_paths_in(cJSON *rec);
 
 #endif

@@ -34,11 +34,13 @@ from harness import check, done, free_port  # noqa: E402
 PDX, SRC = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="pdx-serve-")
 db = os.path.join(tmp, "ix")
-samples = os.path.join(SRC, "corpus", "samples")
+samples = os.path.join(os.path.abspath(SRC), "corpus", "samples")
 subprocess.run([PDX, "index", "--quiet", "--db", db, samples], check=True)
 
+SRC_ABS = os.path.abspath(SRC)
 srv = subprocess.Popen([PDX, "serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "3",
-                        "--timeout", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                        "--timeout", "3", "--source-root", SRC_ABS],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 line = srv.stderr.readline()
 check("it says where it listens", line.startswith("listening on http://127.0.0.1:"), line)
 # Its output read as it comes: the access log is a line per request, and
@@ -63,9 +65,24 @@ def get(path, method="GET", data=None):
         return e.code, e.headers.get("Content-Type", ""), e.read()
 
 
+def shown(path):
+    """A source file as the server shows it: relative to --source-root
+    when under it, else its base name."""
+    return path[len(SRC_ABS) + 1:] if path.startswith(SRC_ABS + "/") else os.path.basename(path)
+
+
+def hide_paths(doc):
+    """The CLI's JSON with its sources' files as the server shows them."""
+    for w in (doc.get("hits") or []) + [doc]:
+        for so in w.get("sources") if isinstance(w.get("sources"), list) else []:
+            if "file" in so:
+                so["file"] = shown(so["file"])
+    return doc
+
+
 def cli(*args):
     p = subprocess.run([PDX] + list(args), capture_output=True, text=True)
-    return json.loads(p.stdout) if p.returncode == 0 else None
+    return hide_paths(json.loads(p.stdout)) if p.returncode == 0 else None
 
 
 def same_as_cli(label, path, args):
@@ -160,12 +177,23 @@ check("an id with a slash", st == 200 and json.loads(body)["id"] == "cs/0302017"
 st, _, body = get("/stats")
 sj, cj = json.loads(body), cli("stats", "--db", db, "--format", "json")
 check("stats", st == 200 and sj["works"] == cj["works"] and sj["layout"] == cj["layout"], body[:200])
+check("/stats names the index, not its path", sj.get("db") == "ix", sj.get("db"))
+# No path of the server's disk in an answer: sources relative to
+# --source-root (corpus/samples/...), the index by its name.
+leaks = [p for p in ("/search?q=glacier&limit=50", "/search?q=&category=cs&limit=100", "/works/1406.10925",
+                     "/stats", "/search?q=(unbalanced") if tmp.encode() in get(p)[2] or SRC_ABS.encode() in get(p)[2]]
+check("no answer holds the server's paths", not leaks, leaks)
+st, _, body = get("/search?q=glacier&limit=50")
+files = {so["file"] for h in json.loads(body)["hits"] for so in h.get("sources", []) if "file" in so}
+check("sources are shown relative to --source-root", files and all(f.startswith("corpus/samples/") for f in files),
+      sorted(files)[:5])
 st, _, body = get("/healthz")
 check("healthz", st == 200 and json.loads(body) == {"status": "ok", "works": cj["works"]}, body)
 st, ctype, body = get("/")
 check("the search page", st == 200 and ctype.startswith("text/html") and b"<form" in body
       and b'"/search?"' in body, (st, ctype))
-check("the page loads nothing from elsewhere", b"src=\"http" not in body and b"href=\"http" not in body)
+check("the page loads nothing from elsewhere (links out are links, not loads)",
+      b"src=\"http" not in body and b"<link" not in body and b"@import" not in body and b"url(http" not in body)
 
 # ---- errors ---------------------------------------------------------------
 same_as_cli("the total counted exactly up to count=, then gte",
@@ -359,11 +387,15 @@ check("after the swap, the rebuilt index is searched", st == 200 and json.loads(
 
 # ---- the index gone from under it: 503, then back -------------------------
 os.rename(db, db + ".away")
+st, _, body = get("/search?q=glacier")  # no index at all: the message names it, by its name only
+check("a 503 names the index by its name, not its path", st == 503 and b"'ix'" in body and tmp.encode() not in body,
+      body[:300])
 os.makedirs(db)  # an empty directory where the index was
 codes = {get("/search?q=glacier")[0] for _ in range(6)} | {get("/healthz")[0] for _ in range(6)}
 st, _, body = get("/search?q=glacier")
 check("while the index cannot be opened: 503, JSON", codes == {503} and json.loads(body)["error"]["status"] == 503,
       (codes, body[:200]))
+check("the 503 does not hold the index's path", tmp.encode() not in body, body[:300])
 os.rmdir(db)
 os.rename(db + ".away", db)
 check("and 200 once it is back", get("/search?q=glacier")[0] == 200 and get("/healthz")[0] == 200)

@@ -54,6 +54,46 @@ urllib.request.urlopen(slow, timeout=60).read()
 alone = time.time() - t0
 check("the slow request takes long enough to be stopped during it (%.2f s)" % alone, alone >= 0.25, alone)
 
+# Memory stays bounded whatever clients ask.  An answer past 16 MB is a
+# 400 naming limit, not megabytes built in memory:
+try:
+    urllib.request.urlopen("http://127.0.0.1:%d/search?q=the+model+of+learning&limit=10000&snippet=100000"
+                           % port, timeout=60).read()
+    big = None
+except urllib.error.HTTPError as e:
+    big = (e.code, json.loads(e.read())["error"])
+check("an answer past 16 MB is a 400 naming limit", big and big[0] == 400 and big[1].get("parameter") == "limit",
+      big)
+
+
+def rss_mb(pid, key="VmHWM"):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
+# ... and 30 clients that ask for megabytes each and never read them hold
+# at most 256 MB of answers in all (the rest get a 503 "busy"), so the
+# server's peak stays near its base.
+base_rss = rss_mb(srv.pid)
+readers = []
+big_page = ("GET /search?q=the+model+of+learning&limit=8000&snippet=1000 HTTP/1.1\r\n"
+            "Host: x\r\n\r\n").encode()
+for _ in range(30):
+    c = socket.create_connection(("127.0.0.1", port))
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    c.sendall(big_page)
+    readers.append(c)
+time.sleep(6)
+peak = rss_mb(srv.pid)
+for c in readers:
+    c.close()
+print("30 clients not reading: the server's peak RSS %.0f MB, %.0f MB before" % (peak, base_rss))
+check("30 clients that do not read their answers: peak under base + 256 MB held + 4 x 16 MB being "
+      "written + 40 MB", peak < base_rss + 256 + 64 + 40, (peak, base_rss))
+
 answer = {}
 
 
