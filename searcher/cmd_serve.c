@@ -199,6 +199,46 @@ static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
     return ok;
 }
 
+/* The page's icon: a magnifier over a page, as SVG. */
+static const char favicon[] =
+    "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'>"
+    "<rect x='5' y='3' width='18' height='24' rx='2' fill='#fff' "
+    "stroke='#1b1b1b' stroke-width='2'/>"
+    "<path d='M9 9h10M9 13h10M9 17h6' stroke='#1b1b1b' stroke-width='2'/>"
+    "<circle cx='20' cy='20' r='5' fill='none' stroke='#2b6cb0' "
+    "stroke-width='3'/><path d='M24 24l5 5' stroke='#2b6cb0' "
+    "stroke-width='3'/></svg>";
+
+/* The page and its icon: what the page may do is said by a Content
+ * Security Policy -- its own inline script and style, requests to this
+ * server only, nothing loaded from elsewhere, never framed (and
+ * X-Frame-Options for browsers before frame-ancestors); it may be
+ * cached for a minute. */
+static enum MHD_Result send_page(struct MHD_Connection *c, request *rq,
+                                 unsigned status, const char *type,
+                                 const void *body, size_t len)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        len, (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "max-age=60");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(
+        r, "Content-Security-Policy",
+        "default-src 'none'; script-src 'unsafe-inline'; style-src "
+        "'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri "
+        "'none'; form-action 'self'; frame-ancestors 'none'");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    rq->status = status;
+    rq->bytes = len;
+    return ok;
+}
+
 static enum MHD_Result send_json(struct MHD_Connection *c, request *rq,
                                  unsigned status, cJSON *o)
 {
@@ -733,8 +773,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         return MHD_YES;
     }
     if (!strcmp(url, "/"))
-        return send_body(c, rq, 200, "text/html; charset=utf-8",
-                         pdx_page_html, pdx_page_html_len, 0);
+        return send_page(c, rq, 200, "text/html; charset=utf-8",
+                         pdx_page_html, pdx_page_html_len);
+    if (!strcmp(url, "/favicon.ico"))
+        return send_page(c, rq, 200, "image/svg+xml", favicon,
+                         sizeof favicon - 1);
     if (!strcmp(url, "/search"))
         return search(c, rq, s);
     if (!strcmp(url, "/stats"))

@@ -44,7 +44,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
                                          "offset", "facets", "snippet",
                                          "explain", "expand", "k1", "b",
                                          "rank", "proximity", "count",
-                                         "suggest"};
+                                         "suggest", "facet_limit"};
     enum { NS = sizeof single / sizeof single[0] };
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
@@ -72,7 +72,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
                           "year, category, author, subject, sort, limit, "
                           "offset, facets, snippet, explain, expand, k1, b, "
-                          "rank, proximity, count, suggest",
+                          "rank, proximity, count, suggest, facet_limit",
                           k);
         val[j] = v; /* the last one counts */
     }
@@ -174,5 +174,11 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     if ((v = val[14]) && *v && flag(v, &suggest))
         return refuse(sq, "suggest", "suggest takes 1 or 0");
     q->no_suggest = !suggest;
+    /* facet_limit=N: values a facet lists (the page asks for more than it
+     * shows, for its "more"); each author listed is one count. */
+    if ((v = val[15]) && *v &&
+        (cli_size(v, SERVE_MAX_FACET_LIMIT, &q->facet_limit) || !q->facet_limit))
+        return refuse(sq, "facet_limit", "facet_limit takes a whole number "
+                      "from 1 to %d", SERVE_MAX_FACET_LIMIT);
     return 0;
 }

@@ -7,7 +7,8 @@ It types a query, narrows by year, clicks a facet, removes the filter,
 pages, opens a work and comes back, checks what the page shows against
 the API at each step, checks that the keyboard reaches the search box
 first and that a phone-sized window needs no sideways scrolling, and saves
-a screenshot of the results page as OUTDIR/search-page.png.
+screenshots of the results page 1,280 and 400 px wide as
+OUTDIR/search-page.png and OUTDIR/search-page-400.png.
 
 Needs Debian's chromium and chromium-driver (./dev.sh installs them);
 without them it reports itself skipped (exit 77), naming what is missing.
@@ -206,14 +207,70 @@ try:
     got, want = shown({"q": "data"})
     check("the browser's back button returns to the first page", got == want and len(want) == 10)
 
+    # Page numbers, the exact count, results per page, and past the end.
+    check("page numbers are links", until("document.querySelectorAll('nav.pages a[aria-label^=\"Page \"]').length") >= 1)
+    status = until("document.getElementById('status').textContent.includes('–') && "
+                   "document.getElementById('status').textContent")
+    check("the status line shows the exact count and the range", status == "%s works; 1–10" % format(total, ","),
+          status)
+    js("const s = document.getElementById('per'); s.value = '20'; s.dispatchEvent(new Event('change'))")
+    until("location.search.includes('per=20')")
+    want = [h["title"] for h in api({"q": "data", "limit": 20})["hits"]]
+    got = until("(" + HITS + ").length === %d && " % len(want) + HITS)
+    check("20 results a page when asked", got == want and len(want) == 20, (got, want))
+    wd("POST", S + "/url", {"url": BASE + "/?q=data&offset=%d" % (total + 90)})
+    past = until("document.getElementById('hits').textContent.includes('No works on this page') && "
+                 "document.getElementById('status').textContent")
+    check("past the last page: no range like 7001-7000, a way back", past == "%s works" % format(total, ","), past)
+    years = js("return Array.from(document.querySelectorAll('#facets a[aria-label^=\"Only year\"]'))"
+               ".map(a => +a.getAttribute('aria-label').slice(10))")
+    check("the year facet in year order", years and years == sorted(years, reverse=True), years)
+    wd("POST", S + "/url", {"url": BASE + "/?q=data"})
+    settled({"q": "data"})
+
+    # Authors and categories are links that filter; each hit links out.
+    au = until("document.querySelector('#hits li.hit .meta a') && "
+               "document.querySelector('#hits li.hit .meta a').textContent")
+    click("#hits li.hit .meta a")
+    got, want = shown({"q": "data", "author": au})
+    check("an author's name filters by that author (%s)" % au, got == want and len(got) > 0, (got, want))
+    click("#chips button[data-k=author]")
+    until("!location.search.includes('author=')")
+    settled({"q": "data"})
+    hits = api({"q": "data", "limit": 10})["hits"]
+    want_links = [("https://arxiv.org/abs/" + h["arxiv_id"]) for h in hits if h.get("arxiv_id")]
+    got_links = js("return Array.from(document.querySelectorAll('#hits .links a')).map(a => a.href)")
+    check("each hit with an arXiv id links to its abstract", want_links and all(u in got_links for u in want_links),
+          (want_links[:3], got_links[:6]))
+    doi_work = next((h for h in api({"q": "data OR model OR study", "limit": 100})["hits"] if h.get("doi")), None)
+    check("a sample work has a DOI", doi_work is not None)
+    if doi_work:
+        wd("POST", S + "/url", {"url": BASE + "/?work=" + urllib.parse.quote(doi_work["id"], safe="")})
+        href = until("document.querySelector('article .links a[href^=\"https://doi.org/\"]') && "
+                     "document.querySelector('article .links a[href^=\"https://doi.org/\"]').href")
+        check("a work's page links to its DOI", href == "https://doi.org/" + doi_work["doi"], (href, doi_work["doi"]))
+
+    # Instant search: the results follow the box as one types, no Enter.
+    wd("POST", S + "/url", {"url": BASE + "/"})
+    until("document.activeElement.id === 'q'")
+    typed("#q", "peat bog")
+    until("location.search.includes('q=peat+bog')")
+    got, want = shown({"q": "peat bog"})
+    check("typing without Enter shows the query's hits, the URL in step", got == want and len(want) > 0, (got, want))
+
     # The results page, saved for the README.
-    typed("#q", "coral reef monitoring\ue007")
-    settled({"q": "coral reef monitoring"})
-    os.makedirs(OUT, exist_ok=True)
-    png = base64.b64decode(wd("GET", S + "/screenshot"))
-    with open(os.path.join(OUT, "search-page.png"), "wb") as f:
-        f.write(png)
-    check("a screenshot is saved", png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10000, len(png))
+    def screenshot(name, width, height):
+        wd("POST", S + "/window/rect", {"width": width, "height": height})
+        typed("#q", "coral reef monitoring\ue007")
+        settled({"q": "coral reef monitoring"})
+        os.makedirs(OUT, exist_ok=True)
+        png = base64.b64decode(wd("GET", S + "/screenshot"))
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(png)
+        check("a screenshot %d px wide is saved" % width, png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10000,
+              len(png))
+    screenshot("search-page-400.png", 400, 860)
+    screenshot("search-page.png", 1280, 900)
 
     # A work's page.
     first = until(HITS + "[0]")
@@ -235,6 +292,11 @@ try:
     wd("POST", S + "/window/rect", {"width": 390, "height": 844})
     typed("#q", "graph neural networks\ue007")
     settled({"q": "graph neural networks"})
+    check("on a phone the first hit comes before the facets",
+          js("return document.querySelector('#hits li.hit').getBoundingClientRect().top < "
+             "document.getElementById('facets').getBoundingClientRect().top"),
+          js("return [document.querySelector('#hits li.hit').getBoundingClientRect().top, "
+             "document.getElementById('facets').getBoundingClientRect().top]"))
     check("a phone-sized window needs no sideways scrolling",
           js("return document.documentElement.scrollWidth <= window.innerWidth + 1"),
           js("return [document.documentElement.scrollWidth, window.innerWidth]"))

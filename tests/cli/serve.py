@@ -192,6 +192,13 @@ check("healthz", st == 200 and json.loads(body) == {"status": "ok", "works": cj[
 st, ctype, body = get("/")
 check("the search page", st == 200 and ctype.startswith("text/html") and b"<form" in body
       and b'"/search?"' in body, (st, ctype))
+with urllib.request.urlopen(BASE + "/", timeout=20) as r:
+    csp, xfo = r.headers.get("Content-Security-Policy", ""), r.headers.get("X-Frame-Options", "")
+check("the page says what it may load (CSP) and is never framed",
+      "default-src 'none'" in csp and "connect-src 'self'" in csp and "frame-ancestors 'none'" in csp
+      and xfo == "DENY", (csp, xfo))
+st, ctype, icon = get("/favicon.ico")
+check("a favicon", st == 200 and ctype == "image/svg+xml" and icon.startswith(b"<svg"), (st, ctype))
 check("the page loads nothing from elsewhere (links out are links, not loads)",
       b"src=\"http" not in body and b"<link" not in body and b"@import" not in body and b"url(http" not in body)
 
