@@ -82,7 +82,7 @@ test)
         ctest --output-on-failure -j "$JOBS")
     ;;
 bench)
-    need_pkgs "${PKGS[@]}"
+    need_pkgs "${PKGS[@]}" wrk  # bench/serve_load.py's load generator
     build build -DPDX_BENCH=ON
     ;;
 fuzz)

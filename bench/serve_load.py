@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
 """serve_load.py -- `paperdex serve` under load, loopback only, bounded
-in time: queries per second and latency at 1, 8 and 64 connections, with
-a cron reindex committing into the index during the 8-connection run, and
-the library's own latency for the same queries beside it, so the HTTP
-overhead is a number.
+in time: requests per second, latency and errors at 1, 8, 64 and 256
+connections for two mixes, each run during a cron reindex, the server's
+peak memory, and the library's own latency for the same queries beside
+it, so the HTTP overhead is a number.
 
 usage: serve_load.py [--seconds S] [--threads N] CORPUS
 
 CORPUS is a .jsonl(.gz) file (the arXiv 101k).  Its records are indexed
-with `--jobs 2` (all but the last 3,000, which the reindex adds while the
-server is loaded); the query mix is bench/compare.py's (one-, two- and
-four-word queries, phrases, year and category filters: 400 queries), each
-sent as GET /search?q=...&limit=10 in random order by `wrk` (Debian's
-wrk package) with a Lua script.  Each run lasts S seconds (default 10).
-Errors counted: non-2xx answers and socket errors.  The library figure is
-bench/pdx_qbench.c over the same queries (one thread, one handle).
+with `--jobs 2` (all but the last 3,000); each of the 8 runs starts a
+reindex that adds 375 more of them (a file of their own, as cron would
+find a new export) while the server is loaded.  The queries are
+bench/compare.py's mix (one-, two- and four-word queries, phrases, year
+and category filters: 400 queries), sent in random order by `wrk`
+(Debian's wrk package) with a Lua script, two ways:
+
+  api   GET /search?q=...&limit=10&snippet=0, as a program asks;
+  page  what the search page asks for each search: limit=10, snippets,
+        every facet (year, category, subject, author) with facet_limit=20.
+
+Each run lasts S seconds (default 10).  Errors counted: non-2xx answers
+and socket errors.  The server's peak RSS is its VmHWM at the end.  The
+library figure is bench/pdx_qbench.c over the same queries (one thread,
+one handle, no facets).
 """
 import json
 import os
@@ -53,6 +61,14 @@ def wrk(url, conns, seconds, script):
             "raw": out}
 
 
+def rss_mb(pid, key):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def main(argv):
     seconds, threads = 10, 4
     while argv and argv[0].startswith("--"):
@@ -68,13 +84,16 @@ def main(argv):
         return 2
     work = tempfile.mkdtemp(prefix="pdx-load-")
     recs = compare.read_records(argv[0], 10 ** 9)
-    base, late = os.path.join(work, "base.jsonl"), os.path.join(work, "late.jsonl")
+    base = os.path.join(work, "base.jsonl")
     with open(base, "w") as f:
         for r in recs[:-3000]:
             f.write(json.dumps(r) + "\n")
-    with open(late, "w") as f:
-        for r in recs[-3000:]:
-            f.write(json.dumps(r) + "\n")
+    late = []  # 8 slices of the last 3,000: one for each run's reindex
+    for k in range(8):
+        late.append(os.path.join(work, "late-%d.jsonl" % k))
+        with open(late[-1], "w") as f:
+            for r in recs[-3000 + 375 * k: len(recs) - 3000 + 375 * (k + 1)]:
+                f.write(json.dumps(r) + "\n")
     db = os.path.join(work, "ix")
     subprocess.run([compare.PDX, "index", "--quiet", "--jobs", "2", "--db", db, base], check=True)
 
@@ -83,55 +102,72 @@ def main(argv):
     with open(qfile, "w") as fq:
         for q in qs:
             fq.write("\t".join(q) + "\n")
-    paths = []
-    for kind, words, filt in qs:
-        text = '"%s"' % words if kind == "phrase" else words
-        p = {"q": text, "limit": "10", "snippet": "0"}
-        if filt.startswith("year="):
-            p["year"] = filt[5:]
-        elif filt.startswith("cat="):
-            p["category"] = filt[4:]
-        paths.append("/search?" + urllib.parse.urlencode(p))
-    script = os.path.join(work, "mix.lua")
-    with open(script, "w") as f:
-        f.write("paths = {\n" + ",\n".join(json.dumps(p) for p in paths) + "\n}\n"
-                "math.randomseed(42)\n"
-                "request = function()\n  return wrk.format('GET', paths[math.random(#paths)])\nend\n")
+    scripts = {}
+    for mix in ("api", "page"):
+        paths = []
+        for kind, words, filt in qs:
+            text = '"%s"' % words if kind == "phrase" else words
+            p = {"q": text, "limit": "10"}
+            if mix == "api":
+                p["snippet"] = "0"
+            else:
+                p.update({"facets": "year,category,subject,author", "facet_limit": "20"})
+            if filt.startswith("year="):
+                p["year"] = filt[5:]
+            elif filt.startswith("cat="):
+                p["category"] = filt[4:]
+            paths.append("/search?" + urllib.parse.urlencode(p))
+        scripts[mix] = os.path.join(work, mix + ".lua")
+        with open(scripts[mix], "w") as f:
+            f.write("paths = {\n" + ",\n".join(json.dumps(p) for p in paths) + "\n}\n"
+                    "math.randomseed(42)\n"
+                    "request = function()\n  return wrk.format('GET', paths[math.random(#paths)])\nend\n")
 
     srv = subprocess.Popen([compare.PDX, "serve", "--quiet", "--db", db, "--listen", "127.0.0.1:0",
-                            "--threads", str(threads)], stderr=subprocess.PIPE, text=True)
+                            "--threads", str(threads), "--max-connections", "512"],
+                           stderr=subprocess.PIPE, text=True)
     url = "http://127.0.0.1:%d" % int(srv.stderr.readline().strip().rsplit(":", 1)[1])
-    res = {}
+    res, added, conns_list = {}, 0, (1, 8, 64, 256)
     try:
-        wrk(url, 1, 2, script)  # warm-up
-        for conns in (1, 8, 64):
-            reindex = None
-            if conns == 8:  # cron adds 3,000 records while the server is loaded
+        wrk(url, 1, 2, scripts["api"])  # warm-up
+        for mix in ("api", "page"):
+            for conns in conns_list:
+                # cron adds 375 more records while the server is loaded
                 reindex = subprocess.Popen([compare.PDX, "index", "--quiet", "--batch", "500", "--db", db,
-                                            base, late])
-            t0 = time.time()
-            res[conns] = wrk(url, conns, seconds, script)
-            if reindex:
+                                            base] + late[:added + 1])
+                t0 = time.time()
+                r = res[mix, conns] = wrk(url, conns, seconds, scripts[mix])
                 reindex.wait()
-                res[conns]["reindex"] = "3,000 records added in %.1f s, during the run" % (time.time() - t0)
-            sys.stderr.write("%d connections: %s\n" % (conns, {k: v for k, v in res[conns].items() if k != "raw"}))
+                added += 1
+                r["reindex"] = "%.1f s" % (time.time() - t0)
+                r["rss_mb"] = rss_mb(srv.pid, "VmRSS")
+                sys.stderr.write("%s, %d connections: %s\n" % (
+                    mix, conns, {k: v for k, v in r.items() if k != "raw"}))
+        peak = rss_mb(srv.pid, "VmHWM")
     finally:
         srv.terminate()
-        srv.wait(timeout=30)
+        srv.wait(timeout=60)
+    works = json.loads(subprocess.run([compare.PDX, "stats", "--db", db, "--format", "json"],
+                                      capture_output=True, text=True, check=True).stdout)["works"]
     lib = compare.latency(lambda r: [compare.QB, qfile, str(r), db])
-    print("| connections | queries/s | p50 | p99 | errors | |")
-    print("|---|---|---|---|---|---|")
-    for conns in (1, 8, 64):
-        r = res[conns]
-        print("| %d | %.0f | %.2f ms | %.2f ms | %d of %d | %s |" % (
-            conns, r["qps"], r["p50_ms"], r["p99_ms"], r["errors"], r["requests"], r.get("reindex", "")))
-    print("| library, 1 thread (pdx_qbench) | %.0f | %.2f ms | %.2f ms | | |" % (
+    print("| mix | connections | requests/s | p50 | p99 | errors | RSS after |")
+    print("|---|---|---|---|---|---|---|")
+    for mix in ("api", "page"):
+        for conns in conns_list:
+            r = res[mix, conns]
+            print("| %s | %d | %.0f | %.2f ms | %.2f ms | %d of %d | %.0f MB |" % (
+                mix, conns, r["qps"], r["p50_ms"], r["p99_ms"], r["errors"], r["requests"], r["rss_mb"]))
+    print("| library, 1 thread (pdx_qbench) | 1 | %.0f | %.2f ms | %.2f ms | | |" % (
         lib["qps"], lib["p50_ms"], lib["p99_ms"]))
     print()
-    print("HTTP overhead at 1 connection: p50 %.2f ms (%.2f over the library's %.2f ms)" % (
-        res[1]["p50_ms"], res[1]["p50_ms"] - lib["p50_ms"], lib["p50_ms"]))
+    print("Every run during a reindex adding 375 records (%d works at the end); the server's peak RSS %.0f MB."
+          % (works, peak))
+    print("HTTP overhead at 1 connection (api): p50 %.2f ms (%.2f over the library's %.2f ms); "
+          "the page's requests at 1 connection: %.0f/s against the api's %.0f/s"
+          % (res["api", 1]["p50_ms"], res["api", 1]["p50_ms"] - lib["p50_ms"], lib["p50_ms"],
+             res["page", 1]["qps"], res["api", 1]["qps"]))
     shutil.rmtree(work)
-    return 0 if all(res[c]["errors"] == 0 for c in res) else 1
+    return 0 if all(r["errors"] == 0 for r in res.values()) else 1
 
 
 if __name__ == "__main__":

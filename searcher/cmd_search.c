@@ -101,8 +101,10 @@ static const char help[] =
     "                     matched words (default 200; 0: none); the words\n"
     "                     are bold on a terminal, and JSON gives their\n"
     "                     byte offsets in \"highlights\"\n"
-    "  --format F         text (default), json or jsonl; with --batch,\n"
-    "                     trec (default) or jsonl\n"
+    "  --format F         text (default), json or jsonl; bibtex, ris or\n"
+    "                     csljson: the page's works as citations, for a\n"
+    "                     reference manager; with --batch, trec (default)\n"
+    "                     or jsonl\n"
     "  --batch FILE       run every query in FILE: BEIR queries (JSON\n"
     "                     lines with _id and text), a SMART query file\n"
     "                     (.I/.W/.A), or lines \"qid<TAB>query\"; the\n"
@@ -399,7 +401,7 @@ int cmd_search(int argc, char **argv)
         return st;
     }
     if (fmt_name && out_parse_format(fmt_name, &fmt)) {
-        cli_error("--format takes text, json or jsonl%s",
+        cli_error("--format takes text, json, jsonl, bibtex, ris or csljson%s",
                   !strcmp(fmt_name, "trec") ? " (trec needs --batch)" : "");
         return EXIT_USAGE;
     }

@@ -69,7 +69,8 @@ static const char help[] =
     "with the schema of `search --format json` (a repeated category, author\n"
     "or subject narrows; | separates alternatives in one value); GET\n"
     "/works/ID, /works/ID/similar, /stats, /healthz; GET / is the search\n"
-    "page.\n"
+    "page.  format=bibtex|ris|csljson on /search and /works/ID gives the\n"
+    "works as citations.\n"
     "\n"
     "options:\n"
     "  --db DIR             the index (repeat, or tcp://HOST:PORT, for\n"
@@ -392,15 +393,15 @@ static void answer_sent(void *cls)
  * clients that read slowly come to at most ANSWERS_HELD_BYTES in all
  * (past that, a 503 asks to try again). */
 static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
-                                    server *s, const char *query,
-                                    const pdx_results *r, size_t offset,
-                                    size_t limit, unsigned facets)
+                                    server *s, out_format fmt,
+                                    const char *query, const pdx_results *r,
+                                    size_t offset, size_t limit,
+                                    unsigned facets)
 {
     answer a = {0};
     static const cookie_io_functions_t io = {.write = answer_write};
     FILE *f = fopencookie(&a, "w", io);
-    int bad = !f || out_results(f, OUT_JSON_COMPACT, query, r, offset,
-                                limit, 0, facets);
+    int bad = !f || out_results(f, fmt, query, r, offset, limit, 0, facets);
     if (f)
         bad |= fclose(f) != 0;
     if (bad) {
@@ -430,8 +431,7 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     }
     *h = (held){s, a.buf, a.len};
     s->answer_bytes += (long)a.len;
-    MHD_add_response_header(resp, "Content-Type",
-                            "application/json; charset=utf-8");
+    MHD_add_response_header(resp, "Content-Type", out_media_type(fmt));
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     enum MHD_Result ok = MHD_queue_response(c, 200, resp);
@@ -514,7 +514,8 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
         return send_error(c, rq, status_for(rc),
                           rc == PDX_EQUERY ? "q" : NULL, "%s",
                           pdx_errmsg(ix));
-    enum MHD_Result ok = send_results(c, rq, s, sq.q.text, r, sq.q.offset,
+    enum MHD_Result ok = send_results(c, rq, s, sq.format, sq.q.text, r,
+                                      sq.q.offset,
                                       sq.q.limit, sq.q.facets);
     pdx_results_free(r);
     return ok;
@@ -540,25 +541,33 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
     pdx_results *r = NULL;
     int rc;
     size_t limit = PDX_DEFAULT_LIMIT;
-    /* /works/ID takes no parameter, /works/ID/similar only limit */
+    /* /works/ID takes format, /works/ID/similar limit and format */
     args a;
     char why[200];
-    const char *bad, *v = NULL;
+    const char *bad, *v = NULL, *fv = NULL;
     unsigned st = get_args(c, &a, why, sizeof why, &bad);
     if (st)
         return send_error(c, rq, st, bad, "%s", why);
     for (size_t i = 0; i < a.n; i++) {
         if (similar && !strcmp(a.keys[i], "limit"))
             v = a.values[i];
+        else if (!strcmp(a.keys[i], "format"))
+            fv = a.values[i];
         else
             return send_error(c, rq, 400, a.keys[i], "unknown parameter "
                               "'%.40s': %s", a.keys[i],
-                              similar ? "/works/ID/similar takes limit"
-                                      : "/works/ID takes none");
+                              similar ? "/works/ID/similar takes limit and "
+                                        "format"
+                                      : "/works/ID takes format");
     }
     if (v && cli_size(v, PDX_MAX_LIMIT, &limit))
         return send_error(c, rq, 400, "limit", "limit takes a whole number "
                           "from 0 to %d", PDX_MAX_LIMIT);
+    out_format fmt = OUT_JSON_COMPACT;
+    if (fv && *fv && strcmp(fv, "json") &&
+        (out_parse_format(fv, &fmt) || fmt < OUT_BIBTEX))
+        return send_error(c, rq, 400, "format", "format takes json, bibtex, "
+                          "ris or csljson, not '%.40s'", fv);
     /* The work first, for both: an unknown id is 404, and any failure
      * after that is the index's (status_for). */
     rc = pdx_get(&r, ix, id);
@@ -576,7 +585,12 @@ static enum MHD_Result work(struct MHD_Connection *c, request *rq, server *s,
                               pdx_errmsg(ix));
         char label[sizeof id + 16];
         snprintf(label, sizeof label, "similar:%s", id); /* as the CLI */
-        enum MHD_Result ok = send_results(c, rq, s, label, r, 0, limit, 0);
+        enum MHD_Result ok = send_results(c, rq, s, fmt, label, r, 0, limit, 0);
+        pdx_results_free(r);
+        return ok;
+    }
+    if (fmt != OUT_JSON_COMPACT) { /* the work as a citation */
+        enum MHD_Result ok = send_results(c, rq, s, fmt, id, r, 0, 1, 0);
         pdx_results_free(r);
         return ok;
     }

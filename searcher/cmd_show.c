@@ -4,12 +4,15 @@
  */
 #include <cjson/cJSON.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cite.h"
 #include "cli.h"
 
 static const char help[] =
-    "usage: paperdex show --db DIR [--format text|json|jsonl] ID...\n"
+    "usage: paperdex show --db DIR [--format text|json|jsonl|bibtex|ris|\n"
+    "                               csljson] ID...\n"
     "\n"
     "Print each work with all its fields and its sources: the file and\n"
     "line of every record merged into it, and, when there are several,\n"
@@ -19,7 +22,8 @@ static const char help[] =
     "  --db DIR        the index (default: $PAPERDEX_DB)\n"
     "  --format F      text (default); json: the work as one object, or\n"
     "                  one array of them for several IDs; jsonl: one\n"
-    "                  object a line\n"
+    "                  object a line; bibtex, ris or csljson: the works\n"
+    "                  as citations, for a reference manager\n"
     "\n"
     "exit status: 0 every ID found; 1 an ID has no work, or the index is\n"
     "missing, damaged or not a paperdex index; 2 usage.\n";
@@ -91,7 +95,8 @@ int cmd_show(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = NULL;
-    int json = 0, c;
+    int json = 0, c; /* 1 json, 2 jsonl, 3 a citation format */
+    cite_format cite = CITE_BIBTEX;
     optind = 1;
     if (cli_query_args("show", argc, argv, opts))
         return EXIT_USAGE;
@@ -102,8 +107,11 @@ int cmd_show(int argc, char **argv)
         case 'f':
             if (!strcmp(optarg, "jsonl")) {
                 json = 2;
+            } else if (!cite_parse_format(optarg, &cite)) {
+                json = 3;
             } else if (cli_text_or_json(optarg, &json)) {
-                cli_error("show: --format takes text, json or jsonl");
+                cli_error("show: --format takes text, json, jsonl, bibtex, "
+                          "ris or csljson");
                 return EXIT_USAGE;
             }
             break;
@@ -124,6 +132,15 @@ int cmd_show(int argc, char **argv)
         return status;
     /* json with several ids: one array of every work found */
     cJSON *all = json == 1 && argc - optind > 1 ? cJSON_CreateArray() : NULL;
+    /* citations: one document of every work found, written at the end */
+    pdx_results **found = json == 3 ? calloc((size_t)(argc - optind), sizeof *found)
+                                    : NULL;
+    size_t n_found = 0;
+    if (json == 3 && !found) {
+        cli_error("out of memory");
+        pdx_close(ix);
+        return EXIT_ERROR;
+    }
     for (int i = optind; i < argc; i++) {
         pdx_results *r = NULL;
         int rc = pdx_get(&r, ix, argv[i]);
@@ -133,6 +150,9 @@ int cmd_show(int argc, char **argv)
         } else if (pdx_results_count(r) == 0) {
             cli_error("no work with id '%s'", argv[i]);
             status = EXIT_ERROR;
+        } else if (json == 3) {
+            found[n_found++] = r; /* freed after the document */
+            r = NULL;
         } else {
             for (size_t k = 0; k < pdx_results_count(r); k++) {
                 const pdx_hit *h = pdx_results_hit(r, k);
@@ -155,6 +175,24 @@ int cmd_show(int argc, char **argv)
             }
         }
         pdx_results_free(r);
+    }
+    if (found) {
+        size_t n = 0;
+        for (size_t i = 0; i < n_found; i++)
+            n += pdx_results_count(found[i]);
+        const pdx_work **works = malloc((n ? n : 1) * sizeof *works);
+        n = 0;
+        for (size_t i = 0; works && i < n_found; i++)
+            for (size_t k = 0; k < pdx_results_count(found[i]); k++)
+                works[n++] = pdx_results_hit(found[i], k)->work;
+        if (!works || cite_works(stdout, cite, works, n)) {
+            cli_error("cannot write the citations");
+            status = EXIT_ERROR;
+        }
+        free(works);
+        for (size_t i = 0; i < n_found; i++)
+            pdx_results_free(found[i]);
+        free(found);
     }
     if (all) {
         char *s = cJSON_Print(all);

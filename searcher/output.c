@@ -5,6 +5,10 @@
  */
 #include "output.h"
 
+#include <stdlib.h>
+
+#include "cite.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
@@ -19,9 +23,29 @@ int out_parse_format(const char *s, out_format *f)
         *f = OUT_JSON;
     else if (!strcmp(s, "jsonl"))
         *f = OUT_JSONL;
+    else if (!strcmp(s, "bibtex"))
+        *f = OUT_BIBTEX;
+    else if (!strcmp(s, "ris"))
+        *f = OUT_RIS;
+    else if (!strcmp(s, "csljson"))
+        *f = OUT_CSLJSON;
     else
         return -1;
     return 0;
+}
+
+static cite_format cite_of(out_format fmt)
+{
+    return fmt == OUT_BIBTEX ? CITE_BIBTEX : fmt == OUT_RIS ? CITE_RIS
+                                                            : CITE_CSLJSON;
+}
+
+const char *out_media_type(out_format fmt)
+{
+    if (fmt >= OUT_BIBTEX)
+        return cite_media_type(cite_of(fmt));
+    return fmt == OUT_TEXT ? "text/plain; charset=utf-8"
+                           : "application/json; charset=utf-8";
 }
 
 /* Scores are rounded to 6 decimals so that outputs compare stably. */
@@ -530,6 +554,16 @@ int out_results(FILE *f, out_format fmt, const char *query,
                 unsigned facets)
 {
     size_t n = pdx_results_count(r);
+    if (fmt >= OUT_BIBTEX) { /* the page's works as citations */
+        const pdx_work **works = malloc((n ? n : 1) * sizeof *works);
+        if (!works)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            works[i] = pdx_results_hit(r, i)->work;
+        int rc = cite_works(f, cite_of(fmt), works, n);
+        free(works);
+        return rc;
+    }
     if (fmt == OUT_JSON)
         return out_json(f, query, r, offset, limit, facets);
     if (fmt == OUT_JSON_COMPACT)

@@ -15,9 +15,19 @@
 /* OUT_JSON_COMPACT: the OUT_JSON document on one line, written without
  * parsing each hit's stored record again where it can be spliced in as it
  * is (paperdex serve's responses). */
-typedef enum { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JSON_COMPACT } out_format;
+/* OUT_BIBTEX, OUT_RIS, OUT_CSLJSON: the page's works as citations
+ * (searcher/cite.c), for a reference manager. */
+typedef enum {
+    OUT_TEXT,
+    OUT_JSON,
+    OUT_JSONL,
+    OUT_JSON_COMPACT,
+    OUT_BIBTEX,
+    OUT_RIS,
+    OUT_CSLJSON
+} out_format;
 
-/* Parse "text", "json" or "jsonl".  0 or -1. */
+/* Parse "text", "json", "jsonl", "bibtex", "ris" or "csljson".  0 or -1. */
 int out_parse_format(const char *s, out_format *f);
 
 /* Print a page of results.  With `bold`, text output marks matched words
@@ -28,6 +38,9 @@ int out_parse_format(const char *s, out_format *f);
 int out_results(FILE *f, out_format fmt, const char *query,
                 const pdx_results *r, size_t offset, size_t limit, int bold,
                 unsigned facets);
+
+/* The media type of a format's document (HTTP). */
+const char *out_media_type(out_format fmt);
 
 /* A server shows no path of its own disk unless its operator asks:
  * after this call, every hit's and work's sources[].file is shown

@@ -44,7 +44,8 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
                                          "offset", "facets", "snippet",
                                          "explain", "expand", "k1", "b",
                                          "rank", "proximity", "count",
-                                         "suggest", "facet_limit"};
+                                         "suggest", "facet_limit",
+                                         "format"};
     enum { NS = sizeof single / sizeof single[0] };
     const char *val[NS] = {0};
     memset(sq, 0, sizeof *sq);
@@ -72,7 +73,7 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
             return refuse(sq, k, "unknown parameter '%.40s': /search takes q, "
                           "year, category, author, subject, sort, limit, "
                           "offset, facets, snippet, explain, expand, k1, b, "
-                          "rank, proximity, count, suggest, facet_limit",
+                          "rank, proximity, count, suggest, facet_limit, format",
                           k);
         val[j] = v; /* the last one counts */
     }
@@ -180,5 +181,18 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
         (cli_size(v, SERVE_MAX_FACET_LIMIT, &q->facet_limit) || !q->facet_limit))
         return refuse(sq, "facet_limit", "facet_limit takes a whole number "
                       "from 1 to %d", SERVE_MAX_FACET_LIMIT);
+    /* format=bibtex|ris|csljson: the page's works as citations */
+    sq->format = OUT_JSON_COMPACT;
+    if ((v = val[16]) && *v) {
+        if (!strcmp(v, "bibtex"))
+            sq->format = OUT_BIBTEX;
+        else if (!strcmp(v, "ris"))
+            sq->format = OUT_RIS;
+        else if (!strcmp(v, "csljson"))
+            sq->format = OUT_CSLJSON;
+        else if (strcmp(v, "json"))
+            return refuse(sq, "format", "format takes json, bibtex, ris or "
+                          "csljson, not '%.40s'", v);
+    }
     return 0;
 }

@@ -249,6 +249,25 @@ try:
         href = until("document.querySelector('article .links a[href^=\"https://doi.org/\"]') && "
                      "document.querySelector('article .links a[href^=\"https://doi.org/\"]').href")
         check("a work's page links to its DOI", href == "https://doi.org/" + doi_work["doi"], (href, doi_work["doi"]))
+        cite = js("return Array.from(document.querySelectorAll('article .cite a')).map(a => a.href)")
+        check("a work's page offers it as BibTeX, RIS and CSL-JSON",
+              len(cite) == 3 and all("format=" + f in u for f, u in zip(("bibtex", "ris", "csljson"), cite)), cite)
+        if cite:
+            with urllib.request.urlopen(cite[0]) as r:
+                body = r.read().decode()
+            check("its BibTeX link gives the work's entry", body.startswith("@") and doi_work["doi"] in body,
+                  body[:200])
+
+    wd("POST", S + "/url", {"url": BASE + "/?q=data"})
+    settled({"q": "data"})
+    export = until("document.querySelector('#hits .cite a[href*=\"format=ris\"]') && "
+                   "document.querySelector('#hits .cite a[href*=\"format=ris\"]').href")
+    if export:
+        with urllib.request.urlopen(export) as r:
+            ris = r.read().decode()
+        check("the results page exports its works as RIS", ris.count("ER  - ") == 10, ris[:200])
+    else:
+        check("the results page exports its works as RIS", False, "no export link")
 
     # Instant search: the results follow the box as one types, no Enter.
     wd("POST", S + "/url", {"url": BASE + "/"})
