@@ -8,8 +8,9 @@ it, so the HTTP overhead is a number.
 usage: serve_load.py [--seconds S] [--threads N] CORPUS
 
 CORPUS is a .jsonl(.gz) file (the arXiv 101k).  Its records are indexed
-with `--jobs 2` (all but the last 3,000); each of the 8 runs starts a
-reindex that adds 375 more of them (a file of their own, as cron would
+with `--jobs 2` (all but the last 3,000); after a run of each mix at one
+connection on the quiet index, each of the 8 runs starts a reindex that
+adds 375 more of them (a file of their own, as cron would
 find a new export) while the server is loaded.  The queries are
 bench/compare.py's mix (one-, two- and four-word queries, phrases, year
 and category filters: 400 queries), sent in random order by `wrk`
@@ -130,6 +131,11 @@ def main(argv):
     res, added, conns_list = {}, 0, (1, 8, 64, 256)
     try:
         wrk(url, 1, 2, scripts["api"])  # warm-up
+        for mix in ("api", "page"):  # beside them, one connection on a quiet index
+            r = res[mix, "quiet"] = wrk(url, 1, seconds, scripts[mix])
+            r["rss_mb"] = rss_mb(srv.pid, "VmRSS")
+            sys.stderr.write("%s, 1 connection, no reindex: %s\n" % (
+                mix, {k: v for k, v in r.items() if k != "raw"}))
         for mix in ("api", "page"):
             for conns in conns_list:
                 # cron adds 375 more records while the server is loaded
@@ -153,10 +159,11 @@ def main(argv):
     print("| mix | connections | requests/s | p50 | p99 | errors | RSS after |")
     print("|---|---|---|---|---|---|---|")
     for mix in ("api", "page"):
-        for conns in conns_list:
+        for conns in ("quiet",) + conns_list:
             r = res[mix, conns]
-            print("| %s | %d | %.0f | %.2f ms | %.2f ms | %d of %d | %.0f MB |" % (
-                mix, conns, r["qps"], r["p50_ms"], r["p99_ms"], r["errors"], r["requests"], r["rss_mb"]))
+            print("| %s | %s | %.0f | %.2f ms | %.2f ms | %d of %d | %.0f MB |" % (
+                mix, "1, no reindex" if conns == "quiet" else conns, r["qps"], r["p50_ms"], r["p99_ms"],
+                r["errors"], r["requests"], r["rss_mb"]))
     print("| library, 1 thread (pdx_qbench) | 1 | %.0f | %.2f ms | %.2f ms | | |" % (
         lib["qps"], lib["p50_ms"], lib["p99_ms"]))
     print()

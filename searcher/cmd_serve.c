@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "output.h"
@@ -93,6 +94,9 @@ static const char help[] =
     "                       for all): a client never sees the server's\n"
     "                       paths, in hits, /stats or error messages\n"
     "  --show-paths         show those paths as they are\n"
+    "  --cors ORIGIN        let pages of ORIGIN (https://HOST[:PORT], or *\n"
+    "                       for any) read the answers: CORS headers and\n"
+    "                       preflights; none by default\n"
     "  --quiet              no access log\n"
     "  -h, --help           this text\n"
     "\n"
@@ -118,6 +122,8 @@ typedef struct server {
     size_t n_dbs;
     int quiet;
     int show_paths; /* --show-paths: the disk's paths as they are */
+    const char *cors; /* --cors ORIGIN: the one origin whose pages may
+                         read the answers (or "*"), or NULL */
     double time_budget; /* seconds a match may take; 0 = none */
     pthread_key_t handle; /* each worker thread's pdx_index */
     _Atomic long in_flight; /* requests begun and not yet completed */
@@ -181,6 +187,10 @@ static pdx_index *thread_index(server *s, char *msg, size_t n)
     return ix;
 }
 
+static const server *hiding; /* the server, set once before it starts */
+static void allow_origin(struct MHD_Connection *c, const server *s,
+                         struct MHD_Response *resp);
+
 static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
                                  unsigned status, const char *type,
                                  const void *body, size_t len, int copy)
@@ -193,6 +203,8 @@ static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (hiding)
+        allow_origin(c, hiding, r);
     enum MHD_Result ok = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     rq->status = status;
@@ -267,7 +279,6 @@ static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
 /* The server's paths hidden from clients (unless --show-paths): each
  * local index's path as given, and as the library resolves it, becomes
  * its base name. */
-static const server *hiding; /* set once before the daemon starts */
 
 static void scrub_paths(char *msg, size_t size)
 {
@@ -337,6 +348,79 @@ static unsigned status_for(int rc)
     }
 }
 
+/* Answers of this many bytes or more are sent gzipped to a client that
+ * accepts it (zlib's deflate, level 1: on search answers about a
+ * sixth of the bytes for a fraction of a millisecond a page). */
+#define GZIP_MIN_BYTES 1024
+
+/* FNV-1a over the answer: its ETag. */
+static uint64_t answer_hash(const char *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Does the request's Accept-Encoding take gzip (and not with q=0)? */
+static int accepts_gzip(struct MHD_Connection *c)
+{
+    const char *ae = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 "Accept-Encoding");
+    for (const char *p = ae; p && (p = strstr(p, "gzip")); p += 4) {
+        const char *q = p + 4;
+        while (*q == ' ')
+            q++;
+        if (!*q || *q == ',')
+            return 1;
+        if (*q != ';')
+            continue; /* "gzipx": another coding */
+        q++;
+        while (*q == ' ')
+            q++;
+        return strncmp(q, "q=", 2) || strtod(q + 2, NULL) > 0;
+    }
+    return 0;
+}
+
+/* The CORS header, when --cors names the request's Origin (or is "*"):
+ * that origin's pages may read the answers.  Nothing else is allowed
+ * across origins (GET only, no credentials). */
+static void allow_origin(struct MHD_Connection *c, const server *s,
+                         struct MHD_Response *resp)
+{
+    if (!s->cors)
+        return;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     "Origin");
+    if (!strcmp(s->cors, "*"))
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    else if (origin && !strcmp(origin, s->cors))
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin",
+                                s->cors);
+}
+
+static enum MHD_Result send_not_modified(struct MHD_Connection *c,
+                                         request *rq, const server *s,
+                                         const char *etag)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "ETag", etag);
+    MHD_add_response_header(r, "Cache-Control", "no-cache");
+    MHD_add_response_header(r, "Vary", "Accept-Encoding, Origin");
+    allow_origin(c, s, r);
+    enum MHD_Result ok = MHD_queue_response(c, 304, r);
+    MHD_destroy_response(r);
+    rq->status = 304;
+    rq->bytes = 0;
+    return ok;
+}
+
 /* An answer being written (answer_write), at most ANSWER_MAX_BYTES. */
 typedef struct answer {
     char *buf;
@@ -367,6 +451,38 @@ static ssize_t answer_write(void *cookie, const char *data, size_t n)
     memcpy(a->buf + a->len, data, n);
     a->len += n;
     return (ssize_t)n;
+}
+
+/* Replace a's bytes by their gzip (RFC 1952) form.  0, or -1 (a is then
+ * as it was, sent plain). */
+static int gzip_answer(answer *a)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+        Z_OK)
+        return -1;
+    size_t cap = deflateBound(&z, (uLong)a->len);
+    char *out = malloc(cap);
+    if (!out) {
+        deflateEnd(&z);
+        return -1;
+    }
+    z.next_in = (Bytef *)a->buf;
+    z.avail_in = (uInt)a->len;
+    z.next_out = (Bytef *)out;
+    z.avail_out = (uInt)cap;
+    int rc = deflate(&z, Z_FINISH);
+    size_t n = cap - z.avail_out;
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        free(out);
+        return -1;
+    }
+    free(a->buf);
+    a->buf = out;
+    a->len = a->cap = n;
+    return 0;
 }
 
 /* What a sent answer's buffer holds back, until libmicrohttpd is done
@@ -419,6 +535,20 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
                           "for their clients to read them; try again",
                           ANSWERS_HELD_BYTES >> 20);
     }
+    /* The tag of the answer's bytes: a client that has them already
+     * (If-None-Match) gets a 304 with no body.  An answer changes when
+     * the index does, so the tag follows the index's revisions. */
+    char etag[24];
+    snprintf(etag, sizeof etag, "\"%016llx\"",
+             (unsigned long long)answer_hash(a.buf, a.len));
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                  "If-None-Match");
+    if (inm && strstr(inm, etag)) {
+        free(a.buf);
+        return send_not_modified(c, rq, s, etag);
+    }
+    const int gz = a.len >= GZIP_MIN_BYTES && accepts_gzip(c) &&
+                   gzip_answer(&a) == 0;
     held *h = malloc(sizeof *h);
     struct MHD_Response *resp =
         h ? MHD_create_response_from_buffer_with_free_callback_cls(
@@ -432,8 +562,13 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     *h = (held){s, a.buf, a.len};
     s->answer_bytes += (long)a.len;
     MHD_add_response_header(resp, "Content-Type", out_media_type(fmt));
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "Cache-Control", "no-cache");
+    MHD_add_response_header(resp, "ETag", etag);
+    MHD_add_response_header(resp, "Vary", "Accept-Encoding, Origin");
+    if (gz)
+        MHD_add_response_header(resp, "Content-Encoding", "gzip");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    allow_origin(c, s, resp);
     enum MHD_Result ok = MHD_queue_response(c, 200, resp);
     MHD_destroy_response(resp);
     rq->status = 200;
@@ -635,6 +770,27 @@ static enum MHD_Result stats(struct MHD_Connection *c, request *rq,
     return send_json(c, rq, 200, o);
 }
 
+/* OPTIONS with --cors: the browser's preflight, answered 204 with what
+ * an origin may do (GET and HEAD, the Accept header). */
+static enum MHD_Result send_preflight(struct MHD_Connection *c, request *rq,
+                                      const server *s)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    allow_origin(c, s, r);
+    MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, HEAD");
+    MHD_add_response_header(r, "Access-Control-Allow-Headers", "Accept");
+    MHD_add_response_header(r, "Access-Control-Max-Age", "600");
+    MHD_add_response_header(r, "Vary", "Origin");
+    enum MHD_Result ok = MHD_queue_response(c, 204, r);
+    MHD_destroy_response(r);
+    rq->status = 204;
+    rq->bytes = 0;
+    return ok;
+}
+
 /* libmicrohttpd's --timeout (MHD_OPTION_CONNECTION_TIMEOUT) cuts only an
  * idle connection: 300 clients each sending a header line a second
  * would hold every connection for as long as they liked (slowloris).  So
@@ -770,6 +926,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
          * body it never sends (a chunked upload that never ends, a
          * Content-Length of 10 GB) gets its answer at once, and the
          * connection is closed after it, the body unread. */
+        if (s->cors && !strcmp(method, "OPTIONS")) /* a CORS preflight */
+            return send_preflight(c, rq, s);
         if (strcmp(method, "GET") && strcmp(method, "HEAD"))
             return send_error(c, rq, 405, NULL, "%s is not served: every "
                               "endpoint is GET", method);
@@ -964,6 +1122,7 @@ int cmd_serve(int argc, char **argv)
         {"time-budget", required_argument, NULL, 'B'},
         {"show-paths", no_argument, NULL, 'P'},
         {"source-root", required_argument, NULL, 'R'},
+        {"cors", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     /* Static: a log thread blocked on a full standard output may outlive
@@ -1010,6 +1169,15 @@ int cmd_serve(int argc, char **argv)
         case 'q': s.quiet = 1; break;
         case 'P': s.show_paths = 1; break;
         case 'R': source_root = optarg; break;
+        case 'C':
+            if (!*optarg || (strcmp(optarg, "*") &&
+                             strncmp(optarg, "http://", 7) &&
+                             strncmp(optarg, "https://", 8))) {
+                cli_error("--cors takes an origin (https://HOST[:PORT]) or *");
+                return EXIT_USAGE;
+            }
+            s.cors = optarg;
+            break;
         case 'B': {
             size_t ms;
             if (cli_size(optarg, 3600000, &ms)) {

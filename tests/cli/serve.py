@@ -412,6 +412,62 @@ os.rmdir(db)
 os.rename(db + ".away", db)
 check("and 200 once it is back", get("/search?q=glacier")[0] == 200 and get("/healthz")[0] == 200)
 
+# ---- gzip, ETag, CORS ------------------------------------------------------
+def raw(path, headers=None, method="GET", base=None):
+    """(status, headers, body as sent) of one request with these headers."""
+    import http.client
+    host, port_ = (base or BASE)[len("http://"):].split(":")
+    conn = http.client.HTTPConnection(host, int(port_), timeout=20)
+    conn.request(method, path, headers=headers or {})
+    r = conn.getresponse()
+    out = (r.status, {k.lower(): v for k, v in r.getheaders()}, r.read())
+    conn.close()
+    return out
+
+
+big = "/search?q=" + q("data OR model OR study") + "&limit=50&snippet=300"
+st, hd, plain = raw(big)
+st2, hd2, zipped = raw(big, {"Accept-Encoding": "gzip, deflate"})
+import gzip as _gzip  # noqa: E402
+check("a large answer is gzipped for a client that takes it, and unzips to the plain answer",
+      st == st2 == 200 and hd2.get("content-encoding") == "gzip" and "content-encoding" not in hd
+      and _gzip.decompress(zipped) == plain and len(zipped) < len(plain) / 2,
+      (hd2.get("content-encoding"), len(zipped), len(plain)))
+st3, hd3, _ = raw(big, {"Accept-Encoding": "gzip;q=0"})
+check("gzip;q=0 is refused gzip", st3 == 200 and "content-encoding" not in hd3, hd3.get("content-encoding"))
+tag = hd.get("etag")
+st4, hd4, body4 = raw(big, {"If-None-Match": tag or "none"})
+check("an answer carries an ETag, and the same request with If-None-Match gets a 304 and no body",
+      bool(tag) and st4 == 304 and body4 == b"" and hd4.get("etag") == tag, (tag, st4, body4[:80]))
+st5, hd5, _ = raw("/search?q=glacier", {"Origin": "https://app.example.org"})
+st6, _, _ = raw("/search?q=glacier", {"Origin": "https://app.example.org"}, method="OPTIONS")
+check("without --cors: no CORS header, and OPTIONS is a 405",
+      st5 == 200 and "access-control-allow-origin" not in hd5 and st6 == 405, (hd5, st6))
+srv3 = subprocess.Popen([PDX, "serve", "--quiet", "--db", db, "--listen", "127.0.0.1:0",
+                         "--cors", "https://app.example.org"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                        text=True)
+base3 = "http://127.0.0.1:%d" % int(srv3.stderr.readline().strip().rsplit(":", 1)[1])
+try:
+    st, hd, _ = raw("/search?q=glacier", {"Origin": "https://app.example.org"}, base=base3)
+    check("--cors ORIGIN: that origin may read the answers",
+          st == 200 and hd.get("access-control-allow-origin") == "https://app.example.org", hd)
+    st, hd, _ = raw("/works/1406.10925", {"Origin": "https://app.example.org"}, base=base3)
+    check("--cors ORIGIN: a work's answer too", st == 200 and
+          hd.get("access-control-allow-origin") == "https://app.example.org", hd)
+    st, hd, _ = raw("/search?q=glacier", {"Origin": "https://evil.example.com"}, base=base3)
+    check("--cors ORIGIN: another origin may not", st == 200 and "access-control-allow-origin" not in hd, hd)
+    st, hd, _ = raw("/search?q=glacier", {"Origin": "https://app.example.org",
+                                          "Access-Control-Request-Method": "GET"}, method="OPTIONS", base=base3)
+    check("--cors ORIGIN: the preflight is a 204 allowing GET",
+          st == 204 and hd.get("access-control-allow-origin") == "https://app.example.org"
+          and "GET" in hd.get("access-control-allow-methods", ""), (st, hd))
+finally:
+    srv3.terminate()
+    srv3.wait(timeout=30)
+p3 = subprocess.run([PDX, "serve", "--db", db, "--cors", "app.example.org"], capture_output=True, text=True,
+                    timeout=10)
+check("--cors without a scheme is a usage error", p3.returncode == 2 and "--cors" in p3.stderr, p3.stderr)
+
 # ---- SIGHUP, the access log and the stop -----------------------------------
 srv.send_signal(signal.SIGHUP)
 time.sleep(0.3)
