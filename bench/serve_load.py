@@ -21,7 +21,9 @@ and category filters: 400 queries), sent in random order by `wrk`
         every facet (year, category, subject, author) with facet_limit=20.
 
 Each run lasts S seconds (default 10).  Errors counted: non-2xx answers
-and socket errors.  The server's peak RSS is its VmHWM at the end.  The
+and socket errors.  Then each kind of request (no facets; year, category
+and subject; every facet at facet_limit 20 and 10) is timed one after
+another over 200 queries of the mix, on the quiet server.  The server's peak RSS is its VmHWM at the end.  The
 library figure is bench/pdx_qbench.c over the same queries (one thread,
 one handle, no facets).
 """
@@ -60,6 +62,39 @@ def wrk(url, conns, seconds, script):
             "requests": int(total.group(1)),
             "errors": (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, sock.groups())) if sock else 0),
             "raw": out}
+
+
+COST_QUERIES = 200
+
+
+def request_costs(url, qs):
+    """Each request kind over the first COST_QUERIES queries, one after
+    another: (label, (mean, p50, p90) in ms), the API's first."""
+    import statistics
+    import urllib.request
+    kinds = [("api (no facets)", {"snippet": "0"}),
+             ("year, category and subject facets", {"facets": "year,category,subject", "facet_limit": "20"}),
+             ("the page's (every facet, facet_limit=20)",
+              {"facets": "year,category,subject,author", "facet_limit": "20"}),
+             ("every facet, facet_limit=10", {"facets": "year,category,subject,author", "facet_limit": "10"})]
+    out = []
+    # one request first: the handles reopen the index the reindex changed
+    urllib.request.urlopen(url + "/search?q=warm", timeout=60).read()
+    for label, extra in kinds:
+        ts = []
+        for kind, words, filt in qs[:COST_QUERIES]:
+            p = {"q": '"%s"' % words if kind == "phrase" else words, "limit": "10"}
+            p.update(extra)
+            if filt.startswith("year="):
+                p["year"] = filt[5:]
+            elif filt.startswith("cat="):
+                p["category"] = filt[4:]
+            t = time.time()
+            urllib.request.urlopen(url + "/search?" + urllib.parse.urlencode(p), timeout=60).read()
+            ts.append(1000 * (time.time() - t))
+        ts.sort()
+        out.append((label, (statistics.mean(ts), ts[len(ts) // 2], ts[int(len(ts) * 0.9)])))
+    return out
 
 
 def rss_mb(pid, key):
@@ -150,6 +185,7 @@ def main(argv):
                 sys.stderr.write("%s, %d connections: %s\n" % (
                     mix, conns, {k: v for k, v in r.items() if k != "raw"}))
         peak = rss_mb(srv.pid, "VmHWM")
+        costs = request_costs(url, qs)
     finally:
         srv.terminate()
         srv.wait(timeout=60)
@@ -173,6 +209,13 @@ def main(argv):
           "the page's requests at 1 connection: %.0f/s against the api's %.0f/s"
           % (res["api", 1]["p50_ms"], res["api", 1]["p50_ms"] - lib["p50_ms"], lib["p50_ms"],
              res["page", 1]["qps"], res["api", 1]["qps"]))
+    print()
+    print("What a request costs, one after another on the quiet server (%d queries of the mix):" % COST_QUERIES)
+    print()
+    print("| request | mean | p50 | p90 |")
+    print("|---|---|---|---|")
+    for label, (mean, p50, p90) in costs:
+        print("| %s | %.1f ms | %.1f ms | %.1f ms |" % (label, mean, p50, p90))
     shutil.rmtree(work)
     return 0 if all(r["errors"] == 0 for r in res.values()) else 1
 

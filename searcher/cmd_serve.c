@@ -187,6 +187,19 @@ static pdx_index *thread_index(server *s, char *msg, size_t n)
     return ix;
 }
 
+/* Queue response r (status, a body of `bytes`), and say so in rq for the
+ * access log; r is released. */
+static enum MHD_Result queue(struct MHD_Connection *c, request *rq,
+                             unsigned status, struct MHD_Response *r,
+                             size_t bytes)
+{
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    rq->status = status;
+    rq->bytes = bytes;
+    return ok;
+}
+
 static const server *hiding; /* the server, set once before it starts */
 static void allow_origin(struct MHD_Connection *c, const server *s,
                          struct MHD_Response *resp);
@@ -205,11 +218,7 @@ static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     if (hiding)
         allow_origin(c, hiding, r);
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    rq->status = status;
-    rq->bytes = len;
-    return ok;
+    return queue(c, rq, status, r, len);
 }
 
 /* The page's icon: a magnifier over a page, as SVG. */
@@ -245,11 +254,7 @@ static enum MHD_Result send_page(struct MHD_Connection *c, request *rq,
         "'none'; form-action 'self'; frame-ancestors 'none'");
     MHD_add_response_header(r, "X-Frame-Options", "DENY");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    rq->status = status;
-    rq->bytes = len;
-    return ok;
+    return queue(c, rq, status, r, len);
 }
 
 static enum MHD_Result send_json(struct MHD_Connection *c, request *rq,
@@ -414,11 +419,7 @@ static enum MHD_Result send_not_modified(struct MHD_Connection *c,
     MHD_add_response_header(r, "Cache-Control", "no-cache");
     MHD_add_response_header(r, "Vary", "Accept-Encoding, Origin");
     allow_origin(c, s, r);
-    enum MHD_Result ok = MHD_queue_response(c, 304, r);
-    MHD_destroy_response(r);
-    rq->status = 304;
-    rq->bytes = 0;
-    return ok;
+    return queue(c, rq, 304, r, 0);
 }
 
 /* An answer being written (answer_write), at most ANSWER_MAX_BYTES. */
@@ -569,11 +570,7 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
         MHD_add_response_header(resp, "Content-Encoding", "gzip");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     allow_origin(c, s, resp);
-    enum MHD_Result ok = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
-    rq->status = 200;
-    rq->bytes = a.len;
-    return ok;
+    return queue(c, rq, 200, resp, a.len);
 }
 
 /* ------------------------------------------------------- /search */
@@ -784,11 +781,7 @@ static enum MHD_Result send_preflight(struct MHD_Connection *c, request *rq,
     MHD_add_response_header(r, "Access-Control-Allow-Headers", "Accept");
     MHD_add_response_header(r, "Access-Control-Max-Age", "600");
     MHD_add_response_header(r, "Vary", "Origin");
-    enum MHD_Result ok = MHD_queue_response(c, 204, r);
-    MHD_destroy_response(r);
-    rq->status = 204;
-    rq->bytes = 0;
-    return ok;
+    return queue(c, rq, 204, r, 0);
 }
 
 /* libmicrohttpd's --timeout (MHD_OPTION_CONNECTION_TIMEOUT) cuts only an
