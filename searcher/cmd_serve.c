@@ -285,7 +285,7 @@ static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
  * local index's path as given, and as the library resolves it, becomes
  * its base name. */
 
-static void scrub_paths(char *msg, size_t size)
+static void scrub_paths(char *msg)
 {
     if (!hiding || hiding->show_paths)
         return;
@@ -314,7 +314,6 @@ static void scrub_paths(char *msg, size_t size)
             }
         }
     }
-    (void)size;
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
@@ -326,7 +325,7 @@ static enum MHD_Result send_error(struct MHD_Connection *c, request *rq,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    scrub_paths(msg, sizeof msg);
+    scrub_paths(msg);
     cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
     cJSON_AddNumberToObject(e, "status", status);
     /* A message may quote invalid UTF-8 from the request: cJSON escapes
@@ -357,17 +356,6 @@ static unsigned status_for(int rc)
  * accepts it (zlib's deflate, level 1: on search answers about a
  * sixth of the bytes for a fraction of a millisecond a page). */
 #define GZIP_MIN_BYTES 1024
-
-/* FNV-1a over the answer: its ETag. */
-static uint64_t answer_hash(const char *p, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
 
 /* Does the request's Accept-Encoding take gzip (and not with q=0)? */
 static int accepts_gzip(struct MHD_Connection *c)
@@ -540,8 +528,8 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
      * (If-None-Match) gets a 304 with no body.  An answer changes when
      * the index does, so the tag follows the index's revisions. */
     char etag[24];
-    snprintf(etag, sizeof etag, "\"%016llx\"",
-             (unsigned long long)answer_hash(a.buf, a.len));
+    snprintf(etag, sizeof etag, "\"%08lx-%zx\"",
+             crc32(0, (const Bytef *)a.buf, (uInt)a.len), a.len); /* zlib's */
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                   "If-None-Match");
     if (inm && strstr(inm, etag)) {

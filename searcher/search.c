@@ -758,8 +758,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         }
     }
     for (size_t i = 0; i < q->n_authors; i++) {
-        if (!q->authors[i])
-            continue; /* author_query_keys says so */
+        if (!q->authors[i]) { /* author_query_keys says what is wrong */
+            rc = author_query_keys(ix, &a, NULL, aks, &n_aks);
+            goto fail;
+        }
         for (const char *p = q->authors[i];; p++) {
             const size_t len = strcspn(p, "|"), from = n_aks;
             char *alt = arena_strndup(&a, p, len);
@@ -776,9 +778,6 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                 break;
         }
     }
-    for (size_t i = 0; i < q->n_authors; i++)
-        if (!q->authors[i] && (rc = author_query_keys(ix, &a, NULL, aks, &n_aks)))
-            goto fail;
     if (q->n_subjects && !q->subjects) {
         rc = handle_error(ix, PDX_EINVAL, "n_subjects without subjects");
         goto fail;
