@@ -11,10 +11,19 @@
  *   GET /healthz          {"status": "ok", "works": N}, or 503
  *   GET /                 the search page (searcher/www/index.html)
  *
- * Threads: a fixed pool of libmicrohttpd worker threads, each with its own
- * read handle on the index (the library's rule: one handle per thread),
- * opened at its first request and kept; a handle follows new commits and
- * an index swapped in by a rebuild by itself.  Limits on what a client
+ * Threads: libmicrohttpd's one polling thread reads every request and
+ * sends every answer, and never searches; a request that needs the index
+ * is suspended and queued, first in first out, for a fixed pool of worker
+ * threads (--threads), each with its own read handle on the index (the
+ * library's rule: one handle per thread), opened at its first request and
+ * kept; a handle follows new commits and an index swapped in by a rebuild
+ * by itself.  So a slow search delays no other connection's reading, the
+ * clock of a request's headers (--timeout) counts only the client's own
+ * slowness, and under load every client waits its turn in one queue (were
+ * each polling thread to search, the clients of a busy thread would wait
+ * while other threads' were served, and a request waiting its turn would
+ * look like a slow client).  /healthz goes to the front of the queue.
+ * Limits on what a client
  * controls: connections (--max-connections), an idle connection's time
  * and a request's time to send its headers (--timeout, on_connection()), the request's size (URL and headers within a 32 KB
  * connection buffer: longer requests are refused by libmicrohttpd), every
@@ -36,6 +45,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -56,6 +66,7 @@
 #include "serve_params.h"
 
 #define MAX_DBS 64
+#define MAX_WORKERS 256
 
 extern const unsigned char pdx_page_html[];
 extern const size_t pdx_page_html_len;
@@ -80,7 +91,8 @@ static const char help[] =
     "                       0 picks a free one, printed at start).  Bind to\n"
     "                       loopback, and put a reverse proxy with TLS in\n"
     "                       front of it for anything else.\n"
-    "  --threads N          worker threads, each with its own index handle\n"
+    "  --threads N          worker threads, each with its own index handle,\n"
+    "                       taking the requests in the order they came\n"
     "                       (default 4)\n"
     "  --max-connections N  connections at once (default 256)\n"
     "  --timeout SECONDS    a connection idle this long, or a request whose\n"
@@ -150,6 +162,14 @@ typedef struct server {
     unsigned timeout;
     int conn_stop;
     pthread_t sweeper_thread;
+    /* The requests waiting for a worker (first in first out; at most one
+     * a connection, so at most --max-connections), and the workers. */
+    pthread_mutex_t job_lock;
+    pthread_cond_t job_ready;
+    struct request *job_head, *job_tail;
+    int job_stop;
+    pthread_t workers[MAX_WORKERS];
+    size_t n_workers;
 } server;
 
 /* One connection's clock (server.conns, under conn_lock). */
@@ -160,12 +180,23 @@ typedef struct conn_clock {
     int reading;           /* its headers are not all in yet */
 } conn_clock;
 
-/* What one request says in the access log. */
+/* One request: what it says in the access log and, while a worker
+ * answers it, its place in the queue and its answer. */
 typedef struct request {
     struct timespec start;
     unsigned status;
     size_t bytes;
     char path[256];
+    /* RQ_READ: being read (the polling thread answers there); RQ_QUEUED:
+     * suspended, waiting for or with a worker, which keeps the answer in
+     * ans; RQ_ANSWERED: resumed, ans to be queued by the polling thread
+     * (or the connection closed when ans is NULL: no memory for it). */
+    enum { RQ_READ, RQ_QUEUED, RQ_ANSWERED } state;
+    struct request *next; /* in server.job_head's queue */
+    struct MHD_Connection *conn;
+    const char *url; /* libmicrohttpd's, valid until the request ends */
+    struct MHD_Response *ans;
+    unsigned ans_status;
 } request;
 
 static void close_handle(void *ix) { pdx_close(ix); }
@@ -188,15 +219,22 @@ static pdx_index *thread_index(server *s, char *msg, size_t n)
 }
 
 /* Queue response r (status, a body of `bytes`), and say so in rq for the
- * access log; r is released. */
+ * access log; r is released.  In a worker (rq queued), r is kept in rq
+ * for the polling thread to queue once the connection is resumed:
+ * libmicrohttpd takes a response only from its own thread's call. */
 static enum MHD_Result queue(struct MHD_Connection *c, request *rq,
                              unsigned status, struct MHD_Response *r,
                              size_t bytes)
 {
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
     rq->status = status;
     rq->bytes = bytes;
+    if (rq->state == RQ_QUEUED) {
+        rq->ans = r;
+        rq->ans_status = status;
+        return MHD_YES;
+    }
+    enum MHD_Result ok = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
     return ok;
 }
 
@@ -538,6 +576,13 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     }
     const int gz = a.len >= GZIP_MIN_BYTES && accepts_gzip(c) &&
                    gzip_answer(&a) == 0;
+    /* Held at its length, not at the capacity it grew to (up to twice
+     * that): what answer_bytes counts is what is held. */
+    if (a.cap > a.len + 4096) {
+        char *fit = realloc(a.buf, a.len ? a.len : 1);
+        if (fit)
+            a.buf = fit, a.cap = a.len;
+    }
     held *h = malloc(sizeof *h);
     struct MHD_Response *resp =
         h ? MHD_create_response_from_buffer_with_free_callback_cls(
@@ -624,6 +669,10 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
     if (serve_parse_params(&sq, a.keys, a.values, a.n))
         return send_error(c, rq, 400, sq.bad, "%s", sq.msg);
     sq.q.time_limit = s->time_budget;
+    if (s->answer_bytes >= ANSWERS_HELD_BYTES) /* not worth searching */
+        return send_error(c, rq, 503, NULL, "busy: %d MB of answers wait "
+                          "for their clients to read them; try again",
+                          ANSWERS_HELD_BYTES >> 20);
     char msg[1200];
     pdx_index *ix = thread_index(s, msg, sizeof msg);
     if (!ix)
@@ -881,6 +930,108 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
     return &too_many_params;
 }
 
+/* ------------------------------------------------------- workers */
+
+/* Suspend c and queue its request rq (of url) for a worker; /healthz
+ * goes first, so that a load balancer's probe does not wait behind the
+ * searches.  0, or -1 when the server is stopping (nothing queued). */
+static int enqueue(server *s, request *rq, struct MHD_Connection *c,
+                   const char *url)
+{
+    pthread_mutex_lock(&s->job_lock);
+    if (s->job_stop) {
+        pthread_mutex_unlock(&s->job_lock);
+        return -1;
+    }
+    rq->conn = c;
+    rq->url = url;
+    rq->state = RQ_QUEUED;
+    /* under the lock: no worker resumes c before it is suspended */
+    MHD_suspend_connection(c);
+    if (!strcmp(url, "/healthz")) {
+        rq->next = s->job_head;
+        s->job_head = rq;
+        if (!s->job_tail)
+            s->job_tail = rq;
+    } else {
+        rq->next = NULL;
+        if (s->job_tail)
+            s->job_tail->next = rq;
+        else
+            s->job_head = rq;
+        s->job_tail = rq;
+    }
+    pthread_cond_signal(&s->job_ready);
+    pthread_mutex_unlock(&s->job_lock);
+    return 0;
+}
+
+/* Hand rq's answer (in rq->ans) back to the polling thread.  rq may be
+ * freed as soon as this returns. */
+static void resume(request *rq)
+{
+    struct MHD_Connection *c = rq->conn;
+    rq->state = RQ_ANSWERED;
+    MHD_resume_connection(c);
+}
+
+static void *worker(void *arg)
+{
+    server *s = arg;
+    pthread_mutex_lock(&s->job_lock);
+    for (;;) {
+        while (!s->job_head && !s->job_stop)
+            pthread_cond_wait(&s->job_ready, &s->job_lock);
+        if (s->job_stop)
+            break; /* what is left is answered by the stop */
+        request *rq = s->job_head;
+        s->job_head = rq->next;
+        if (!s->job_head)
+            s->job_tail = NULL;
+        pthread_mutex_unlock(&s->job_lock);
+        struct MHD_Connection *c = rq->conn;
+        const char *url = rq->url;
+        if (!strcmp(url, "/search"))
+            search(c, rq, s);
+        else if (!strcmp(url, "/stats"))
+            stats(c, rq, s, 0);
+        else if (!strcmp(url, "/healthz"))
+            stats(c, rq, s, 1);
+        else
+            work(c, rq, s, url + 7);
+        /* A large answer's works were many small blocks of this thread's
+         * heap: given back to the system, not kept at their peak. */
+        const int large = rq->bytes >= (1u << 20);
+        resume(rq);
+        if (large)
+            malloc_trim(0);
+        pthread_mutex_lock(&s->job_lock);
+    }
+    pthread_mutex_unlock(&s->job_lock);
+    return NULL;
+}
+
+/* Stop the workers once their requests in hand are answered; the
+ * requests still waiting get a 503. */
+static void stop_workers(server *s)
+{
+    pthread_mutex_lock(&s->job_lock);
+    s->job_stop = 1;
+    request *left = s->job_head;
+    s->job_head = s->job_tail = NULL;
+    pthread_cond_broadcast(&s->job_ready);
+    pthread_mutex_unlock(&s->job_lock);
+    for (size_t i = 0; i < s->n_workers; i++)
+        pthread_join(s->workers[i], NULL);
+    s->n_workers = 0;
+    while (left) {
+        request *rq = left;
+        left = rq->next;
+        send_error(rq->conn, rq, 503, NULL, "the server is stopping");
+        resume(rq);
+    }
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
                               const char *url, const char *method,
                               const char *version, const char *upload,
@@ -925,20 +1076,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         *upload_size = 0;
         return MHD_YES;
     }
+    if (rq->state == RQ_ANSWERED) { /* resumed: a worker's answer */
+        struct MHD_Response *r = rq->ans;
+        rq->ans = NULL;
+        if (!r)
+            return MHD_NO; /* no memory for an answer: closed */
+        enum MHD_Result ok = MHD_queue_response(c, rq->ans_status, r);
+        MHD_destroy_response(r);
+        return ok;
+    }
     if (!strcmp(url, "/"))
         return send_page(c, rq, 200, "text/html; charset=utf-8",
                          pdx_page_html, pdx_page_html_len);
     if (!strcmp(url, "/favicon.ico"))
         return send_page(c, rq, 200, "image/svg+xml", favicon,
                          sizeof favicon - 1);
-    if (!strcmp(url, "/search"))
-        return search(c, rq, s);
-    if (!strcmp(url, "/stats"))
-        return stats(c, rq, s, 0);
-    if (!strcmp(url, "/healthz"))
-        return stats(c, rq, s, 1);
-    if (!strncmp(url, "/works/", 7))
-        return work(c, rq, s, url + 7);
+    if (!strcmp(url, "/search") || !strcmp(url, "/stats") ||
+        !strcmp(url, "/healthz") || !strncmp(url, "/works/", 7)) {
+        if (enqueue(s, rq, c, url))
+            return send_error(c, rq, 503, NULL, "the server is stopping");
+        return MHD_YES;
+    }
     return send_error(c, rq, 404, NULL, "nothing at %.200s; see GET / and "
                       "/search", url);
 }
@@ -1025,6 +1183,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (!rq || *con_cls == &too_many_params)
         return;
     *con_cls = NULL;
+    if (rq->ans) /* a worker's answer, its client gone before it was sent */
+        MHD_destroy_response(rq->ans);
     if (!s->quiet) {
         struct timespec end;
         clock_gettime(CLOCK_MONOTONIC, &end);
@@ -1215,12 +1375,26 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* Answers of megabytes are built in one thread and freed in
+     * another, once sent: with glibc's sliding threshold they would come
+     * from the threads' heaps after the first one freed, and a heap
+     * keeps what it had.  Fixed here, each has pages of its own, given
+     * back when it is sent. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    pthread_mutex_init(&s.job_lock, NULL);
+    pthread_cond_init(&s.job_ready, NULL);
+    for (; s.n_workers < threads; s.n_workers++)
+        if (pthread_create(&s.workers[s.n_workers], NULL, worker, &s)) {
+            stop_workers(&s);
+            cli_error("cannot start the worker threads");
+            return EXIT_ERROR;
+        }
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+            MHD_ALLOW_SUSPEND_RESUME |
             (addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
         0, NULL, NULL, handle, &s,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
@@ -1229,16 +1403,20 @@ int cmd_serve(int argc, char **argv)
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
         MHD_OPTION_END);
     if (!d) {
-        cli_error("cannot listen on %s: %s", listen, strerror(errno));
+        int e = errno;
+        stop_workers(&s);
+        cli_error("cannot listen on %s: %s", listen, strerror(e));
         return EXIT_ERROR;
     }
     if (!s.quiet && pthread_create(&s.log_thread, NULL, log_writer, &s)) {
+        stop_workers(&s);
         MHD_stop_daemon(d);
         cli_error("cannot start the access log's thread");
         return EXIT_ERROR;
     }
     if (timeout > 0 &&
         pthread_create(&s.sweeper_thread, NULL, sweeper, &s)) {
+        stop_workers(&s);
         MHD_stop_daemon(d);
         cli_error("cannot start the slow clients' thread");
         return EXIT_ERROR;
@@ -1283,6 +1461,7 @@ int cmd_serve(int argc, char **argv)
         pthread_mutex_unlock(&s.conn_lock);
         pthread_join(s.sweeper_thread, NULL);
     }
+    stop_workers(&s); /* every connection resumed, as MHD_stop_daemon needs */
     MHD_stop_daemon(d);
     if (!s.quiet) {
         /* The log's last lines, for as long as standard output takes

@@ -80,9 +80,11 @@ Reader &reader(shim_db *h)
 #define RECOUNT_MIN 20
 
 /* Counts by name for the author facet: open addressing with linear
- * probing over views of names kept elsewhere.  std::unordered_map spent
- * 180 ms on the 400,000 names of a broad query's 80,000 works (a node
- * and a cache miss or two each). */
+ * probing.  std::unordered_map spent 180 ms on the 400,000 names of a
+ * broad query's 80,000 works (a node and a cache miss or two each).  The
+ * time left is the probe's cache miss, so a slot is 16 bytes (the hash,
+ * the count, the name's index in names_, which is only appended to): four
+ * slots a cache line. */
 class NameCounts {
   public:
     explicit NameCounts(size_t expect)
@@ -92,46 +94,73 @@ class NameCounts {
         while (cap < 2 * expect)
             cap *= 2, bits_++;
         alloc(cap);
+        names_.reserve(expect);
     }
     ~NameCounts() { std::free(slots_); }
     NameCounts(const NameCounts &) = delete;
     NameCounts &operator=(const NameCounts &) = delete;
     void add(std::string_view name, uint64_t n)
     {
-        if (2 * (used_ + 1) > size_)
+        if (2 * (names_.size() + 1) > size_)
             grow();
-        const uint64_t h = fnv1a64(name.data(), name.size()) | 1; /* 0: empty */
-        const size_t mask = size_ - 1;
-        for (size_t i = home(h);; i = (i + 1) & mask) {
-            Slot &s = slots_[i];
-            if (!s.hash) {
-                s = Slot{h, name, n};
-                used_++;
-                return;
+        add_hashed(name, hash(name), n);
+    }
+    /* k names at once, n works each: the slots of all are fetched from
+     * memory together (a probe is a cache miss; k misses overlap). */
+    void add_many(const std::string_view *names, size_t k, uint64_t n)
+    {
+        while (2 * (names_.size() + k) > size_)
+            grow();
+        uint64_t h[64];
+        for (size_t done = 0; done < k; done += 64) {
+            const size_t m = std::min<size_t>(64, k - done);
+            for (size_t i = 0; i < m; i++) {
+                h[i] = hash(names[done + i]);
+                __builtin_prefetch(&slots_[home(h[i])], 1);
             }
-            /* the 64-bit hash and the length stand for the name: two
-             * names colliding (about n^2 / 2^64) would only share a
-             * count in the ranking of candidates, whose counts shown
-             * are counted again (Facets::recount) */
-            if (s.hash == h && s.name.size() == name.size()) {
-                s.n += n;
-                return;
-            }
+            for (size_t i = 0; i < m; i++)
+                add_hashed(names[done + i], h[i], n);
         }
     }
-    size_t size() const { return used_; }
+    size_t size() const { return names_.size(); }
     template <class F> void each(F f) const
     {
         for (size_t i = 0; i < size_; i++)
             if (slots_[i].hash)
-                f(slots_[i].name, slots_[i].n);
+                f(names_[slots_[i].name], uint64_t(slots_[i].n));
     }
 
   private:
+    static uint64_t hash(std::string_view name)
+    {
+        return fnv1a64(name.data(), name.size()) | 1; /* 0: empty */
+    }
+    /* with room for one more name */
+    void add_hashed(std::string_view name, uint64_t h, uint64_t n)
+    {
+        const size_t mask = size_ - 1;
+        for (size_t i = home(h);; i = (i + 1) & mask) {
+            Slot &s = slots_[i];
+            if (!s.hash) {
+                s = Slot{h, static_cast<uint32_t>(n),
+                         static_cast<uint32_t>(names_.size())};
+                names_.push_back(name);
+                return;
+            }
+            /* the 64-bit hash stands for the name: two names colliding
+             * (about n^2 / 2^64) would only share a count in the ranking
+             * of candidates, whose counts shown are counted again
+             * (Facets::recount) */
+            if (s.hash == h) {
+                s.n += static_cast<uint32_t>(n);
+                return;
+            }
+        }
+    }
     struct Slot {
         uint64_t hash;
-        std::string_view name;
-        uint64_t n;
+        uint32_t n;    /* works (a facet counts at most a database's) */
+        uint32_t name; /* in names_ */
     };
     /* A hash's first slot: its top bits after a Fibonacci multiply. */
     size_t home(uint64_t h) const
@@ -139,9 +168,8 @@ class NameCounts {
         return static_cast<size_t>((h * 0x9E3779B97F4A7C15ULL) >> (64 - bits_));
     }
     /* The table in huge pages where the kernel gives them (madvise): a
-     * broad query's table is tens of megabytes read at random, and with
-     * 4 KB pages nearly every probe missed the TLB as well as the
-     * cache. */
+     * broad query's table is megabytes read at random, and with 4 KB
+     * pages nearly every probe missed the TLB as well as the cache. */
     void alloc(size_t cap)
     {
         const size_t huge = size_t(2) << 20;
@@ -159,7 +187,6 @@ class NameCounts {
         const size_t old_size = size_;
         bits_++;
         alloc(old_size * 2);
-        used_ = 0;
         const size_t mask = size_ - 1;
         for (size_t k = 0; k < old_size; k++) {
             if (!old[k].hash)
@@ -168,13 +195,13 @@ class NameCounts {
             while (slots_[i].hash)
                 i = (i + 1) & mask;
             slots_[i] = old[k];
-            used_++;
         }
         std::free(old);
     }
     Slot *slots_ = nullptr;
-    size_t size_ = 0, used_ = 0;
+    size_t size_ = 0;
     unsigned bits_; /* size_ is 2^bits_ */
+    std::vector<std::string_view> names_;
 };
 
 /* The author facet's spy over local databases: each matched work's
@@ -185,35 +212,84 @@ class NameCounts {
  * shard, which runs only Xapian's own. */
 class AuthorSpy : public Xapian::MatchSpy {
   public:
-    AuthorSpy() : forms(1 << 15) {}
+    /* works: about how many works the match will bring (the ranking's
+     * estimate), so that the table is sized once: a work names about
+     * three people no earlier work of the match did. */
+    explicit AuthorSpy(size_t works)
+        : forms(std::min<size_t>(std::max<size_t>(works, 1024), 1u << 22) * 3)
+    {
+    }
     void operator()(const Xapian::Document &doc, double) override
     {
+        seen++;
         std::string v = doc.get_value(SLOT_AUTHORS);
         if (v.empty())
             return;
         kept.push_back(std::move(v));
-        add_names(kept.back(), 1, forms);
+        /* counted by the batch: a batch's probes overlap in memory */
+        split_names(kept.back(), pending);
+        if (pending.size() >= 64)
+            flush();
+    }
+    /* Count what is pending (before forms is read). */
+    void flush()
+    {
+        forms.add_many(pending.data(), pending.size(), 1);
+        pending.clear();
     }
     /* The names of one joined value, each once, n works each. */
     static void add_names(std::string_view joined, uint64_t n, NameCounts &to)
     {
-        std::string_view here[16];
-        size_t n_here = 0, i = 0;
+        std::vector<std::string_view> names;
+        split_names(joined, names);
+        to.add_many(names.data(), names.size(), n);
+    }
+    /* The names of one joined value, each once, appended to out. */
+    static void split_names(std::string_view joined,
+                            std::vector<std::string_view> &out)
+    {
+        const size_t first = out.size();
+        size_t i = 0;
         while (i < joined.size()) {
             size_t j = joined.find(FACET_SEP, i);
             if (j == std::string_view::npos)
                 j = joined.size();
             const std::string_view name = joined.substr(i, j - i);
-            if (j > i && std::find(here, here + n_here, name) == here + n_here) {
-                to.add(name, n);
-                if (n_here < 16)
-                    here[n_here++] = name;
-            }
+            /* a name twice in one work counts once (looked for among the
+             * work's first 16) */
+            const auto from = out.begin() + static_cast<std::ptrdiff_t>(first);
+            const auto to = out.size() - first > 16 ? from + 16 : out.end();
+            if (j > i && std::find(from, to, name) == to)
+                out.push_back(name);
             i = j + 1;
         }
     }
     std::deque<std::string> kept; /* what the names view */
+    std::vector<std::string_view> pending;
     NameCounts forms;
+    uint64_t seen = 0; /* works met */
+};
+
+/* A year, category or subject facet's spy over local databases: works
+ * by whole slot value, as Xapian's ValueCountMatchSpy counts them, in a
+ * hash table: its std::map compared each work's value with a dozen others
+ * (a third of a year, category and subject count's time).  Over a remote
+ * shard Xapian's own spy is used, the one xapian-tcpsrv knows. */
+class ValueSpy : public Xapian::MatchSpy {
+  public:
+    explicit ValueSpy(Xapian::valueno slot) : slot_(slot) {}
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        seen++;
+        std::string v = doc.get_value(slot_);
+        if (!v.empty())
+            ++counts[std::move(v)];
+    }
+    std::unordered_map<std::string, uint64_t> counts;
+    uint64_t seen = 0; /* works met */
+
+  private:
+    Xapian::valueno slot_;
 };
 
 class Facets {
@@ -225,21 +301,26 @@ class Facets {
     {
     }
 
-    /* Fresh spies on enq, for one attempt at the match. */
-    void attach(Xapian::Enquire &enq)
+    /* Fresh spies on enq, for one attempt at the match, which is to
+     * bring about `works` works. */
+    void attach(Xapian::Enquire &enq, size_t works)
     {
         static const Xapian::valueno slot[SHIM_N_FACETS] = {
             SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             spy_[k].reset();
+            local_spy_[k].reset();
             top_[k].clear();
             if (k == 2 && local_)
                 authors_.reset();
             if (!(which_ & (1u << k)))
                 continue;
             if (k == 2 && local_) {
-                authors_.reset(new AuthorSpy);
+                authors_.reset(new AuthorSpy(works));
                 enq.add_matchspy(authors_.get());
+            } else if (local_) {
+                local_spy_[k].reset(new ValueSpy(slot[k]));
+                enq.add_matchspy(local_spy_[k].get());
             } else {
                 spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
                 enq.add_matchspy(spy_[k].get());
@@ -258,8 +339,10 @@ class Facets {
     {
         *cut = 0;
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
-            if (!spy_[k] && !(k == 2 && authors_))
+            if (!spy_[k] && !local_spy_[k] && !(k == 2 && authors_))
                 continue;
+            if (k == 2 && authors_)
+                authors_->flush();
             Top top = k == 2 ? people(limit) : values(k);
             std::stable_sort(top.begin(), top.end(), by_count);
             /* People are counted again as a click counts them, which
@@ -285,6 +368,20 @@ class Facets {
 
     const Top &top(unsigned k) const { return top_[k]; }
 
+    /* The works the spies met in the match. */
+    uint64_t seen() const
+    {
+        for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
+            if (local_spy_[k])
+                return local_spy_[k]->seen;
+            if (spy_[k])
+                return spy_[k]->get_total();
+            if (k == 2 && authors_)
+                return authors_->seen;
+        }
+        return 0;
+    }
+
   private:
     static bool by_count(const std::pair<std::string, uint64_t> &a,
                          const std::pair<std::string, uint64_t> &b)
@@ -295,16 +392,21 @@ class Facets {
     /* Year, category or subject counts by value, in value order. */
     Top values(unsigned k) const
     {
+        std::vector<std::pair<std::string, uint64_t>> counted;
+        if (local_spy_[k])
+            counted.assign(local_spy_[k]->counts.begin(),
+                           local_spy_[k]->counts.end());
+        else
+            for (Xapian::TermIterator v = spy_[k]->values_begin();
+                 v != spy_[k]->values_end(); ++v)
+                counted.emplace_back(*v, v.get_termfreq());
         std::map<std::string, uint64_t> c;
-        for (Xapian::TermIterator v = spy_[k]->values_begin();
-             v != spy_[k]->values_end(); ++v) {
-            const uint64_t n = v.get_termfreq();
+        for (const auto &[joined, n] : counted) {
             if (k == 0) {
                 c[std::to_string(static_cast<int>(
-                    Xapian::sortable_unserialise(*v)))] += n;
+                    Xapian::sortable_unserialise(joined)))] += n;
                 continue;
             }
-            const std::string joined = *v;
             std::set<std::string> seen;
             size_t i = 0;
             while (i < joined.size()) {
@@ -460,6 +562,7 @@ class Facets {
     int rules_; /* the index's name rules */
     bool local_; /* no remote shard: the author facet is an AuthorSpy */
     std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
+    std::unique_ptr<ValueSpy> local_spy_[SHIM_N_FACETS];
     std::unique_ptr<AuthorSpy> authors_;
     Top top_[SHIM_N_FACETS];
 };
@@ -750,8 +853,20 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         Xapian::Enquire fe(h->db);
         fe.set_query(query);
         fe.set_weighting_scheme(Xapian::BoolWeight());
-        spy->attach(fe);
+        spy->attach(fe, ms.get_matches_estimated());
+        /* within the time budget too: past it Xapian stops, and the
+         * facets count the works met so far (said in a note) */
+        fe.set_time_limit(q->time_limit); /* 0: none */
         counted = fe.get_mset(0, 0, h->db.get_doccount(), nullptr, decider);
+        if (counted.get_matches_lower_bound() <
+            counted.get_matches_upper_bound()) {
+            char note[200];
+            snprintf(note, sizeof note, "the facets count the first %lu "
+                     "matching works: counting them all would take longer "
+                     "than the time budget",
+                     static_cast<unsigned long>(spy->seen()));
+            append_note(totals, note);
+        }
     }
     count_total(h, query, decider, counted,
                 q->exact_total ? 0 : q->count_limit, q->time_limit, totals);

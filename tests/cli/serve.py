@@ -364,7 +364,10 @@ for _ in range(300):
 t0 = time.time()
 st, _, _ = get("/search?q=glacier")
 check("300 idle connections: a search is still answered", st == 200, st)
-check("... promptly (%.2f s)" % (time.time() - t0), time.time() - t0 < 5)
+# 256 are served and 44 wait to be accepted, ahead of the search: the
+# search gets in once idle ones are cut at --timeout 3, after two rounds
+# of cuts at worst (when the 44 take the slots first freed).
+check("... promptly (%.2f s)" % (time.time() - t0), time.time() - t0 < 7.5)
 for s in idle:
     s.close()
 for _ in range(20):  # ask for a big page and hang up before reading it
