@@ -215,13 +215,17 @@ class AuthorSpy : public Xapian::MatchSpy {
     /* works: about how many works the match will bring (the ranking's
      * estimate), so that the table is sized once: a work names about
      * three people no earlier work of the match did. */
-    explicit AuthorSpy(size_t works)
-        : forms(std::min<size_t>(std::max<size_t>(works, 1024), 1u << 22) * 3)
+    explicit AuthorSpy(size_t works, Xapian::docid last)
+        : forms(std::min<size_t>(std::max<size_t>(works, 1024), 1u << 22) * 3),
+          matched(last / 64 + 1)
     {
     }
     void operator()(const Xapian::Document &doc, double) override
     {
         seen++;
+        const Xapian::docid d = doc.get_docid();
+        if (d / 64 < matched.size())
+            matched[d / 64] |= uint64_t(1) << (d % 64);
         std::string v = doc.get_value(SLOT_AUTHORS);
         if (v.empty())
             return;
@@ -268,6 +272,24 @@ class AuthorSpy : public Xapian::MatchSpy {
     std::vector<std::string_view> pending;
     NameCounts forms;
     uint64_t seen = 0; /* works met */
+    /* the works met, a bit each by docid: the recount's "within the
+     * match" (Facets::recount) */
+    std::vector<uint64_t> matched;
+};
+
+/* Counts the works of a match that are in a set (AuthorSpy::matched). */
+class InMatched : public Xapian::MatchSpy {
+  public:
+    explicit InMatched(const std::vector<uint64_t> &set) : set_(set) {}
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        const Xapian::docid d = doc.get_docid();
+        n += d / 64 < set_.size() && (set_[d / 64] >> (d % 64) & 1);
+    }
+    uint64_t n = 0;
+
+  private:
+    const std::vector<uint64_t> &set_;
 };
 
 /* A year, category or subject facet's spy over local databases: works
@@ -303,7 +325,7 @@ class Facets {
 
     /* Fresh spies on enq, for one attempt at the match, which is to
      * bring about `works` works. */
-    void attach(Xapian::Enquire &enq, size_t works)
+    void attach(Xapian::Enquire &enq, size_t works, Xapian::docid last)
     {
         static const Xapian::valueno slot[SHIM_N_FACETS] = {
             SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
@@ -316,7 +338,7 @@ class Facets {
             if (!(which_ & (1u << k)))
                 continue;
             if (k == 2 && local_) {
-                authors_.reset(new AuthorSpy(works));
+                authors_.reset(new AuthorSpy(works, last));
                 enq.add_matchspy(authors_.get());
             } else if (local_) {
                 local_spy_[k].reset(new ValueSpy(slot[k]));
@@ -354,7 +376,12 @@ class Facets {
             if (top.size() > keep)
                 top.resize(keep);
             if (k == 2) {
-                *cut = recount(h, query, decider, top, seconds);
+                /* a spy over several databases sees each work by its
+                 * docid in its own database: the set is one database's */
+                *cut = recount(h, query, decider, top, seconds,
+                               authors_ && h->shards.size() == 1
+                                   ? &authors_->matched
+                                   : nullptr);
                 if (top.size() > limit) {
                     *cut = 0; /* what was counted fills the list */
                     top.resize(limit);
@@ -487,10 +514,16 @@ class Facets {
 
     /* Count each entry of top again as the works its label's author
      * filter gives within the match; re-sorted.  Stops when the time is
-     * up: the entries not counted are dropped.  Returns how many. */
+     * up: the entries not counted are dropped.  Returns how many.  With
+     * `matched` (the works of the facets' match, over local databases)
+     * the filter is matched alone and its works looked up in that set: a
+     * person's works are few, where matching the query again with each
+     * filter cost about half a millisecond a person.  Otherwise (shards)
+     * the query is matched again under each filter. */
     static size_t recount(shim_db *h, const Xapian::Query &query,
                           const Xapian::MatchDecider *decider, Top &top,
-                          double seconds)
+                          double seconds,
+                          const std::vector<uint64_t> *matched)
     {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -508,6 +541,16 @@ class Facets {
             Xapian::Query name;
             if (author_name_query(h, top[done].first, name))
                 continue; /* no family name: counted by person */
+            if (matched) {
+                InMatched in(*matched);
+                ce.clear_matchspies();
+                ce.add_matchspy(&in);
+                ce.set_query(name);
+                ce.get_mset(0, 0, all);
+                ce.clear_matchspies();
+                top[done].second = in.n;
+                continue;
+            }
             ce.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query, name));
             top[done].second =
                 ce.get_mset(0, 0, all, nullptr, decider).get_matches_lower_bound();
@@ -853,7 +896,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         Xapian::Enquire fe(h->db);
         fe.set_query(query);
         fe.set_weighting_scheme(Xapian::BoolWeight());
-        spy->attach(fe, ms.get_matches_estimated());
+        spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid());
         /* within the time budget too: past it Xapian stops, and the
          * facets count the works met so far (said in a note) */
         fe.set_time_limit(q->time_limit); /* 0: none */
