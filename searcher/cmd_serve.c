@@ -528,6 +528,14 @@ static void answer_sent(void *cls)
     free(h);
 }
 
+/* 503: the answers held for slow readers are at their bound. */
+static enum MHD_Result send_busy(struct MHD_Connection *c, request *rq)
+{
+    return send_error(c, rq, 503, NULL, "busy: %d MB of answers wait for "
+                      "their clients to read them; try again",
+                      ANSWERS_HELD_BYTES >> 20);
+}
+
 /* Output printed by the CLI's own formatter (output.c) into memory, so
  * the API's schema is the CLI's.  Memory stays bounded whatever clients
  * ask: an answer is written into at most ANSWER_MAX_BYTES (past that,
@@ -558,9 +566,7 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     }
     if (s->answer_bytes + (long)a.len > ANSWERS_HELD_BYTES) {
         free(a.buf);
-        return send_error(c, rq, 503, NULL, "busy: %d MB of answers wait "
-                          "for their clients to read them; try again",
-                          ANSWERS_HELD_BYTES >> 20);
+        return send_busy(c, rq);
     }
     /* The tag of the answer's bytes: a client that has them already
      * (If-None-Match) gets a 304 with no body.  An answer changes when
@@ -670,9 +676,7 @@ static enum MHD_Result search(struct MHD_Connection *c, request *rq,
         return send_error(c, rq, 400, sq.bad, "%s", sq.msg);
     sq.q.time_limit = s->time_budget;
     if (s->answer_bytes >= ANSWERS_HELD_BYTES) /* not worth searching */
-        return send_error(c, rq, 503, NULL, "busy: %d MB of answers wait "
-                          "for their clients to read them; try again",
-                          ANSWERS_HELD_BYTES >> 20);
+        return send_busy(c, rq);
     char msg[1200];
     pdx_index *ix = thread_index(s, msg, sizeof msg);
     if (!ix)

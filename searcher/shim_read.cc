@@ -99,12 +99,6 @@ class NameCounts {
     ~NameCounts() { std::free(slots_); }
     NameCounts(const NameCounts &) = delete;
     NameCounts &operator=(const NameCounts &) = delete;
-    void add(std::string_view name, uint64_t n)
-    {
-        if (2 * (names_.size() + 1) > size_)
-            grow();
-        add_hashed(name, hash(name), n);
-    }
     /* k names at once, n works each: the slots of all are fetched from
      * memory together (a probe is a cache miss; k misses overlap). */
     void add_many(const std::string_view *names, size_t k, uint64_t n)
