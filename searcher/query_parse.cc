@@ -640,9 +640,14 @@ static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
                text.compare(i, 3, "\xe2\x80\x9d") == 0;
     };
     size_t open = std::string::npos;
-    for (size_t i = 0, len; i < text.size(); i++) {
-        if (!quote_at(i, len))
+    /* An unclosed quote runs to the end of the text, as Xapian's parser
+     * reads it (the phrase it builds ends there too). */
+    for (size_t i = 0, len; i <= text.size(); i++) {
+        const bool end = i == text.size();
+        if (end ? open == std::string::npos : !quote_at(i, len))
             continue;
+        if (end)
+            len = 1;
         if (open == std::string::npos) {
             open = i + len;
         } else {

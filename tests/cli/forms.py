@@ -114,6 +114,11 @@ check('moss -"models"', ids(db, 'moss -"models"') == ["f6"], ids(db, 'moss -"mod
 check('title:"transformers"', ids(db, 'title:"transformers"') == ["f2"],
       ids(db, 'title:"transformers"'))
 # Phrases: the words next to each other and as written.
+check('an unclosed quote runs to the end: "transformer',
+      ids(db, '"transformer') == ids(db, '"transformer"') == ["f1"], ids(db, '"transformer'))
+check('an unclosed quote runs to the end: tides "large language models',
+      ids(db, 'tides OR "large language models') == ["f1", "f10"],
+      ids(db, 'tides OR "large language models'))
 check('"large language models"', ids(db, '"large language models"') == ["f10"],
       ids(db, '"large language models"'))
 check('"large language model"', ids(db, '"large language model"') == ["f11"],
