@@ -218,7 +218,7 @@ def main(argv):
     engines["paperdex"] = (qb, {})
     engines["paperdex --rank bm25"] = (qb, {"PDX_QBENCH_RANK": "bm25"})
     if a.sweep:
-        for p in (0.25, 0.5, 0.75, 1):
+        for p in (0.25, 0.4, 0.5, 0.75, 1):
             for t in (0, 0.5):
                 engines["paperdex --proximity-weight %g --title-weight %g" % (p, t)] = (
                     qb, {"PDX_QBENCH_PROXIMITY": str(p), "PDX_QBENCH_TITLE": str(t)})

@@ -648,7 +648,7 @@ typedef enum pdx_syntax {
 /** Proximity defaults of PDX_RANK_DEFAULT (pdx_query.proximity_weight),
  *  the pairs' window in words and the weight of a co-occurrence in the
  *  title, chosen by measurement (bench/RESULTS.md, "Ranking"). */
-#define PDX_DEFAULT_PROXIMITY_WEIGHT 0.5
+#define PDX_DEFAULT_PROXIMITY_WEIGHT 0.4
 #define PDX_PROXIMITY_WINDOW 3
 #define PDX_PROXIMITY_TITLE_FACTOR 4.0
 

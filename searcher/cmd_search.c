@@ -65,7 +65,7 @@ static const char help[] =
     "                     (closer, in the order written, and in the title\n"
     "                     count more); bm25: flat BM25 over the bag of\n"
     "                     words (the weights below then default to 0)\n"
-    "  --proximity-weight X  that bonus's weight (default 0.5; 0: none)\n"
+    "  --proximity-weight X  that bonus's weight (default 0.4; 0: none)\n"
     "  --k1 X, --b X      BM25 parameters (defaults 1.2 and 0.6)\n"
     "  --title-weight X   add X times the words' BM25 weight in the title\n"
     "                     alone (default 0)\n"

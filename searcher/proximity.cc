@@ -33,16 +33,21 @@
  *
  * and its score saturates as BM25's term frequency does:
  *
- *     pair = weight * min(idf(a), idf(b)) * (K + 1) * tp / (K + tp)
+ *     pair = weight * max(idf(a), idf(b)) * (K + 1) * tp / (K + tp)
  *
  * with K = 1, idf Xapian's BM25 idf (BM25Weight's termweight,
  * bm25_termweight() in bm25.hh, from the whole database's statistics) and weight pdx_query.proximity_weight.
+ * The pair's idf is its rarer word's: the works holding both words
+ * next to each other are no more than those holding the rarer one, so
+ * that is the least the pair's own idf can be.  BM25TP takes the
+ * commoner word's (the min), which gives "train your dragon" the weight
+ * of "train" and ranks the title benchmarks below lower.
  * The bonus of a work is the sum of its pairs', added to its BM25 score
  * (and any field boost).  Its bound, which the matcher prunes with, is
- * weight * sum of min(idf) * (K + 1).  With the defaults (weight 0.5,
+ * weight * sum of max(idf) * (K + 1).  With the defaults (weight 0.4,
  * window 3, title_factor 4: PDX_DEFAULT_PROXIMITY_WEIGHT,
  * PDX_PROXIMITY_WINDOW and PDX_PROXIMITY_TITLE_FACTOR in paperdex.h), one
- * adjacent pair in the abstract adds half its rarer word's idf, the same
+ * adjacent pair in the abstract adds 0.4 times its rarer word's idf, the same
  * pair in the title 1.6 times that (tp 4).
  *
  * The defaults were chosen by measurement: bench/titles.py's partial
@@ -155,7 +160,8 @@ ProximityQuery::ProximityQuery(
         if (!seen.emplace(a, b).second ||
             tied.count(std::make_pair(order[i], order[i + 1])))
             continue;
-        const double idf = std::min(bm25_termweight(n, db.get_termfreq(stems[a])),
+        /* The rarer word's idf: a pair is at least as rare as it. */
+        const double idf = std::max(bm25_termweight(n, db.get_termfreq(stems[a])),
                                     bm25_termweight(n, db.get_termfreq(stems[b])));
         if (idf <= 0)
             continue;

@@ -23,7 +23,7 @@ struct ProximityQuery {
     std::vector<std::string> stems; /* distinct default-field stems */
     struct Pair {
         size_t a, b;   /* indexes into stems: a written just before b */
-        double weight; /* weight * min(idf(a), idf(b)) */
+        double weight; /* weight * max(idf(a), idf(b)) */
     };
     std::vector<Pair> pairs;
     unsigned window = 0;      /* words apart at most */
