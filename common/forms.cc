@@ -50,6 +50,43 @@
  * "Words as written").  A quoted word is checked in every work holding
  * its stem, in docid order, by FormSource; a required phrase's words by
  * the phrase decider with its positions (PhraseFilter::forms).
+ *
+ * Forms at their positions.  The value above says which words a work
+ * writes, not where: a work writing "language model" and, elsewhere,
+ * "models" holds the stems of "language models" next to each other and
+ * writes "models".  A phrase needs its words as written where its stems
+ * stand together.  A field that writes a stem in the one form the work
+ * writes it in needs nothing more (its positions are that form's), so a
+ * second value (slot LAYOUT_SLOT_FORMS_AT) keeps a group only for each
+ * stem a field writes in two forms or more, or in fewer forms than the
+ * work does:
+ *
+ *   value := 1 group*
+ *   group  := prefix stem n form[n]
+ *   prefix one byte: 0 for the default field's stems (the abstract's),
+ *          else the one-letter prefix of the field's terms (S, A)
+ *   stem   4 bytes, little-endian: form_hash32 of the stem
+ *   n      varint: how many forms the field writes it in
+ *   form   := hash count first delta*
+ *   hash   4 bytes: form_hash32 of the word as written (the stem's own
+ *          for the stem as itself; a possessive's 's left out, as above)
+ *   count  varint: how many positions; 0 for every position of the stem
+ *          in the field (a field of one form; or a field read by
+ *          TermGenerator, whose forms could not all be placed)
+ *   first, delta  varints: the first position, then each minus the one
+ *          before (the positions value's, common/positions.cc)
+ *
+ * So a phrase word w of stem s, in a field of a work, stands
+ *   - where s does, when the field has no group for s (the work's forms
+ *     above say whether it writes w);
+ *   - nowhere, when the group has no form w;
+ *   - at the form's positions (or every position of s, count 0).
+ * A work without the value (it writes every stem in one form, or an
+ * older paperdex wrote it) is read the first way throughout.  On the
+ * arXiv 101k the value adds 6% to the compacted index and 5% to the
+ * build (bench/RESULTS.md, "Words as written").  The phrase matcher asks
+ * for it only in a work where the phrase's stems stand together
+ * (PhraseCheck::forms_at).
  */
 #include <xapian.h>
 
@@ -67,6 +104,102 @@ uint32_t form_hash32(const char *w, size_t n)
 {
     const uint64_t h = fnv1a64(w, n);
     return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
+static void put_varint(std::string &out, uint64_t x)
+{
+    while (x >= 0x80) {
+        out += static_cast<char>((x & 0x7f) | 0x80);
+        x >>= 7;
+    }
+    out += static_cast<char>(x);
+}
+
+static bool get_varint(const unsigned char *&p, const unsigned char *end,
+                       uint64_t &x)
+{
+    x = 0;
+    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
+        const unsigned char c = *p++;
+        x |= uint64_t(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return true;
+    }
+    return false;
+}
+
+std::string forms_at_value(const std::vector<FormAt> &groups)
+{
+    if (groups.empty())
+        return std::string();
+    std::string v(1, '\1');
+    auto put32 = [&](uint32_t x) {
+        for (int i = 0; i < 4; i++)
+            v += static_cast<char>((x >> (8 * i)) & 0xff);
+    };
+    for (const FormAt &g : groups) {
+        v += g.prefix;
+        put32(g.stem);
+        put_varint(v, g.forms.size());
+        for (const auto &f : g.forms) {
+            put32(f.first);
+            put_varint(v, f.second.size());
+            Xapian::termpos last = 0;
+            for (Xapian::termpos p : f.second) {
+                put_varint(v, p - last);
+                last = p;
+            }
+        }
+    }
+    return v;
+}
+
+FormWhere forms_at_find(const std::string &value, char prefix, uint32_t stem,
+                        uint32_t form, std::vector<Xapian::termpos> &out)
+{
+    out.clear();
+    if (value.empty() || value[0] != '\1')
+        return FormWhere::ANYWHERE;
+    const unsigned char *p =
+        reinterpret_cast<const unsigned char *>(value.data()) + 1;
+    const unsigned char *const end = p + value.size() - 1;
+    auto get32 = [&](uint32_t &x) {
+        if (end - p < 4)
+            return false;
+        x = uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
+            uint32_t(p[3]) << 24;
+        p += 4;
+        return true;
+    };
+    while (p < end) {
+        const char pf = static_cast<char>(*p++);
+        uint32_t st;
+        uint64_t nforms;
+        if (!get32(st) || !get_varint(p, end, nforms))
+            return FormWhere::ANYWHERE; /* damaged: as without it */
+        const bool group = pf == prefix && st == stem;
+        for (uint64_t k = 0; k < nforms; k++) {
+            uint32_t h;
+            uint64_t count;
+            if (!get32(h) || !get_varint(p, end, count))
+                return FormWhere::ANYWHERE;
+            const bool mine = group && h == form;
+            Xapian::termpos at = 0;
+            for (uint64_t c = 0; c < count; c++) {
+                uint64_t d;
+                if (!get_varint(p, end, d))
+                    return FormWhere::ANYWHERE;
+                at += static_cast<Xapian::termpos>(d);
+                if (mine)
+                    out.push_back(at);
+            }
+            if (mine)
+                return count ? FormWhere::AT : FormWhere::EVERYWHERE;
+        }
+        if (group)
+            return FormWhere::NOWHERE;
+    }
+    return FormWhere::ANYWHERE;
 }
 
 std::string forms_value(const std::vector<uint32_t> &hashes)

@@ -261,6 +261,12 @@
  *                 their own stems, as 32-bit hashes (common/forms.cc):
  *                 what a quoted word or a wildcard is held to.  Every
  *                 work of an index stamped paperdex.forms has it.
+ *   9  SLOT_FORMS_AT  where the work writes each form of a stem it
+ *                 writes in another form than itself, field by field
+ *                 (common/forms.cc): what holds a quoted phrase's words
+ *                 to their forms at the phrase's own positions.  Absent
+ *                 in a work that writes every stem as itself, and in
+ *                 works an older paperdex wrote.
  *
  * (XMP, XMO, XK, XW and slot 5 came with the PubMed, OpenAlex, OAI-PMH
  * and BibTeX readers; an index of layout 3 written before them simply
@@ -393,6 +399,7 @@
 #define LAYOUT_SLOT_RECORD 6u
 #define LAYOUT_SLOT_POSITIONS 7u
 #define LAYOUT_SLOT_FORMS 8u
+#define LAYOUT_SLOT_FORMS_AT 9u
 #define LAYOUT_FACET_SEP '\x1f'
 
 /* ---- metadata keys */

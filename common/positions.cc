@@ -131,6 +131,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -714,6 +715,7 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
 {
     const size_t n = stems.size();
     asked.clear();
+    asked_field.clear();
     for (size_t f = 0; f < fields.size(); f++) {
         /* Another field's terms: a work without an entry of each one's
          * hash lacks one of them; with one, ask whether it holds them
@@ -723,8 +725,10 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
         if (f > 0 && value &&
             (!has_hashes(*value, &hashes[f * n], n) || !held(f)))
             continue;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             asked.push_back(terms[f * n + i]);
+            asked_field.push_back(f);
+        }
     }
     if (value) {
         positions_find(*value, d, asked, pos);
@@ -744,8 +748,43 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
                  p != db.positionlist_end(d, asked[i]); ++p)
                 pos[i].push_back(*p);
     }
+    const std::string *fa = nullptr;
+    bool fa_asked = false;
     for (size_t at = 0; at < asked.size(); at += n) {
         one.assign(pos.begin() + at, pos.begin() + at + n);
+        if (!positions_match(one, window, ordered))
+            continue;
+        if (!form.empty() && forms_at && !fa_asked) {
+            fa = (*forms_at)();
+            fa_asked = true;
+        }
+        if (!fa || fa->empty())
+            return true;
+        {
+            /* Each word at its form's positions in this field (forms.cc,
+             * "Forms at their positions"). */
+            const std::string &f = fields[asked_field[at]];
+            const char prefix = f.empty() ? '\0' : f[0];
+            for (size_t i = 0; i < n && i < form.size(); i++) {
+                switch (forms_at_find(*fa, prefix, form_stem[i],
+                                      form[i], found)) {
+                case FormWhere::ANYWHERE:
+                case FormWhere::EVERYWHERE:
+                    break;
+                case FormWhere::NOWHERE:
+                    one[i].clear();
+                    break;
+                case FormWhere::AT: {
+                    std::vector<Xapian::termpos> both;
+                    std::set_intersection(one[i].begin(), one[i].end(),
+                                          found.begin(), found.end(),
+                                          std::back_inserter(both));
+                    one[i].swap(both);
+                    break;
+                }
+                }
+            }
+        }
         if (positions_match(one, window, ordered))
             return true;
     }
@@ -797,6 +836,8 @@ void PhraseSource::init(const Xapian::Database &db_)
     for (size_t i = n; i < phrase.terms.size(); i++)
         probes.push_back(db.postlist_begin(phrase.terms[i]));
     values = db.valuestream_begin(SLOT_POSITIONS);
+    at_values = phrase.form.empty() ? Xapian::ValueIterator()
+                                    : db.valuestream_begin(SLOT_FORMS_AT);
     did = 0;
     from = 1;
     ended = by_tf.empty();
@@ -817,11 +858,26 @@ bool PhraseSource::holds(Xapian::docid d)
     const Xapian::ValueIterator none;
     if (values != none && values.get_docid() < d)
         values.skip_to(d);
+    std::string at;
+    const std::function<const std::string *()> fetch = [&]() {
+        if (at_values == none)
+            return static_cast<const std::string *>(nullptr);
+        if (at_values.get_docid() < d)
+            at_values.skip_to(d);
+        if (at_values == none || at_values.get_docid() != d)
+            return static_cast<const std::string *>(nullptr);
+        at = *at_values;
+        return static_cast<const std::string *>(&at);
+    };
+    phrase.forms_at = &fetch;
+    bool ok;
     if (values != none && values.get_docid() == d) {
         const std::string v = *values;
-        return phrase(d, &v, held, db);
-    }
-    return phrase(d, nullptr, held, db);
+        ok = phrase(d, &v, held, db);
+    } else
+        ok = phrase(d, nullptr, held, db);
+    phrase.forms_at = nullptr;
+    return ok;
 }
 
 /* Move every term's postings to the first work at or after d that holds
@@ -932,6 +988,15 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
      * (the class comment). */
     const Xapian::docid d = doc.get_docid();
     const std::string v = doc.get_value(SLOT_POSITIONS);
+    std::string at; /* read once, if a phrase is held to its forms */
+    bool at_read = false;
+    const std::function<const std::string *()> fetch = [&]() {
+        if (!at_read) {
+            at = doc.get_value(SLOT_FORMS_AT);
+            at_read = true;
+        }
+        return static_cast<const std::string *>(&at);
+    };
     for (size_t k = probes.size(); k < checks.size(); k++) /* at first */
         probes.emplace_back(checks[k].terms.size());
     for (size_t k = 0; k < checks.size(); k++) {
@@ -951,7 +1016,11 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
                     return false;
             return true;
         };
-        if (!c(d, v.empty() ? nullptr : &v, held, db, several ? &doc : nullptr))
+        c.forms_at = c.form.empty() ? nullptr : &fetch;
+        const bool ok =
+            c(d, v.empty() ? nullptr : &v, held, db, several ? &doc : nullptr);
+        c.forms_at = nullptr;
+        if (!ok)
             return false;
     }
     if (!forms.empty()) {

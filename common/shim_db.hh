@@ -47,6 +47,7 @@ const Xapian::valueno SLOT_SUBJECTS = LAYOUT_SLOT_SUBJECTS;
 const Xapian::valueno SLOT_RECORD = LAYOUT_SLOT_RECORD;
 const Xapian::valueno SLOT_POSITIONS = LAYOUT_SLOT_POSITIONS;
 const Xapian::valueno SLOT_FORMS = LAYOUT_SLOT_FORMS;
+const Xapian::valueno SLOT_FORMS_AT = LAYOUT_SLOT_FORMS_AT;
 const char FACET_SEP = LAYOUT_FACET_SEP;
 const Xapian::termcount TITLE_WDF = LAYOUT_TITLE_WDF;
 const size_t MAX_TERM_BYTES = LAYOUT_MAX_TERM_BYTES;
@@ -259,6 +260,31 @@ inline uint32_t form_unlisted_hash32(const std::string &stem)
  * every work of the index has one. */
 std::string forms_value(const std::vector<uint32_t> &hashes);
 
+/* One group of a work's SLOT_FORMS_AT value (forms.cc): the forms of
+ * one stem in the field of `prefix` ('\0' for the default field, else
+ * the prefix's one letter), each with the positions where the field
+ * writes it, or with none for every position of the stem there. */
+struct FormAt {
+    char prefix;
+    uint32_t stem; /* form_hash32 of the stem */
+    std::vector<std::pair<uint32_t, std::vector<Xapian::termpos>>> forms;
+};
+
+/* The SLOT_FORMS_AT value of groups (empty: none). */
+std::string forms_at_value(const std::vector<FormAt> &groups);
+
+/* Where, by a SLOT_FORMS_AT value, the field of `prefix` writes the form
+ * `form` of the stem `stem`. */
+enum class FormWhere {
+    ANYWHERE,  /* no group: wherever the stem stands (the work's forms say
+                * whether the work writes it) */
+    NOWHERE,   /* the field does not write it */
+    EVERYWHERE,/* at every position of the stem in the field */
+    AT         /* at the positions given */
+};
+FormWhere forms_at_find(const std::string &value, char prefix, uint32_t stem,
+                        uint32_t form, std::vector<Xapian::termpos> &out);
+
 /* What a work's value must say for one quoted word (forms.cc). */
 struct FormRule {
     std::vector<uint32_t> any;    /* holds one of these, or */
@@ -346,7 +372,17 @@ struct PhraseCheck {
     std::vector<std::string> terms; /* field by field, stem by stem */
     std::vector<uint16_t> hashes;   /* theirs, term_hash16 */
     std::vector<std::string> asked;
+    std::vector<size_t> asked_field; /* each asked term's field */
     std::vector<std::vector<Xapian::termpos>> pos, one;
+    /* A quoted phrase's words as written (forms.cc, "Forms at their
+     * positions"): each word's form_hash32 and its stem's; empty for a
+     * phrase not held to its forms.  `forms_at`, for the next call,
+     * gives the work's SLOT_FORMS_AT value (NULL or empty: none), which
+     * holds each word to the positions of its form: asked only once the
+     * stems stand together. */
+    std::vector<uint32_t> form, form_stem; /* form_hash32s */
+    const std::function<const std::string *()> *forms_at = nullptr;
+    std::vector<Xapian::termpos> found;
 
     PhraseCheck(std::vector<std::string> stems,
                 std::vector<std::string> fields, Xapian::termcount window,
@@ -371,6 +407,7 @@ class PhraseSource : public Xapian::PostingSource {
     std::vector<Xapian::PostingIterator> lists;  /* rarest first */
     std::vector<Xapian::PostingIterator> probes; /* the other fields' terms */
     Xapian::ValueIterator values;
+    Xapian::ValueIterator at_values; /* SLOT_FORMS_AT, when held to forms */
     Xapian::doccount tf = 0;
     Xapian::docid did = 0, from = 1;
     bool ended = false;

@@ -647,8 +647,13 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         doc.add_term(pw.first, pw.second);
     }
     /* The words as written (LAYOUT_META_FORMS, common/forms.cc). */
-    if (tt.forms)
+    if (tt.forms) {
         doc.add_value(SLOT_FORMS, forms_value(tt.word_forms()));
+        /* And where (forms.cc, "Forms at their positions"). */
+        const std::string at = forms_at_value(tt.form_positions());
+        if (!at.empty())
+            doc.add_value(SLOT_FORMS_AT, at);
+    }
     /* The document length of layout 3, which also counted the
      * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
     if (abstract_words)

@@ -199,12 +199,21 @@ void TextTerms::form(Term &t, const std::string &s)
     size_t n = w.size();
     if (n > 2 && w[n - 2] == '\'' && w[n - 1] == 's')
         n -= 2;
+    /* The index in t.at of this word's position: the last one added, or
+     * in a field TermGenerator read, the term's next there (it gives one
+     * to each occurrence of a word outside CJK text, in the order read). */
+    const size_t k = forms_only ? t.next_at++ : t.at.size() - 1;
     if (n == s.size() && w.compare(0, n, s) == 0) {
         t.self = true;
         return;
     }
     t.other = true;
-    written.push_back(form_hash32(w.data(), n));
+    const uint32_t h = form_hash32(w.data(), n);
+    written.push_back(h);
+    const bool placed =
+        k < t.at.size() && !(forms_only && may_hold_cjk(w.data(), w.size()));
+    t.seen.emplace_back(h, placed ? t.at[k] : 0);
+    t.unsure |= !placed;
     /* A form the spelling table does not list (an author name's word,
      * one of under four letters or not a-z alone, a word TermGenerator
      * read): the stem's unlisted mark, which a search for the stem as
@@ -243,6 +252,9 @@ TextTerms::Term &TextTerms::add(Xapian::termpos at)
     t.at.clear();
     t.at.push_back(at);
     t.self = t.other = false;
+    t.seen.clear();
+    t.unsure = false;
+    t.next_at = 0;
     where.emplace(key, static_cast<uint32_t>(used));
     used++;
     return t;
@@ -281,6 +293,8 @@ void TextTerms::index(const char *text, size_t n, const std::string &prefix,
                       Xapian::termpos gap)
 {
     if (cjk && may_hold_cjk(text, n)) {
+        for (size_t i = 0; i < used; i++) /* their positions so far */
+            terms[i].next_at = terms[i].at.size();
         index_cjk(text, n, prefix);
         if (forms) {
             /* The field's words again, for their forms alone: a run of
@@ -418,6 +432,95 @@ const std::vector<uint32_t> &TextTerms::word_forms()
     std::sort(written.begin(), written.end());
     written.erase(std::unique(written.begin(), written.end()), written.end());
     return written;
+}
+
+const std::vector<FormAt> &TextTerms::form_positions()
+{
+    form_at.clear();
+    bool any = false;
+    for (size_t i = 0; i < used && !any; i++)
+        any = terms[i].other;
+    if (!any)
+        return form_at; /* every stem written as itself */
+    /* Each term's field's forms (the stem's own hash for itself), and the
+     * work's forms of each stem over all its fields: (stem, form). */
+    struct Field {
+        size_t term;
+        char prefix;
+        uint32_t stem;
+        std::vector<uint32_t> forms; /* ascending, distinct */
+    };
+    std::vector<Field> fields;
+    std::vector<std::pair<uint32_t, uint32_t>> work;
+    for (size_t i = 0; i < used; i++) {
+        const Term &t = terms[i];
+        if (!t.self && !t.other)
+            continue;
+        size_t skip = 0;
+        while (skip < t.name.size() && t.name[skip] >= 'A' &&
+               t.name[skip] <= 'Z')
+            skip++;
+        if (skip > 1)
+            continue; /* a field of a longer prefix has no phrases */
+        Field f{i, skip ? t.name[0] : '\0',
+                form_hash32(t.name.data() + skip, t.name.size() - skip), {}};
+        if (t.self)
+            f.forms.push_back(f.stem);
+        for (const auto &hp : t.seen)
+            f.forms.push_back(hp.first);
+        std::sort(f.forms.begin(), f.forms.end());
+        f.forms.erase(std::unique(f.forms.begin(), f.forms.end()),
+                      f.forms.end());
+        for (uint32_t h : f.forms)
+            work.emplace_back(f.stem, h);
+        fields.push_back(std::move(f));
+    }
+    std::sort(work.begin(), work.end());
+    work.erase(std::unique(work.begin(), work.end()), work.end());
+    for (const Field &f : fields) {
+        /* A field writing its stem in the one form the work writes it
+         * in needs nothing: the work's forms say it all. */
+        const auto lo = std::lower_bound(work.begin(), work.end(),
+                                         std::make_pair(f.stem, uint32_t(0)));
+        size_t in_work = 0;
+        for (auto it = lo; it != work.end() && it->first == f.stem; ++it)
+            in_work++;
+        if (f.forms.size() < 2 && in_work == f.forms.size())
+            continue;
+        Term &t = terms[f.term];
+        FormAt g{f.prefix, f.stem, {}};
+        if (f.forms.size() == 1 || t.unsure) {
+            /* One form here, or forms without their positions: each at
+             * every position of the stem in the field. */
+            for (uint32_t h : f.forms)
+                g.forms.emplace_back(h, std::vector<Xapian::termpos>());
+        } else {
+            std::stable_sort(t.seen.begin(), t.seen.end(),
+                             [](const std::pair<uint32_t, Xapian::termpos> &a,
+                                const std::pair<uint32_t, Xapian::termpos> &b) {
+                                 return a.first < b.first;
+                             });
+            if (t.self) {
+                /* The stem as itself: the positions no other form took. */
+                std::vector<Xapian::termpos> other, own;
+                for (const auto &hp : t.seen)
+                    other.push_back(hp.second);
+                std::sort(other.begin(), other.end());
+                std::set_difference(t.at.begin(), t.at.end(), other.begin(),
+                                    other.end(), std::back_inserter(own));
+                g.forms.emplace_back(f.stem, std::move(own));
+            }
+            for (size_t k = 0; k < t.seen.size();) {
+                std::pair<uint32_t, std::vector<Xapian::termpos>> e(
+                    t.seen[k].first, {});
+                for (; k < t.seen.size() && t.seen[k].first == e.first; k++)
+                    e.second.push_back(t.seen[k].second);
+                g.forms.push_back(std::move(e));
+            }
+        }
+        form_at.push_back(std::move(g));
+    }
+    return form_at;
 }
 
 const std::vector<const TextTerms::Term *> &TextTerms::sorted()

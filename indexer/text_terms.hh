@@ -17,6 +17,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "../common/shim_db.hh"
+
 namespace pdxshim {
 
 class TextTerms {
@@ -27,6 +29,16 @@ class TextTerms {
         /* With forms set: some word of this term was written as its
          * stem (self), some in another form (other). */
         bool self = false, other = false;
+        /* With forms set: each word of this term written otherwise than
+         * as its stem, (form_hash32, position), in the order read; and
+         * whether some of its forms came without their positions, which
+         * then gives every form it has all of the term's positions. */
+        std::vector<std::pair<uint32_t, Xapian::termpos>> seen;
+        bool unsure = false;
+        /* A field TermGenerator read (index_cjk): the index in `at` of
+         * this term's next occurrence there, as its words are read
+         * again for their forms. */
+        size_t next_at = 0;
     };
 
     /* stem: the layout's stemmer (its user's thread's); stopwords: the
@@ -70,6 +82,11 @@ class TextTerms {
      * next clear(). */
     const std::vector<uint32_t> &word_forms();
 
+    /* Where the work writes each form of each term written in another
+     * form than its stem (common/forms.cc, "Forms at their positions"),
+     * field by field.  Valid until the next clear(). */
+    const std::vector<FormAt> &form_positions();
+
   private:
     void word(const std::string &prefix);
     void read(const char *text, size_t n, const std::string &prefix);
@@ -95,6 +112,7 @@ class TextTerms {
     std::unordered_map<std::string, uint32_t> where; /* name -> index */
     std::vector<const Term *> order;
     std::vector<uint32_t> written; /* words not their own stems: hashes */
+    std::vector<FormAt> form_at;   /* form_positions()'s */
 };
 
 } // namespace pdxshim

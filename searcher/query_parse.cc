@@ -605,11 +605,10 @@ static bool xapian_phrases(shim_db *h)
  * not "transformation", "models" not "model"; unquoted words stay
  * stemmed.  The query is held to them by a FormSource beside it
  * (OP_FILTER): scores are the stems' as before, the forms only filter.
- * A phrase is matched as before, its words next to each other by their
- * stems (the positions are the stems'), and each of its words must be
- * written in the work as quoted: so "large language models" misses a
- * work that writes only "large language model", and finds one that
- * writes "large language model" and "models" elsewhere (docs/limits.md).
+ * A phrase is matched by its stems' positions, each word held to the
+ * positions where the work writes it as quoted (SLOT_FORMS_AT,
+ * common/forms.cc): "large language models" misses a work that writes
+ * "large language model" and "models" elsewhere.
  * The form is any field's (`title:"models"`: the stem in the title, the
  * form anywhere).  Through xapian-tcpsrv (no posting source of ours
  * runs there) quoted words are stems.
@@ -785,11 +784,17 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     }
     if (stems.empty())
         return Xapian::Query();
-    /* A quoted phrase's words as written (Words as written). */
+    /* A quoted phrase's words as written (Words as written): the rules
+     * of its passage, taken once here. */
+    std::vector<FormRule> rules;
+    if (op == Xapian::Query::OP_PHRASE)
+        rules = quoted_rules(h, stems, plan.quoted);
     auto written = [&](const Xapian::Query &r) {
-        return op == Xapian::Query::OP_PHRASE
-                   ? quoted_as_written(h, r, stems, plan.quoted)
-                   : r;
+        if (rules.empty())
+            return r;
+        return Xapian::Query(
+            Xapian::Query::OP_FILTER, r,
+            Xapian::Query((new FormSource(rules))->release()));
     };
     /* Where the field's positions are: the abstract's and the default
      * field's in the plain stems. */
@@ -832,10 +837,12 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
         scored.emplace_back((field == "text" ? "" : prefix) + t);
     const Xapian::Query all(Xapian::Query::OP_AND, scored.begin(),
                             scored.end());
-    if (xapian) {
+    if (xapian && rules.empty()) {
         /* Xapian's positional queries: the only kind a shard served by
          * xapian-tcpsrv can run, and the quicker over Xapian's
-         * positions locally. */
+         * positions locally.  A quoted phrase held to its words as
+         * written (only ever over local databases) is paperdex's
+         * below, which reads Xapian's positions then. */
         if (field != "text")
             return written(xapian_phrase(prefix));
         const Xapian::Query where[] = {xapian_phrase(LAYOUT_P_TITLE),
@@ -854,16 +861,22 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
         field == "text"
             ? std::vector<std::string>{"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR}
             : std::vector<std::string>{prefix};
-    const PhraseCheck check(stems, fields, window,
-                            op == Xapian::Query::OP_PHRASE);
+    PhraseCheck check(stems, fields, window, op == Xapian::Query::OP_PHRASE);
+    /* Its words at their forms' positions, where the works keep them. */
+    if (rules.size() == stems.size())
+        for (size_t i = 0; i < rules.size(); i++) {
+            const FormRule &r = rules[i];
+            check.form.push_back(r.self ? r.self_hash
+                                        : r.any.empty() ? 0 : r.any[0]);
+            check.form_stem.push_back(form_hash32(stems[i]));
+        }
     if (required && plan.hoist) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter),
          * and so are its words as written. */
         plan.hoist->checks.push_back(check);
-        if (op == Xapian::Query::OP_PHRASE)
-            for (FormRule &r : quoted_rules(h, stems, plan.quoted))
-                plan.hoist->forms.push_back(std::move(r));
+        for (FormRule &r : rules)
+            plan.hoist->forms.push_back(std::move(r));
         return all;
     }
     return written(
