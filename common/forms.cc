@@ -83,7 +83,7 @@
  *   - at the form's positions (or every position of s, count 0).
  * A work without the value (it writes every stem in one form, or an
  * older paperdex wrote it) is read the first way throughout.  On the
- * arXiv 101k the value adds 6% to the compacted index and 5% to the
+ * arXiv 101k the value adds 6% to the compacted index and 3% to the
  * build (bench/RESULTS.md, "Words as written").  The phrase matcher asks
  * for it only in a work where the phrase's stems stand together
  * (PhraseCheck::forms_at).
