@@ -513,10 +513,13 @@ class BM25OrSource : public Xapian::PostingSource {
                  * bonus: only a work that can pass with them is worth
                  * reading the positions of. */
                 double most = 0;
-                for (size_t p = 0; p < pair_words_.size(); p++)
-                    if (nodes_[pair_words_[p].first].here &&
-                        nodes_[pair_words_[p].second].here)
-                        most += prox_->pair_max(p);
+                for (size_t p = 0; p < pair_words_.size(); p++) {
+                    const size_t a = pair_words_[p].first,
+                                 c = pair_words_[p].second;
+                    if (nodes_[a].here && nodes_[c].here)
+                        most += prox_->pair_max(p, words_[a].it.get_wdf(),
+                                                words_[c].it.get_wdf());
+                }
                 if (most > 0 && (sum + most) * SLACK >= theta_)
                     bonus = proximity(did);
             }

@@ -72,6 +72,7 @@
 #include "proximity.hh"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -173,6 +174,32 @@ ProximityQuery::ProximityQuery(
 double ProximityQuery::pair_max(size_t p) const
 {
     return pairs[p].weight * (K + 1);
+}
+
+/* A work's bound of a pair, from its two words' wdfs.  One occurrence of
+ * a word adds at most C to a field's tp (the other word at each of the
+ * window's places on either side: 1 + 1/4 + 1/9 after it, 1/4 + 1/9 +
+ * 1/16 before it, for a window of 3), so a field's tp is at most C times
+ * the fewer occurrences of the two.  A word's default-field wdf counts
+ * its abstract occurrences, its title ones TITLE_WDF (TW) times each,
+ * and its author-name ones (common/layout.h), so with m the smaller wdf
+ * and t title occurrences (t <= m / TITLE_WDF), tp <= C * (m - TW t +
+ * title_factor t), largest at the most t when title_factor > TW.  The
+ * pair's score grows with tp: its value there bounds it.  One occurrence
+ * each (m = 1) bounds the pair at 0.64 of pair_max(p). */
+double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
+                                Xapian::termcount wdf_b) const
+{
+    const double m = std::min(wdf_a, wdf_b);
+    if (m <= 0)
+        return 0;
+    double c = 0;
+    for (unsigned d = 1; d <= window; d++)
+        c += 1.0 / (double(d) * d) + 1.0 / ((d + 1.0) * (d + 1.0));
+    const double tw = TITLE_WDF;
+    const double t = title_factor > tw ? std::floor(m / tw) : 0;
+    const double tp = c * (m - tw * t + title_factor * t);
+    return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
 }
 
 std::vector<std::string> ProximityQuery::asked() const

@@ -47,6 +47,11 @@ struct ProximityQuery {
     /* Pair p's bound: what it adds at most. */
     double pair_max(size_t p) const;
 
+    /* Pair p's bound in a work whose default-field wdfs of its two words
+     * are wdf_a and wdf_b (proximity.cc says why it holds). */
+    double pair_max(size_t p, Xapian::termcount wdf_a,
+                    Xapian::termcount wdf_b) const;
+
     /* The terms whose positions score() needs: the stems (the
      * abstract's positions), then each stem with the title prefix. */
     std::vector<std::string> asked() const;
