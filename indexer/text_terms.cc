@@ -406,6 +406,16 @@ done:
     return;
 }
 
+/* How many capitals a term's name begins with: its prefix (S, A or
+ * none, for the fields of words). */
+static size_t prefix_length(const std::string &name)
+{
+    size_t n = 0;
+    while (n < name.size() && name[n] >= 'A' && name[n] <= 'Z')
+        n++;
+    return n;
+}
+
 const std::vector<uint32_t> &TextTerms::word_forms()
 {
     /* A stem written as itself in one field and otherwise in another
@@ -415,10 +425,7 @@ const std::vector<uint32_t> &TextTerms::word_forms()
         const Term &t = terms[i];
         if (!t.self && !t.other)
             continue;
-        size_t skip = 0;
-        while (skip < t.name.size() && t.name[skip] >= 'A' &&
-               t.name[skip] <= 'Z')
-            skip++;
+        const size_t skip = prefix_length(t.name);
         const uint32_t h = form_hash32(t.name.data() + skip, t.name.size() - skip);
         if (t.self)
             self.push_back(h);
@@ -456,10 +463,7 @@ const std::vector<FormAt> &TextTerms::form_positions()
         const Term &t = terms[i];
         if (!t.self && !t.other)
             continue;
-        size_t skip = 0;
-        while (skip < t.name.size() && t.name[skip] >= 'A' &&
-               t.name[skip] <= 'Z')
-            skip++;
+        const size_t skip = prefix_length(t.name);
         if (skip > 1)
             continue; /* a field of a longer prefix has no phrases */
         Field f{i, skip ? t.name[0] : '\0',
