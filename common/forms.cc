@@ -106,28 +106,6 @@ uint32_t form_hash32(const char *w, size_t n)
     return static_cast<uint32_t>(h ^ (h >> 32));
 }
 
-static void put_varint(std::string &out, uint64_t x)
-{
-    while (x >= 0x80) {
-        out += static_cast<char>((x & 0x7f) | 0x80);
-        x >>= 7;
-    }
-    out += static_cast<char>(x);
-}
-
-static bool get_varint(const unsigned char *&p, const unsigned char *end,
-                       uint64_t &x)
-{
-    x = 0;
-    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
-        const unsigned char c = *p++;
-        x |= uint64_t(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return true;
-    }
-    return false;
-}
-
 std::string forms_at_value(const std::vector<FormAt> &groups)
 {
     if (groups.empty())
@@ -140,10 +118,10 @@ std::string forms_at_value(const std::vector<FormAt> &groups)
     for (const FormAt &g : groups) {
         v += g.prefix;
         put32(g.stem);
-        put_varint(v, g.forms.size());
+        put_varint(v, static_cast<uint32_t>(g.forms.size()));
         for (const auto &f : g.forms) {
             put32(f.first);
-            put_varint(v, f.second.size());
+            put_varint(v, static_cast<uint32_t>(f.second.size()));
             Xapian::termpos last = 0;
             for (Xapian::termpos p : f.second) {
                 put_varint(v, p - last);
@@ -174,19 +152,18 @@ FormWhere forms_at_find(const std::string &value, char prefix, uint32_t stem,
     while (p < end) {
         const char pf = static_cast<char>(*p++);
         uint32_t st;
-        uint64_t nforms;
+        uint32_t nforms;
         if (!get32(st) || !get_varint(p, end, nforms))
             return FormWhere::ANYWHERE; /* damaged: as without it */
         const bool group = pf == prefix && st == stem;
-        for (uint64_t k = 0; k < nforms; k++) {
-            uint32_t h;
-            uint64_t count;
+        for (uint32_t k = 0; k < nforms; k++) {
+            uint32_t h, count;
             if (!get32(h) || !get_varint(p, end, count))
                 return FormWhere::ANYWHERE;
             const bool mine = group && h == form;
             Xapian::termpos at = 0;
-            for (uint64_t c = 0; c < count; c++) {
-                uint64_t d;
+            for (uint32_t c = 0; c < count; c++) {
+                uint32_t d;
                 if (!get_varint(p, end, d))
                     return FormWhere::ANYWHERE;
                 at += static_cast<Xapian::termpos>(d);

@@ -142,29 +142,6 @@ namespace pdxshim {
 
 namespace {
 
-void put_varint(std::string &out, uint32_t v)
-{
-    while (v >= 0x80) {
-        out += static_cast<char>((v & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    out += static_cast<char>(v);
-}
-
-/* A varint at p (below end), or false for a truncated or overlong one. */
-bool get_varint(const unsigned char *&p, const unsigned char *end,
-                uint32_t &v)
-{
-    v = 0;
-    for (unsigned shift = 0; p < end && shift < 35; shift += 7) {
-        const unsigned char b = *p++;
-        v |= static_cast<uint32_t>(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return true;
-    }
-    return false;
-}
-
 /* A value's directory: its term count n, then n hashes (2 bytes each,
  * little-endian) from p on.  False for a count the value cannot hold. */
 bool directory(const std::string &value, const unsigned char *&p,
@@ -760,29 +737,26 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
         }
         if (!fa || fa->empty())
             return true;
-        {
-            /* Each word at its form's positions in this field (forms.cc,
-             * "Forms at their positions"). */
-            const std::string &f = fields[asked_field[at]];
-            const char prefix = f.empty() ? '\0' : f[0];
-            for (size_t i = 0; i < n && i < form.size(); i++) {
-                switch (forms_at_find(*fa, prefix, form_stem[i],
-                                      form[i], found)) {
-                case FormWhere::ANYWHERE:
-                case FormWhere::EVERYWHERE:
-                    break;
-                case FormWhere::NOWHERE:
-                    one[i].clear();
-                    break;
-                case FormWhere::AT: {
-                    std::vector<Xapian::termpos> both;
-                    std::set_intersection(one[i].begin(), one[i].end(),
-                                          found.begin(), found.end(),
-                                          std::back_inserter(both));
-                    one[i].swap(both);
-                    break;
-                }
-                }
+        /* Each word at its form's positions in this field (forms.cc,
+         * "Forms at their positions"). */
+        const std::string &f = fields[asked_field[at]];
+        const char prefix = f.empty() ? '\0' : f[0];
+        for (size_t i = 0; i < n && i < form.size(); i++) {
+            switch (forms_at_find(*fa, prefix, form_stem[i], form[i], found)) {
+            case FormWhere::ANYWHERE:
+            case FormWhere::EVERYWHERE:
+                break;
+            case FormWhere::NOWHERE:
+                one[i].clear();
+                break;
+            case FormWhere::AT: {
+                std::vector<Xapian::termpos> both;
+                std::set_intersection(one[i].begin(), one[i].end(),
+                                      found.begin(), found.end(),
+                                      std::back_inserter(both));
+                one[i].swap(both);
+                break;
+            }
             }
         }
         if (positions_match(one, window, ordered))

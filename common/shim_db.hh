@@ -242,6 +242,31 @@ inline uint64_t fnv1a64(const char *p, size_t n)
     return h;
 }
 
+/* Varints, 7 bits a byte, low bits first, the high bit set on every
+ * byte but the last: the positions and forms values' integers. */
+inline void put_varint(std::string &out, uint32_t v)
+{
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+/* A varint at p (below end), or false for a truncated or overlong one. */
+inline bool get_varint(const unsigned char *&p, const unsigned char *end,
+                       uint32_t &v)
+{
+    v = 0;
+    for (unsigned shift = 0; p < end && shift < 35; shift += 7) {
+        const unsigned char b = *p++;
+        v |= static_cast<uint32_t>(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
 /* The 32-bit hash a forms value names a word by. */
 uint32_t form_hash32(const char *word, size_t n);
 inline uint32_t form_hash32(const std::string &word)

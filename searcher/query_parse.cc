@@ -699,18 +699,23 @@ static std::vector<FormRule> quoted_rules(shim_db *h,
     return rules;
 }
 
+/* q held to the works whose forms pass rules (q itself for none). */
+static Xapian::Query held_to(const Xapian::Query &q, std::vector<FormRule> rules)
+{
+    if (rules.empty())
+        return q;
+    return Xapian::Query(
+        Xapian::Query::OP_FILTER, q,
+        Xapian::Query((new FormSource(std::move(rules)))->release()));
+}
+
 /* q held to the words of the first unused quoted passage whose stems are
  * `stems`, or q when there is none. */
 static Xapian::Query quoted_as_written(shim_db *h, const Xapian::Query &q,
                                        const std::vector<std::string> &stems,
                                        std::vector<Quoted> *quoted)
 {
-    std::vector<FormRule> rules = quoted_rules(h, stems, quoted);
-    if (rules.empty())
-        return q;
-    return Xapian::Query(
-        Xapian::Query::OP_FILTER, q,
-        Xapian::Query((new FormSource(std::move(rules)))->release()));
+    return held_to(q, quoted_rules(h, stems, quoted));
 }
 
 /* How one query's phrases are searched: `hoist` takes the phrases every
@@ -789,13 +794,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     std::vector<FormRule> rules;
     if (op == Xapian::Query::OP_PHRASE)
         rules = quoted_rules(h, stems, plan.quoted);
-    auto written = [&](const Xapian::Query &r) {
-        if (rules.empty())
-            return r;
-        return Xapian::Query(
-            Xapian::Query::OP_FILTER, r,
-            Xapian::Query((new FormSource(rules))->release()));
-    };
+    auto written = [&](const Xapian::Query &r) { return held_to(r, rules); };
     /* Where the field's positions are: the abstract's and the default
      * field's in the plain stems. */
     const char *prefix = field == "title"    ? LAYOUT_P_TITLE
