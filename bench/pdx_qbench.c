@@ -51,6 +51,10 @@ int main(int argc, char **argv)
      * default (PDX_DEFAULT_COUNT_LIMIT). */
     const char *count_s = getenv("PDX_QBENCH_COUNT");
     size_t count_limit = count_s ? (size_t)atol(count_s) : 0;
+    /* PDX_QBENCH_FACETS=N: every facet counted, N values kept each, as
+     * the search page asks (bench/serve_load.py's page mix); unset, none. */
+    const char *facets_s = getenv("PDX_QBENCH_FACETS");
+    size_t facet_limit = facets_s ? (size_t)atol(facets_s) : 0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
                         (size_t)(argc - 3))) {
@@ -103,6 +107,11 @@ int main(int argc, char **argv)
             q.count_limit = count_limit;
             q.proximity_weight = proximity;
             q.title_weight = title_weight;
+            if (facet_limit) {
+                q.facets = PDX_FACET_YEAR | PDX_FACET_CATEGORY |
+                           PDX_FACET_AUTHOR | PDX_FACET_SUBJECT;
+                q.facet_limit = facet_limit;
+            }
             if (!strncmp(filter, "year=", 5)) {
                 q.year_min = q.year_max = atoi(filter + 5);
             } else if (!strncmp(filter, "cat=", 4)) {

@@ -84,7 +84,8 @@ Reader &reader(shim_db *h)
  * broad query's 80,000 works (a node and a cache miss or two each).  The
  * time left is the probe's cache miss, so a slot is 16 bytes (the hash,
  * the count, the name's index in names_, which is only appended to): four
- * slots a cache line. */
+ * slots a cache line.  A name's bytes are copied in when it is first
+ * counted, so the caller's text need not outlive the call. */
 class NameCounts {
   public:
     explicit NameCounts(size_t expect)
@@ -95,33 +96,64 @@ class NameCounts {
             cap *= 2, bits_++;
         alloc(cap);
         names_.reserve(expect);
+        bytes_.reserve(expect * 16);
     }
     ~NameCounts() { std::free(slots_); }
     NameCounts(const NameCounts &) = delete;
     NameCounts &operator=(const NameCounts &) = delete;
-    /* k names at once, n works each: the slots of all are fetched from
-     * memory together (a probe is a cache miss; k misses overlap). */
-    void add_many(const std::string_view *names, size_t k, uint64_t n)
+    /* A name to count: its hash, and where it lies in the caller's
+     * text. */
+    struct Named {
+        uint64_t hash;
+        size_t at, len;
+    };
+    /* The names of a list joined by FACET_SEP, each once (by hash, among
+     * the list's first 16), appended to out; `at` is where joined lies
+     * in the text the names will be read from. */
+    static void split(std::string_view joined, size_t at,
+                      std::vector<Named> &out)
+    {
+        const size_t first = out.size();
+        size_t i = 0;
+        while (i < joined.size()) {
+            size_t j = joined.find(FACET_SEP, i);
+            if (j == std::string_view::npos)
+                j = joined.size();
+            if (j > i) {
+                const uint64_t h = hash(joined.substr(i, j - i));
+                const size_t end = std::min(out.size(), first + 16);
+                size_t k = first;
+                while (k < end && out[k].hash != h)
+                    k++;
+                if (k == end)
+                    out.push_back(Named{h, at + i, j - i});
+            }
+            i = j + 1;
+        }
+    }
+    /* k names of text at once, n works each: the slots of all are
+     * fetched from memory together (a probe is a cache miss; k misses
+     * overlap). */
+    void add_many(const Named *names, size_t k, const char *text, uint64_t n)
     {
         while (2 * (names_.size() + k) > size_)
             grow();
-        uint64_t h[64];
-        for (size_t done = 0; done < k; done += 64) {
-            const size_t m = std::min<size_t>(64, k - done);
-            for (size_t i = 0; i < m; i++) {
-                h[i] = hash(names[done + i]);
-                __builtin_prefetch(&slots_[home(h[i])], 1);
-            }
-            for (size_t i = 0; i < m; i++)
-                add_hashed(names[done + i], h[i], n);
-        }
+        for (size_t i = 0; i < k; i++)
+            __builtin_prefetch(&slots_[home(names[i].hash)], 1);
+        for (size_t i = 0; i < k; i++)
+            add_hashed(std::string_view(text + names[i].at, names[i].len),
+                       names[i].hash, n);
     }
     size_t size() const { return names_.size(); }
+    /* f(name, works) for each name; the views live as long as this. */
     template <class F> void each(F f) const
     {
         for (size_t i = 0; i < size_; i++)
-            if (slots_[i].hash)
-                f(names_[slots_[i].name], uint64_t(slots_[i].n));
+            if (slots_[i].hash) {
+                const Name &m = names_[slots_[i].name];
+                f(std::string_view(bytes_.data() + m.at, m.len),
+                  uint64_t(slots_[i].n));
+            }
     }
 
   private:
@@ -138,7 +170,8 @@ class NameCounts {
             if (!s.hash) {
                 s = Slot{h, static_cast<uint32_t>(n),
                          static_cast<uint32_t>(names_.size())};
-                names_.push_back(name);
+                names_.push_back(Name{bytes_.size(), name.size()});
+                bytes_.append(name);
                 return;
             }
             /* the 64-bit hash stands for the name: two names colliding
@@ -192,10 +225,14 @@ class NameCounts {
         }
         std::free(old);
     }
+    struct Name {
+        size_t at, len; /* in bytes_ */
+    };
     Slot *slots_ = nullptr;
     size_t size_ = 0;
     unsigned bits_; /* size_ is 2^bits_ */
-    std::vector<std::string_view> names_;
+    std::vector<Name> names_;
+    std::string bytes_; /* the names, end to end */
 };
 
 /* The author facet's spy over local databases: each matched work's
@@ -220,50 +257,32 @@ class AuthorSpy : public Xapian::MatchSpy {
         const Xapian::docid d = doc.get_docid();
         if (d / 64 < matched.size())
             matched[d / 64] |= uint64_t(1) << (d % 64);
-        std::string v = doc.get_value(SLOT_AUTHORS);
+        const std::string v = doc.get_value(SLOT_AUTHORS);
         if (v.empty())
             return;
-        kept.push_back(std::move(v));
         /* counted by the batch: a batch's probes overlap in memory */
-        split_names(kept.back(), pending);
+        NameCounts::split(v, batch.size(), pending);
+        batch += v;
         if (pending.size() >= 64)
             flush();
     }
     /* Count what is pending (before forms is read). */
     void flush()
     {
-        forms.add_many(pending.data(), pending.size(), 1);
+        forms.add_many(pending.data(), pending.size(), batch.data(), 1);
         pending.clear();
+        batch.clear();
     }
     /* The names of one joined value, each once, n works each. */
     static void add_names(std::string_view joined, uint64_t n, NameCounts &to)
     {
-        std::vector<std::string_view> names;
-        split_names(joined, names);
-        to.add_many(names.data(), names.size(), n);
+        std::vector<NameCounts::Named> names;
+        NameCounts::split(joined, 0, names);
+        to.add_many(names.data(), names.size(), joined.data(), n);
     }
-    /* The names of one joined value, each once, appended to out. */
-    static void split_names(std::string_view joined,
-                            std::vector<std::string_view> &out)
-    {
-        const size_t first = out.size();
-        size_t i = 0;
-        while (i < joined.size()) {
-            size_t j = joined.find(FACET_SEP, i);
-            if (j == std::string_view::npos)
-                j = joined.size();
-            const std::string_view name = joined.substr(i, j - i);
-            /* a name twice in one work counts once (looked for among the
-             * work's first 16) */
-            const auto from = out.begin() + static_cast<std::ptrdiff_t>(first);
-            const auto to = out.size() - first > 16 ? from + 16 : out.end();
-            if (j > i && std::find(from, to, name) == to)
-                out.push_back(name);
-            i = j + 1;
-        }
-    }
-    std::deque<std::string> kept; /* what the names view */
-    std::vector<std::string_view> pending;
+    /* The names not yet counted: their works' values end to end. */
+    std::string batch;
+    std::vector<NameCounts::Named> pending;
     NameCounts forms;
     uint64_t seen = 0; /* works met */
     /* the works met, a bit each by docid: the recount's "within the
@@ -298,14 +317,21 @@ class ValueSpy : public Xapian::MatchSpy {
     {
         seen++;
         std::string v = doc.get_value(slot_);
-        if (!v.empty())
-            ++counts[std::move(v)];
+        if (v.empty())
+            return;
+        /* Works of one year or list of categories often follow each
+         * other in docid order: the last value's count is kept at hand
+         * (a map's element stays where it is). */
+        if (!last_ || v != last_->first)
+            last_ = &*counts.try_emplace(std::move(v), 0).first;
+        ++last_->second;
     }
     std::unordered_map<std::string, uint64_t> counts;
     uint64_t seen = 0; /* works met */
 
   private:
     Xapian::valueno slot_;
+    std::pair<const std::string, uint64_t> *last_ = nullptr;
 };
 
 class Facets {
@@ -454,18 +480,13 @@ class Facets {
      * (better_label); in label order, for by_count's ties. */
     Top people(size_t limit) const
     {
-        /* Over a remote shard, Xapian's spy: its lists of names are
-         * kept here (a deque does not move them), and the names are
-         * views into them. */
-        std::deque<std::string> joined_values;
+        /* Over a remote shard, Xapian's spy: its lists of names, each
+         * split and counted by name. */
         NameCounts remote(1 << 15);
         if (!authors_)
             for (Xapian::TermIterator v = spy_[2]->values_begin();
-                 v != spy_[2]->values_end(); ++v) {
-                joined_values.push_back(*v);
-                AuthorSpy::add_names(joined_values.back(), v.get_termfreq(),
-                                     remote);
-            }
+                 v != spy_[2]->values_end(); ++v)
+                AuthorSpy::add_names(*v, v.get_termfreq(), remote);
         const NameCounts &forms = authors_ ? authors_->forms : remote;
         using Form = std::pair<uint64_t, std::string_view>;
         std::vector<Form> order;
