@@ -559,10 +559,14 @@ typedef struct pdx_query {
     double title_weight;
     double author_weight;
     /* ---- version 3 ---- */
-    /** A time budget for the match, in seconds (0 = none): past it,
-     *  Xapian stops looking for better matches and the best found so far
-     *  are returned (Enquire::set_time_limit) -- for a server that must
-     *  answer in time.  Facets and an exact total still see every match. */
+    /** A time budget for the whole search, in seconds (0 = none), for a
+     *  server that must answer in time.  Its stages (feedback's first
+     *  ranking, the ranking, the facets, the count, the author facet's
+     *  recount, the suggestion) share it: each gets what the stages
+     *  before it left, and at least 1 ms.  Past it the ranking stops
+     *  counting and returns the best matches found
+     *  (Enquire::set_time_limit), the facets count the works met so far
+     *  and say so in the note, and no suggestion is made. */
     double time_limit;
     /* ---- version 4 ---- */
     /** Subject terms (MeSH headings, OpenAlex topics, BibTeX keywords):

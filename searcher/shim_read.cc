@@ -145,15 +145,14 @@ class NameCounts {
                        names[i].hash, n);
     }
     size_t size() const { return names_.size(); }
-    /* f(name, works) for each name; the views live as long as this. */
+    /* f(name, works) for each name, in the order first counted; the
+     * views live as long as this.  (The names, not the table: a table
+     * sized for a broad query may hold few.) */
     template <class F> void each(F f) const
     {
-        for (size_t i = 0; i < size_; i++)
-            if (slots_[i].hash) {
-                const Name &m = names_[slots_[i].name];
-                f(std::string_view(bytes_.data() + m.at, m.len),
-                  uint64_t(slots_[i].n));
-            }
+        for (const Name &m : names_)
+            f(std::string_view(bytes_.data() + m.at, m.len),
+              uint64_t(slots_[m.slot].n));
     }
 
   private:
@@ -170,7 +169,7 @@ class NameCounts {
             if (!s.hash) {
                 s = Slot{h, static_cast<uint32_t>(n),
                          static_cast<uint32_t>(names_.size())};
-                names_.push_back(Name{bytes_.size(), name.size()});
+                names_.push_back(Name{bytes_.size(), name.size(), i});
                 bytes_.append(name);
                 return;
             }
@@ -222,11 +221,13 @@ class NameCounts {
             while (slots_[i].hash)
                 i = (i + 1) & mask;
             slots_[i] = old[k];
+            names_[old[k].name].slot = i;
         }
         std::free(old);
     }
     struct Name {
         size_t at, len; /* in bytes_ */
+        size_t slot;    /* its count's */
     };
     Slot *slots_ = nullptr;
     size_t size_ = 0;
@@ -703,7 +704,8 @@ static void count_total(shim_db *h, const Xapian::Query &query,
 static Xapian::Query expand(shim_db *h, const shim_query *q,
                             const Xapian::Query &query,
                             const Xapian::Query &filter, bool loose,
-                            const Xapian::MatchDecider *phrases)
+                            const Xapian::MatchDecider *phrases,
+                            double seconds)
 {
     Xapian::Enquire fb(h->db);
     fb.set_query(filter.empty()
@@ -712,7 +714,7 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
     fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     fb.set_sort_by_relevance_then_value(SLOT_ID, false);
     fb.set_expansion_scheme("bo1");
-    fb.set_time_limit(q->time_limit); /* the first ranking too: 0 none */
+    fb.set_time_limit(seconds); /* the first ranking too: 0 none */
     Xapian::MSet top = fb.get_mset(
         0, static_cast<Xapian::doccount>(q->expand_docs), 0, nullptr, phrases);
     if (top.empty())
@@ -750,10 +752,53 @@ static void append_note(shim_totals *totals, const char *what)
     memcpy(totals->note, note.c_str(), note.size() + 1);
 }
 
+/* The least time a stage of a request is given when the stages before
+ * it have spent the budget (Deadline). */
+#define STAGE_MIN_SECONDS 0.001
+
+/* One time budget for a whole request (pdx_query.time_limit): feedback's
+ * first ranking, the ranking, the facets' match, the count, the author
+ * facet's recount and "did you mean" each get what the stages before
+ * them have left, and at least STAGE_MIN_SECONDS, so that a request ends
+ * within about its budget (plus a millisecond a stage), not within a
+ * budget a stage.  (Xapian's own limit only ends a match's counting: a
+ * ranking past it still finishes finding its page.)
+ *
+ * For tests: PDX_TEST_BUDGET_SPENT_MS=N in the environment starts every
+ * request with N ms of its budget already spent, as if a stage before
+ * the ranking had taken them (tests/cli/serve_stop.py). */
+class Deadline {
+  public:
+    explicit Deadline(double budget) : budget_(budget)
+    {
+        clock_gettime(CLOCK_MONOTONIC, &t0_);
+        if (const char *spent = getenv("PDX_TEST_BUDGET_SPENT_MS"))
+            budget_ -= atof(spent) / 1000;
+        if (budget > 0 && budget_ <= 0)
+            budget_ = STAGE_MIN_SECONDS / 2; /* spent, yet a budget */
+    }
+    /* The seconds the next stage may take; 0 (no limit) without a
+     * budget. */
+    double left() const
+    {
+        if (budget_ <= 0)
+            return 0;
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        const double used = (double)(t.tv_sec - t0_.tv_sec) +
+                            (double)(t.tv_nsec - t0_.tv_nsec) / 1e9;
+        return std::max(budget_ - used, STAGE_MIN_SECONDS);
+    }
+
+  private:
+    double budget_;
+    struct timespec t0_;
+};
+
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        std::vector<shim_hit> &hits,
                        std::map<std::string, double> &snippet_stems,
-                       Facets *spy)
+                       Facets *spy, const Deadline &deadline)
 {
     const bool has_text = q->text && *q->text;
     totals->note[0] = '\0';
@@ -838,7 +883,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const Xapian::MatchDecider *decider =
         phrases.checks.empty() && phrases.forms.empty() ? nullptr : &phrases;
     if (has_text && q->expand_docs)
-        query = expand(h, q, query, filter, loose, decider);
+        query = expand(h, q, query, filter, loose, decider, deadline.left());
     if (!filter.empty())
         query = Xapian::Query(Xapian::Query::OP_FILTER, query, filter);
 
@@ -866,7 +911,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             Xapian::Query::OP_AND_MAYBE, run,
             Xapian::Query((new ProximitySource(alone))->release()));
     enq.set_query(run);
-    enq.set_time_limit(q->time_limit); /* 0: none */
+    enq.set_time_limit(deadline.left()); /* 0: none */
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else
@@ -914,7 +959,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid());
         /* within the time budget too: past it Xapian stops, and the
          * facets count the works met so far (said in a note) */
-        fe.set_time_limit(q->time_limit); /* 0: none */
+        fe.set_time_limit(deadline.left()); /* 0: none */
         counted = fe.get_mset(0, 0, h->db.get_doccount(), nullptr, decider);
         if (counted.get_matches_lower_bound() <
             counted.get_matches_upper_bound()) {
@@ -927,10 +972,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         }
     }
     count_total(h, query, decider, counted,
-                q->exact_total ? 0 : q->count_limit, q->time_limit, totals);
+                q->exact_total ? 0 : q->count_limit, deadline.left(), totals);
     if (spy) {
         size_t cut = 0;
-        spy->finish(h, query, decider, q->facet_limit, q->time_limit, &cut);
+        spy->finish(h, query, decider, q->facet_limit, deadline.left(), &cut);
         if (cut) {
             char note[160];
             snprintf(note, sizeof note, "the author facet lists %zu fewer "
@@ -944,7 +989,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         append_note(totals, missing.c_str());
     totals->suggestion[0] = '\0';
     if (q->suggest && has_text) {
-        std::string sug = suggest(h, q->text, q->time_limit);
+        std::string sug = suggest(h, q->text, deadline.left());
         if (!sug.empty() && sug.size() < sizeof totals->suggestion)
             memcpy(totals->suggestion, sug.c_str(), sug.size() + 1);
     }
@@ -956,6 +1001,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
                            void *ctx, shim_err *e)
 {
     try {
+        const Deadline deadline(q->time_limit); /* retries included */
         settle(h);
         std::vector<shim_hit> hits;
         std::map<std::string, double> stems;
@@ -963,7 +1009,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
         if (q->facets)
             spy.reset(new Facets(q->facets, h->names, all_local(h)));
         with_reopen(h, [&] {
-            run_search(h, q, totals, hits, stems, spy.get());
+            run_search(h, q, totals, hits, stems, spy.get(), deadline);
         });
         const bool snippets = q->snippet_bytes && q->text && *q->text;
         for (const auto &hit : hits) {

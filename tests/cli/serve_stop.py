@@ -12,7 +12,8 @@ own: 30 clients that never read their answers hold at most the bound of
 answers (the rest are told busy) and the server's memory stays bounded;
 clients waiting their turn behind one worker past --timeout are not cut
 as slow ones; a broad query's facets stop with a 1 ms time budget and
-say how many works they counted.  Exit 77 (skipped) without SHARED.
+say how many works they counted, and so they do when the stages before
+them have spent a request's budget.  Exit 77 (skipped) without SHARED.
 """
 import gzip
 import itertools
@@ -232,5 +233,26 @@ m = re.search(r"the facets count the first (\d+) matching works", ans.get("note"
 years = sum(v["count"] for v in ans.get("facets", {}).get("year", []))
 check("with a budget of 1 ms the facets count part of the %d works, and a note says how many" % exact,
       m and years == int(m.group(1)) < exact, (ans.get("note"), years))
+stop(srv)
+
+# ---- one budget for the whole request ---------------------------------------
+# A budget of 2 s, of which the test hook says 5 s are already spent
+# when each request begins: each stage after it (the ranking, the
+# facets' match, the count, the recount, "did you mean") gets only what
+# is left, the least a stage is given (1 ms), so the facets of the
+# broad query count part of its works.  Given a budget of their own,
+# they would count them all.
+srv = start("a fifth time", "--time-budget", "2000",
+            env=dict(os.environ, PDX_TEST_BUDGET_SPENT_MS="5000"))
+t0 = time.time()
+ans = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/search?q=the+model+of+learning&limit=3&snippet=0"
+                                        "&facets=year,category,subject,author" % port, timeout=60).read())
+took = time.time() - t0
+m = re.search(r"the facets count the first (\d+) matching works", ans.get("note", ""))
+years = sum(v["count"] for v in ans.get("facets", {}).get("year", []))
+print("budget spent before the ranking: answered in %.2f s, the facets counted %s of %d works"
+      % (took, m and m.group(1), exact))
+check("with the budget spent before the ranking, the facets get what is left and count part of the %d works"
+      % exact, m and years == int(m.group(1)) < exact, (ans.get("note"), years))
 stop(srv)
 done()
