@@ -41,11 +41,132 @@ namespace {
 
 const Xapian::termpos FIELD_GAP = LAYOUT_FIELD_GAP;
 
+/* A work's words for the spelling table (LAYOUT_META_SPELLING), each once,
+ * with its hash (SpellingCounts).  TextTerms gathers them, with repeats,
+ * into words; settle() leaves each once, hashed. */
+struct SpellWords {
+    std::vector<std::string> words;
+    std::vector<uint64_t> hashes;
+
+    void settle()
+    {
+        /* sorted by hash: integers compare faster than the words */
+        std::vector<std::pair<uint64_t, uint32_t>> k(words.size());
+        for (size_t i = 0; i < words.size(); i++)
+            k[i] = std::make_pair(
+                fnv1a64(words[i].data(), words[i].size()) | 1, /* 0: none */
+                static_cast<uint32_t>(i));
+        std::sort(k.begin(), k.end());
+        std::vector<std::string> once;
+        once.reserve(k.size());
+        hashes.clear();
+        for (size_t i = 0; i < k.size(); i++)
+            if (i == 0 || k[i].first != k[i - 1].first) {
+                once.push_back(std::move(words[k[i].second]));
+                hashes.push_back(k[i].first);
+            }
+        words.swap(once);
+    }
+};
+
+/* The spelling table's counts not yet handed to Xapian (Writer::spelling),
+ * by word: open addressing with linear probing in 16-byte slots, a word's
+ * 64-bit hash standing for it (two of a million words would share a
+ * count with odds of about 2^-24), its bytes kept once, for the
+ * hand-over, as a length byte and the word (of at most
+ * LAYOUT_MAX_WORD_BYTES).  A std::unordered_map of strings spent a node
+ * and a cache miss or two an increment. */
+class SpellingCounts {
+    static_assert(LAYOUT_MAX_WORD_BYTES < 256, "a word's length is a byte");
+
+  public:
+    SpellingCounts() { rehash(1 << 16); }
+    /* One more work writes each of words. */
+    void add(const SpellWords &w)
+    {
+        while (2 * (used_ + w.hashes.size()) > slots_.size())
+            rehash(2 * slots_.size());
+        /* the slots fetched together: a probe is a cache miss */
+        for (uint64_t h : w.hashes)
+            __builtin_prefetch(&slots_[home(h)], 1);
+        for (size_t i = 0; i < w.hashes.size(); i++) {
+            Slot &s = find(w.hashes[i]);
+            if (!s.hash) {
+                s.hash = w.hashes[i];
+                s.at = static_cast<uint32_t>(bytes_.size());
+                bytes_ += static_cast<char>(w.words[i].size());
+                bytes_ += w.words[i];
+                used_++;
+            }
+            s.n++;
+        }
+    }
+    /* One work fewer writes the word of hash h: false when no count of
+     * it is pending here (it is Xapian's to take back). */
+    bool take(uint64_t h)
+    {
+        Slot &s = find(h);
+        if (!s.hash || s.n <= 0)
+            return false;
+        s.n--;
+        return true;
+    }
+    size_t size() const { return used_; }
+    /* f(word, works) for each word a work or more write. */
+    template <class F> void each(F f) const
+    {
+        for (const Slot &s : slots_)
+            if (s.hash && s.n > 0)
+                f(bytes_.substr(s.at + 1, static_cast<unsigned char>(bytes_[s.at])),
+                  s.n);
+    }
+    void clear()
+    {
+        std::vector<Slot>(slots_.size()).swap(slots_);
+        bytes_.clear();
+        used_ = 0;
+    }
+
+  private:
+    struct Slot {
+        uint64_t hash = 0; /* 0: empty (SpellWords' hashes are odd) */
+        int32_t n = 0;     /* works: at most an index's */
+        uint32_t at = 0;   /* the word's length byte in bytes_ */
+    };
+    size_t home(uint64_t h) const
+    {
+        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ULL) >> shift_);
+    }
+    Slot &find(uint64_t h)
+    {
+        const size_t mask = slots_.size() - 1;
+        size_t i = home(h);
+        while (slots_[i].hash && slots_[i].hash != h)
+            i = (i + 1) & mask;
+        return slots_[i];
+    }
+    void rehash(size_t n)
+    {
+        std::vector<Slot> old(n);
+        old.swap(slots_);
+        shift_ = 64;
+        for (size_t k = n; k > 1; k /= 2)
+            shift_--;
+        for (const Slot &s : old)
+            if (s.hash)
+                find(s.hash) = s;
+    }
+    std::vector<Slot> slots_;
+    unsigned shift_ = 64;
+    std::string bytes_;
+    size_t used_ = 0;
+};
+
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, std::vector<std::string> *spelling);
-void add_words(shim_db *h, const std::vector<std::string> &words);
+               Xapian::Document &doc, SpellWords *spelling);
+void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
  * The builder thread
@@ -84,7 +205,7 @@ struct Job {
     std::string idterm;
     std::shared_ptr<const RecordDict> dict; /* to pack its record with */
     Xapian::Document doc;
-    std::vector<std::string> spelling; /* its words, for the spelling table */
+    SpellWords spelling; /* its words, for the spelling table */
     std::exception_ptr error;
 
     const char *keep(const char *p)
@@ -285,7 +406,7 @@ struct Writer : Side {
      * words: bounded memory), and always at close.  A writer killed
      * before then loses the counts gathered since (its works stay): the
      * table lags until the index is rebuilt. */
-    std::unordered_map<std::string, long> spelling;
+    SpellingCounts spelling;
 
     explicit Writer(shim_db *h_)
         : h(h_),
@@ -438,9 +559,9 @@ struct Writer : Side {
         if (!closing && spelling.size() >= SPELLING_SMALL &&
             spelling.size() < SPELLING_MOST)
             return;
-        for (const auto &w : spelling)
-            if (w.second > 0)
-                h->wdb.add_spelling(w.first, static_cast<Xapian::termcount>(w.second));
+        spelling.each([this](const std::string &w, int32_t n) {
+            h->wdb.add_spelling(w, static_cast<Xapian::termcount>(n));
+        });
         spelling.clear();
     }
     bool busy() const override { return in_flight_n > 0; }
@@ -587,7 +708,7 @@ namespace {
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, std::vector<std::string> *spelling)
+               Xapian::Document &doc, SpellWords *spelling)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -598,15 +719,14 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
     static const std::string title_prefix(LAYOUT_P_TITLE),
         author_prefix(LAYOUT_P_AUTHOR), no_prefix;
     tt.clear();
-    tt.spelling = spelling; /* the title's and abstract's words */
+    tt.spelling = spelling ? &spelling->words : nullptr; /* the title's
+                                                            * and abstract's
+                                                            * words */
     index_field(tt, d->title, title_prefix);
     index_field(tt, d->abstract, no_prefix);
     tt.spelling = nullptr;
-    if (spelling) {
-        std::sort(spelling->begin(), spelling->end());
-        spelling->erase(std::unique(spelling->begin(), spelling->end()),
-                        spelling->end());
-    }
+    if (spelling)
+        spelling->settle();
     for (size_t i = 0; i < d->n_authors; i++)
         index_field(tt, d->authors[i].name, author_prefix);
     /* Then the title and author stems join the default field without
@@ -706,11 +826,9 @@ namespace {
 
 /* A work's words join the spelling table (LAYOUT_META_SPELLING): each
  * once, so that a word's frequency is the number of works writing it. */
-void add_words(shim_db *h, const std::vector<std::string> &words)
+void add_words(shim_db *h, const SpellWords &words)
 {
-    std::unordered_map<std::string, long> &n = writer(h).spelling;
-    for (const std::string &w : words)
-        n[w]++;
+    writer(h).spelling.add(words);
 }
 
 /* Before the work stored under idterm is replaced or deleted, its words
@@ -725,9 +843,9 @@ void forget_words(shim_db *h, TextTerms &tt, const std::string &idterm)
         return;
     const std::string data = stored_record(h, h->wdb.get_document(*p));
     cJSON *o = cJSON_ParseWithLength(data.data(), data.size());
-    std::vector<std::string> words;
+    SpellWords words;
     tt.clear();
-    tt.spelling = &words;
+    tt.spelling = &words.words;
     static const std::string title_prefix(LAYOUT_P_TITLE), no_prefix;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "title");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "abstract");
@@ -736,17 +854,12 @@ void forget_words(shim_db *h, TextTerms &tt, const std::string &idterm)
     tt.spelling = nullptr;
     tt.clear();
     cJSON_Delete(o);
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
+    words.settle();
     /* a count not yet handed to Xapian is taken back here */
-    std::unordered_map<std::string, long> &n = writer(h).spelling;
-    for (const std::string &w : words) {
-        auto it = n.find(w);
-        if (it != n.end() && it->second > 0)
-            it->second--;
-        else
-            h->wdb.remove_spelling(w);
-    }
+    SpellingCounts &n = writer(h).spelling;
+    for (size_t i = 0; i < words.words.size(); i++)
+        if (!n.take(words.hashes[i]))
+            h->wdb.remove_spelling(words.words[i]);
 }
 
 } // namespace
@@ -782,7 +895,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         Xapian::Document doc;
         if (!d->fresh)
             forget_words(h, w.tt, idterm);
-        std::vector<std::string> words;
+        SpellWords words;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
                   doc, h->spelling ? &words : nullptr);
         if (d->fresh)
