@@ -446,6 +446,16 @@
 /* ---- files beside Xapian's own */
 #define LAYOUT_HOLDER_FILE "paperdex-writer"
 
+/* ---- Xapian's B-tree blocks: 16 KB, where glass's default is 8 KB, for
+ * an index paperdex creates or compacts (an index keeps the size it was
+ * made with, and is read the same either way).  A quoted phrase reads
+ * the positions value (SLOT_POSITIONS) of every work that holds its
+ * words, and glass reads a block with a pread() each: on the arXiv 101k
+ * the top-10 query mix's p99 was 23.4 ms with 8 KB blocks, 18.5 with
+ * 16, 17.9 with 32 (p50 1.26, 1.27, 1.34 ms; 64 KB: p50 1.69), the
+ * compacted index 1% larger (bench/RESULTS.md, "Counts"). */
+#define LAYOUT_BLOCK_SIZE 16384
+
 /* ---- limits */
 #define LAYOUT_MAX_WORD_BYTES 64u  /* longer words are not indexed      */
 #define LAYOUT_MAX_TERM_BYTES 245u /* Xapian's term limit                */

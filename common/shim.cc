@@ -722,8 +722,10 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
         }
         if (mode & SHIM_WRITE) {
             h->wdb = Xapian::WritableDatabase(
-                p, Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS |
-                       ((mode & SHIM_NOSYNC) ? NOSYNC_FLAGS : 0));
+                p,
+                Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS |
+                    ((mode & SHIM_NOSYNC) ? NOSYNC_FLAGS : 0),
+                LAYOUT_BLOCK_SIZE);
             h->db = h->wdb;
             h->subs.push_back(h->db);
             h->writable = true;

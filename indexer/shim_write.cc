@@ -675,7 +675,8 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         int newest = 0;
         with_reopen(h, [&] {
             empty_dir(dest);
-            h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS);
+            h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS,
+                          LAYOUT_BLOCK_SIZE);
             newest = 0;
             for (const Xapian::Database &sub : h->subs)
                 newest = std::max(newest,
