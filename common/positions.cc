@@ -211,8 +211,11 @@ bool skip_varints(const unsigned char *&p, const unsigned char *end,
     while (end - p >= 8) {
         uint64_t x;
         memcpy(&x, p, 8);
-        const unsigned ends =
-            static_cast<unsigned>(__builtin_popcountll(~x & 0x8080808080808080ULL));
+        /* the bytes without their high bit, as 0 or 1 in each byte's
+         * low bit, summed into the top byte (8 at most: no carry) */
+        const unsigned ends = static_cast<unsigned>(
+            (((~x & 0x8080808080808080ULL) >> 7) * 0x0101010101010101ULL) >>
+            56);
         if (ends >= count)
             break; /* the last may be followed by the next's first bytes */
         count -= ends;

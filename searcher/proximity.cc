@@ -73,6 +73,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -118,6 +119,17 @@ ProximityQuery::ProximityQuery(
     double title_factor_, const std::vector<std::vector<std::string>> &phrases)
     : window(window_), title_factor(title_factor_)
 {
+    /* S(n) of pair_max(p, wdf_a, wdf_b): the window's places' weights,
+     * largest first, summed. */
+    std::vector<double> places;
+    for (unsigned d = 1; d <= window; d++) {
+        places.push_back(1.0 / (double(d) * d));
+        places.push_back(1.0 / ((d + 1.0) * (d + 1.0)));
+    }
+    std::sort(places.begin(), places.end(), std::greater<double>());
+    place_sums.assign(1, 0.0);
+    for (double w : places)
+        place_sums.push_back(place_sums.back() + w);
     if (weight <= 0 || window == 0)
         return;
     /* The words that add to a score (not those under NOT or a filter),
@@ -176,29 +188,33 @@ double ProximityQuery::pair_max(size_t p) const
     return pairs[p].weight * (K + 1);
 }
 
-/* A work's bound of a pair, from its two words' wdfs.  One occurrence of
- * a word adds at most C to a field's tp (the other word at each of the
- * window's places on either side: 1 + 1/4 + 1/9 after it, 1/4 + 1/9 +
- * 1/16 before it, for a window of 3), so a field's tp is at most C times
- * the fewer occurrences of the two.  A word's default-field wdf counts
- * its abstract occurrences, its title ones TITLE_WDF (TW) times each,
- * and its author-name ones (common/layout.h), so with m the smaller wdf
- * and t title occurrences (t <= m / TITLE_WDF), tp <= C * (m - TW t +
+/* A work's bound of a pair, from its two words' wdfs.  In a field, an
+ * occurrence of the word that occurs fewer times there pairs with the
+ * other word's occurrences at the window's places on either side (1,
+ * 1/4, 1/9 after it, 1/4, 1/9, 1/16 before it, for a window of 3), at
+ * most one at each place and at most as many as that word occurs: so
+ * it adds at most S(n), the sum of the n largest of those weights, with
+ * n the larger wdf (a field's occurrences of a word are no more than
+ * its wdf), and a field's tp is at most S(n) times the fewer
+ * occurrences of the two.  A word's default-field wdf counts its
+ * abstract occurrences, its title ones TITLE_WDF (TW) times each, and
+ * its author-name ones (common/layout.h), so with m the smaller wdf and
+ * t title occurrences (t <= m / TW), tp <= S(n) * (m - TW t +
  * title_factor t), largest at the most t when title_factor > TW.  The
- * pair's score grows with tp: its value there bounds it.  One occurrence
- * each (m = 1) bounds the pair at 0.64 of pair_max(p). */
+ * pair's score grows with tp: its value there bounds it.  One
+ * occurrence each (m = n = 1, tp <= 1) bounds the pair at half of
+ * pair_max(p). */
 double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
                                 Xapian::termcount wdf_b) const
 {
     const double m = std::min(wdf_a, wdf_b);
     if (m <= 0)
         return 0;
-    double c = 0;
-    for (unsigned d = 1; d <= window; d++)
-        c += 1.0 / (double(d) * d) + 1.0 / ((d + 1.0) * (d + 1.0));
+    const size_t n = std::max(wdf_a, wdf_b);
+    const double s = n < place_sums.size() ? place_sums[n] : place_sums.back();
     const double tw = TITLE_WDF;
     const double t = title_factor > tw ? std::floor(m / tw) : 0;
-    const double tp = c * (m - tw * t + title_factor * t);
+    const double tp = s * (m - tw * t + title_factor * t);
     return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
 }
 

@@ -29,6 +29,9 @@ struct ProximityQuery {
     unsigned window = 0;      /* words apart at most */
     double title_factor = 0;  /* a title co-occurrence counts this many */
     double max_weight = 0;    /* the bound: what no work can pass */
+    /* place_sums[n]: the n largest weights of the window's places
+     * summed (pair_max with wdfs says why), n up to 2 * window. */
+    std::vector<double> place_sums;
 
     /* The pairs of neighbouring words of `query`, parsed from `text`:
      * its positive words in the default field, in the order the text

@@ -24,6 +24,9 @@
  *    bonus rides in the OR of words' source with an array and is a
  *    ProximitySource beside the query without one (searcher/proximity.cc),
  *    and under --rank bm25.
+ *  - the bound of a pair in a work, from its words' wdfs, which lets
+ *    the OR's source skip reading positions, is never below the pair's
+ *    score there (bounds_hold).
  *  - an array read before a commit that changed works' lengths is not
  *    used after it: a handle that read it answers as a fresh one.
  *  - handles of one process share the array one of them read, at the
@@ -40,6 +43,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +52,7 @@
 #include "paperdex.h"
 #include "shim_db.hh"
 #include "../searcher/bm25.hh"
+#include "../searcher/proximity.hh"
 extern "C" {
 #include "handle.h" /* struct pdx_index: a handle's shim_db */
 }
@@ -435,6 +440,69 @@ void shared_between_handles(const std::string &path, std::mt19937 &rng)
     pdx_close(d);
 }
 
+/* A work's bound of a pair (ProximityQuery::pair_max with the wdfs of
+ * its two words), by which the OR of words' source skips reading
+ * positions, is never below the pair's score in that work: every pair
+ * of the 12 commonest words, in both orders, over every work that holds
+ * both (these words stand side by side and recur in a work, so the
+ * bound's every term is used).  Scores within a hair of their bound
+ * must be met too, or the check would pass a bound far too loose to
+ * matter as easily as a sound one. */
+void bounds_hold(const std::string &path)
+{
+    Xapian::Database db(path);
+    std::vector<std::string> words;
+    for (Xapian::TermIterator t = db.allterms_begin(); t != db.allterms_end(); ++t)
+        if (!(*t).empty() && islower(static_cast<unsigned char>((*t)[0])))
+            words.push_back(*t);
+    std::sort(words.begin(), words.end(), [&](const std::string &a, const std::string &b) {
+        return db.get_termfreq(a) > db.get_termfreq(b);
+    });
+    words.resize(std::min<size_t>(words.size(), 12));
+    const Xapian::Stem stem("english");
+    const std::set<std::string> stops;
+    size_t pairs = 0, works = 0, tight = 0, bad = 0;
+    for (const std::string &x : words)
+        for (const std::string &y : words) {
+            if (x == y)
+                continue;
+            const Xapian::Query q(Xapian::Query::OP_OR, Xapian::Query(x),
+                                  Xapian::Query(y));
+            auto pq = std::make_shared<const pdxshim::ProximityQuery>(
+                db, q, x + " " + y, stem, stops, 0.4, 3, 4.0);
+            if (pq->pairs.size() != 1)
+                continue;
+            pairs++;
+            const std::string &a = pq->stems[pq->pairs[0].a],
+                              &b = pq->stems[pq->pairs[0].b];
+            pdxshim::ProximityReader reader(pq);
+            reader.init(db);
+            Xapian::PostingIterator ib = db.postlist_begin(b);
+            for (Xapian::PostingIterator ia = db.postlist_begin(a);
+                 ia != db.postlist_end(a); ++ia) {
+                ib.skip_to(*ia);
+                if (ib == db.postlist_end(b))
+                    break;
+                if (*ib != *ia)
+                    continue;
+                std::vector<pdxshim::ProximityQuery::Part> parts;
+                reader.weigh(*ia, nullptr, &parts);
+                const double got = parts.empty() ? 0 : parts[0].score;
+                const double bound = pq->pair_max(0, ia.get_wdf(), ib.get_wdf());
+                works++;
+                if (got > bound * (1 + 1e-12))
+                    bad++;
+                if (got > 0 && got >= bound * 0.99)
+                    tight++;
+            }
+        }
+    check(pairs >= 100, std::to_string(pairs) + " pairs of common words");
+    check(bad == 0, std::to_string(bad) + " of " + std::to_string(works) +
+                        " works score a pair above its bound");
+    check(tight > 0, std::to_string(tight) + " works score a pair within 1% "
+                     "of its bound");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -455,6 +523,7 @@ int main(int argc, char **argv)
     pdx_close(ix);
     try {
         xapian_level(path);
+        bounds_hold(path);
         handle_level(path);
         after_commit(path, rng);
         shared_between_handles(path, rng);
