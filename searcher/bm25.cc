@@ -310,6 +310,7 @@ class BM25OrSource : public Xapian::PostingSource {
         for (size_t k = 0; k < n; k++)
             cum_[k + 1] = cum_[k] + bound_[order_[k]];
         cur_ = 0;
+        pending_ = false;
         theta_ = -1;
         essential_ = 0;
         if (lens_->len.empty()) /* no array yet: the length list */
@@ -336,7 +337,18 @@ class BM25OrSource : public Xapian::PostingSource {
 
     bool at_end() const override { return cur_ == END; }
     Xapian::docid get_docid() const override { return cur_; }
-    double get_weight() const override { return weight_; }
+    /* The bonus is read here, not in advance(): a work the matcher
+     * asks the weight of has passed the rest of the query (a filter, an
+     * AND's other side), which most works this source proposes under a
+     * filter do not. */
+    double get_weight() const override
+    {
+        if (pending_) {
+            pending_ = false;
+            weight_ += const_cast<BM25OrSource *>(this)->proximity(cur_);
+        }
+        return weight_;
+    }
 
     std::string get_description() const override
     {
@@ -455,6 +467,7 @@ class BM25OrSource : public Xapian::PostingSource {
     void advance(Xapian::docid floor, double min_wt)
     {
         const size_t n = words_.size();
+        pending_ = false;
         if (min_wt != theta_) {
             theta_ = min_wt;
             essential_ = 0;
@@ -507,25 +520,20 @@ class BM25OrSource : public Xapian::PostingSource {
                 if (words_[order_[j]].did == did)
                     take(order_[j]);
             }
-            double bonus = 0;
-            if (can && prox_) {
-                /* The pairs this work holds both words of bound its
-                 * bonus: only a work that can pass with them is worth
-                 * reading the positions of. */
-                double most = 0;
-                for (size_t p = 0; p < pair_words_.size(); p++) {
-                    const size_t a = pair_words_[p].first,
-                                 c = pair_words_[p].second;
-                    if (nodes_[a].here && nodes_[c].here)
-                        most += prox_->pair_max(p, words_[a].it.get_wdf(),
-                                                words_[c].it.get_wdf());
-                }
-                if (most > 0 && (sum + most) * SLACK >= theta_)
-                    bonus = proximity(did);
+            /* The pairs this work holds both words of bound its bonus:
+             * only a work that can pass with them is proposed, and its
+             * positions are read if the matcher asks its weight. */
+            double most = 0;
+            for (size_t p = 0; can && prox_ && p < pair_words_.size(); p++) {
+                const size_t a = pair_words_[p].first, c = pair_words_[p].second;
+                if (nodes_[a].here && nodes_[c].here)
+                    most += prox_->pair_max(p, words_[a].it.get_wdf(),
+                                            words_[c].it.get_wdf());
             }
-            if (can && (sum + bonus) * SLACK >= theta_) {
+            if (can && (sum + most) * SLACK >= theta_) {
                 cur_ = did;
-                weight_ = tree_sum() + bonus;
+                weight_ = tree_sum();
+                pending_ = most > 0;
                 return;
             }
             floor = did + 1;
@@ -571,7 +579,8 @@ class BM25OrSource : public Xapian::PostingSource {
     std::vector<size_t> order_;
     std::vector<double> cum_;
     Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
-    double weight_ = 0;
+    mutable double weight_ = 0;
+    mutable bool pending_ = false; /* cur_'s bonus not yet in weight_ */
     double theta_ = -1;     /* the least weight essential_ was found for */
     size_t essential_ = 0;  /* order_[essential_..n) propose works */
     Xapian::PostingIterator len_it_; /* the length list, without lens_ */
