@@ -64,9 +64,8 @@
  * BM25OrSource): each word's MaxScore bound is raised by the bounds of
  * its pairs, and a work's positions are read only when the pairs whose
  * words it holds could lift it past the page's threshold, and only once
- * the matcher asks its weight: under a filter, once the filter holds it
- * (on the synthetic 1M's filtered queries, a mean of 10.6 ms where
- * reading them first took 14.6, the same answers).  Any other
+ * the matcher asks its weight: under a filter, once the filter holds it,
+ * which most works the OR proposes there do not.  Any other
  * query gets the bonus from ProximitySource, the right side of an
  * AND_MAYBE: Xapian asks it only about the works the query matches and
  * that can still reach the page with the bonus's bound added.  The two
