@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../common/hash_counts.hh"
 #include "../common/shim_db.hh"
 #include "shim_write.h"
 #include "text_terms.hh"
@@ -53,9 +54,8 @@ struct SpellWords {
         /* sorted by hash: integers compare faster than the words */
         std::vector<std::pair<uint64_t, uint32_t>> k(words.size());
         for (size_t i = 0; i < words.size(); i++)
-            k[i] = std::make_pair(
-                fnv1a64(words[i].data(), words[i].size()) | 1, /* 0: none */
-                static_cast<uint32_t>(i));
+            k[i] = std::make_pair(key_hash(words[i]),
+                                  static_cast<uint32_t>(i));
         std::sort(k.begin(), k.end());
         std::vector<std::string> once;
         once.reserve(k.size());
@@ -69,97 +69,22 @@ struct SpellWords {
     }
 };
 
-/* The spelling table's counts not yet handed to Xapian (Writer::spelling),
- * by word: open addressing with linear probing in 16-byte slots, a word's
- * 64-bit hash standing for it (two of a million words would share a
- * count with odds of about 2^-24), its bytes kept once, for the
- * hand-over, as a length byte and the word (of at most
- * LAYOUT_MAX_WORD_BYTES).  A std::unordered_map of strings spent a node
- * and a cache miss or two an increment. */
-class SpellingCounts {
-    static_assert(LAYOUT_MAX_WORD_BYTES < 256, "a word's length is a byte");
-
+/* The spelling table's counts not yet handed to Xapian
+ * (Writer::spelling), by word (common/hash_counts.hh says why a table of
+ * its own). */
+class SpellingCounts : public HashCounts {
   public:
-    SpellingCounts() { rehash(1 << 16); }
-    /* One more work writes each of words. */
+    SpellingCounts() : HashCounts(1 << 15) {}
+    /* One more work writes each of words: their slots fetched together
+     * (a probe is a cache miss). */
     void add(const SpellWords &w)
     {
-        while (2 * (used_ + w.hashes.size()) > slots_.size())
-            rehash(2 * slots_.size());
-        /* the slots fetched together: a probe is a cache miss */
+        reserve_more(w.hashes.size());
         for (uint64_t h : w.hashes)
-            __builtin_prefetch(&slots_[home(h)], 1);
-        for (size_t i = 0; i < w.hashes.size(); i++) {
-            Slot &s = find(w.hashes[i]);
-            if (!s.hash) {
-                s.hash = w.hashes[i];
-                s.at = static_cast<uint32_t>(bytes_.size());
-                bytes_ += static_cast<char>(w.words[i].size());
-                bytes_ += w.words[i];
-                used_++;
-            }
-            s.n++;
-        }
+            prefetch(h);
+        for (size_t i = 0; i < w.hashes.size(); i++)
+            HashCounts::add(w.words[i], w.hashes[i], 1);
     }
-    /* One work fewer writes the word of hash h: false when no count of
-     * it is pending here (it is Xapian's to take back). */
-    bool take(uint64_t h)
-    {
-        Slot &s = find(h);
-        if (!s.hash || s.n <= 0)
-            return false;
-        s.n--;
-        return true;
-    }
-    size_t size() const { return used_; }
-    /* f(word, works) for each word a work or more write. */
-    template <class F> void each(F f) const
-    {
-        for (const Slot &s : slots_)
-            if (s.hash && s.n > 0)
-                f(bytes_.substr(s.at + 1, static_cast<unsigned char>(bytes_[s.at])),
-                  s.n);
-    }
-    void clear()
-    {
-        std::vector<Slot>(slots_.size()).swap(slots_);
-        bytes_.clear();
-        used_ = 0;
-    }
-
-  private:
-    struct Slot {
-        uint64_t hash = 0; /* 0: empty (SpellWords' hashes are odd) */
-        int32_t n = 0;     /* works: at most an index's */
-        uint32_t at = 0;   /* the word's length byte in bytes_ */
-    };
-    size_t home(uint64_t h) const
-    {
-        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ULL) >> shift_);
-    }
-    Slot &find(uint64_t h)
-    {
-        const size_t mask = slots_.size() - 1;
-        size_t i = home(h);
-        while (slots_[i].hash && slots_[i].hash != h)
-            i = (i + 1) & mask;
-        return slots_[i];
-    }
-    void rehash(size_t n)
-    {
-        std::vector<Slot> old(n);
-        old.swap(slots_);
-        shift_ = 64;
-        for (size_t k = n; k > 1; k /= 2)
-            shift_--;
-        for (const Slot &s : old)
-            if (s.hash)
-                find(s.hash) = s;
-    }
-    std::vector<Slot> slots_;
-    unsigned shift_ = 64;
-    std::string bytes_;
-    size_t used_ = 0;
 };
 
 void build_doc(TextTerms &tt, RecordPacker &packer,
@@ -559,8 +484,8 @@ struct Writer : Side {
         if (!closing && spelling.size() >= SPELLING_SMALL &&
             spelling.size() < SPELLING_MOST)
             return;
-        spelling.each([this](const std::string &w, int32_t n) {
-            h->wdb.add_spelling(w, static_cast<Xapian::termcount>(n));
+        spelling.each([this](std::string_view w, uint32_t n) {
+            h->wdb.add_spelling(std::string(w), n);
         });
         spelling.clear();
     }

@@ -7,8 +7,6 @@
  * exception fence and the handle are common/shim.cc's, the layout
  * common/layout.h's.
  */
-#include <sys/mman.h>
-
 #include <xapian.h>
 
 #include <cjson/cJSON.h>
@@ -30,6 +28,7 @@
 #include <vector>
 
 #include "proximity.hh"
+#include "../common/hash_counts.hh"
 #include "read_side.hh"
 extern "C" {
 #include "../common/text.h"
@@ -79,162 +78,53 @@ Reader &reader(shim_db *h)
 #define RECOUNT_MORE 3
 #define RECOUNT_MIN 20
 
-/* Counts by name for the author facet: open addressing with linear
- * probing.  std::unordered_map spent 180 ms on the 400,000 names of a
- * broad query's 80,000 works (a node and a cache miss or two each).  The
- * time left is the probe's cache miss, so a slot is 16 bytes (the hash,
- * the count, the name's index in names_, which is only appended to): four
- * slots a cache line.  A name's bytes are copied in when it is first
- * counted, so the caller's text need not outlive the call. */
-class NameCounts {
-  public:
-    explicit NameCounts(size_t expect)
-    {
-        size_t cap = 1024;
-        bits_ = 10;
-        while (cap < 2 * expect)
-            cap *= 2, bits_++;
-        alloc(cap);
-        names_.reserve(expect);
-        bytes_.reserve(expect * 16);
-    }
-    ~NameCounts() { std::free(slots_); }
-    NameCounts(const NameCounts &) = delete;
-    NameCounts &operator=(const NameCounts &) = delete;
-    /* A name to count: its hash, and where it lies in the caller's
-     * text. */
-    struct Named {
-        uint64_t hash;
-        size_t at, len;
-    };
-    /* The names of a list joined by FACET_SEP, each once (by hash, among
-     * the list's first 16), appended to out; `at` is where joined lies
-     * in the text the names will be read from. */
-    static void split(std::string_view joined, size_t at,
-                      std::vector<Named> &out)
-    {
-        const size_t first = out.size();
-        size_t i = 0;
-        while (i < joined.size()) {
-            size_t j = joined.find(FACET_SEP, i);
-            if (j == std::string_view::npos)
-                j = joined.size();
-            if (j > i) {
-                const uint64_t h = hash(joined.substr(i, j - i));
-                const size_t end = std::min(out.size(), first + 16);
-                size_t k = first;
-                while (k < end && out[k].hash != h)
-                    k++;
-                if (k == end)
-                    out.push_back(Named{h, at + i, j - i});
-            }
-            i = j + 1;
-        }
-    }
-    /* k names of text at once, n works each: the slots of all are
-     * fetched from memory together (a probe is a cache miss; k misses
-     * overlap). */
-    void add_many(const Named *names, size_t k, const char *text, uint64_t n)
-    {
-        while (2 * (names_.size() + k) > size_)
-            grow();
-        for (size_t i = 0; i < k; i++)
-            __builtin_prefetch(&slots_[home(names[i].hash)], 1);
-        for (size_t i = 0; i < k; i++)
-            add_hashed(std::string_view(text + names[i].at, names[i].len),
-                       names[i].hash, n);
-    }
-    size_t size() const { return names_.size(); }
-    /* f(name, works) for each name, in the order first counted; the
-     * views live as long as this.  (The names, not the table: a table
-     * sized for a broad query may hold few.) */
-    template <class F> void each(F f) const
-    {
-        for (const Name &m : names_)
-            f(std::string_view(bytes_.data() + m.at, m.len),
-              uint64_t(slots_[m.slot].n));
-    }
+/* Counts by name for the author facet (common/hash_counts.hh says why
+ * a table of its own). */
+typedef HashCounts NameCounts;
 
-  private:
-    static uint64_t hash(std::string_view name)
-    {
-        return fnv1a64(name.data(), name.size()) | 1; /* 0: empty */
-    }
-    /* with room for one more name */
-    void add_hashed(std::string_view name, uint64_t h, uint64_t n)
-    {
-        const size_t mask = size_ - 1;
-        for (size_t i = home(h);; i = (i + 1) & mask) {
-            Slot &s = slots_[i];
-            if (!s.hash) {
-                s = Slot{h, static_cast<uint32_t>(n),
-                         static_cast<uint32_t>(names_.size())};
-                names_.push_back(Name{bytes_.size(), name.size(), i});
-                bytes_.append(name);
-                return;
-            }
-            /* the 64-bit hash stands for the name: two names colliding
-             * (about n^2 / 2^64) would only share a count in the ranking
-             * of candidates, whose counts shown are counted again
-             * (Facets::recount) */
-            if (s.hash == h) {
-                s.n += static_cast<uint32_t>(n);
-                return;
-            }
-        }
-    }
-    struct Slot {
-        uint64_t hash;
-        uint32_t n;    /* works (a facet counts at most a database's) */
-        uint32_t name; /* in names_ */
-    };
-    /* A hash's first slot: its top bits after a Fibonacci multiply. */
-    size_t home(uint64_t h) const
-    {
-        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ULL) >> (64 - bits_));
-    }
-    /* The table in huge pages where the kernel gives them (madvise): a
-     * broad query's table is megabytes read at random, and with 4 KB
-     * pages nearly every probe missed the TLB as well as the cache. */
-    void alloc(size_t cap)
-    {
-        const size_t huge = size_t(2) << 20;
-        size_t bytes = (cap * sizeof(Slot) + huge - 1) / huge * huge;
-        slots_ = static_cast<Slot *>(std::aligned_alloc(huge, bytes));
-        if (!slots_)
-            throw std::bad_alloc();
-        madvise(slots_, bytes, MADV_HUGEPAGE);
-        std::memset(static_cast<void *>(slots_), 0, cap * sizeof(Slot));
-        size_ = cap;
-    }
-    void grow()
-    {
-        Slot *old = slots_;
-        const size_t old_size = size_;
-        bits_++;
-        alloc(old_size * 2);
-        const size_t mask = size_ - 1;
-        for (size_t k = 0; k < old_size; k++) {
-            if (!old[k].hash)
-                continue;
-            size_t i = home(old[k].hash);
-            while (slots_[i].hash)
-                i = (i + 1) & mask;
-            slots_[i] = old[k];
-            names_[old[k].name].slot = i;
-        }
-        std::free(old);
-    }
-    struct Name {
-        size_t at, len; /* in bytes_ */
-        size_t slot;    /* its count's */
-    };
-    Slot *slots_ = nullptr;
-    size_t size_ = 0;
-    unsigned bits_; /* size_ is 2^bits_ */
-    std::vector<Name> names_;
-    std::string bytes_; /* the names, end to end */
+/* A name to count: its hash, and where it lies in the caller's text. */
+struct Named {
+    uint64_t hash;
+    size_t at, len;
 };
+
+/* The names of a list joined by FACET_SEP, each once (by hash, among the
+ * list's first 16), appended to out; `at` is where joined lies in the
+ * text the names will be read from. */
+static void split_names(std::string_view joined, size_t at,
+                        std::vector<Named> &out)
+{
+    const size_t first = out.size();
+    size_t i = 0;
+    while (i < joined.size()) {
+        size_t j = joined.find(FACET_SEP, i);
+        if (j == std::string_view::npos)
+            j = joined.size();
+        if (j > i) {
+            const uint64_t h = key_hash(joined.substr(i, j - i));
+            const size_t end = std::min(out.size(), first + 16);
+            size_t k = first;
+            while (k < end && out[k].hash != h)
+                k++;
+            if (k == end)
+                out.push_back(Named{h, at + i, j - i});
+        }
+        i = j + 1;
+    }
+}
+
+/* k names of text at once, n works each: their slots are fetched from
+ * memory together (a probe is a cache miss; k misses overlap). */
+static void count_names(NameCounts &to, const Named *names, size_t k,
+                        const char *text, uint32_t n)
+{
+    to.reserve_more(k);
+    for (size_t i = 0; i < k; i++)
+        to.prefetch(names[i].hash);
+    for (size_t i = 0; i < k; i++)
+        to.add(std::string_view(text + names[i].at, names[i].len),
+               names[i].hash, n);
+}
 
 /* The author facet's spy over local databases: each matched work's
  * names, counted as written into a NameCounts as the match runs, each
@@ -262,7 +152,7 @@ class AuthorSpy : public Xapian::MatchSpy {
         if (v.empty())
             return;
         /* counted by the batch: a batch's probes overlap in memory */
-        NameCounts::split(v, batch.size(), pending);
+        split_names(v, batch.size(), pending);
         batch += v;
         if (pending.size() >= 64)
             flush();
@@ -270,20 +160,20 @@ class AuthorSpy : public Xapian::MatchSpy {
     /* Count what is pending (before forms is read). */
     void flush()
     {
-        forms.add_many(pending.data(), pending.size(), batch.data(), 1);
+        count_names(forms, pending.data(), pending.size(), batch.data(), 1);
         pending.clear();
         batch.clear();
     }
     /* The names of one joined value, each once, n works each. */
-    static void add_names(std::string_view joined, uint64_t n, NameCounts &to)
+    static void add_names(std::string_view joined, uint32_t n, NameCounts &to)
     {
-        std::vector<NameCounts::Named> names;
-        NameCounts::split(joined, 0, names);
-        to.add_many(names.data(), names.size(), joined.data(), n);
+        std::vector<Named> names;
+        split_names(joined, 0, names);
+        count_names(to, names.data(), names.size(), joined.data(), n);
     }
     /* The names not yet counted: their works' values end to end. */
     std::string batch;
-    std::vector<NameCounts::Named> pending;
+    std::vector<Named> pending;
     NameCounts forms;
     uint64_t seen = 0; /* works met */
     /* the works met, a bit each by docid: the recount's "within the
