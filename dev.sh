@@ -19,7 +19,8 @@ cd "$(dirname "$0")"
 
 PKGS=(build-essential cmake pkg-config python3 gzip curl
       libxapian-dev xapian-tools libstemmer-dev libcjson-dev
-      libutf8proc-dev zlib1g-dev libzstd-dev libisal-dev libjemalloc-dev
+      libutf8proc-dev zlib1g-dev libzstd-dev libxxhash-dev libisal-dev
+      libjemalloc-dev
       libexpat1-dev
       libsqlite3-dev libmicrohttpd-dev
       chromium chromium-driver)

@@ -126,6 +126,42 @@ static void count_names(NameCounts &to, const Named *names, size_t k,
                names[i].hash, n);
 }
 
+/* A spy's values of one slot, by work.  Over one database, a stream
+ * read forward (the matcher meets the works in docid order; a docid
+ * behind the last one asked opens it again): it reads each chunk of
+ * values once, where a document's get_value() finds the chunk from the
+ * B-tree's root and copies it, at every work.  Over several, a spy's
+ * docids are each its own database's: the document's value. */
+class SlotValues {
+  public:
+    SlotValues(const Xapian::Database *one, Xapian::valueno slot)
+        : slot_(slot), one_(one != nullptr)
+    {
+        if (one)
+            db_ = *one;
+    }
+    std::string operator()(const Xapian::Document &doc)
+    {
+        if (!one_)
+            return doc.get_value(slot_);
+        const Xapian::docid d = doc.get_docid();
+        const Xapian::ValueIterator end;
+        if (!asked_ || d < asked_)
+            it_ = db_.valuestream_begin(slot_);
+        asked_ = d;
+        if (it_ != end && it_.get_docid() < d)
+            it_.skip_to(d);
+        return it_ != end && it_.get_docid() == d ? *it_ : std::string();
+    }
+
+  private:
+    Xapian::valueno slot_;
+    bool one_;
+    Xapian::Database db_;
+    Xapian::ValueIterator it_;
+    Xapian::docid asked_ = 0; /* 0: not open */
+};
+
 /* The author facet's spy over local databases: each matched work's
  * names, counted as written into a NameCounts as the match runs, each
  * name once a work.  Xapian's ValueCountMatchSpy would first keep every
@@ -137,9 +173,9 @@ class AuthorSpy : public Xapian::MatchSpy {
     /* works: about how many works the match will bring (the ranking's
      * estimate), so that the table is sized once: a work names about
      * three people no earlier work of the match did. */
-    explicit AuthorSpy(size_t works, Xapian::docid last)
+    AuthorSpy(size_t works, Xapian::docid last, const Xapian::Database *one)
         : forms(std::min<size_t>(std::max<size_t>(works, 1024), 1u << 22) * 3),
-          matched(last / 64 + 1)
+          matched(last / 64 + 1), values_(one, SLOT_AUTHORS)
     {
     }
     void operator()(const Xapian::Document &doc, double) override
@@ -148,7 +184,7 @@ class AuthorSpy : public Xapian::MatchSpy {
         const Xapian::docid d = doc.get_docid();
         if (d / 64 < matched.size())
             matched[d / 64] |= uint64_t(1) << (d % 64);
-        const std::string v = doc.get_value(SLOT_AUTHORS);
+        const std::string v = values_(doc);
         if (v.empty())
             return;
         /* counted by the batch: a batch's probes overlap in memory */
@@ -179,6 +215,9 @@ class AuthorSpy : public Xapian::MatchSpy {
     /* the works met, a bit each by docid: the recount's "within the
      * match" (Facets::recount) */
     std::vector<uint64_t> matched;
+
+  private:
+    SlotValues values_;
 };
 
 /* Counts the works of a match that are in a set (AuthorSpy::matched). */
@@ -203,11 +242,14 @@ class InMatched : public Xapian::MatchSpy {
  * shard Xapian's own spy is used, the one xapian-tcpsrv knows. */
 class ValueSpy : public Xapian::MatchSpy {
   public:
-    explicit ValueSpy(Xapian::valueno slot) : slot_(slot) {}
+    ValueSpy(Xapian::valueno slot, const Xapian::Database *one)
+        : values_(one, slot)
+    {
+    }
     void operator()(const Xapian::Document &doc, double) override
     {
         seen++;
-        std::string v = doc.get_value(slot_);
+        std::string v = values_(doc);
         if (v.empty())
             return;
         /* Works of one year or list of categories often follow each
@@ -221,7 +263,7 @@ class ValueSpy : public Xapian::MatchSpy {
     uint64_t seen = 0; /* works met */
 
   private:
-    Xapian::valueno slot_;
+    SlotValues values_;
     std::pair<const std::string, uint64_t> *last_ = nullptr;
 };
 
@@ -235,8 +277,10 @@ class Facets {
     }
 
     /* Fresh spies on enq, for one attempt at the match, which is to
-     * bring about `works` works. */
-    void attach(Xapian::Enquire &enq, size_t works, Xapian::docid last)
+     * bring about `works` works; one, when not null, is the database
+     * searched, when it is one. */
+    void attach(Xapian::Enquire &enq, size_t works, Xapian::docid last,
+                const Xapian::Database *one)
     {
         static const Xapian::valueno slot[SHIM_N_FACETS] = {
             SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
@@ -249,10 +293,10 @@ class Facets {
             if (!(which_ & (1u << k)))
                 continue;
             if (k == 2 && local_) {
-                authors_.reset(new AuthorSpy(works, last));
+                authors_.reset(new AuthorSpy(works, last, one));
                 enq.add_matchspy(authors_.get());
             } else if (local_) {
-                local_spy_[k].reset(new ValueSpy(slot[k]));
+                local_spy_[k].reset(new ValueSpy(slot[k], one));
                 enq.add_matchspy(local_spy_[k].get());
             } else {
                 spy_[k].reset(new Xapian::ValueCountMatchSpy(slot[k]));
@@ -854,7 +898,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         Xapian::Enquire fe(h->db);
         fe.set_query(query);
         fe.set_weighting_scheme(Xapian::BoolWeight());
-        spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid());
+        spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid(),
+                    h->shards.size() == 1 ? &h->db : nullptr);
         /* within the time budget too: past it Xapian stops, and the
          * facets count the works met so far (said in a note) */
         fe.set_time_limit(deadline.left()); /* 0: none */
