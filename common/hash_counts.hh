@@ -12,10 +12,10 @@
  * table in huge pages where the kernel gives them (madvise): a broad
  * query's table is megabytes read at random, and with 4 KB pages nearly
  * every probe missed the TLB as well as the cache.  What is left is the
- * probe's cache miss, so callers hash their keys once and hand several
- * at a time, their slots fetched together (prefetch): the misses
- * overlap, and hash them with XXH3 (key_hash).  A key's bytes are copied in when it is first counted, so
- * the caller's text need not outlive the call.
+ * probe's cache miss, so callers hash their keys once (key_hash, XXH3)
+ * and hand several at a time, their slots fetched together (prefetch):
+ * the misses overlap.  A key's bytes are copied in when it is first
+ * counted, so the caller's text need not outlive the call.
  *
  * A hash stands for its key: two of n keys share a count with odds of
  * about n^2 / 2^65 (2^-25 for a million).  The facet counts the names

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -898,8 +897,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         Xapian::Enquire fe(h->db);
         fe.set_query(query);
         fe.set_weighting_scheme(Xapian::BoolWeight());
+        /* over a writer's database a value stream would first merge
+         * its pending values into the table: a writer reads by work */
         spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid(),
-                    h->shards.size() == 1 ? &h->db : nullptr);
+                    h->shards.size() == 1 && !h->writable ? &h->db : nullptr);
         /* within the time budget too: past it Xapian stops, and the
          * facets count the works met so far (said in a note) */
         fe.set_time_limit(deadline.left()); /* 0: none */
