@@ -58,7 +58,7 @@
  * choice's cost, counting a posting's length lookup as one entry of the
  * list).  A commit (a new revision of the database) makes the array
  * stale: it is dropped and the count starts again.  The handles of one
- * process share what they read (shared_find, shared_keep): a handle
+ * process share what they read (revision_share.hh): a handle
  * whose database, at its revision, another handle has read takes that
  * array at its first query, so paperdex serve's worker threads keep one
  * array and pay one rent between them.  Only a handle on one
@@ -72,16 +72,14 @@
  */
 #include "bm25.hh"
 #include "proximity.hh"
+#include "revision_share.hh"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -771,38 +769,9 @@ std::shared_ptr<const DocLengths> no_array()
     return none;
 }
 
-/* The lengths that the handles of this process have read, by database
- * (its directory's device and inode, and its UUID: a rebuild swapped in
- * under the same name is another database) and revision.  A handle
- * whose database is there takes them at once, without paying its own
- * rent first, and the process keeps one array a database however many
- * handles (paperdex serve's worker threads) read it.  Weak: an array
- * lives while a handle holds it. */
-typedef std::tuple<dev_t, ino_t, std::string, Xapian::rev> LengthsKey;
-std::mutex shared_mu;
-std::map<LengthsKey, std::weak_ptr<const DocLengths>> shared_lengths;
-
-std::shared_ptr<const DocLengths> shared_find(const LengthsKey &key)
-{
-    std::lock_guard<std::mutex> lock(shared_mu);
-    auto i = shared_lengths.find(key);
-    return i == shared_lengths.end() ? nullptr : i->second.lock();
-}
-
-/* lens, kept for the other handles; or the array another handle kept
- * for key meanwhile (both read the same revision). */
-std::shared_ptr<const DocLengths> shared_keep(
-    const LengthsKey &key, std::shared_ptr<const DocLengths> lens)
-{
-    std::lock_guard<std::mutex> lock(shared_mu);
-    for (auto i = shared_lengths.begin(); i != shared_lengths.end();)
-        i = i->second.expired() ? shared_lengths.erase(i) : std::next(i);
-    std::weak_ptr<const DocLengths> &slot = shared_lengths[key];
-    if (auto kept = slot.lock())
-        return kept;
-    slot = lens;
-    return lens;
-}
+/* The lengths that the handles of this process have read
+ * (revision_share.hh). */
+RevisionShare<DocLengths> shared_lengths;
 
 } // namespace
 
@@ -847,16 +816,16 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         rev_ = rev;
     }
     if (!lens_) {
-        const LengthsKey key(h->shards[0].dev, h->shards[0].ino,
-                             db.get_uuid(), rev);
-        lens_ = shared_find(key);
+        const RevisionKey key(h->shards[0].dev, h->shards[0].ino,
+                              db.get_uuid(), rev);
+        lens_ = shared_lengths.find(key);
         if (lens_)
             return lens_; /* read by another handle */
         for (const auto &w : words)
             walked_ += db.get_termfreq(w.first);
         if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
             return any_or ? no_array() : nullptr;
-        lens_ = shared_keep(key, read_doc_lengths(db));
+        lens_ = shared_lengths.keep(key, read_doc_lengths(db));
     }
     return lens_;
 }

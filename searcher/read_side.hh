@@ -21,6 +21,7 @@
 
 #include "../common/shim_db.hh"
 #include "bm25.hh"
+#include "facet_columns.hh"
 #include "shim_read.h"
 
 /* A field value that is not understood is reported by parse_query() after
@@ -48,6 +49,10 @@ struct Reader : pdxshim::Side {
     /* The works' lengths, once the handle's queries have scored enough
      * postings to pay for reading them (searcher/bm25.cc). */
     pdxshim::LengthCache lengths;
+    /* The facet values of every work, once the handle's faceted matches
+     * have met enough works to pay for reading them
+     * (searcher/facet_columns.cc). */
+    pdxshim::ColumnCache columns;
     /* FLAG_CJK_NGRAM when the index reads CJK in n-grams, else 0: or-ed
      * into every parse's flags */
     unsigned cjk_flag = 0;

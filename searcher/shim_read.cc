@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "facet_columns.hh"
 #include "proximity.hh"
 #include "../common/hash_counts.hh"
 #include "read_side.hh"
@@ -87,9 +88,9 @@ struct Named {
     size_t at, len;
 };
 
-/* The names of a list joined by FACET_SEP, each once (by hash, among the
- * list's first 16), appended to out; `at` is where joined lies in the
- * text the names will be read from. */
+/* The names of a list joined by FACET_SEP, each once (by hash),
+ * appended to out; `at` is where joined lies in the text the names will
+ * be read from. */
 static void split_names(std::string_view joined, size_t at,
                         std::vector<Named> &out)
 {
@@ -99,17 +100,29 @@ static void split_names(std::string_view joined, size_t at,
         size_t j = joined.find(FACET_SEP, i);
         if (j == std::string_view::npos)
             j = joined.size();
-        if (j > i) {
-            const uint64_t h = key_hash(joined.substr(i, j - i));
-            const size_t end = std::min(out.size(), first + 16);
-            size_t k = first;
-            while (k < end && out[k].hash != h)
-                k++;
-            if (k == end)
-                out.push_back(Named{h, at + i, j - i});
-        }
+        if (j > i)
+            out.push_back(Named{key_hash(joined.substr(i, j - i)), at + i, j - i});
         i = j + 1;
     }
+    /* each name once: a short list by comparing, a long one (a
+     * collaboration's hundreds of names) by sorting */
+    const auto begin = out.begin() + static_cast<ptrdiff_t>(first);
+    const auto by_hash = [](const Named &a, const Named &b) {
+        return a.hash < b.hash;
+    };
+    const auto same = [](const Named &a, const Named &b) {
+        return a.hash == b.hash;
+    };
+    if (out.size() - first > 16) {
+        std::sort(begin, out.end(), by_hash);
+        out.erase(std::unique(begin, out.end(), same), out.end());
+        return;
+    }
+    auto end = begin;
+    for (auto k = begin; k != out.end(); ++k)
+        if (std::find_if(begin, end, [&](const Named &n) { return same(n, *k); }) == end)
+            *end++ = *k;
+    out.erase(end, out.end());
 }
 
 /* k names of text at once, n works each: their slots are fetched from
@@ -266,6 +279,69 @@ class ValueSpy : public Xapian::MatchSpy {
     std::pair<const std::string, uint64_t> *last_ = nullptr;
 };
 
+/* Every facet's spy over a database whose columns are in memory
+ * (facet_columns.cc): each matched work's value ids counted by index. */
+class ColumnSpy : public Xapian::MatchSpy {
+  public:
+    ColumnSpy(std::shared_ptr<const FacetColumns> read, unsigned which,
+              Xapian::docid last)
+        : cols(std::move(read)), matched(last / 64 + 1)
+    {
+        for (unsigned k = 0; k < SHIM_N_FACETS; k++)
+            if (which & (1u << k)) {
+                counts[k].assign(cols->col[k].size(), 0);
+                k_[n_k_++] = k;
+            }
+    }
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        seen++;
+        const Xapian::docid d = doc.get_docid();
+        if (d / 64 < matched.size())
+            matched[d / 64] |= uint64_t(1) << (d % 64);
+        for (unsigned i = 0; i < n_k_; i++) {
+            const FacetColumn &c = cols->col[k_[i]];
+            if (d + 1 >= c.at.size())
+                continue;
+            uint32_t *n = counts[k_[i]].data();
+            for (uint32_t j = c.at[d]; j < c.at[d + 1]; j++)
+                n[c.ids[j]]++;
+        }
+    }
+    /* f(value, count) for each value of facet k counted at least
+     * `least` times. */
+    template <class F> void each(unsigned k, F f, uint32_t least = 1) const
+    {
+        const std::vector<uint32_t> &n = counts[k];
+        for (size_t id = 0; id < n.size(); id++)
+            if (n[id] >= least)
+                f(cols->col[k].name(static_cast<uint32_t>(id)), n[id]);
+    }
+    /* The least count that `want` values of facet k reach (ties
+     * included), from a histogram of the counts; 1 when fewer than
+     * `want` were counted.  A broad query counts 100,000 names, of which
+     * people() wants the 1,000 most frequent. */
+    uint32_t floor(unsigned k, size_t want) const
+    {
+        const uint32_t CAP = 4096;
+        std::vector<uint32_t> hist(CAP + 1, 0);
+        for (uint32_t n : counts[k])
+            hist[std::min(n, CAP)]++;
+        size_t above = 0;
+        for (uint32_t c = CAP; c >= 1; c--)
+            if ((above += hist[c]) >= want)
+                return c;
+        return 1;
+    }
+    std::shared_ptr<const FacetColumns> cols;
+    std::vector<uint32_t> counts[SHIM_N_FACETS]; /* by value id */
+    uint64_t seen = 0;                            /* works met */
+    std::vector<uint64_t> matched; /* as AuthorSpy::matched */
+
+  private:
+    unsigned k_[SHIM_N_FACETS], n_k_ = 0; /* the facets counted */
+};
+
 class Facets {
   public:
     using Top = std::vector<std::pair<std::string, uint64_t>>;
@@ -277,12 +353,26 @@ class Facets {
 
     /* Fresh spies on enq, for one attempt at the match, which is to
      * bring about `works` works; one, when not null, is the database
-     * searched, when it is one. */
+     * searched, when it is one; cols, when not null, its facet columns
+     * (then one spy counts every facet from them). */
     void attach(Xapian::Enquire &enq, size_t works, Xapian::docid last,
-                const Xapian::Database *one)
+                const Xapian::Database *one,
+                std::shared_ptr<const FacetColumns> cols)
     {
         static const Xapian::valueno slot[SHIM_N_FACETS] = {
             SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
+        columns_.reset();
+        if (cols && local_) {
+            for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
+                spy_[k].reset();
+                local_spy_[k].reset();
+                top_[k].clear();
+            }
+            authors_.reset();
+            columns_.reset(new ColumnSpy(std::move(cols), which_, last));
+            enq.add_matchspy(columns_.get());
+            return;
+        }
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             spy_[k].reset();
             local_spy_[k].reset();
@@ -315,7 +405,8 @@ class Facets {
     {
         *cut = 0;
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
-            if (!spy_[k] && !local_spy_[k] && !(k == 2 && authors_))
+            if (!spy_[k] && !local_spy_[k] && !(k == 2 && authors_) &&
+                !(columns_ && (which_ & (1u << k))))
                 continue;
             if (k == 2 && authors_)
                 authors_->flush();
@@ -333,7 +424,8 @@ class Facets {
                 /* a spy over several databases sees each work by its
                  * docid in its own database: the set is one database's */
                 *cut = recount(h, query, decider, top, seconds,
-                               authors_ && h->shards.size() == 1
+                               columns_ ? &columns_->matched
+                               : authors_ && h->shards.size() == 1
                                    ? &authors_->matched
                                    : nullptr);
                 if (top.size() > limit) {
@@ -352,6 +444,8 @@ class Facets {
     /* The works the spies met in the match. */
     uint64_t seen() const
     {
+        if (columns_)
+            return columns_->seen;
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             if (local_spy_[k])
                 return local_spy_[k]->seen;
@@ -374,7 +468,11 @@ class Facets {
     Top values(unsigned k) const
     {
         std::vector<std::pair<std::string, uint64_t>> counted;
-        if (local_spy_[k])
+        if (columns_)
+            columns_->each(k, [&counted](std::string_view v, uint64_t n) {
+                counted.emplace_back(std::string(v), n);
+            });
+        else if (local_spy_[k])
             counted.assign(local_spy_[k]->counts.begin(),
                            local_spy_[k]->counts.end());
         else
@@ -416,20 +514,25 @@ class Facets {
     {
         /* Over a remote shard, Xapian's spy: its lists of names, each
          * split and counted by name. */
-        NameCounts remote(1 << 15);
-        if (!authors_)
+        NameCounts remote(columns_ ? 0 : 1 << 15);
+        if (!authors_ && !columns_)
             for (Xapian::TermIterator v = spy_[2]->values_begin();
                  v != spy_[2]->values_end(); ++v)
                 AuthorSpy::add_names(*v, v.get_termfreq(), remote);
-        const NameCounts &forms = authors_ ? authors_->forms : remote;
         using Form = std::pair<uint64_t, std::string_view>;
         std::vector<Form> order;
-        order.reserve(forms.size());
-        forms.each([&order](std::string_view name, uint64_t n) {
+        auto add = [&order](std::string_view name, uint64_t n) {
             order.emplace_back(n, name);
-        });
+        };
         const size_t pool =
             std::max(limit * PEOPLE_POOL, limit + PEOPLE_POOL_MIN);
+        if (columns_) {
+            columns_->each(2, add, columns_->floor(2, pool));
+        } else {
+            const NameCounts &forms = authors_ ? authors_->forms : remote;
+            order.reserve(forms.size());
+            forms.each(add);
+        }
         if (order.size() > pool) {
             std::nth_element(order.begin(), order.begin() + (pool - 1),
                              order.end(), [](const Form &x, const Form &y) {
@@ -506,6 +609,7 @@ class Facets {
         }
         const size_t cut = top.size() - done;
         top.resize(done);
+        std::sort(top.begin(), top.end()); /* ties in value order */
         std::stable_sort(top.begin(), top.end(), by_count);
         return cut;
     }
@@ -556,6 +660,7 @@ class Facets {
     std::unique_ptr<Xapian::ValueCountMatchSpy> spy_[SHIM_N_FACETS];
     std::unique_ptr<ValueSpy> local_spy_[SHIM_N_FACETS];
     std::unique_ptr<AuthorSpy> authors_;
+    std::unique_ptr<ColumnSpy> columns_; /* or the spies above */
     Top top_[SHIM_N_FACETS];
 };
 
@@ -899,12 +1004,16 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         fe.set_weighting_scheme(Xapian::BoolWeight());
         /* over a writer's database a value stream would first merge
          * its pending values into the table: a writer reads by work */
+        std::shared_ptr<const FacetColumns> cols = reader(h).columns.get(h);
         spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid(),
-                    h->shards.size() == 1 && !h->writable ? &h->db : nullptr);
+                    h->shards.size() == 1 && !h->writable ? &h->db : nullptr,
+                    cols);
         /* within the time budget too: past it Xapian stops, and the
          * facets count the works met so far (said in a note) */
         fe.set_time_limit(deadline.left()); /* 0: none */
         counted = fe.get_mset(0, 0, h->db.get_doccount(), nullptr, decider);
+        if (!cols) /* the rent toward reading the columns */
+            reader(h).columns.met(spy->seen());
         if (counted.get_matches_lower_bound() <
             counted.get_matches_upper_bound()) {
             char note[200];
