@@ -21,9 +21,10 @@ and category filters: 400 queries), sent in random order by `wrk`
         every facet (year, category, subject, author) with facet_limit=20.
 
 Each run lasts S seconds (default 10).  Errors counted: non-2xx answers
-and socket errors.  Then each kind of request (no facets; year, category
-and subject; every facet at facet_limit 20 and 10) is timed one after
-another over 200 queries of the mix, on the quiet server.  The server's peak RSS is its VmHWM at the end.  The
+and socket errors.  Then each kind of request (no facets, without and
+with snippets; year, category and subject; every facet at facet_limit
+20 and 10, with snippets as the page asks) is timed one after another
+over 200 queries of the mix, on the quiet server.  The server's peak RSS is its VmHWM at the end.  The
 library figure is bench/pdx_qbench.c over the same queries (one thread,
 one handle, no facets).
 """
@@ -73,6 +74,7 @@ def request_costs(url, qs):
     import statistics
     import urllib.request
     kinds = [("api (no facets)", {"snippet": "0"}),
+             ("api with snippets (no facets)", {}),
              ("year, category and subject facets", {"facets": "year,category,subject", "facet_limit": "20"}),
              ("the page's (every facet, facet_limit=20)",
               {"facets": "year,category,subject,author", "facet_limit": "20"}),
