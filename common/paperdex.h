@@ -661,9 +661,11 @@ typedef enum pdx_syntax {
  *  the name as shown; the top facet_limit values are kept, most frequent
  *  first, ties in value order.  Once a handle's faceted searches have met
  *  as many works as its index holds (a single local index, opened for
- *  reading), it reads every work's facet values into memory and counts
- *  from them until the next commit: about 100 bytes a work, shared by
- *  the process's handles on that index, freed with the last of them. */
+ *  reading), a thread of the library reads every work's facet values
+ *  into memory, and the handles count from them until the next commit:
+ *  about 100 bytes a work, shared by the process's handles on that index
+ *  and freed with the last of them (a read under way at exit gives up,
+ *  and exit waits for it). */
 #define PDX_FACET_YEAR 1u
 #define PDX_FACET_CATEGORY 2u
 #define PDX_FACET_AUTHOR 4u

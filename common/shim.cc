@@ -587,7 +587,7 @@ static bool same_dir(const shard_id &a, const shard_id &b)
  * past the ends of each other's files ("EOF reading block").  p is
  * therefore stat-ed before and after: when it names another directory
  * afterwards (or opening failed while it changed), it is opened again. */
-static Xapian::Database open_local_reader(const std::string &p, shard_id &id)
+Xapian::Database pdxshim::open_local_reader(const std::string &p, shard_id &id)
 {
     for (int attempt = 0;; attempt++) {
         shard_id before = local_id(p);

@@ -532,6 +532,9 @@ bool replaced(const shim_db *h);
 void reopen_by_name(shim_db *h);
 /* Before each read: reopen_by_name(h) if replaced(h). */
 void follow_replaced(shim_db *h);
+/* A reader on the local index p, and in id what p named while it was
+ * opened (a rebuild swapped in meanwhile is opened again). */
+Xapian::Database open_local_reader(const std::string &p, shard_id &id);
 
 /* Run `read` on h's reader; when a writer's commits overtake it
  * (DatabaseModifiedError), move to the newest revision and run it again,

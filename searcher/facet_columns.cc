@@ -27,9 +27,12 @@
  *
  * When.  Reading them reads every work's values: a CLI's one faceted
  * search would pay several times its own cost.  So a handle counts the
- * works its faceted matches met without columns and reads the columns
- * once that count reaches the number of works (the rent-or-buy rule the
- * works' lengths follow, bm25.cc): paperdex serve reads them within its
+ * works its faceted matches met without columns, and once that count
+ * reaches the number of works (the rent-or-buy rule the works' lengths
+ * follow, bm25.cc) it asks for the columns: a thread of the process
+ * reads them on a database of its own, while the searches go on with
+ * the value streams within their time budgets, and the first search
+ * after the read takes them.  paperdex serve thus reads them within its
  * first few page requests, the CLI's one search never.  A commit (a new
  * revision) makes them stale: dropped, and the count starts again.  The
  * handles of a process share them (revision_share.hh).  Only a handle
@@ -39,8 +42,15 @@
 #include "facet_columns.hh"
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 #include "../common/hash_counts.hh"
 #include "../common/shim_db.hh"
@@ -104,9 +114,12 @@ class Interner {
     std::vector<Slot> slots_;
 };
 
+/* Set when the process ends: a read under way gives up. */
+std::atomic<bool> stopping{false};
+
 /* One slot's column: every value split at FACET_SEP (whole, when split
- * is false), each part once a work. */
-void read_column(const Xapian::Database &db, Xapian::valueno slot,
+ * is false), each part once a work.  False when the process is ending. */
+bool read_column(const Xapian::Database &db, Xapian::valueno slot,
                  bool split, FacetColumn &c)
 {
     const Xapian::docid last = db.get_lastdocid();
@@ -117,6 +130,8 @@ void read_column(const Xapian::Database &db, Xapian::valueno slot,
     for (Xapian::ValueIterator v = db.valuestream_begin(slot);
          v != db.valuestream_end(slot); ++v) {
         const Xapian::docid d = v.get_docid();
+        if (d % 4096 == 0 && stopping)
+            return false;
         while (next <= d)
             c.at[next++] = static_cast<uint32_t>(c.ids.size());
         const std::string joined = *v;
@@ -143,10 +158,93 @@ void read_column(const Xapian::Database &db, Xapian::valueno slot,
     c.ids.shrink_to_fit();
     c.bytes.shrink_to_fit();
     c.end.shrink_to_fit();
+    return true;
 }
 
-/* The columns the handles of this process have read. */
-RevisionShare<FacetColumns> shared_columns;
+/* The columns the handles of this process have read, and the reads
+ * under way.  Each read runs on a thread of its own, on a database of
+ * its own, so that the search that asked for it goes on within its
+ * time budget (on the synthetic million a read takes over a second).
+ * What a thread read is held here until a handle takes it (or the next
+ * read of that directory replaces it); then it lives while a handle
+ * holds it.  Made once and never freed: a thread may
+ * still be reading while the process ends (it then gives up at its next
+ * 4,096 works, and the process waits for it). */
+struct Reads {
+    RevisionShare<FacetColumns> kept;
+    std::mutex mu;
+    std::map<std::pair<dev_t, ino_t>, std::thread> threads; /* by directory */
+    std::map<std::pair<dev_t, ino_t>, std::shared_ptr<const FacetColumns>> newest;
+    std::set<std::pair<dev_t, ino_t>> busy;
+
+    /* Start reading the columns of the index at path (directory dir),
+     * unless a read of it is under way. */
+    void start(const std::string &path, std::pair<dev_t, ino_t> dir)
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        if (stopping || !busy.insert(dir).second)
+            return;
+        std::thread &t = threads[dir];
+        if (t.joinable())
+            t.join(); /* the last read, done: dir was not busy */
+        try {
+            t = std::thread([this, path, dir] { run(path, dir); });
+        } catch (const std::system_error &) {
+            busy.erase(dir); /* no thread: read another time */
+        }
+    }
+    void run(const std::string &path, std::pair<dev_t, ino_t> dir)
+    {
+        std::shared_ptr<const FacetColumns> cols;
+        RevisionKey key;
+        try {
+            shard_id id;
+            Xapian::Database db = open_local_reader(path, id);
+            key = RevisionKey(id.dev, id.ino, db.get_uuid(), db.get_revision());
+            cols = read_facet_columns(db);
+        } catch (...) {
+            /* a commit overtook the read, or the index went: the next
+             * handle to pay the rent asks again */
+        }
+        if (cols)
+            cols = kept.keep(key, cols);
+        std::lock_guard<std::mutex> lock(mu);
+        if (cols)
+            newest[dir] = cols;
+        busy.erase(dir);
+    }
+    /* A handle took cols, read for dir: from now on the handles keep
+     * them alive (a directory swapped away keeps nothing here). */
+    void taken(std::pair<dev_t, ino_t> dir,
+               const std::shared_ptr<const FacetColumns> &cols)
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto i = newest.find(dir);
+        if (i != newest.end() && i->second == cols)
+            newest.erase(i);
+    }
+    /* At the process's end, the reads under way give up and end. */
+    static void finish()
+    {
+        stopping = true;
+        std::map<std::pair<dev_t, ino_t>, std::thread> ending;
+        {
+            std::lock_guard<std::mutex> lock(the().mu);
+            ending.swap(the().threads);
+        }
+        for (auto &t : ending)
+            if (t.second.joinable())
+                t.second.join();
+    }
+    static Reads &the()
+    {
+        static Reads *r = [] {
+            std::atexit(finish);
+            return new Reads;
+        }();
+        return *r;
+    }
+};
 
 /* ColumnCache::Mode as an int: AUTO unless a test says otherwise. */
 std::atomic<int> test_mode{1};
@@ -159,7 +257,8 @@ std::shared_ptr<const FacetColumns> read_facet_columns(const Xapian::Database &d
         SLOT_YEAR, SLOT_CATS, SLOT_AUTHORS, SLOT_SUBJECTS};
     auto cols = std::make_shared<FacetColumns>();
     for (unsigned k = 0; k < SHIM_N_FACETS; k++)
-        read_column(db, slot[k], k != 0, cols->col[k]);
+        if (!read_column(db, slot[k], k != 0, cols->col[k]))
+            return nullptr;
     return cols;
 }
 
@@ -185,14 +284,26 @@ std::shared_ptr<const FacetColumns> ColumnCache::get(shim_db *h)
         rev_ = rev;
     }
     if (!cols_) {
-        const RevisionKey key(h->shards[0].dev, h->shards[0].ino,
-                              db.get_uuid(), rev);
-        cols_ = shared_columns.find(key);
-        if (cols_)
-            return cols_; /* read by another handle */
-        if (mode_ != Mode::COLUMNS && met_ < db.get_doccount())
-            return nullptr;
-        cols_ = shared_columns.keep(key, read_facet_columns(db));
+        Reads &reads = Reads::the();
+        const shard_id &dir = h->shards[0];
+        const RevisionKey key(dir.dev, dir.ino, db.get_uuid(), rev);
+        cols_ = reads.kept.find(key);
+        if (cols_) { /* read by another handle, or for this one */
+            reads.taken(std::make_pair(dir.dev, dir.ino), cols_);
+            return cols_;
+        }
+        if (mode_ == Mode::COLUMNS) { /* a test's: at once, here */
+            cols_ = read_facet_columns(db);
+            if (cols_)
+                cols_ = reads.kept.keep(key, cols_);
+            return cols_;
+        }
+        if (met_ >= db.get_doccount()) {
+            /* the search goes on with the streams; the rent starts
+             * again, in case this read gives up (a commit overtook it) */
+            reads.start(dir.path, std::make_pair(dir.dev, dir.ino));
+            met_ = 0;
+        }
     }
     return cols_;
 }

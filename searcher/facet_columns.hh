@@ -45,7 +45,7 @@ struct FacetColumns {
 };
 
 /* Every work's facet values in db, read through the slots' value
- * streams. */
+ * streams; null when the process is ending. */
 std::shared_ptr<const FacetColumns> read_facet_columns(const Xapian::Database &db);
 
 /* A reading handle's facet columns, kept while its database stays at the
@@ -56,12 +56,14 @@ class ColumnCache {
   public:
     /* The columns to count h's facets with, or null for the value
      * streams: null for a handle with a remote or writable database or
-     * several databases, and until the works that the handle's faceted
-     * matches met since the last commit add up to as many as the
-     * database has works; then the columns are read (once a revision),
-     * unless another handle of the process has read them for the same
-     * database and revision: then at once, shared.
-     * test_facet_columns("columns") or ("streams"): at once, or never. */
+     * several databases; null until another handle of the process has
+     * read them for the same database and revision (then at once,
+     * shared), or until the works that the handle's faceted matches met
+     * since the last commit add up to as many as the database has works:
+     * then a thread of the process reads them, and they are taken by
+     * the first search after it is done.
+     * test_facet_columns("columns") or ("streams"): read at once by the
+     * handle itself, or never. */
     std::shared_ptr<const FacetColumns> get(shim_db *h);
     /* A faceted match counted without columns met `works` works. */
     void met(uint64_t works) { met_ += static_cast<double>(works); }

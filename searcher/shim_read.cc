@@ -61,7 +61,11 @@ Reader &reader(shim_db *h)
  * work on remote shards as on local ones.  It counts whole slot values;
  * a category or author slot holds a work's values joined by FACET_SEP,
  * so finish() splits each distinct joined value and adds its count to
- * each of its parts (a part named twice in one work counts once).
+ * each of its parts (a part named twice in one work counts once).  Over
+ * local databases the spies are paperdex's own (ValueSpy, AuthorSpy:
+ * the same counts, from the value streams), and over one local index
+ * whose columns a thread has read (facet_columns.cc) one ColumnSpy
+ * counts every facet by value id, from memory.
  *
  * An entry's count is what a click on it gives: the page adds the value
  * as a filter, and filters of one kind all hold (pdx_query.filters_all).

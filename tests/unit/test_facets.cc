@@ -13,8 +13,8 @@
  *    answers are checked by hand for a few counts (a name written twice
  *    in a work counts it once);
  *  - the rent-or-buy rule: a fresh handle counts from the streams, and
- *    reads the columns once its faceted matches have met as many works
- *    as the index has;
+ *    a thread reads the columns once its faceted matches have met as
+ *    many works as the index has, for its next searches;
  *  - a commit makes them stale: after works are added and others
  *    deleted, a handle holding columns answers as a fresh one;
  *  - handles of one process share the columns one of them read.
@@ -29,6 +29,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "check.h"
 #include "layout.h"
@@ -279,8 +281,15 @@ int main(int argc, char **argv)
               "one narrow faceted search reads no columns");
         for (int i = 0; i < 2; i++)
             answer(ix, SEARCHES[5], 5); /* every work: the rent paid */
-        const auto cols = reader(h).columns.get(h);
+        /* read by a thread of the process: taken once it is done */
+        std::shared_ptr<const pdxshim::FacetColumns> cols;
+        for (int i = 0; i < 3000 && !cols; i++) {
+            cols = reader(h).columns.get(h);
+            if (!cols)
+                usleep(10000);
+        }
         check(cols != nullptr, "the columns read once the rent is paid");
+        check(answers(ix) == streams, "answers from the columns read");
         /* shared: another handle takes them at its first search */
         pdx_index *other = nullptr;
         check(pdx_open(&other, path.c_str(), PDX_OPEN_READ) == 0, "open");
