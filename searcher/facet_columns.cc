@@ -68,6 +68,21 @@ size_t FacetColumns::bytes() const
     return n;
 }
 
+void ColumnCounts::reset(const FacetColumns &cols, unsigned which)
+{
+    for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
+        if (!(which & (1u << k)))
+            continue;
+        if (n[k].size() != cols.col[k].size()) {
+            n[k].assign(cols.col[k].size(), 0);
+        } else {
+            for (uint32_t id : touched[k])
+                n[k][id] = 0;
+        }
+        touched[k].clear();
+    }
+}
+
 namespace {
 
 /* Value ids by the value's hash (key_hash: 64 bits, trusted as
