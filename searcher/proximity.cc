@@ -70,6 +70,13 @@
  * AND_MAYBE: Xapian asks it only about the works the query matches and
  * that can still reach the page with the bonus's bound added.  The two
  * give the same scores (tests/unit/test_bm25.cc).
+ *
+ * A long query -- an abstract pasted whole, read as words -- keeps its
+ * MAX_PAIRS heaviest pairs (the rarest words'), and only their words'
+ * positions are read.  Every pair of a 208-word abstract took 0.45 s of
+ * a 0.67 s search on the arXiv 101k, each work's positions looked up
+ * for 200 words; a typed query or a pasted title has fewer pairs than
+ * that (measured in the commit that made it).
  */
 #include "proximity.hh"
 
@@ -181,8 +188,34 @@ ProximityQuery::ProximityQuery(
         if (idf <= 0)
             continue;
         pairs.push_back(Pair{a, b, weight * idf});
-        max_weight += pair_max(pairs.size() - 1);
     }
+    if (pairs.size() > MAX_PAIRS) { /* the heaviest, in the query's order */
+        std::vector<size_t> keep(pairs.size());
+        for (size_t p = 0; p < keep.size(); p++)
+            keep[p] = p;
+        std::stable_sort(keep.begin(), keep.end(), [this](size_t x, size_t y) {
+            return pairs[x].weight > pairs[y].weight;
+        });
+        keep.resize(MAX_PAIRS);
+        std::sort(keep.begin(), keep.end());
+        std::vector<Pair> kept;
+        std::vector<std::string> kept_stems;
+        std::map<size_t, size_t> moved; /* old stem index: new */
+        auto stem_of = [&](size_t i) {
+            auto m = moved.emplace(i, kept_stems.size());
+            if (m.second)
+                kept_stems.push_back(stems[i]);
+            return m.first->second;
+        };
+        for (size_t p : keep) {
+            const size_t a = stem_of(pairs[p].a), b = stem_of(pairs[p].b);
+            kept.push_back(Pair{a, b, pairs[p].weight});
+        }
+        pairs.swap(kept);
+        stems.swap(kept_stems);
+    }
+    for (size_t p = 0; p < pairs.size(); p++)
+        max_weight += pair_max(p);
 }
 
 double ProximityQuery::pair_max(size_t p) const

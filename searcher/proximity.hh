@@ -17,10 +17,13 @@
 
 namespace pdxshim {
 
+/* The pairs a query keeps at most: a longer one, its heaviest. */
+const size_t MAX_PAIRS = 32;
+
 /* The query's side of the bonus: its words in the order written, the
- * pairs of neighbours, and each pair's weight. */
+ * pairs of neighbours (at most MAX_PAIRS), and each pair's weight. */
 struct ProximityQuery {
-    std::vector<std::string> stems; /* distinct default-field stems */
+    std::vector<std::string> stems; /* distinct default-field stems of the pairs */
     struct Pair {
         size_t a, b;   /* indexes into stems: a written just before b */
         double weight; /* weight * max(idf(a), idf(b)) */

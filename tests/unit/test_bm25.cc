@@ -24,6 +24,9 @@
  *    bonus rides in the OR of words' source with an array and is a
  *    ProximitySource beside the query without one (searcher/proximity.cc),
  *    and under --rank bm25.
+ *  - a long query keeps its MAX_PAIRS heaviest pairs and their words
+ *    alone (long_query_pairs), and a pasted passage of 70 words scores
+ *    alike both ways;
  *  - the bound of a pair in a work, from its words' wdfs, which lets
  *    the OR's source skip reading positions, is never below the pair's
  *    score there (bounds_hold).
@@ -272,7 +275,10 @@ std::vector<std::string> answers(pdx_index *ix, int rank = PDX_RANK_DEFAULT)
         case 8: text = word() + " AND " + word(); break;
         case 9: text = word() + " NEAR/4 " + word(); break;
         case 10: text = "author:ana " + word(); break;
-        default: text = word() + " " + word(); break;
+        default: /* a pasted passage: more pairs than the bonus keeps */
+            for (int w = 0; w < 70; w++)
+                text += (w ? " " : "") + vocab(rng() % 300);
+            break;
         }
         pdx_query q;
         pdx_query_init(&q, PDX_QUERY_VERSION);
@@ -503,6 +509,64 @@ void bounds_hold(const std::string &path)
                      "of its bound");
 }
 
+/* A long query keeps its MAX_PAIRS heaviest pairs, in its order, and
+ * only their words. */
+void long_query_pairs(const std::string &path)
+{
+    Xapian::Database db(path);
+    const Xapian::Stem stem("english");
+    const std::set<std::string> stops;
+    std::string text;
+    std::vector<Xapian::Query> words;
+    for (unsigned k = 0; k < 80; k++) {
+        text += (k ? " " : "") + vocab(k * 7 % 600);
+        words.emplace_back(vocab(k * 7 % 600));
+    }
+    const Xapian::Query q(Xapian::Query::OP_OR, words.begin(), words.end());
+    const pdxshim::ProximityQuery all(db, q, text, stem, stops, 0.4, 3, 4.0);
+    check(all.pairs.size() == pdxshim::MAX_PAIRS,
+          std::to_string(all.pairs.size()) + " pairs kept of 79");
+    /* every pair, weighed as the constructor weighs them */
+    std::vector<double> every;
+    for (unsigned k = 0; k + 1 < 80; k++) {
+        const std::string a = vocab(k * 7 % 600), b = vocab((k + 1) * 7 % 600);
+        const double w = std::max(
+            pdxshim::bm25_termweight(db.get_doccount(), db.get_termfreq(a)),
+            pdxshim::bm25_termweight(db.get_doccount(), db.get_termfreq(b)));
+        if (w > 0)
+            every.push_back(w);
+    }
+    std::sort(every.begin(), every.end(), std::greater<double>());
+    double least = 1e300;
+    std::set<std::string> used;
+    for (const auto &p : all.pairs) {
+        least = std::min(least, p.weight / 0.4);
+        used.insert(all.stems[p.a]);
+        used.insert(all.stems[p.b]);
+    }
+    check(every.size() > pdxshim::MAX_PAIRS &&
+              least >= every[pdxshim::MAX_PAIRS - 1] * (1 - 1e-9),
+          "the heaviest pairs kept");
+    check(used.size() == all.stems.size(),
+          std::to_string(all.stems.size()) + " stems for " +
+              std::to_string(used.size()) + " words of the pairs kept");
+    bool in_order = true;
+    size_t at = 0, found = 0;
+    const std::string spaced = " " + text + " ";
+    for (const auto &p : all.pairs) { /* the pair's place in the text */
+        const size_t here =
+            spaced.find(" " + all.stems[p.a] + " " + all.stems[p.b] + " ");
+        if (here == std::string::npos)
+            continue;
+        found++;
+        in_order &= here >= at;
+        at = here;
+    }
+    check(in_order && found > pdxshim::MAX_PAIRS / 2,
+          "the pairs kept in the query's order (" + std::to_string(found) +
+              " found)");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -524,6 +588,7 @@ int main(int argc, char **argv)
     try {
         xapian_level(path);
         bounds_hold(path);
+        long_query_pairs(path);
         handle_level(path);
         after_commit(path, rng);
         shared_between_handles(path, rng);
