@@ -55,6 +55,10 @@ int main(int argc, char **argv)
      * the search page asks (bench/serve_load.py's page mix); unset, none. */
     const char *facets_s = getenv("PDX_QBENCH_FACETS");
     size_t facet_limit = facets_s ? (size_t)atol(facets_s) : 0;
+    /* PDX_QBENCH_BUDGET=MS: pdx_query.time_limit, as paperdex serve's
+     * --time-budget sets it (1,000 ms by default there); unset, none. */
+    const char *budget_s = getenv("PDX_QBENCH_BUDGET");
+    double budget = budget_s ? atof(budget_s) / 1000.0 : 0.0;
     pdx_index *ix = NULL;
     if (pdx_open_shards(&ix, (const char *const *)argv + 3,
                         (size_t)(argc - 3))) {
@@ -105,6 +109,7 @@ int main(int argc, char **argv)
             q.no_suggest = 1;
             q.rank = rank;
             q.count_limit = count_limit;
+            q.time_limit = budget;
             q.proximity_weight = proximity;
             q.title_weight = title_weight;
             if (facet_limit) {

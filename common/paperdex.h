@@ -564,9 +564,11 @@ typedef struct pdx_query {
      *  ranking, the ranking, the facets, the count, the author facet's
      *  recount, the suggestion) share it: each gets what the stages
      *  before it left, and at least 1 ms.  Past it the ranking stops
-     *  counting and returns the best matches found
-     *  (Enquire::set_time_limit), the facets count the works met so far
-     *  and say so in the note, and no suggestion is made. */
+     *  counting past the page (Enquire::set_time_limit), and the ranking
+     *  of a query of more than 32 terms or with a wildcard (over local
+     *  indexes) ends, its page the best of the works met, with a note;
+     *  the facets count the works met so far and say so in the note, and
+     *  no suggestion is made. */
     double time_limit;
     /* ---- version 4 ---- */
     /** Subject terms (MeSH headings, OpenAlex topics, BibTeX keywords):

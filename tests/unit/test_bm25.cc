@@ -24,6 +24,9 @@
  *    bonus rides in the OR of words' source with an array and is a
  *    ProximitySource beside the query without one (searcher/proximity.cc),
  *    and under --rank bm25.
+ *  - a long query's ranking ends at a time budget of 1 ms, with a
+ *    page, a note and a lower bound for the total, and runs to its end
+ *    without one or with 30 s (ranking_stops);
  *  - a long query keeps its MAX_PAIRS heaviest pairs and their words
  *    alone (long_query_pairs), and a pasted passage of 70 words scores
  *    alike both ways;
@@ -509,6 +512,48 @@ void bounds_hold(const std::string &path)
                      "of its bound");
 }
 
+/* A long query's ranking ends at the time budget: the page is the best
+ * of the works met, a note says so, and the total is a lower bound. */
+void ranking_stops(const std::string &path)
+{
+    std::string text;
+    for (unsigned k = 0; k < 400; k++)
+        text += (k ? " " : "") + vocab(k);
+    text += " kal*";
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
+    for (double budget : {0.001, 0.0, 30.0}) {
+        pdx_query q;
+        pdx_query_init(&q, PDX_QUERY_VERSION);
+        q.text = text.c_str();
+        q.limit = 10;
+        q.no_suggest = 1;
+        q.time_limit = budget;
+        pdx_results *r = nullptr;
+        if (pdx_search(&r, ix, &q) != 0) {
+            check(false, std::string("long query: ") + pdx_errmsg(ix));
+            pdx_results_free(r);
+            continue;
+        }
+        const char *note = pdx_results_note(r);
+        const bool stopped =
+            note && strstr(note, "ranking stopped at the time budget");
+        const std::string label = "budget " + std::to_string(budget) + " s: ";
+        if (budget > 0 && budget < 1) {
+            check(stopped, label + "the ranking stops (note: " +
+                               (note ? note : "none") + ")");
+            check(pdx_results_count(r) > 0, label + "a page of what was met");
+            check(pdx_results_total_relation(r) == PDX_TOTAL_GTE,
+                  label + "the total a lower bound");
+        } else {
+            check(!stopped, label + "the ranking runs to its end");
+            check(pdx_results_count(r) == 10, label + "a whole page");
+        }
+        pdx_results_free(r);
+    }
+    pdx_close(ix);
+}
+
 /* A long query keeps its MAX_PAIRS heaviest pairs, in its order, and
  * only their words. */
 void long_query_pairs(const std::string &path)
@@ -589,6 +634,7 @@ int main(int argc, char **argv)
         xapian_level(path);
         bounds_hold(path);
         long_query_pairs(path);
+        ranking_stops(path);
         handle_level(path);
         after_commit(path, rng);
         shared_between_handles(path, rng);
