@@ -805,16 +805,12 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         return nullptr; /* nothing to score, or Xapian's is as fast */
     if (mode_ == Mode::UNREAD) /* the first query: test_doc_lengths */
         mode_ = static_cast<Mode>(test_mode.load());
-    if (mode_ == Mode::XAPIAN || h->writable || h->subs.size() != 1 ||
-        h->shards.size() != 1 || !h->shards[0].local)
+    if (mode_ == Mode::XAPIAN || !one_local_reader(h))
         return nullptr;
     const Xapian::Database &db = h->subs[0];
     const Xapian::rev rev = db.get_revision();
-    if (rev != rev_) { /* a commit since: what was read is stale */
+    if (rent_.moved_to(rev))
         lens_.reset();
-        walked_ = 0;
-        rev_ = rev;
-    }
     if (!lens_) {
         const RevisionKey key(h->shards[0].dev, h->shards[0].ino,
                               db.get_uuid(), rev);
@@ -822,8 +818,8 @@ std::shared_ptr<const DocLengths> LengthCache::get(shim_db *h,
         if (lens_)
             return lens_; /* read by another handle */
         for (const auto &w : words)
-            walked_ += db.get_termfreq(w.first);
-        if (mode_ != Mode::ARRAY && walked_ < db.get_doccount())
+            rent_.paid += db.get_termfreq(w.first);
+        if (mode_ != Mode::ARRAY && rent_.paid < db.get_doccount())
             return any_or ? no_array() : nullptr;
         lens_ = shared_lengths.keep(key, read_doc_lengths(db));
     }

@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include "revision_share.hh"
+
 struct shim_db;
 
 namespace pdxshim {
@@ -47,8 +49,7 @@ class LengthCache {
   private:
     enum class Mode { UNREAD, AUTO, ARRAY, XAPIAN }; /* test_doc_lengths */
     std::shared_ptr<const DocLengths> lens_;
-    Xapian::rev rev_ = 0; /* of the database when walked_ and lens_ began */
-    double walked_ = 0;   /* postings scored without lens_ at rev_ */
+    Rent rent_; /* postings scored without lens_ at the revision */
     Mode mode_ = Mode::UNREAD;
 };
 

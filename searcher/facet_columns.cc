@@ -288,16 +288,12 @@ std::shared_ptr<const FacetColumns> ColumnCache::get(shim_db *h)
 {
     if (mode_ == Mode::UNREAD) /* the first faceted search */
         mode_ = static_cast<Mode>(test_mode.load());
-    if (mode_ == Mode::STREAMS || h->writable || h->subs.size() != 1 ||
-        h->shards.size() != 1 || !h->shards[0].local)
+    if (mode_ == Mode::STREAMS || !one_local_reader(h))
         return nullptr;
     const Xapian::Database &db = h->subs[0];
     const Xapian::rev rev = db.get_revision();
-    if (rev != rev_) { /* a commit since: what was read is stale */
+    if (rent_.moved_to(rev))
         cols_.reset();
-        met_ = 0;
-        rev_ = rev;
-    }
     if (!cols_) {
         Reads &reads = Reads::the();
         const shard_id &dir = h->shards[0];
@@ -313,11 +309,11 @@ std::shared_ptr<const FacetColumns> ColumnCache::get(shim_db *h)
                 cols_ = reads.kept.keep(key, cols_);
             return cols_;
         }
-        if (met_ >= db.get_doccount()) {
+        if (rent_.paid >= db.get_doccount()) {
             /* the search goes on with the streams; the rent starts
              * again, in case this read gives up (a commit overtook it) */
             reads.start(dir.path, std::make_pair(dir.dev, dir.ino));
-            met_ = 0;
+            rent_.paid = 0;
         }
     }
     return cols_;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "revision_share.hh"
 #include "shim_read.h"
 
 struct shim_db;
@@ -80,13 +81,12 @@ class ColumnCache {
     /* The counters the handle's searches count into. */
     ColumnCounts counts;
     /* A faceted match counted without columns met `works` works. */
-    void met(uint64_t works) { met_ += static_cast<double>(works); }
+    void met(uint64_t works) { rent_.paid += static_cast<double>(works); }
 
   private:
     enum class Mode { UNREAD, AUTO, COLUMNS, STREAMS };
     std::shared_ptr<const FacetColumns> cols_;
-    Xapian::rev rev_ = 0; /* of the database when met_ and cols_ began */
-    double met_ = 0;      /* works met without cols_ at rev_ */
+    Rent rent_; /* works met without cols_ at the revision */
     Mode mode_ = Mode::UNREAD;
 };
 

@@ -25,7 +25,36 @@
 #include <string>
 #include <tuple>
 
+#include "../common/shim_db.hh"
+
 namespace pdxshim {
+
+/* Whether h reads one local index that it does not write: the handles
+ * that read things once a revision (a writer's revision moves with each
+ * commit; a remote shard's data is the server's; several databases
+ * would need one each). */
+inline bool one_local_reader(const shim_db *h)
+{
+    return !h->writable && h->subs.size() == 1 && h->shards.size() == 1 &&
+           h->shards[0].local;
+}
+
+/* A handle's rent toward reading something once a revision: what its
+ * searches paid (postings scored, works met) since the revision began. */
+struct Rent {
+    Xapian::rev rev = 0;
+    double paid = 0;
+    /* True, with the rent back to 0, when r is a new revision (a commit
+     * since: what was read is stale). */
+    bool moved_to(Xapian::rev r)
+    {
+        if (r == rev)
+            return false;
+        rev = r;
+        paid = 0;
+        return true;
+    }
+};
 
 typedef std::tuple<dev_t, ino_t, std::string, Xapian::rev> RevisionKey;
 
