@@ -142,10 +142,11 @@ bool read_column(const Xapian::Database &db, Xapian::valueno slot,
     Interner interner(c);
     std::vector<Xapian::docid> in; /* by id: the last work holding it */
     Xapian::docid next = 0;     /* the first docid whose begin is unset */
+    uint64_t read = 0;
     for (Xapian::ValueIterator v = db.valuestream_begin(slot);
          v != db.valuestream_end(slot); ++v) {
         const Xapian::docid d = v.get_docid();
-        if (d % 4096 == 0 && stopping)
+        if (++read % 4096 == 0 && stopping)
             return false;
         while (next <= d)
             c.at[next++] = static_cast<uint32_t>(c.ids.size());
@@ -199,9 +200,18 @@ struct Reads {
         std::lock_guard<std::mutex> lock(mu);
         if (stopping || !busy.insert(dir).second)
             return;
+        /* the reads done (their directories no longer busy: each left
+         * the lock for the last time) */
+        for (auto t = threads.begin(); t != threads.end();) {
+            if (t->first != dir && busy.count(t->first)) {
+                ++t;
+                continue;
+            }
+            if (t->second.joinable())
+                t->second.join();
+            t = threads.erase(t);
+        }
         std::thread &t = threads[dir];
-        if (t.joinable())
-            t.join(); /* the last read, done: dir was not busy */
         try {
             t = std::thread([this, path, dir] { run(path, dir); });
         } catch (const std::system_error &) {
