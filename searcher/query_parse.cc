@@ -1407,7 +1407,8 @@ static bool only_excluded(const std::string &raw, std::string *positive)
  * into a phrase -- by '-' or '/' ("Vision-Language", "encoder/decoder",
  * "Runge--Kutta", "R\\textsuperscript"), by '.' between two parts of
  * two letters or more ("Spore.fun"), by ':' after a part that is no
- * field name ("Framework:Enhanced") -- becomes its parts (and "U.S."
+ * field name ("Framework:Enhanced"), by "://" ("https://github.com/..."),
+ * by '@' ("name@host.org") -- becomes its parts (and "U.S."
  * one word, "us", as the indexer reads it), as Lucene's and
  * Elasticsearch's match queries split it.  With the proximity bonus the
  * parts standing together still rank first, and the OR of words stays
@@ -1465,11 +1466,14 @@ static std::string split_compounds(const std::string &text)
         };
         for (size_t i = 1; i + 1 < n; i++) {
             const char c = w[i];
-            if (c != '-' && c != '/' && c != '.' && c != ':' && c != '\\')
+            if (c != '-' && c != '/' && c != '.' && c != ':' && c != '\\' &&
+                c != '@')
                 continue;
             size_t j = i;
             while (j < n && w[j] == c && c == '-')
                 j++; /* "--" */
+            if (c == ':' && i + 3 < n && w[i + 1] == '/' && w[i + 2] == '/')
+                j = i + 3; /* a URL's "://" */
             if (j == i)
                 j = i + 1;
             if (j >= n || !wordish(w[i - 1]) || !wordish(w[j]))

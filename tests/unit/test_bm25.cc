@@ -24,6 +24,7 @@
  *    bonus rides in the OR of words' source with an array and is a
  *    ProximitySource beside the query without one (searcher/proximity.cc),
  *    and under --rank bm25.
+ *  - a passage's URL and e-mail address are read as words (url_words);
  *  - a long query's ranking ends at a time budget of 1 ms, with a
  *    page, a note and a lower bound for the total, and runs to its end
  *    without one or with 30 s (ranking_stops);
@@ -59,6 +60,7 @@
 #include "shim_db.hh"
 #include "../searcher/bm25.hh"
 #include "../searcher/proximity.hh"
+#include "../searcher/read_side.hh"
 extern "C" {
 #include "handle.h" /* struct pdx_index: a handle's shim_db */
 }
@@ -512,6 +514,29 @@ void bounds_hold(const std::string &path)
                      "of its bound");
 }
 
+/* A pasted passage's URL and e-mail address are its words, as its
+ * hyphenated compounds are: the OR of words stays one source, where a
+ * phrase among them made it Xapian's tree of a leaf a word. */
+void url_words(const std::string &path)
+{
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
+    const std::string text = vocab(1) + " " + vocab(2) + " at https://" +
+                             vocab(3) + ".org/" + vocab(4) + "/" + vocab(5) +
+                             " or " + vocab(6) + "@" + vocab(7) + ".org";
+    std::string note;
+    pdxshim::PhraseFilter hoist(ix->db->db);
+    const Xapian::Query q =
+        parse_query(ix->db, text, true, note, &hoist, true, true);
+    const std::string d = q.get_description();
+    check(d.find("PHRASE") == std::string::npos,
+          "no phrase in " + text + ": " + d);
+    for (unsigned k = 3; k <= 7; k++)
+        check(d.find(vocab(k) + "@") != std::string::npos,
+              vocab(k) + " a word of " + d);
+    pdx_close(ix);
+}
+
 /* A long query's ranking ends at the time budget: the page is the best
  * of the works met, a note says so, and the total is a lower bound. */
 void ranking_stops(const std::string &path)
@@ -635,6 +660,7 @@ int main(int argc, char **argv)
         bounds_hold(path);
         long_query_pairs(path);
         ranking_stops(path);
+        url_words(path);
         handle_level(path);
         after_commit(path, rng);
         shared_between_handles(path, rng);
