@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <atomic>
 #include <cmath>
 #include <ctime>
 #include <cstdio>
@@ -53,6 +52,14 @@ Reader &reader(shim_db *h)
     return static_cast<Reader &>(*h->reader);
 }
 
+
+/* CLOCK_MONOTONIC in seconds: the time budgets' clock. */
+static double seconds_now()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
 
 /* Facet counts over every match: each work counts once for each of its
  * years, categories and authors (multi-valued fields count per value).
@@ -434,14 +441,14 @@ class Facets {
                 double seconds, size_t *cut)
     {
         *cut = 0;
+        if (columns_)
+            columns_->flush();
         for (unsigned k = 0; k < SHIM_N_FACETS; k++) {
             if (!spy_[k] && !local_spy_[k] && !(k == 2 && authors_) &&
                 !(columns_ && (which_ & (1u << k))))
                 continue;
             if (k == 2 && authors_)
                 authors_->flush();
-            if (columns_)
-                columns_->flush();
             Top top = k == 2 ? people(limit) : values(k);
             std::stable_sort(top.begin(), top.end(), by_count);
             /* People are counted again as a click counts them, which
@@ -609,18 +616,14 @@ class Facets {
                           double seconds,
                           const std::vector<uint64_t> *matched)
     {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        const double budget = seconds > 0 ? seconds : SHIM_COUNT_SECONDS;
+        const double end =
+            seconds_now() + (seconds > 0 ? seconds : SHIM_COUNT_SECONDS);
         Xapian::Enquire ce(h->db);
         ce.set_weighting_scheme(Xapian::BoolWeight());
         const Xapian::doccount all = h->db.get_doccount();
         size_t done = 0;
         for (; done < top.size(); done++) {
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            if ((double)(t1.tv_sec - t0.tv_sec) +
-                    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 >
-                budget)
+            if (seconds_now() > end)
                 break;
             Xapian::Query name;
             if (author_name_query(h, top[done].first, name))
@@ -834,11 +837,43 @@ static void append_note(shim_totals *totals, const char *what)
  * them have left, and at least STAGE_MIN_SECONDS, so that a request ends
  * within about its budget (plus a millisecond a stage), not within a
  * budget a stage.  (Xapian's own limit only ends a match's counting: a
- * ranking past it still finishes finding its page.)
+ * ranking past it still finishes finding its page, unless RankStop ends
+ * it.)
  *
  * For tests: PDX_TEST_BUDGET_SPENT_MS=N in the environment starts every
  * request with N ms of its budget already spent, as if a stage before
  * the ranking had taken them (tests/cli/serve_stop.py). */
+class Deadline {
+  public:
+    explicit Deadline(double budget) : budget_(budget), t0_(seconds_now())
+    {
+        budget_ -= test_spent();
+        if (budget > 0 && budget_ <= 0)
+            budget_ = STAGE_MIN_SECONDS / 2; /* spent, yet a budget */
+    }
+    /* The seconds the next stage may take; 0 (no limit) without a
+     * budget. */
+    double left() const
+    {
+        if (budget_ <= 0)
+            return 0;
+        return std::max(budget_ - (seconds_now() - t0_), STAGE_MIN_SECONDS);
+    }
+
+  private:
+    /* PDX_TEST_BUDGET_SPENT_MS in seconds, read once a process. */
+    static double test_spent()
+    {
+        static const double spent = [] {
+            const char *ms = getenv("PDX_TEST_BUDGET_SPENT_MS");
+            return ms ? atof(ms) / 1000 : 0.0;
+        }();
+        return spent;
+    }
+    double budget_;
+    double t0_;
+};
+
 /* When a ranking must end: a source of every work (weight 0, ANDed
  * with the ranking's query), which reports its end once the time is
  * up, so that Xapian's match ends there whatever the query's shape,
@@ -847,25 +882,10 @@ static void append_note(shim_totals *totals, const char *what)
  * counting past the page.  Not over xapian-tcpsrv, which runs only
  * Xapian's own sources: there the remote backend's timeout bounds it. */
 struct RankStop {
-    struct timespec at;
-    std::atomic<bool> hit{false};
-    explicit RankStop(double seconds)
-    {
-        clock_gettime(CLOCK_MONOTONIC, &at);
-        at.tv_sec += static_cast<time_t>(seconds);
-        at.tv_nsec += static_cast<long>((seconds - std::floor(seconds)) * 1e9);
-        if (at.tv_nsec >= 1000000000L) {
-            at.tv_sec++;
-            at.tv_nsec -= 1000000000L;
-        }
-    }
-    bool passed() const
-    {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        return now.tv_sec > at.tv_sec ||
-               (now.tv_sec == at.tv_sec && now.tv_nsec >= at.tv_nsec);
-    }
+    double end;       /* seconds_now() when the time is up */
+    bool hit = false; /* the ranking ended there (one matcher: no lock) */
+    explicit RankStop(double seconds) : end(seconds_now() + seconds) {}
+    bool passed() const { return seconds_now() >= end; }
 
     /* Whether q is worth the stop: more than 32 terms (a passage pasted
      * whole: 0.9 s for 1,000 words on the arXiv 101k) or a wildcard
@@ -931,42 +951,6 @@ struct RankStop {
         Xapian::doccount n_ = 0;
         uint64_t steps_ = 0;
     };
-};
-
-class Deadline {
-  public:
-    explicit Deadline(double budget) : budget_(budget)
-    {
-        clock_gettime(CLOCK_MONOTONIC, &t0_);
-        budget_ -= test_spent();
-        if (budget > 0 && budget_ <= 0)
-            budget_ = STAGE_MIN_SECONDS / 2; /* spent, yet a budget */
-    }
-    /* The seconds the next stage may take; 0 (no limit) without a
-     * budget. */
-    double left() const
-    {
-        if (budget_ <= 0)
-            return 0;
-        struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        const double used = (double)(t.tv_sec - t0_.tv_sec) +
-                            (double)(t.tv_nsec - t0_.tv_nsec) / 1e9;
-        return std::max(budget_ - used, STAGE_MIN_SECONDS);
-    }
-
-  private:
-    /* PDX_TEST_BUDGET_SPENT_MS in seconds, read once a process. */
-    static double test_spent()
-    {
-        static const double spent = [] {
-            const char *ms = getenv("PDX_TEST_BUDGET_SPENT_MS");
-            return ms ? atof(ms) / 1000 : 0.0;
-        }();
-        return spent;
-    }
-    double budget_;
-    struct timespec t0_;
 };
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
@@ -1142,9 +1126,9 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         Xapian::Enquire fe(h->db);
         fe.set_query(query);
         fe.set_weighting_scheme(Xapian::BoolWeight());
+        std::shared_ptr<const FacetColumns> cols = reader(h).columns.get(h);
         /* over a writer's database a value stream would first merge
          * its pending values into the table: a writer reads by work */
-        std::shared_ptr<const FacetColumns> cols = reader(h).columns.get(h);
         spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid(),
                     h->shards.size() == 1 && !h->writable ? &h->db : nullptr,
                     cols, reader(h).columns.counts);
