@@ -79,6 +79,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <utility>
 #include <vector>
@@ -240,9 +241,10 @@ class BM25OrSource : public Xapian::PostingSource {
   public:
     BM25OrSource(std::vector<std::string> terms,
                  std::shared_ptr<const DocLengths> lens, double k1, double b,
-                 std::shared_ptr<const ProximityQuery> prox = nullptr)
+                 std::shared_ptr<const ProximityQuery> prox = nullptr,
+                 std::shared_ptr<RankStop> stop = nullptr)
         : terms_(std::move(terms)), lens_(std::move(lens)), k1_(k1), b_(b),
-          prox_(std::move(prox))
+          prox_(std::move(prox)), stop_(std::move(stop))
     {
         if (!prox_)
             return;
@@ -259,7 +261,7 @@ class BM25OrSource : public Xapian::PostingSource {
 
     Xapian::PostingSource *clone() const override
     {
-        return new BM25OrSource(terms_, lens_, k1_, b_, prox_);
+        return new BM25OrSource(terms_, lens_, k1_, b_, prox_, stop_);
     }
 
     void init(const Xapian::Database &db) override
@@ -478,6 +480,13 @@ class BM25OrSource : public Xapian::PostingSource {
             return;
         }
         for (;;) {
+            /* the clock, every 256 works considered: a long OR passes
+             * over many without proposing one */
+            if (stop_ && ++steps_ % 256 == 0 && stop_->passed()) {
+                stop_->hit = true;
+                cur_ = END;
+                return;
+            }
             Xapian::docid did = END;
             for (size_t j = k; j < n; j++) {
                 Word &w = words_[order_[j]];
@@ -564,6 +573,8 @@ class BM25OrSource : public Xapian::PostingSource {
     std::shared_ptr<const DocLengths> lens_;
     double k1_, b_;
     std::shared_ptr<const ProximityQuery> prox_; /* or null: no bonus */
+    std::shared_ptr<RankStop> stop_;             /* or null: none */
+    uint64_t steps_ = 0;                         /* works considered */
     std::vector<std::pair<size_t, size_t>> pair_words_; /* prox_'s pairs */
     std::vector<size_t> stem_word_; /* each of prox_'s stems: its word */
     std::unique_ptr<ProximityReader> reader_;
@@ -661,7 +672,8 @@ bool holds_all(const std::vector<std::string> &terms,
 Xapian::Query rewrite(const Xapian::Query &q,
                       const std::shared_ptr<const DocLengths> &lens,
                       double k1, double b, bool &changed,
-                      std::shared_ptr<const ProximityQuery> &prox)
+                      std::shared_ptr<const ProximityQuery> &prox,
+                      const std::shared_ptr<RankStop> &stop)
 {
     std::string term;
     if (plain_leaf(q, term)) {
@@ -677,7 +689,7 @@ Xapian::Query rewrite(const Xapian::Query &q,
         if (prox && holds_all(terms, *prox))
             mine.swap(prox); /* attached: the caller adds no source */
         return Xapian::Query((new BM25OrSource(std::move(terms), lens, k1, b,
-                                               std::move(mine)))
+                                               std::move(mine), stop))
                                  ->release());
     }
     const size_t scored = scored_children(q);
@@ -687,7 +699,7 @@ Xapian::Query rewrite(const Xapian::Query &q,
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < q.get_num_subqueries(); i++)
         subs.push_back(i < scored ? rewrite(q.get_subquery(i), lens, k1, b,
-                                            below, prox)
+                                            below, prox, stop)
                                   : q.get_subquery(i));
     if (!below)
         return q;
@@ -741,11 +753,19 @@ double bm25_termweight(Xapian::doccount n, Xapian::doccount df)
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b,
-                           std::shared_ptr<const ProximityQuery> *prox)
+                           std::shared_ptr<const ProximityQuery> *prox,
+                           const std::shared_ptr<RankStop> &stop)
 {
     bool changed = false;
     std::shared_ptr<const ProximityQuery> none;
-    return rewrite(q, lens, k1, b, changed, prox ? *prox : none);
+    return rewrite(q, lens, k1, b, changed, prox ? *prox : none, stop);
+}
+
+double seconds_now()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
 std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)

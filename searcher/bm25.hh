@@ -78,15 +78,31 @@ double bm25_termweight(Xapian::doccount n, Xapian::doccount df);
 
 struct ProximityQuery;
 
+/* CLOCK_MONOTONIC in seconds: the time budgets' clock. */
+double seconds_now();
+
+/* When a ranking must end (shim_read.cc, run_search, says how): a
+ * source that proposes works ends once seconds_now() passes `end`, and
+ * sets `hit`.  The page is then the best of the works met, as
+ * Elasticsearch's `timeout` gives it.  One matcher reads it: no lock. */
+struct RankStop {
+    double end;
+    bool hit = false;
+    explicit RankStop(double seconds) : end(seconds_now() + seconds) {}
+    bool passed() const { return seconds_now() >= end; }
+};
+
 /* With prox (not null, *prox not null): the OR of words holding every
  * stem of *prox, if the query has one, carries the proximity bonus
  * (proximity.cc) in its source, which adds it to the weight of the
  * works it scores and to its bounds; *prox is then reset to null, and
  * the caller adds no ProximitySource.  (The first such OR found.) */
+/* With stop (not null), each OR of words' source ends at its time. */
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b,
-                           std::shared_ptr<const ProximityQuery> *prox = nullptr);
+                           std::shared_ptr<const ProximityQuery> *prox = nullptr,
+                           const std::shared_ptr<RankStop> &stop = nullptr);
 
 } // namespace pdxshim
 

@@ -53,14 +53,6 @@ Reader &reader(shim_db *h)
 }
 
 
-/* CLOCK_MONOTONIC in seconds: the time budgets' clock. */
-static double seconds_now()
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-}
-
 /* Facet counts over every match: each work counts once for each of its
  * years, categories and authors (multi-valued fields count per value).
  *
@@ -874,84 +866,79 @@ class Deadline {
     double t0_;
 };
 
-/* When a ranking must end: a source of every work (weight 0, ANDed
- * with the ranking's query), which reports its end once the time is
- * up, so that Xapian's match ends there whatever the query's shape,
- * with the page as the best of the works met so far (as
- * Elasticsearch's `timeout` does).  Xapian's own time limit only stops
- * counting past the page.  Not over xapian-tcpsrv, which runs only
- * Xapian's own sources: there the remote backend's timeout bounds it. */
-struct RankStop {
-    double end;       /* seconds_now() when the time is up */
-    bool hit = false; /* the ranking ended there (one matcher: no lock) */
-    explicit RankStop(double seconds) : end(seconds_now() + seconds) {}
-    bool passed() const { return seconds_now() >= end; }
-
-    /* Whether q is worth the stop: more than 32 terms (a passage pasted
-     * whole: 0.9 s for 1,000 words on the arXiv 101k) or a wildcard
-     * (up to the wildcard limit's terms).  The AND costs a typed query
-     * about a tenth of its time (p50 1.58 ms against 1.80 on the 101k's
-     * mix, measured in the commit that made it), where its ranking
-     * ends in 25 ms at p99. */
-    static bool wanted(const Xapian::Query &q)
+/* When a ranking must end (RankStop, bm25.hh): every OR of words'
+ * source checks the clock as it passes over works, and the whole query
+ * is ANDed with a source of every work (weight 0) that ends once the
+ * time is up, so that Xapian's match ends there whatever the query's
+ * shape.  Xapian's own time limit only stops counting past the page.
+ * Not over xapian-tcpsrv, which runs only Xapian's own sources: there
+ * the remote backend's timeout bounds it. */
+class RankStopSource : public Xapian::PostingSource {
+  public:
+    explicit RankStopSource(std::shared_ptr<RankStop> stop) : stop_(std::move(stop)) {}
+    Xapian::PostingSource *clone() const override { return new RankStopSource(stop_); }
+    void init(const Xapian::Database &db) override
     {
-        size_t leaves = 0;
-        bool wild = false;
-        count(q, leaves, wild);
-        return wild || leaves > 32;
+        last_ = db.get_lastdocid();
+        n_ = db.get_doccount();
+        did_ = 0;
+        steps_ = 0;
+        set_maxweight(0);
     }
-    static void count(const Xapian::Query &q, size_t &leaves, bool &wild)
+    Xapian::doccount get_termfreq_min() const override { return n_; }
+    Xapian::doccount get_termfreq_est() const override { return n_; }
+    Xapian::doccount get_termfreq_max() const override { return n_; }
+    void next(double) override { move(did_ + 1); }
+    void skip_to(Xapian::docid did, double) override
     {
-        const Xapian::Query::op t = q.get_type();
-        if (t == Xapian::Query::OP_WILDCARD)
-            wild = true;
-        if (t == Xapian::Query::LEAF_TERM)
-            leaves++;
-        for (size_t i = 0; i < q.get_num_subqueries() && !wild && leaves <= 32; i++)
-            count(q.get_subquery(i), leaves, wild);
+        move(std::max(did, did_ + 1));
     }
+    bool at_end() const override { return did_ > last_; }
+    Xapian::docid get_docid() const override { return did_; }
+    double get_weight() const override { return 0; }
+    std::string get_description() const override { return "RankStop"; }
 
-    class Source : public Xapian::PostingSource {
-      public:
-        explicit Source(std::shared_ptr<RankStop> stop) : stop_(std::move(stop)) {}
-        Xapian::PostingSource *clone() const override { return new Source(stop_); }
-        void init(const Xapian::Database &db) override
-        {
-            last_ = db.get_lastdocid();
-            n_ = db.get_doccount();
-            did_ = 0;
-            steps_ = 0;
-            set_maxweight(0);
+  private:
+    void move(Xapian::docid to)
+    {
+        did_ = to;
+        /* the clock, every 64 works: a few nanoseconds each */
+        if (++steps_ % 64 == 0 && stop_->passed()) {
+            stop_->hit = true;
+            did_ = last_ + 1;
         }
-        Xapian::doccount get_termfreq_min() const override { return n_; }
-        Xapian::doccount get_termfreq_est() const override { return n_; }
-        Xapian::doccount get_termfreq_max() const override { return n_; }
-        void next(double) override { move(did_ + 1); }
-        void skip_to(Xapian::docid did, double) override
-        {
-            move(std::max(did, did_ + 1));
-        }
-        bool at_end() const override { return did_ > last_; }
-        Xapian::docid get_docid() const override { return did_; }
-        double get_weight() const override { return 0; }
-        std::string get_description() const override { return "RankStop"; }
-
-      private:
-        void move(Xapian::docid to)
-        {
-            did_ = to;
-            /* the clock, every 64 works: a few nanoseconds each */
-            if (++steps_ % 64 == 0 && stop_->passed()) {
-                stop_->hit = true;
-                did_ = last_ + 1;
-            }
-        }
-        std::shared_ptr<RankStop> stop_;
-        Xapian::docid last_ = 0, did_ = 0;
-        Xapian::doccount n_ = 0;
-        uint64_t steps_ = 0;
-    };
+    }
+    std::shared_ptr<RankStop> stop_;
+    Xapian::docid last_ = 0, did_ = 0;
+    Xapian::doccount n_ = 0;
+    uint64_t steps_ = 0;
 };
+
+/* The terms of q in leaves (up to 33), and whether it holds a wildcard. */
+static void count_leaves(const Xapian::Query &q, size_t &leaves, bool &wild)
+{
+    const Xapian::Query::op t = q.get_type();
+    if (t == Xapian::Query::OP_WILDCARD)
+        wild = true;
+    if (t == Xapian::Query::LEAF_TERM)
+        leaves++;
+    for (size_t i = 0; i < q.get_num_subqueries() && !wild && leaves <= 32; i++)
+        count_leaves(q.get_subquery(i), leaves, wild);
+}
+
+/* Whether q is worth the stop: more than 32 terms (a passage pasted
+ * whole: 0.9 s for 1,000 words on the arXiv 101k) or a wildcard
+ * (up to the wildcard limit's terms).  The AND costs a typed query
+ * about a tenth of its time (p50 1.58 ms against 1.80 on the 101k's
+ * mix, measured in the commit that made it), where its ranking
+ * ends in 25 ms at p99. */
+static bool rank_stop_wanted(const Xapian::Query &q)
+{
+    size_t leaves = 0;
+    bool wild = false;
+    count_leaves(q, leaves, wild);
+    return wild || leaves > 32;
+}
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        std::vector<shim_hit> &hits,
@@ -1062,21 +1049,21 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
      * has one (bm25.cc), and is otherwise a source of its own beside
      * the query: the same score either way. */
     std::shared_ptr<const ProximityQuery> alone = prox;
-    Xapian::Query run =
-        lens ? with_lengths(query, lens, q->k1, q->b, &alone) : query;
-    if (alone)
-        run = Xapian::Query(
-            Xapian::Query::OP_AND_MAYBE, run,
-            Xapian::Query((new ProximitySource(alone))->release()));
     /* The ranking's share of the budget: past it the match ends, and
      * the page is the best of the works met (RankStop), for a query that
      * could take long. */
     std::shared_ptr<RankStop> stop;
-    if (deadline.left() > 0 && all_local(h) && RankStop::wanted(query)) {
+    if (deadline.left() > 0 && all_local(h) && rank_stop_wanted(query))
         stop = std::make_shared<RankStop>(deadline.left());
+    Xapian::Query run =
+        lens ? with_lengths(query, lens, q->k1, q->b, &alone, stop) : query;
+    if (alone)
+        run = Xapian::Query(
+            Xapian::Query::OP_AND_MAYBE, run,
+            Xapian::Query((new ProximitySource(alone))->release()));
+    if (stop)
         run = Xapian::Query(Xapian::Query::OP_AND, run,
-                            Xapian::Query((new RankStop::Source(stop))->release()));
-    }
+                            Xapian::Query((new RankStopSource(stop))->release()));
     enq.set_query(run);
     enq.set_time_limit(deadline.left()); /* 0: none */
     if (has_text)

@@ -27,7 +27,9 @@
  *  - a passage's URL and e-mail address are read as words (url_words);
  *  - a long query's ranking ends at a time budget of 1 ms, with a
  *    page, a note and a lower bound for the total, and runs to its end
- *    without one or with 30 s (ranking_stops);
+ *    without one or with 30 s, with a wildcard or as an OR of words;
+ *    an OR of words' source ends at a stop already passed by itself
+ *    (ranking_stops);
  *  - a long query keeps its MAX_PAIRS heaviest pairs and their words
  *    alone (long_query_pairs), and a pasted passage of 70 words scores
  *    alike both ways;
@@ -541,12 +543,14 @@ void url_words(const std::string &path)
  * of the works met, a note says so, and the total is a lower bound. */
 void ranking_stops(const std::string &path)
 {
-    std::string text;
+    std::string words;
     for (unsigned k = 0; k < 400; k++)
-        text += (k ? " " : "") + vocab(k);
-    text += " kal*";
+        words += (k ? " " : "") + vocab(k);
     pdx_index *ix = nullptr;
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open " + path);
+    /* with a wildcard (Xapian's tree), and as one OR of words, whose
+     * source proposes works itself */
+    for (const std::string &text : {words + " kal*", words})
     for (double budget : {0.001, 0.0, 30.0}) {
         pdx_query q;
         pdx_query_init(&q, PDX_QUERY_VERSION);
@@ -563,7 +567,8 @@ void ranking_stops(const std::string &path)
         const char *note = pdx_results_note(r);
         const bool stopped =
             note && strstr(note, "ranking stopped at the time budget");
-        const std::string label = "budget " + std::to_string(budget) + " s: ";
+        const std::string label = "budget " + std::to_string(budget) + " s" +
+                                  (text == words ? ", words" : "") + ": ";
         if (budget > 0 && budget < 1) {
             check(stopped, label + "the ranking stops (note: " +
                                (note ? note : "none") + ")");
@@ -577,6 +582,34 @@ void ranking_stops(const std::string &path)
         pdx_results_free(r);
     }
     pdx_close(ix);
+
+    /* An OR of words' source ends at the stop by itself: it passes over
+     * many works without proposing one, where nothing else would ask
+     * the clock. */
+    Xapian::Database db(path);
+    std::vector<Xapian::Query> leaves;
+    for (unsigned k = 0; k < 400; k++)
+        leaves.emplace_back(vocab(k));
+    const Xapian::Query q(Xapian::Query::OP_OR, leaves.begin(), leaves.end());
+    const auto lens = pdxshim::read_doc_lengths(db);
+    Xapian::doccount all = 0;
+    for (double seconds : {30.0, -1.0}) {
+        auto stop = std::make_shared<pdxshim::RankStop>(seconds);
+        Xapian::Enquire enq(db);
+        enq.set_query(pdxshim::with_lengths(q, lens, 1.2, 0.6, nullptr, stop));
+        enq.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.6, 0.5));
+        /* every match counted: the works the source proposed */
+        const Xapian::MSet ms = enq.get_mset(0, 10, db.get_doccount());
+        const std::string label = "the OR's source, stop in " +
+                                  std::to_string(seconds) + " s: ";
+        check(stop->hit == (seconds < 0), label + (stop->hit ? "stopped" : "ran"));
+        if (seconds > 0)
+            all = ms.get_matches_lower_bound();
+        else
+            check(ms.get_matches_lower_bound() < all / 2,
+                  label + std::to_string(ms.get_matches_lower_bound()) +
+                      " works proposed of " + std::to_string(all));
+    }
 }
 
 /* A long query keeps its MAX_PAIRS heaviest pairs, in its order, and
