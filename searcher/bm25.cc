@@ -80,6 +80,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,6 +92,10 @@ namespace {
 
 const double MIN_NORMLEN = 0.5; /* BM25Weight's, as run_search sets it */
 const Xapian::docid END = Xapian::docid(-1); /* past every docid */
+
+/* test_page_first()'s switch and count. */
+std::atomic<bool> page_first_off{false};
+std::atomic<unsigned long> pages_first{0};
 
 /* One word's BM25 (k2 = 0, k3 = 1, wqf 1): BM25Weight::init's statistics
  * and get_maxpart's bound, from what the matcher would hand it for one
@@ -216,6 +221,90 @@ class BM25Source : public Xapian::PostingSource {
  * whose weight equals the matcher's minimum must never be passed over. */
 const double SLACK = 1 + 1e-9;
 
+/* Whether a work passes a PageFilter, asked in increasing docid order
+ * (a posting list of each term and the year values, read forward). */
+class FilterCheck {
+  public:
+    /* False when f's terms are more than terms under AND and OR. */
+    bool init(const Xapian::Database &db, const PageFilter &f)
+    {
+        nodes_.clear();
+        lo_ = f.year_lo;
+        hi_ = f.year_hi;
+        years_ = lo_.empty() && hi_.empty() ? Xapian::ValueIterator()
+                                            : db.valuestream_begin(SLOT_YEAR);
+        root_ = f.terms.empty() ? -1 : add(db, f.terms);
+        return f.terms.empty() || root_ >= 0;
+    }
+
+    bool passes(Xapian::docid did)
+    {
+        if (!lo_.empty() || !hi_.empty()) {
+            const Xapian::ValueIterator end;
+            if (years_ != end && years_.get_docid() < did)
+                years_.skip_to(did);
+            if (years_ == end || years_.get_docid() != did)
+                return false;
+            const std::string y = *years_;
+            if ((!lo_.empty() && y < lo_) || (!hi_.empty() && y > hi_))
+                return false;
+        }
+        return root_ < 0 || holds(static_cast<size_t>(root_), did);
+    }
+
+  private:
+    struct Node {
+        bool all = false; /* AND (else OR) */
+        std::vector<size_t> kids;
+        bool leaf = false;
+        Xapian::PostingIterator it;
+    };
+
+    /* q's node, or -1 for an operator not checked here. */
+    long add(const Xapian::Database &db, const Xapian::Query &q)
+    {
+        const Xapian::Query::op op = q.get_type();
+        Node n;
+        if (op == Xapian::Query::LEAF_TERM) {
+            n.leaf = true;
+            n.it = db.postlist_begin(*q.get_terms_begin());
+        } else if (op == Xapian::Query::OP_AND || op == Xapian::Query::OP_OR ||
+                   op == Xapian::Query::OP_FILTER) {
+            n.all = op != Xapian::Query::OP_OR;
+            for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+                const long k = add(db, q.get_subquery(i));
+                if (k < 0)
+                    return -1;
+                n.kids.push_back(static_cast<size_t>(k));
+            }
+        } else {
+            return -1;
+        }
+        nodes_.push_back(std::move(n));
+        return static_cast<long>(nodes_.size() - 1);
+    }
+
+    bool holds(size_t k, Xapian::docid did)
+    {
+        Node &n = nodes_[k];
+        if (n.leaf) {
+            const Xapian::PostingIterator end;
+            if (n.it != end && *n.it < did)
+                n.it.skip_to(did);
+            return n.it != end && *n.it == did;
+        }
+        for (size_t c : n.kids)
+            if (holds(c, did) != n.all)
+                return !n.all;
+        return n.all;
+    }
+
+    std::vector<Node> nodes_;
+    long root_ = -1;
+    std::string lo_, hi_;
+    Xapian::ValueIterator years_;
+};
+
 /*
  * An OR of words scored with the lengths, as one posting source: what a
  * pasted title or an OR of several words becomes.
@@ -242,9 +331,11 @@ class BM25OrSource : public Xapian::PostingSource {
     BM25OrSource(std::vector<std::string> terms,
                  std::shared_ptr<const DocLengths> lens, double k1, double b,
                  std::shared_ptr<const ProximityQuery> prox = nullptr,
-                 std::shared_ptr<RankStop> stop = nullptr)
+                 std::shared_ptr<RankStop> stop = nullptr, size_t top = 0,
+                 std::shared_ptr<const PageFilter> page_filter = nullptr)
         : terms_(std::move(terms)), lens_(std::move(lens)), k1_(k1), b_(b),
-          prox_(std::move(prox)), stop_(std::move(stop))
+          prox_(std::move(prox)), stop_(std::move(stop)), top_(top),
+          page_filter_(std::move(page_filter))
     {
         if (!prox_)
             return;
@@ -261,7 +352,8 @@ class BM25OrSource : public Xapian::PostingSource {
 
     Xapian::PostingSource *clone() const override
     {
-        return new BM25OrSource(terms_, lens_, k1_, b_, prox_, stop_);
+        return new BM25OrSource(terms_, lens_, k1_, b_, prox_, stop_, top_,
+                                page_filter_);
     }
 
     void init(const Xapian::Database &db) override
@@ -317,6 +409,18 @@ class BM25OrSource : public Xapian::PostingSource {
             len_it_ = db.postlist_begin("");
         len_did_ = 0;
         set_maxweight(nodes_[root_].maxweight + prox_max);
+        chosen_.clear();
+        chosen_at_ = 0;
+        replay_ = false;
+        filtered_ = page_filter_ != nullptr;
+        if (top_ && prox_ && !page_first_off.load(std::memory_order_relaxed) &&
+            (!filtered_ || filter_.init(db, *page_filter_))) {
+            choose();
+            pages_first.fetch_add(1, std::memory_order_relaxed);
+            replay_ = true;
+            cur_ = 0;
+            pending_ = false;
+        }
     }
 
     Xapian::doccount get_termfreq_min() const override { return nodes_[root_].tmin; }
@@ -326,13 +430,13 @@ class BM25OrSource : public Xapian::PostingSource {
     void next(double min_wt) override
     {
         if (cur_ != END)
-            advance(cur_ + 1, min_wt);
+            move(cur_ + 1, min_wt);
     }
 
     void skip_to(Xapian::docid did, double min_wt) override
     {
         if (cur_ != END)
-            advance(std::max(did, cur_ + 1), min_wt);
+            move(std::max(did, cur_ + 1), min_wt);
     }
 
     bool at_end() const override { return cur_ == END; }
@@ -541,10 +645,192 @@ class BM25OrSource : public Xapian::PostingSource {
                 cur_ = did;
                 weight_ = tree_sum();
                 pending_ = most > 0;
+                ub_ = sum + most;
                 return;
             }
             floor = did + 1;
         }
+    }
+
+    /* Where next() and skip_to() go: the first of the chosen works at
+     * or after floor (choose()), or, without them, advance(). */
+    void move(Xapian::docid floor, double min_wt)
+    {
+        if (!replay_) {
+            advance(floor, min_wt);
+            return;
+        }
+        while (chosen_at_ < chosen_.size() && chosen_[chosen_at_].first < floor)
+            chosen_at_++;
+        if (chosen_at_ == chosen_.size()) {
+            cur_ = END;
+            return;
+        }
+        cur_ = chosen_[chosen_at_].first;
+        weight_ = chosen_[chosen_at_].second;
+        pending_ = false;
+    }
+
+    /* The works that can be on a page of top_, with their weights, bonus
+     * included, found before the matcher asks for any: with_lengths
+     * asks for this only where this source is the whole query, or the
+     * left side of its FILTER (then each work is checked against the
+     * filter here, filter_), ranked by weight, with no decider: nothing
+     * else can turn a work away or add to its weight.
+     *
+     * Why.  The matcher hands its least weight to next() in docid order,
+     * and early in the order that weight is low: weighed as the matcher
+     * proposes them (advance(), get_weight()), every work holding both
+     * words of a pair whose bounds reach that weight has its positions
+     * value read, most of them works that end far below the page, each
+     * read a block of its own (on the synthetic million, thousands for
+     * a query of two common words: bench/RESULTS.md, "Ranking").
+     *
+     * How (the lazy evaluation of a costly score that top-k retrieval
+     * uses where a feature's bound is cheap and its value is not):
+     *   1. One pass as advance() makes it, each work weighed without its
+     *      bonus (base) and with its pairs' bound (ub: base plus what the
+     *      pairs it holds both words of can add).  The top_-th largest
+     *      base met so far is a floor under the page's last weight (the
+     *      bonus is never negative, so top_ works weigh at least that):
+     *      the pass prunes by it as it prunes by the matcher's least
+     *      weight, and keeps every work whose ub reaches it.
+     *   2. The kept works in order of ub, largest first, each weighed
+     *      with its bonus (their positions read a batch at a time, each
+     *      batch in docid order as the reader reads), until top_ are
+     *      weighed and the next ub (and so every later one) is below the
+     *      top_-th weight: no work left can reach the page.
+     * The works weighed are then proposed in docid order with the very
+     * weights get_weight() would give them (base, plus the bonus, summed
+     * as it sums them), so the matcher keeps the same page, its ties
+     * broken by its own rule; a work not proposed weighs less than the
+     * page's last.  A work whose ub passes the floor only by the slack
+     * is kept, as advance() keeps it. */
+    typedef std::priority_queue<double, std::vector<double>, std::greater<double>>
+        MinHeap;
+    /* A work choose() keeps. */
+    struct Cand {
+        Xapian::docid did;
+        double base, ub;
+        double w;      /* its weight, bonus included, once done */
+        uint64_t here; /* which stems it holds (at most 64: two a pair) */
+        bool pending;  /* it holds both words of a pair */
+        bool done;     /* weighed */
+    };
+    static_assert(2 * MAX_PAIRS <= 64, "a pair's stems in Cand::here");
+
+    void choose()
+    {
+        const size_t s = prox_->stems.size();
+        std::vector<Cand> cands;
+        /* the top_ largest bases met, and of the weights found; the
+         * smallest of each on top */
+        MinHeap bases, finals;
+        auto keep = [&](MinHeap &h, double w) {
+            if (h.size() < top_)
+                h.push(w);
+            else if (w > h.top()) {
+                h.pop();
+                h.push(w);
+            }
+        };
+        double floor_w = 0;
+        auto raise = [&]() {
+            if (bases.size() == top_)
+                floor_w = std::max(floor_w, bases.top());
+            if (finals.size() == top_)
+                floor_w = std::max(floor_w, finals.top());
+        };
+        auto prune = [&]() {
+            cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                       [&](const Cand &c) {
+                                           return (c.done ? c.w : c.ub) * SLACK <
+                                                  floor_w;
+                                       }),
+                        cands.end());
+        };
+        /* Weighs, bonus included, the `batch` works not yet weighed of
+         * the largest ub, and returns the largest ub of the rest, or -1
+         * when none is left. */
+        std::vector<size_t> open;
+        auto weigh_batch = [&](size_t batch) -> double {
+            open.clear();
+            for (size_t i = 0; i < cands.size(); i++)
+                if (!cands[i].done)
+                    open.push_back(i);
+            if (open.empty())
+                return -1;
+            auto by_ub = [&](size_t x, size_t y) {
+                return cands[x].ub != cands[y].ub ? cands[x].ub > cands[y].ub
+                                                  : cands[x].did < cands[y].did;
+            };
+            const size_t m = std::min(batch, open.size());
+            std::partial_sort(open.begin(),
+                              open.begin() + static_cast<std::ptrdiff_t>(m),
+                              open.end(), by_ub);
+            double rest = -1;
+            for (size_t j = m; j < open.size(); j++)
+                rest = std::max(rest, cands[open[j]].ub);
+            open.resize(m);
+            std::sort(open.begin(), open.end(),
+                      [&](size_t x, size_t y) { return cands[x].did < cands[y].did; });
+            reader_->rewind(); /* read forward from the batch's first */
+            for (size_t i : open) {
+                Cand &c = cands[i];
+                c.w = c.base;
+                if (c.pending) {
+                    for (size_t k = 0; k < s; k++)
+                        here_[k] = (c.here >> k) & 1;
+                    c.w += reader_->weigh(c.did, &here_);
+                }
+                c.done = true;
+                keep(finals, c.w);
+            }
+            raise();
+            return rest;
+        };
+        /* While the pass goes on, a batch now and then (each time the
+         * works kept double) raises the floor to the top_-th weight found,
+         * which the works of many common words need: their bases alone
+         * leave thousands kept. */
+        const size_t batch = std::max<size_t>(top_, 16);
+        size_t weigh_at = 256;
+        for (Xapian::docid from = 1;;) {
+            advance(from, floor_w);
+            if (cur_ == END)
+                break;
+            if (filtered_ && !filter_.passes(cur_)) { /* not a match */
+                from = cur_ + 1;
+                continue;
+            }
+            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false};
+            for (size_t k = 0; pending_ && k < s; k++)
+                if (nodes_[stem_word_[k]].here)
+                    c.here |= uint64_t(1) << k;
+            cands.push_back(c);
+            keep(bases, weight_);
+            raise();
+            if (cands.size() >= weigh_at) {
+                weigh_batch(batch);
+                prune();
+                weigh_at = std::max<size_t>(256, 2 * cands.size());
+            }
+            from = cur_ + 1;
+        }
+        prune();
+        /* Then batches of twice the size each: a query of common words
+         * weighs thousands, and a batch costs a seek in each list read. */
+        for (size_t b = batch;; b *= 2) {
+            const double rest = weigh_batch(b);
+            if (rest < 0 || (finals.size() == top_ &&
+                             (rest * SLACK < finals.top() ||
+                              (stop_ && stop_->passed()))))
+                break;
+        }
+        for (const Cand &c : cands)
+            if (c.done)
+                chosen_.emplace_back(c.did, c.w);
+        std::sort(chosen_.begin(), chosen_.end());
     }
 
     /* OrPostList::get_weight over the tree, for the words here (its
@@ -574,6 +860,10 @@ class BM25OrSource : public Xapian::PostingSource {
     double k1_, b_;
     std::shared_ptr<const ProximityQuery> prox_; /* or null: no bonus */
     std::shared_ptr<RankStop> stop_;             /* or null: none */
+    size_t top_ = 0; /* the page choose() finds first, or 0: none */
+    std::shared_ptr<const PageFilter> page_filter_; /* what it must pass */
+    FilterCheck filter_;    /* page_filter_'s, over db_ */
+    bool filtered_ = false; /* page_filter_ given */
     uint64_t steps_ = 0;                         /* works considered */
     std::vector<std::pair<size_t, size_t>> pair_words_; /* prox_'s pairs */
     std::vector<size_t> stem_word_; /* each of prox_'s stems: its word */
@@ -591,6 +881,10 @@ class BM25OrSource : public Xapian::PostingSource {
     mutable double weight_ = 0;
     mutable bool pending_ = false; /* cur_'s bonus not yet in weight_ */
     double theta_ = -1;     /* the least weight essential_ was found for */
+    double ub_ = 0;         /* cur_'s weight with its pairs' bound (advance) */
+    bool replay_ = false;   /* proposing chosen_, not advancing */
+    std::vector<std::pair<Xapian::docid, double>> chosen_; /* by docid */
+    size_t chosen_at_ = 0;
     size_t essential_ = 0;  /* order_[essential_..n) propose works */
     Xapian::PostingIterator len_it_; /* the length list, without lens_ */
     Xapian::docid len_did_ = 0;
@@ -673,8 +967,31 @@ Xapian::Query rewrite(const Xapian::Query &q,
                       const std::shared_ptr<const DocLengths> &lens,
                       double k1, double b, bool &changed,
                       std::shared_ptr<const ProximityQuery> &prox,
-                      const std::shared_ptr<RankStop> &stop)
+                      const std::shared_ptr<RankStop> &stop, size_t top,
+                      const std::shared_ptr<const PageFilter> &page_filter)
 {
+    /* An OR of words as one source; with top, finding its page first
+     * (filtered by pf, not null, when it is a FILTER's left side). */
+    auto or_source = [&](std::vector<std::string> terms, size_t top_of,
+                         const std::shared_ptr<const PageFilter> &pf) {
+        changed = true;
+        std::shared_ptr<const ProximityQuery> mine;
+        if (prox && holds_all(terms, *prox))
+            mine.swap(prox); /* attached: the caller adds no source */
+        return Xapian::Query((new BM25OrSource(std::move(terms), lens, k1, b,
+                                               std::move(mine), stop, top_of,
+                                               pf))
+                                 ->release());
+    };
+    std::vector<std::string> terms;
+    if (top && page_filter) { /* the page of an OR of words filtered */
+        if (q.get_type() == Xapian::Query::OP_FILTER &&
+            q.get_num_subqueries() == 2 && or_of_words(q.get_subquery(0), terms))
+            return Xapian::Query(Xapian::Query::OP_FILTER,
+                                 or_source(std::move(terms), top, page_filter),
+                                 q.get_subquery(1));
+        top = 0; /* not that shape: no page first */
+    }
     std::string term;
     if (plain_leaf(q, term)) {
         if (lens->len.empty())
@@ -682,16 +999,9 @@ Xapian::Query rewrite(const Xapian::Query &q,
         changed = true;
         return Xapian::Query((new BM25Source(term, lens, k1, b))->release());
     }
-    std::vector<std::string> terms;
-    if (or_of_words(q, terms)) {
-        changed = true;
-        std::shared_ptr<const ProximityQuery> mine;
-        if (prox && holds_all(terms, *prox))
-            mine.swap(prox); /* attached: the caller adds no source */
-        return Xapian::Query((new BM25OrSource(std::move(terms), lens, k1, b,
-                                               std::move(mine), stop))
-                                 ->release());
-    }
+    terms.clear();
+    if (or_of_words(q, terms))
+        return or_source(std::move(terms), top, nullptr);
     const size_t scored = scored_children(q);
     if (!scored)
         return q;
@@ -699,7 +1009,7 @@ Xapian::Query rewrite(const Xapian::Query &q,
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < q.get_num_subqueries(); i++)
         subs.push_back(i < scored ? rewrite(q.get_subquery(i), lens, k1, b,
-                                            below, prox, stop)
+                                            below, prox, stop, 0, nullptr)
                                   : q.get_subquery(i));
     if (!below)
         return q;
@@ -754,11 +1064,13 @@ Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b,
                            std::shared_ptr<const ProximityQuery> *prox,
-                           const std::shared_ptr<RankStop> &stop)
+                           const std::shared_ptr<RankStop> &stop, size_t top,
+                           const std::shared_ptr<const PageFilter> &page_filter)
 {
     bool changed = false;
     std::shared_ptr<const ProximityQuery> none;
-    return rewrite(q, lens, k1, b, changed, prox ? *prox : none, stop);
+    return rewrite(q, lens, k1, b, changed, prox ? *prox : none, stop, top,
+                   page_filter);
 }
 
 double seconds_now()
@@ -799,6 +1111,12 @@ namespace {
 /* LengthCache::Mode as an int: AUTO unless a test says otherwise. */
 std::atomic<int> test_mode{1};
 } // namespace
+
+unsigned long test_page_first(bool off)
+{
+    page_first_off = off;
+    return pages_first.exchange(0);
+}
 
 void test_doc_lengths(const char *mode)
 {

@@ -60,6 +60,12 @@ class LengthCache {
  * library itself never calls it. */
 void test_doc_lengths(const char *mode);
 
+/* A test hook, not for the product: with off, no OR of words finds its
+ * page before the match (BM25OrSource::choose(), with_lengths' top), so
+ * that the test compares both ways.  Returns how many sources found
+ * their page first since the last call. */
+unsigned long test_page_first(bool off);
+
 /* q with each scored word (a LEAF_TERM of wqf 1 where its weight counts:
  * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT)
  * scored with the lengths: an OR whose members (nested ORs flattened)
@@ -92,17 +98,37 @@ struct RankStop {
     bool passed() const { return seconds_now() >= end; }
 };
 
+/* A query's filter as a page found first checks it work by work
+ * (BM25OrSource::choose()): boolean terms under AND and OR (terms, empty
+ * for none), and a range of SLOT_YEAR's values (year_lo, year_hi:
+ * sortable_serialise()d, empty for no bound).  It must match exactly the
+ * works the query's filter does. */
+struct PageFilter {
+    Xapian::Query terms;
+    std::string year_lo, year_hi;
+};
+
 /* With prox (not null, *prox not null): the OR of words holding every
  * stem of *prox, if the query has one, carries the proximity bonus
  * (proximity.cc) in its source, which adds it to the weight of the
  * works it scores and to its bounds; *prox is then reset to null, and
- * the caller adds no ProximitySource.  (The first such OR found.) */
-/* With stop (not null), each OR of words' source ends at its time. */
+ * the caller adds no ProximitySource.  (The first such OR found.)
+ * With stop (not null), each OR of words' source ends at its time.
+ * With top (not 0), when q itself is an OR of words carrying the bonus,
+ * or a FILTER of one by the filter page_filter describes (not null), its
+ * source finds the works a page of top can hold before the matcher asks
+ * (BM25OrSource::choose() says how), and proposes only them: the
+ * caller's promise that q is the whole query, ranked by weight alone,
+ * with no decider, for a page ending at top, and without check_at_least
+ * past it. */
 Xapian::Query with_lengths(const Xapian::Query &q,
                            const std::shared_ptr<const DocLengths> &lens,
                            double k1, double b,
                            std::shared_ptr<const ProximityQuery> *prox = nullptr,
-                           const std::shared_ptr<RankStop> &stop = nullptr);
+                           const std::shared_ptr<RankStop> &stop = nullptr,
+                           size_t top = 0,
+                           const std::shared_ptr<const PageFilter> &page_filter =
+                               nullptr);
 
 } // namespace pdxshim
 

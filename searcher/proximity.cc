@@ -288,12 +288,18 @@ ProximityReader::ProximityReader(std::shared_ptr<const ProximityQuery> pq_)
 void ProximityReader::init(const Xapian::Database &db_)
 {
     db = db_;
-    values = db.valuestream_begin(SLOT_POSITIONS);
-    lists.clear();
-    for (const std::string &t : terms)
-        lists.push_back(db.postlist_begin(t));
+    values = Xapian::ValueIterator();
+    lists.assign(terms.size(), Xapian::PostingIterator());
+    opened.assign(terms.size(), 0);
+    valued = false;
     held.assign(terms.size(), 0);
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
+}
+
+void ProximityReader::rewind()
+{
+    std::fill(opened.begin(), opened.end(), 0);
+    valued = false;
 }
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
@@ -313,7 +319,14 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             held[i] = 0;
             continue;
         }
+        /* a list is opened when first asked: the caller's here spares
+         * the stems' own, and a title word's is asked only where the
+         * work holds the stem */
         Xapian::PostingIterator &it = lists[i];
+        if (!opened[i]) {
+            it = db.postlist_begin(terms[i]);
+            opened[i] = 1;
+        }
         if (it != none && *it < did)
             it.skip_to(did);
         held[i] = it != none && *it == did;
@@ -329,6 +342,10 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
         if (held[i])
             asked.push_back(terms[i]);
     const Xapian::ValueIterator end;
+    if (!valued) {
+        values = db.valuestream_begin(SLOT_POSITIONS);
+        valued = true;
+    }
     if (values != end && values.get_docid() < did)
         values.skip_to(did);
     if (values != end && values.get_docid() == did) {

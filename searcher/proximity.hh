@@ -85,6 +85,8 @@ class ProximityReader {
     Xapian::Database db;
     Xapian::ValueIterator values;
     std::vector<Xapian::PostingIterator> lists; /* one a term */
+    std::vector<char> opened; /* lists[i] opened since init or rewind */
+    bool valued = false;      /* values opened since then */
     std::vector<char> held;
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> got, pos;
@@ -95,6 +97,9 @@ class ProximityReader {
     /* Over db (a database of its own, or one of several as Xapian hands
      * a posting source each). */
     void init(const Xapian::Database &db);
+    /* Back to the start: the works asked next may come before those
+     * asked so far (each list and the values reopened when asked). */
+    void rewind();
     /* The bonus of work did (asked in increasing order).  here, when
      * not null, says for each stem (pq->stems' order) whether the work
      * holds it in the default field, which the caller knows.  With

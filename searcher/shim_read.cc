@@ -1055,8 +1055,29 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<RankStop> stop;
     if (deadline.left() > 0 && all_local(h) && rank_stop_wanted(query))
         stop = std::make_shared<RankStop>(deadline.left());
+    /* A page found before the match (bm25.cc, BM25OrSource::choose())
+     * where nothing but the weight decides it: ranked by relevance, no
+     * decider, no count past the page in this match. */
+    const size_t top = !decider && !q->exact_total &&
+                               q->sort == SHIM_SORT_RELEVANCE
+                           ? static_cast<size_t>(q->offset + q->limit)
+                           : 0;
+    /* and its filter as the page checks it, work by work */
+    std::shared_ptr<PageFilter> page_filter;
+    if (top && !filter.empty()) {
+        shim_query terms_only = *q;
+        terms_only.year_min = terms_only.year_max = 0;
+        page_filter = std::make_shared<PageFilter>();
+        page_filter->terms = build_filter(h, &terms_only);
+        if (q->year_min > 0)
+            page_filter->year_lo = Xapian::sortable_serialise(q->year_min);
+        if (q->year_max > 0)
+            page_filter->year_hi = Xapian::sortable_serialise(q->year_max);
+    }
     Xapian::Query run =
-        lens ? with_lengths(query, lens, q->k1, q->b, &alone, stop) : query;
+        lens ? with_lengths(query, lens, q->k1, q->b, &alone, stop, top,
+                            page_filter)
+             : query;
     if (alone)
         run = Xapian::Query(
             Xapian::Query::OP_AND_MAYBE, run,
