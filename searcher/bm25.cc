@@ -751,7 +751,11 @@ class BM25OrSource : public Xapian::PostingSource {
         };
         /* Weighs, bonus included, the `batch` works not yet weighed of
          * the largest ub, and returns the largest ub of the rest, or -1
-         * when none is left. */
+         * when none is left.  A batch of a quarter of them or more is
+         * all of them instead, in docid order, each skipped whose ub is
+         * below the top_-th weight by then: the works of many common
+         * words, whose bounds are loose, are then read as the values
+         * lie, each block once. */
         std::vector<size_t> open;
         auto weigh_batch = [&](size_t batch) -> double {
             open.clear();
@@ -764,7 +768,8 @@ class BM25OrSource : public Xapian::PostingSource {
                 return cands[x].ub != cands[y].ub ? cands[x].ub > cands[y].ub
                                                   : cands[x].did < cands[y].did;
             };
-            const size_t m = std::min(batch, open.size());
+            const bool sweep = 4 * batch >= open.size();
+            const size_t m = sweep ? open.size() : batch;
             std::partial_sort(open.begin(),
                               open.begin() + static_cast<std::ptrdiff_t>(m),
                               open.end(), by_ub);
@@ -777,6 +782,8 @@ class BM25OrSource : public Xapian::PostingSource {
             reader_->rewind(); /* read forward from the batch's first */
             for (size_t i : open) {
                 Cand &c = cands[i];
+                if (sweep && finals.size() == top_ && c.ub * SLACK < finals.top())
+                    continue; /* cannot reach the page */
                 c.w = c.base;
                 if (c.pending) {
                     for (size_t k = 0; k < s; k++)
