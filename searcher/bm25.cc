@@ -46,7 +46,11 @@
  * leaves do (single words stay Xapian's until then).  Other words each
  * scored from the array (under AND, AND_MAYBE, FILTER, ...) are
  * BM25Source, and a query of more than nine of those stays Xapian's
- * (MAX_SOURCE_WORDS).
+ * (MAX_SOURCE_WORDS).  With the proximity bonus in it, such a source
+ * finds its page before the matcher asks where nothing else decides the
+ * page (BM25OrSource::choose()): the bonus is read for the works that
+ * can reach the page, largest bound first, not for every work whose
+ * bound passes the matcher's least weight when the matcher meets it.
  *
  * When.  Reading the lengths costs about one pass over the length list
  * through Xapian's API, 30-75 ms a million works, where one query of a
