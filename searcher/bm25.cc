@@ -97,6 +97,11 @@ namespace {
 const double MIN_NORMLEN = 0.5; /* BM25Weight's, as run_search sets it */
 const Xapian::docid END = Xapian::docid(-1); /* past every docid */
 
+/* The deepest page found before the match: the works kept to find a
+ * page take memory in proportion to its depth, so a page ending past
+ * this (an offset of thousands) is left to the match. */
+const size_t PAGE_FIRST_MAX = 10000;
+
 /* test_page_first()'s switch and count. */
 std::atomic<bool> page_first_off{false};
 std::atomic<unsigned long> pages_first{0};
@@ -417,7 +422,8 @@ class BM25OrSource : public Xapian::PostingSource {
         chosen_at_ = 0;
         replay_ = false;
         filtered_ = page_filter_ != nullptr;
-        if (top_ && prox_ && !page_first_off.load(std::memory_order_relaxed) &&
+        if (top_ && top_ <= PAGE_FIRST_MAX && prox_ &&
+            !page_first_off.load(std::memory_order_relaxed) &&
             (!filtered_ || filter_.init(db, *page_filter_))) {
             choose();
             pages_first.fetch_add(1, std::memory_order_relaxed);
