@@ -265,6 +265,29 @@ void xapian_level(const std::string &path)
     CHECK_INT(no_array_single, 0);
 }
 
+/* One search through ix as a line of text: its total and bounds, then
+ * each hit's id=score (every bit) and explanation, or the error. */
+std::string answer_line(pdx_index *ix, const pdx_query &q,
+                        const std::string &text)
+{
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0)
+        return text + ": ERROR " + pdx_errmsg(ix);
+    std::string a = text + ": " + std::to_string(pdx_results_total(r)) + " " +
+                    std::to_string(pdx_results_total_lower(r)) + " " +
+                    std::to_string(pdx_results_total_upper(r));
+    for (size_t k = 0; k < pdx_results_count(r); k++) {
+        const pdx_hit *h = pdx_results_hit(r, k);
+        char sc[40];
+        snprintf(sc, sizeof sc, "%.17g", h->score);
+        a += std::string(" ") + h->work->id + "=" + sc;
+        if (h->explain)
+            a += std::string(" [") + h->explain + "]";
+    }
+    pdx_results_free(r);
+    return a;
+}
+
 /* paperdex's queries through one handle: each query's exact count or
  * estimate, and its top 20 ids, scores and explanations. */
 std::vector<std::string> answers(pdx_index *ix, int rank = PDX_RANK_DEFAULT)
@@ -304,24 +327,7 @@ std::vector<std::string> answers(pdx_index *ix, int rank = PDX_RANK_DEFAULT)
         const char *au[] = {"Ana"};
         if (i % 7 == 0)
             q.authors = au, q.n_authors = 1;
-        pdx_results *r = nullptr;
-        if (pdx_search(&r, ix, &q) != 0) {
-            out.push_back(text + ": ERROR " + pdx_errmsg(ix));
-            continue;
-        }
-        std::string a = text + ": " + std::to_string(pdx_results_total(r)) + " " +
-                        std::to_string(pdx_results_total_lower(r)) + " " +
-                        std::to_string(pdx_results_total_upper(r));
-        for (size_t k = 0; k < pdx_results_count(r); k++) {
-            const pdx_hit *h = pdx_results_hit(r, k);
-            char sc[40];
-            snprintf(sc, sizeof sc, "%.17g", h->score);
-            a += std::string(" ") + h->work->id + "=" + sc;
-            if (h->explain)
-                a += std::string(" [") + h->explain + "]";
-        }
-        pdx_results_free(r);
-        out.push_back(a);
+        out.push_back(answer_line(ix, q, text));
     }
     return out;
 }
@@ -405,22 +411,7 @@ std::vector<std::string> page_answers(pdx_index *ix)
             q.year_min = 2012;
         if (i % 7 == 6)
             q.year_max = 2003;
-        pdx_results *r = nullptr;
-        if (pdx_search(&r, ix, &q) != 0) {
-            out.push_back(text + ": ERROR " + pdx_errmsg(ix));
-            continue;
-        }
-        std::string a = text + ": " + std::to_string(pdx_results_total(r)) + " " +
-                        std::to_string(pdx_results_total_lower(r)) + " " +
-                        std::to_string(pdx_results_total_upper(r));
-        for (size_t k = 0; k < pdx_results_count(r); k++) {
-            const pdx_hit *h = pdx_results_hit(r, k);
-            char sc[40];
-            snprintf(sc, sizeof sc, "%.17g", h->score);
-            a += std::string(" ") + h->work->id + "=" + sc;
-        }
-        pdx_results_free(r);
-        out.push_back(a);
+        out.push_back(answer_line(ix, q, text));
     }
     return out;
 }
