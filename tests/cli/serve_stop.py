@@ -177,6 +177,10 @@ busy = sum(1 for h in heads if h.startswith("HTTP/1.1 503"))
 sent = sum(1 for h in heads if h.startswith("HTTP/1.1 200"))
 print("30 clients not reading: the server's peak RSS %.0f MB, %.0f MB before; %d answers held, %d busy"
       % (peak, base_rss, sent, busy))
+# A server gone by now (a sanitizer's report, a signal) says why.
+gone = srv.poll()
+check("the server still runs with 30 clients not reading", gone is None,
+      "" if gone is None else "exit %s: %s" % (gone, srv.stderr.read()[-3500:]))
 check("the answers held reach their bound: some clients are told the server is busy (503), "
       "the others get their 200", busy > 0 and sent > 0 and busy + sent == 30, heads)
 # Each of the 4 workers may be writing an answer (16 MB at most) from the
