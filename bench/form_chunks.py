@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""form_chunks.py -- what quoted phrases would cost with each word's
+positions kept by the word (bench/form_chunks.cc says what is built and
+why), beside what they cost paperdex and Lucene today, in one run.
+
+usage: form_chunks.py [--rounds R] WORK
+
+WORK is a directory compare.py has worked in: records.tsv, queries.tsv
+(its "phrase" lines are the queries), the compacted paperdex index
+pdx-j2-compact, and lucene/ with LuceneBench.class when Lucene ran.
+Builds WORK/form-chunks (every word of the records) and compacts it
+with xapian-compact, then times the phrases, each counted to 10,000:
+paperdex (pdx_qbench, top 10), Lucene (LuceneBench, top 10) and the
+chunks (counting alone), in turn, ROUNDS times.  Prints the sizes, a
+Markdown table of p50 / p90 / p99 ms (the median of each over the
+rounds), and how many phrases the chunks count as paperdex does (the
+chunks read words by a simpler rule: ASCII letters and digits).
+"""
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.environ.get("PDX_BUILD", os.path.join(HERE, "..", "build"))
+LUCENE_JARS = sorted(glob.glob("/usr/share/java/lucene-core-8*.jar") +
+                     glob.glob("/usr/share/java/lucene-analyzers-common-8*.jar"))
+
+
+def run(cmd, env=None):
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+
+
+def percentiles(out):
+    lat = sorted(json.loads(out.strip().splitlines()[-1])["latency_us"])
+    n = len(lat)
+    return [lat[min(n - 1, int(n * q))] / 1000 for q in (0.5, 0.9, 0.99)]
+
+
+def size(path):
+    return sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path))
+
+
+def main(argv):
+    rounds = 3
+    if argv[:1] == ["--rounds"]:
+        rounds, argv = int(argv[1]), argv[2:]
+    if len(argv) != 1:
+        sys.stderr.write(__doc__)
+        return 2
+    work = argv[0]
+    fc = os.path.join(BUILD, "form_chunks")
+    index = os.path.join(work, "pdx-j2-compact")
+    phrases = os.path.join(work, "phrases.tsv")
+    with open(os.path.join(work, "queries.tsv"), encoding="utf-8") as f, \
+            open(phrases, "w", encoding="utf-8") as out:
+        out.writelines(line for line in f if line.startswith("phrase\t"))
+    side, packed = os.path.join(work, "form-chunks"), os.path.join(work, "form-chunks-compact")
+    built = json.loads(run([fc, "build", side, os.path.join(work, "records.tsv")]))
+    shutil.rmtree(packed, ignore_errors=True)
+    run(["xapian-compact", side, packed])
+    slots = json.loads(run([fc, "values", index]))
+    print("chunks of every word: %d entries, %.1f MB of items, %.1f MB compacted (built in %.1f s); "
+          "paperdex's positions, forms and forms-at values: %.1f MB; its index %.1f MB"
+          % (built["entries"], built["bytes"] / 1e6, size(packed) / 1e6, built["seconds"],
+             (slots["7"] + slots["8"] + slots["9"]) / 1e6, size(index) / 1e6))
+    runs = {"paperdex, top 10": [os.path.join(BUILD, "pdx_qbench"), phrases, "3", index]}
+    if LUCENE_JARS and os.path.exists(os.path.join(work, "LuceneBench.class")):
+        cp = ":".join([work] + LUCENE_JARS)
+        runs["lucene, top 10"] = ["java", "-Xmx1g", "-cp", cp, "LuceneBench", "query",
+                                  os.path.join(work, "lucene"), phrases, "3"]
+    counts = os.path.join(work, "form-chunks-counts.txt")
+    runs["word chunks, counting"] = [fc, "query", packed, phrases, "3", counts]
+    got = {name: [] for name in runs}
+    hits = os.path.join(work, "form-chunks-pdx-hits.txt")
+    for _ in range(rounds):
+        for name, cmd in runs.items():
+            env = dict(os.environ, PDX_QBENCH_COUNT="10000", PDX_QBENCH_HITS=hits)
+            got[name].append(percentiles(run(cmd, env=env)))
+    print()
+    print("| quoted phrases, counted to 10,000 | p50 ms | p90 ms | p99 ms |")
+    print("|---|---|---|---|")
+    for name, rs in got.items():
+        print("| %s | %s |" % (name, " | ".join("%.2f" % statistics.median(r[k] for r in rs)
+                                              for k in range(3))))
+    # pdx_qbench's hits file: the total first on each line (the last pass).
+    with open(hits, encoding="utf-8") as f:
+        pdx = [int(line.split()[0]) for line in f]
+    with open(counts, encoding="utf-8") as f:
+        ours = [int(line.rstrip("\n").split("\t")[1]) for line in f]
+    if len(pdx) == len(ours):
+        same = sum(1 for a, b in zip(pdx, ours) if a == b)
+        near = sum(1 for a, b in zip(pdx, ours) if abs(a - b) <= max(2, a // 100))
+        print("\ncounts: %d of %d phrases as paperdex counts them, %d within 1%%" % (same, len(pdx), near))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
