@@ -12,7 +12,7 @@
  * what reading two words' own positions instead would cost, on the same
  * records and queries, before anyone builds it into the index.
  *
- *   form_chunks build SIDE RECORDS [FORMS]
+ *   form_chunks build [--batch N] SIDE RECORDS [FORMS]
  *   form_chunks query SIDE QUERIES REPEAT [COUNTS]
  *   form_chunks values DB
  *
@@ -30,7 +30,16 @@
  *         The docid is the record's line number.  FORMS, a file of words
  *         one a line, keeps only those (the words of the queries: quick);
  *         without it every word is kept (what the layout would weigh).
- *         Prints one JSON line: records, words, entries, bytes, seconds.
+ *         With --batch N, as a writer that commits every N records
+ *         (paperdex's default is 1,000) would keep them: at each commit,
+ *         each word the batch wrote has its open chunk (the item of key
+ *         word 0 ff ff ff ff, its last) read, the batch's entries added,
+ *         and the chunk written under its first docid once it holds
+ *         128 works or more, else back as the open chunk.  Without it, the
+ *         chunks are written as they fill and once at the end (what a
+ *         build that need not commit on the way costs).
+ *         Prints one JSON line: records, words, entries, bytes (the
+ *         items' bytes as last written), commits, seconds.
  * query   the "phrase" lines of QUERIES (pdx_qbench's file: kind, words,
  *         filter), each of two words: the works writing the first word and
  *         the second right after it, counted to 10,000 as paperdex and
@@ -125,7 +134,30 @@ void words_of(const std::string &text, std::vector<std::string> &out)
         out.push_back(w);
 }
 
-int build(const char *side, const char *records, const char *forms_path)
+const uint32_t OPEN_CHUNK = 0xffffffffu; /* the open chunk's key */
+
+/* The works of entries (a chunk's body), counted; false if damaged. */
+bool count_works(const std::string &entries, uint32_t &works, uint32_t &last)
+{
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(entries.data());
+    const unsigned char *e = p + entries.size();
+    works = 0;
+    last = 0;
+    while (p < e) {
+        uint32_t gap, count, x;
+        if (!get_varint(p, e, gap) || !get_varint(p, e, count))
+            return false;
+        last = works ? last + gap : gap;
+        for (uint32_t i = 0; i < count; i++)
+            if (!get_varint(p, e, x))
+                return false;
+        works++;
+    }
+    return true;
+}
+
+int build(const char *side, const char *records, const char *forms_path,
+          uint32_t batch)
 {
     std::unordered_set<std::string> keep, stop;
     for (const char *const *s = PDX_STOPWORDS; *s; s++) /* 0 ends the list */
@@ -153,13 +185,52 @@ int build(const char *side, const char *records, const char *forms_path)
     std::unordered_map<std::string, Pending> pending;
     std::unordered_map<std::string, std::vector<uint32_t>> here;
     std::vector<std::string> ws;
-    uint64_t entries = 0, bytes = 0;
+    uint64_t entries = 0, bytes = 0, commits = 0;
     uint32_t did = 0;
     auto flush = [&](const std::string &w, Pending &p) {
         db.set_metadata(chunk_key(w, p.first), p.entries);
         bytes += p.entries.size();
         p.entries.clear();
         p.works = 0;
+    };
+    /* --batch: the batch's entries of each word joined to its open chunk
+     * as the database holds it, then committed. */
+    auto commit_batch = [&]() {
+        for (auto &pw : pending) {
+            Pending &p = pw.second;
+            if (!p.works)
+                continue;
+            const std::string open_key = chunk_key(pw.first, OPEN_CHUNK);
+            std::string open = db.get_metadata(open_key);
+            uint32_t works = 0, last = 0;
+            if (!count_works(open, works, last))
+                throw Xapian::DatabaseCorruptError("an open chunk is damaged");
+            uint32_t first = p.first;
+            if (works) { /* the batch's first docid becomes a gap */
+                const unsigned char *q = reinterpret_cast<const unsigned char *>(p.entries.data());
+                uint32_t d;
+                get_varint(q, q + p.entries.size(), d);
+                std::string rest(reinterpret_cast<const char *>(q),
+                                 p.entries.size() - (q - reinterpret_cast<const unsigned char *>(p.entries.data())));
+                std::string gap;
+                put_varint(gap, d - last);
+                const unsigned char *o = reinterpret_cast<const unsigned char *>(open.data());
+                get_varint(o, o + open.size(), first);
+                open += gap + rest;
+            } else {
+                open = p.entries;
+            }
+            if (works + p.works >= CHUNK_WORKS) {
+                db.set_metadata(chunk_key(pw.first, first), open);
+                db.set_metadata(open_key, std::string());
+            } else {
+                db.set_metadata(open_key, open);
+            }
+            p.entries.clear();
+            p.works = 0;
+        }
+        db.commit();
+        commits++;
     };
     for (std::string line; std::getline(in, line);) {
         did++;
@@ -194,18 +265,28 @@ int build(const char *side, const char *records, const char *forms_path)
                 prev = x;
             }
             entries++;
-            if (++p.works == CHUNK_WORKS)
+            if (++p.works == CHUNK_WORKS && !batch)
                 flush(h.first, p);
         }
+        if (batch && did % batch == 0)
+            commit_batch();
     }
-    for (auto &p : pending)
-        if (p.second.works)
-            flush(p.first, p.second);
-    db.commit();
+    if (batch) {
+        commit_batch();
+        bytes = 0;
+        for (Xapian::TermIterator k = db.metadata_keys_begin(); k != db.metadata_keys_end(); ++k)
+            bytes += db.get_metadata(*k).size();
+    } else {
+        for (auto &p : pending)
+            if (p.second.works)
+                flush(p.first, p.second);
+        db.commit();
+        commits = 1;
+    }
     std::printf("{\"records\": %u, \"words\": %zu, \"entries\": %llu, \"bytes\": %llu, "
-                "\"seconds\": %.2f}\n",
+                "\"commits\": %llu, \"seconds\": %.2f}\n",
                 did, pending.size(), static_cast<unsigned long long>(entries),
-                static_cast<unsigned long long>(bytes),
+                static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(commits),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
 }
@@ -350,8 +431,16 @@ int main(int argc, char **argv)
 {
     const std::string mode = argc > 1 ? argv[1] : "";
     try {
-        if (mode == "build" && (argc == 4 || argc == 5))
-            return build(argv[2], argv[3], argc == 5 ? argv[4] : nullptr);
+        if (mode == "build") {
+            uint32_t batch = 0;
+            int a = 2;
+            if (argc > 3 && !std::strcmp(argv[2], "--batch")) {
+                batch = static_cast<uint32_t>(std::atol(argv[3]));
+                a = 4;
+            }
+            if (argc - a == 2 || argc - a == 3)
+                return build(argv[a], argv[a + 1], argc - a == 3 ? argv[a + 2] : nullptr, batch);
+        }
         if (mode == "query" && (argc == 5 || argc == 6))
             return query(argv[2], argv[3], std::atoi(argv[4]), argc == 6 ? argv[5] : nullptr);
         if (mode == "values" && argc == 3)
@@ -360,7 +449,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "form_chunks: %s\n", e.get_description().c_str());
         return 1;
     }
-    std::fprintf(stderr, "usage: form_chunks build SIDE RECORDS [FORMS]\n"
+    std::fprintf(stderr, "usage: form_chunks build [--batch N] SIDE RECORDS [FORMS]\n"
                          "       form_chunks query SIDE QUERIES REPEAT [COUNTS]\n"
                          "       form_chunks values DB\n");
     return 2;
