@@ -37,14 +37,23 @@ def figures(out, kinds):
     return res
 
 
-def main(argv):
+def rounds_and_work(argv, usage):
+    """[--rounds R] WORK from argv: (R, WORK), R 3 unless given; or None
+    (usage written to stderr) for anything else."""
     rounds = 3
-    if argv[:1] == ["--rounds"]:
+    if argv[:1] == ["--rounds"] and len(argv) > 1:
         rounds, argv = int(argv[1]), argv[2:]
     if len(argv) != 1:
-        sys.stderr.write(__doc__)
+        sys.stderr.write(usage)
+        return None
+    return rounds, argv[0]
+
+
+def main(argv):
+    parsed = rounds_and_work(argv, __doc__)
+    if not parsed:
         return 2
-    work = argv[0]
+    rounds, work = parsed
     qfile = os.path.join(work, "queries.tsv")
     kinds = [line.split("\t")[0] for line in open(qfile, encoding="utf-8")]
     runs = {"paperdex, count to 10": ([QB, qfile, "3", os.path.join(work, "pdx-j2-compact")], "10"),

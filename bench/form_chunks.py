@@ -18,7 +18,6 @@ Markdown table of p50 / p90 / p99 ms (the median of each over the
 rounds), and how many phrases the chunks count as paperdex does (the
 chunks read words by a simpler rule: ASCII letters and digits).
 """
-import glob
 import json
 import os
 import shutil
@@ -26,10 +25,8 @@ import statistics
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD = os.environ.get("PDX_BUILD", os.path.join(HERE, "..", "build"))
-LUCENE_JARS = sorted(glob.glob("/usr/share/java/lucene-core-8*.jar") +
-                     glob.glob("/usr/share/java/lucene-analyzers-common-8*.jar"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from counts import BUILD, LUCENE_JARS, rounds_and_work  # noqa: E402
 
 
 def run(cmd, env=None):
@@ -47,13 +44,10 @@ def size(path):
 
 
 def main(argv):
-    rounds = 3
-    if argv[:1] == ["--rounds"]:
-        rounds, argv = int(argv[1]), argv[2:]
-    if len(argv) != 1:
-        sys.stderr.write(__doc__)
+    parsed = rounds_and_work(argv, __doc__)
+    if not parsed:
         return 2
-    work = argv[0]
+    rounds, work = parsed
     fc = os.path.join(BUILD, "form_chunks")
     index = os.path.join(work, "pdx-j2-compact")
     phrases = os.path.join(work, "phrases.tsv")
