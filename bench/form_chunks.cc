@@ -12,8 +12,8 @@
  * what reading two words' own positions instead would cost, on the same
  * records and queries, before anyone builds it into the index.
  *
- *   form_chunks build [--batch N] SIDE RECORDS [FORMS]
- *   form_chunks query SIDE QUERIES REPEAT [COUNTS]
+ *   form_chunks build [--batch N] [--index DB] SIDE RECORDS [FORMS]
+ *   form_chunks query [--index DB] SIDE QUERIES REPEAT [COUNTS]
  *   form_chunks values DB
  *
  * build   reads RECORDS (compare.py's records.tsv: id, title, abstract,
@@ -27,7 +27,8 @@
  *             item  entry*: docid (the first as is, then the gap from
  *                   the one before) count position-gap[count] (varints)
  *
- *         The docid is the record's line number.  FORMS, a file of words
+ *         The docid is the record's line number, or with --index DB
+ *         its work's docid in the paperdex index DB.  FORMS, a file of words
  *         one a line, keeps only those (the words of the queries: quick);
  *         without it every word is kept (what the layout would weigh).
  *         With --batch N, as a writer that commits every N records
@@ -44,20 +45,27 @@
  *         filter), each of two words: the works writing the first word and
  *         the second right after it, counted to 10,000 as paperdex and
  *         Lucene count, by walking the two words' chunks side by side.
- *         Counting only: no weights, no top 10, no title or author field
- *         of their own.  REPEAT passes; one JSON line of latencies in
- *         microseconds (pdx_qbench's); COUNTS gets each phrase's count.
+ *         With --index DB (the paperdex index the chunks were numbered
+ *         by), every match is also weighed as paperdex weighs a phrase
+ *         (its stems' BM25 in the default field, lengths held in memory)
+ *         for the top 10; without it, counting alone.  No title or author
+ *         field of their own.  REPEAT passes; one JSON line of latencies
+ *         in microseconds (pdx_qbench's); COUNTS gets each phrase's count
+ *         and top 10 (id:score, as pdx_qbench's PDX_QBENCH_HITS).
  * values  the bytes of each value slot of a paperdex index DB (the
  *         positions and forms values a chunked layout would replace).
  */
 #include <xapian.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -156,8 +164,33 @@ bool count_works(const std::string &entries, uint32_t &works, uint32_t &last)
     return true;
 }
 
+/* The docid in index of each line's work (the work whose id term is Q
+ * and the line's first field), in line order: the works of the records
+ * numbered as paperdex numbered them.  A record whose id the index lacks
+ * is an error. */
+bool docids_of(const char *index, const char *records, std::vector<uint32_t> &out)
+{
+    const Xapian::Database db(index);
+    std::ifstream in(records);
+    if (!in) {
+        std::fprintf(stderr, "form_chunks: cannot read %s\n", records);
+        return false;
+    }
+    for (std::string line; std::getline(in, line);) {
+        const std::string id = line.substr(0, line.find('\t'));
+        Xapian::PostingIterator p = db.postlist_begin("Q" + id);
+        if (p == db.postlist_end("Q" + id)) {
+            std::fprintf(stderr, "form_chunks: %s: no work of id %s in %s\n",
+                         records, id.c_str(), index);
+            return false;
+        }
+        out.push_back(*p);
+    }
+    return true;
+}
+
 int build(const char *side, const char *records, const char *forms_path,
-          uint32_t batch)
+          uint32_t batch, const char *index)
 {
     std::unordered_set<std::string> keep, stop;
     for (const char *const *s = PDX_STOPWORDS; *s; s++) /* 0 ends the list */
@@ -171,11 +204,44 @@ int build(const char *side, const char *records, const char *forms_path,
         for (std::string w; f >> w;)
             keep.insert(w);
     }
+    /* the records, each with its docid: the line's number, or (index)
+     * its work's docid there, read ahead of the clock */
+    std::vector<uint32_t> docids;
+    if (index && !docids_of(index, records, docids))
+        return 1;
     std::ifstream in(records);
     if (!in) {
         std::fprintf(stderr, "form_chunks: cannot read %s\n", records);
         return 1;
     }
+    /* Records whose docids do not ascend with their lines are read into
+     * memory and taken in docid order; others straight from the file. */
+    std::vector<std::pair<uint32_t, std::string>> numbered;
+    if (!std::is_sorted(docids.begin(), docids.end())) {
+        numbered.reserve(docids.size());
+        std::string l;
+        for (size_t i = 0; i < docids.size() && std::getline(in, l); i++)
+            numbered.emplace_back(docids[i], std::move(l));
+        std::sort(numbered.begin(), numbered.end(),
+                  [](const auto &x, const auto &y) { return x.first < y.first; });
+    }
+    size_t next = 0;
+    uint32_t line_no = 0;
+    std::string line;
+    auto next_record = [&](uint32_t &d) {
+        if (!numbered.empty()) {
+            if (next == numbered.size())
+                return false;
+            d = numbered[next].first;
+            line.swap(numbered[next++].second);
+            return true;
+        }
+        if (!std::getline(in, line))
+            return false;
+        d = index ? docids.at(line_no) : line_no + 1;
+        line_no++;
+        return true;
+    };
     const auto t0 = std::chrono::steady_clock::now();
     Xapian::WritableDatabase db(side, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
     struct Pending {
@@ -185,7 +251,7 @@ int build(const char *side, const char *records, const char *forms_path,
     std::unordered_map<std::string, Pending> pending;
     std::unordered_map<std::string, std::vector<uint32_t>> here;
     std::vector<std::string> ws;
-    uint64_t entries = 0, bytes = 0, commits = 0;
+    uint64_t entries = 0, bytes = 0, commits = 0, records_read = 0;
     uint32_t did = 0;
     auto flush = [&](const std::string &w, Pending &p) {
         db.set_metadata(chunk_key(w, p.first), p.entries);
@@ -232,8 +298,8 @@ int build(const char *side, const char *records, const char *forms_path,
         db.commit();
         commits++;
     };
-    for (std::string line; std::getline(in, line);) {
-        did++;
+    while (next_record(did)) {
+        records_read++;
         const std::vector<std::string> f = split(line, '\t');
         here.clear();
         uint32_t at = 0;
@@ -268,7 +334,7 @@ int build(const char *side, const char *records, const char *forms_path,
             if (++p.works == CHUNK_WORKS && !batch)
                 flush(h.first, p);
         }
-        if (batch && did % batch == 0)
+        if (batch && records_read % batch == 0)
             commit_batch();
     }
     if (batch) {
@@ -283,9 +349,9 @@ int build(const char *side, const char *records, const char *forms_path,
         db.commit();
         commits = 1;
     }
-    std::printf("{\"records\": %u, \"words\": %zu, \"entries\": %llu, \"bytes\": %llu, "
+    std::printf("{\"records\": %llu, \"words\": %zu, \"entries\": %llu, \"bytes\": %llu, "
                 "\"commits\": %llu, \"seconds\": %.2f}\n",
-                did, pending.size(), static_cast<unsigned long long>(entries),
+                static_cast<unsigned long long>(records_read), pending.size(), static_cast<unsigned long long>(entries),
                 static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(commits),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
@@ -350,7 +416,82 @@ bool adjacent(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b)
     return false;
 }
 
-int query(const char *side, const char *qfile, int repeat, const char *counts_path)
+/* paperdex's BM25 (searcher/bm25.cc: k1 1.2, b 0.6, BM25Weight's least
+ * normalised length 0.5) of one word in one work. */
+struct Weigher {
+    double termweight = 0, len_factor = 0;
+    double operator()(double wdf, uint32_t len) const
+    {
+        const double k1 = 1.2, b = 0.6;
+        const double normlen = std::max(len * len_factor, 0.5);
+        return termweight * (k1 + 1) * (wdf / (k1 * (normlen * b + (1 - b)) + wdf));
+    }
+};
+
+/* A phrase's top 10 as paperdex ranks it (the sum of its stems' weights
+ * in the default field, ties by docid), from the paperdex index `db`:
+ * each work the chunks match is weighed, its stems' wdf read from their
+ * posting lists (in docid order) and its length from `lens`, which
+ * paperdex too keeps in memory. */
+class Ranked {
+    const Xapian::Database &db_;
+    const std::vector<uint32_t> &lens_;
+    Xapian::PostingIterator a_, b_;
+    Weigher wa_, wb_;
+    std::vector<std::pair<double, uint32_t>> top_; /* a heap: the worst first */
+
+    static bool better(const std::pair<double, uint32_t> &x,
+                       const std::pair<double, uint32_t> &y)
+    {
+        return x.first > y.first || (x.first == y.first && x.second < y.second);
+    }
+
+  public:
+    Ranked(const Xapian::Database &db, const std::vector<uint32_t> &lens,
+           const std::string &sa, const std::string &sb)
+        : db_(db), lens_(lens), a_(db.postlist_begin(sa)), b_(db.postlist_begin(sb))
+    {
+        const double n = db.get_doccount(), av = db.get_avlength();
+        for (auto wt : {std::make_pair(&wa_, &sa), std::make_pair(&wb_, &sb)}) {
+            const double df = db.get_termfreq(*wt.second);
+            double tw = (n - df + 0.5) / (df + 0.5);
+            if (tw < 2)
+                tw = tw * 0.5 + 1;
+            wt.first->termweight = std::log(tw);
+            wt.first->len_factor = av ? 1 / av : 0;
+        }
+    }
+    /* Work d (ascending); false if it lacks a stem (the chunks read words
+     * otherwise than paperdex did). */
+    bool weigh(uint32_t d)
+    {
+        a_.skip_to(d);
+        b_.skip_to(d);
+        const Xapian::PostingIterator end;
+        if (a_ == end || b_ == end || *a_ != d || *b_ != d)
+            return false;
+        const uint32_t len = d < lens_.size() ? lens_[d] : db_.get_doclength(d);
+        const std::pair<double, uint32_t> x(wa_(a_.get_wdf(), len) + wb_(b_.get_wdf(), len), d);
+        if (top_.size() < 10) {
+            top_.push_back(x);
+            std::push_heap(top_.begin(), top_.end(), better);
+        } else if (better(x, top_.front())) {
+            std::pop_heap(top_.begin(), top_.end(), better);
+            top_.back() = x;
+            std::push_heap(top_.begin(), top_.end(), better);
+        }
+        return true;
+    }
+    std::vector<std::pair<double, uint32_t>> page()
+    {
+        std::vector<std::pair<double, uint32_t>> p = top_;
+        std::sort(p.begin(), p.end(), better);
+        return p;
+    }
+};
+
+int query(const char *side, const char *qfile, int repeat,
+          const char *counts_path, const char *index)
 {
     std::ifstream in(qfile);
     if (!in) {
@@ -372,25 +513,47 @@ int query(const char *side, const char *qfile, int repeat, const char *counts_pa
         qs.emplace_back(ws[0], ws[1]);
     }
     const Xapian::Database db(side);
+    /* --index: the works' lengths, read once (as a paperdex handle keeps
+     * them), and the stems of the words */
+    Xapian::Database idx;
+    std::vector<uint32_t> lens;
+    std::vector<std::pair<std::string, std::string>> stems;
+    if (index) {
+        idx = Xapian::Database(index);
+        lens.assign(idx.get_lastdocid() + 1, 0);
+        for (Xapian::PostingIterator p = idx.postlist_begin(""); p != idx.postlist_end(""); ++p)
+            lens[*p] = p.get_doclength();
+        const Xapian::Stem stem("english");
+        for (const auto &q : qs)
+            stems.emplace_back(stem(q.first), stem(q.second));
+    }
     std::vector<unsigned long> counts(qs.size());
+    std::vector<std::vector<std::pair<double, uint32_t>>> pages(qs.size());
     std::printf("{\"latency_us\": [");
     for (int r = 0; r < repeat; r++)
         for (size_t i = 0; i < qs.size(); i++) {
             const auto t0 = std::chrono::steady_clock::now();
             Stream a(db, qs[i].first), b(db, qs[i].second);
+            std::unique_ptr<Ranked> ranked;
+            if (index)
+                ranked.reset(new Ranked(idx, lens, stems[i].first, stems[i].second));
             unsigned long n = 0;
-            while (!a.done && !b.done && n < 10000) {
+            /* counted to 10,000; ranked, every match is weighed */
+            while (!a.done && !b.done && (ranked || n < 10000)) {
                 if (a.did < b.did) {
                     a.next();
                 } else if (b.did < a.did) {
                     b.next();
                 } else {
-                    n += adjacent(a.pos, b.pos);
+                    if (adjacent(a.pos, b.pos) && (!ranked || ranked->weigh(a.did)))
+                        n++;
                     a.next();
                     b.next();
                 }
             }
-            counts[i] = n;
+            counts[i] = std::min(n, 10000ul);
+            if (ranked)
+                pages[i] = ranked->page();
             std::printf("%s%.1f", r || i ? ", " : "",
                         std::chrono::duration<double, std::micro>(
                             std::chrono::steady_clock::now() - t0).count());
@@ -402,9 +565,13 @@ int query(const char *side, const char *qfile, int repeat, const char *counts_pa
             std::fprintf(stderr, "form_chunks: cannot write %s\n", counts_path);
             return 1;
         }
-        for (size_t i = 0; i < qs.size(); i++)
-            std::fprintf(f, "%s %s\t%lu\n", qs[i].first.c_str(),
-                         qs[i].second.c_str(), counts[i]);
+        for (size_t i = 0; i < qs.size(); i++) {
+            std::fprintf(f, "%s %s\t%lu", qs[i].first.c_str(), qs[i].second.c_str(), counts[i]);
+            for (const auto &h : pages[i]) /* the id, as pdx_qbench writes it */
+                std::fprintf(f, "\t%s:%.17g", idx.get_document(h.second).get_value(2).c_str(),
+                             h.first);
+            std::fprintf(f, "\n");
+        }
         std::fclose(f);
     }
     return 0;
@@ -434,23 +601,42 @@ int main(int argc, char **argv)
         if (mode == "build") {
             uint32_t batch = 0;
             int a = 2;
-            if (argc > 3 && !std::strcmp(argv[2], "--batch")) {
-                batch = static_cast<uint32_t>(std::atol(argv[3]));
-                a = 4;
+            const char *index = nullptr;
+            for (bool more = true; more;) {
+                more = false;
+                if (argc > a + 1 && !std::strcmp(argv[a], "--batch")) {
+                    batch = static_cast<uint32_t>(std::atol(argv[a + 1]));
+                    a += 2;
+                    more = true;
+                } else if (argc > a + 1 && !std::strcmp(argv[a], "--index")) {
+                    index = argv[a + 1];
+                    a += 2;
+                    more = true;
+                }
             }
             if (argc - a == 2 || argc - a == 3)
-                return build(argv[a], argv[a + 1], argc - a == 3 ? argv[a + 2] : nullptr, batch);
+                return build(argv[a], argv[a + 1], argc - a == 3 ? argv[a + 2] : nullptr,
+                             batch, index);
         }
-        if (mode == "query" && (argc == 5 || argc == 6))
-            return query(argv[2], argv[3], std::atoi(argv[4]), argc == 6 ? argv[5] : nullptr);
+        if (mode == "query") {
+            const char *index = nullptr;
+            int a = 2;
+            if (argc > 3 && !std::strcmp(argv[2], "--index")) {
+                index = argv[3];
+                a = 4;
+            }
+            if (argc - a == 3 || argc - a == 4)
+                return query(argv[a], argv[a + 1], std::atoi(argv[a + 2]),
+                             argc - a == 4 ? argv[a + 3] : nullptr, index);
+        }
         if (mode == "values" && argc == 3)
             return values(argv[2]);
     } catch (const Xapian::Error &e) {
         std::fprintf(stderr, "form_chunks: %s\n", e.get_description().c_str());
         return 1;
     }
-    std::fprintf(stderr, "usage: form_chunks build [--batch N] SIDE RECORDS [FORMS]\n"
-                         "       form_chunks query SIDE QUERIES REPEAT [COUNTS]\n"
+    std::fprintf(stderr, "usage: form_chunks build [--batch N] [--index DB] SIDE RECORDS [FORMS]\n"
+                         "       form_chunks query [--index DB] SIDE QUERIES REPEAT [COUNTS]\n"
                          "       form_chunks values DB\n");
     return 2;
 }

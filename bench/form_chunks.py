@@ -12,11 +12,13 @@ Builds WORK/form-chunks (every word of the records) and compacts it
 with xapian-compact, builds it again committing every 1,000 records
 (what a writer that commits as paperdex does would pay), then times
 the phrases, each counted to 10,000: paperdex (pdx_qbench, top 10),
-Lucene (LuceneBench, top 10) and the chunks (counting alone), in turn,
-ROUNDS times.  Prints the sizes, a
+Lucene (LuceneBench, top 10) and the chunks (counting alone, and the
+top 10 with every match weighed), in turn, ROUNDS times.  The chunks
+are numbered by the paperdex index's docids.  Prints the sizes, a
 Markdown table of p50 / p90 / p99 ms (the median of each over the
-rounds), and how many phrases the chunks count as paperdex does (the
-chunks read words by a simpler rule: ASCII letters and digits).
+rounds), and for how many phrases the chunks give paperdex's count and
+top 10 (the chunks read words by a simpler rule: ASCII letters and
+digits).
 """
 import json
 import os
@@ -55,12 +57,13 @@ def main(argv):
             open(phrases, "w", encoding="utf-8") as out:
         out.writelines(line for line in f if line.startswith("phrase\t"))
     side, packed = os.path.join(work, "form-chunks"), os.path.join(work, "form-chunks-compact")
-    built = json.loads(run([fc, "build", side, os.path.join(work, "records.tsv")]))
+    records = os.path.join(work, "records.tsv")
+    built = json.loads(run([fc, "build", "--index", index, side, records]))
     shutil.rmtree(packed, ignore_errors=True)
     run(["xapian-compact", side, packed])
     batched = os.path.join(work, "form-chunks-batched")
     shutil.rmtree(batched, ignore_errors=True)
-    by_batch = json.loads(run([fc, "build", "--batch", "1000", batched, os.path.join(work, "records.tsv")]))
+    by_batch = json.loads(run([fc, "build", "--batch", "1000", "--index", index, batched, records]))
     slots = json.loads(run([fc, "values", index]))
     print("chunks of every word: %d entries, %.1f MB of items, %.1f MB compacted; built in %.1f s "
           "written once, %.1f s committed every 1,000 records (%.1f MB uncompacted); "
@@ -75,7 +78,8 @@ def main(argv):
         runs["lucene, top 10"] = ["java", "-Xmx1g", "-cp", cp, "LuceneBench", "query",
                                   os.path.join(work, "lucene"), phrases, "3"]
     counts = os.path.join(work, "form-chunks-counts.txt")
-    runs["word chunks, counting"] = [fc, "query", packed, phrases, "3", counts]
+    runs["word chunks, counting alone"] = [fc, "query", packed, phrases, "3"]
+    runs["word chunks, top 10"] = [fc, "query", "--index", index, packed, phrases, "3", counts]
     got = {name: [] for name in runs}
     hits = os.path.join(work, "form-chunks-pdx-hits.txt")
     for _ in range(rounds):
@@ -88,15 +92,21 @@ def main(argv):
     for name, rs in got.items():
         print("| %s | %s |" % (name, " | ".join("%.2f" % statistics.median(r[k] for r in rs)
                                               for k in range(3))))
-    # pdx_qbench's hits file: the total first on each line (the last pass).
+    # pdx_qbench's hits file (its last pass): the total first, then each
+    # hit as id:score; the chunks' file: the phrase, its count, its hits.
     with open(hits, encoding="utf-8") as f:
-        pdx = [int(line.split()[0]) for line in f]
+        pdx = [line.rstrip("\n").split("\t") for line in f]
     with open(counts, encoding="utf-8") as f:
-        ours = [int(line.rstrip("\n").split("\t")[1]) for line in f]
-    if len(pdx) == len(ours):
-        same = sum(1 for a, b in zip(pdx, ours) if a == b)
-        near = sum(1 for a, b in zip(pdx, ours) if abs(a - b) <= max(2, a // 100))
-        print("\ncounts: %d of %d phrases as paperdex counts them, %d within 1%%" % (same, len(pdx), near))
+        ours = [line.rstrip("\n").split("\t")[1:] for line in f]
+    if len(pdx) != len(ours):
+        print("\n%d phrases for paperdex, %d for the chunks" % (len(pdx), len(ours)))
+        return 1
+    totals = [(int(a[0].split()[0]), int(b[0])) for a, b in zip(pdx, ours)]
+    same = sum(1 for a, b in totals if a == b)
+    near = sum(1 for a, b in totals if abs(a - b) <= max(2, a // 100))
+    pages = sum(1 for a, b in zip(pdx, ours) if a[1:] == b[1:])
+    print("\ncounts: %d of %d phrases as paperdex counts them, %d within 1%%; "
+          "the top 10 (ids and scores) as paperdex's for %d" % (same, len(pdx), near, pages))
     return 0
 
 
