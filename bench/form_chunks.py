@@ -10,7 +10,8 @@ WORK is a directory compare.py has worked in: records.tsv, queries.tsv
 pdx-j2-compact, and lucene/ with LuceneBench.class when Lucene ran.
 Builds WORK/form-chunks (every word of the records) and compacts it
 with xapian-compact, builds it again committing every 1,000 records
-(what a writer that commits as paperdex does would pay), then times
+(what a writer that commits as paperdex does would pay) and every
+10,000, then times
 the phrases, each counted to 10,000: paperdex (pdx_qbench, top 10),
 Lucene (LuceneBench, top 10) and the chunks (counting alone, and the
 top 10 with every match weighed), in turn, ROUNDS times.  The chunks
@@ -62,16 +63,20 @@ def main(argv):
     shutil.rmtree(packed, ignore_errors=True)
     run(["xapian-compact", side, packed])
     batched = os.path.join(work, "form-chunks-batched")
+    by_batch = {}
+    for n in (1000, 10000):
+        shutil.rmtree(batched, ignore_errors=True)
+        by_batch[n] = json.loads(run([fc, "build", "--batch", str(n), "--index", index, batched, records]))
+        by_batch[n]["size"] = size(batched)
     shutil.rmtree(batched, ignore_errors=True)
-    by_batch = json.loads(run([fc, "build", "--batch", "1000", "--index", index, batched, records]))
     slots = json.loads(run([fc, "values", index]))
     print("chunks of every word: %d entries, %.1f MB of items, %.1f MB compacted; built in %.1f s "
-          "written once, %.1f s committed every 1,000 records (%.1f MB uncompacted); "
-          "paperdex's positions, forms and forms-at values: %.1f MB; its index %.1f MB"
+          "written once, %.1f s committed every 1,000 records (%.1f MB uncompacted), %.1f s every "
+          "10,000 (%.1f MB); paperdex's positions, forms and forms-at values: %.1f MB; its index %.1f MB"
           % (built["entries"], built["bytes"] / 1e6, size(packed) / 1e6, built["seconds"],
-             by_batch["seconds"], size(batched) / 1e6,
+             by_batch[1000]["seconds"], by_batch[1000]["size"] / 1e6,
+             by_batch[10000]["seconds"], by_batch[10000]["size"] / 1e6,
              (slots["7"] + slots["8"] + slots["9"]) / 1e6, size(index) / 1e6))
-    shutil.rmtree(batched, ignore_errors=True)
     runs = {"paperdex, top 10": [os.path.join(BUILD, "pdx_qbench"), phrases, "3", index]}
     if LUCENE_JARS and os.path.exists(os.path.join(work, "LuceneBench.class")):
         cp = ":".join([work] + LUCENE_JARS)
