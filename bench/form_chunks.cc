@@ -72,6 +72,8 @@
 #include <vector>
 
 #include "../common/stopwords.h"
+#include "bench_queries.h"
+#include "xapian_english.hh"
 
 namespace {
 
@@ -109,19 +111,6 @@ std::string chunk_key(const std::string &word, uint32_t first)
     return k;
 }
 
-std::vector<std::string> split(const std::string &s, char c)
-{
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (;;) {
-        const size_t e = s.find(c, start);
-        out.push_back(s.substr(start, e == std::string::npos ? e : e - start));
-        if (e == std::string::npos)
-            return out;
-        start = e + 1;
-    }
-}
-
 /* text's words: runs of ASCII letters and digits, folded to lower case;
  * every other byte ends a word. */
 void words_of(const std::string &text, std::vector<std::string> &out)
@@ -144,18 +133,23 @@ void words_of(const std::string &text, std::vector<std::string> &out)
 
 const uint32_t OPEN_CHUNK = 0xffffffffu; /* the open chunk's key */
 
-/* The works of entries (a chunk's body), counted; false if damaged. */
-bool count_works(const std::string &entries, uint32_t &works, uint32_t &last)
+/* The works of entries (a chunk's body), counted, with the first and
+ * last docids; false if damaged. */
+bool count_works(const std::string &entries, uint32_t &works, uint32_t &first,
+                 uint32_t &last)
 {
     const unsigned char *p = reinterpret_cast<const unsigned char *>(entries.data());
     const unsigned char *e = p + entries.size();
     works = 0;
-    last = 0;
+    first = last = 0;
     while (p < e) {
         uint32_t gap, count, x;
         if (!get_varint(p, e, gap) || !get_varint(p, e, count))
             return false;
-        last = works ? last + gap : gap;
+        if (works == 0)
+            first = last = gap; /* the first docid is stored as is */
+        else
+            last += gap;
         for (uint32_t i = 0; i < count; i++)
             if (!get_varint(p, e, x))
                 return false;
@@ -268,23 +262,17 @@ int build(const char *side, const char *records, const char *forms_path,
                 continue;
             const std::string open_key = chunk_key(pw.first, OPEN_CHUNK);
             std::string open = db.get_metadata(open_key);
-            uint32_t works = 0, last = 0;
-            if (!count_works(open, works, last))
+            uint32_t works = 0, first = 0, last = 0;
+            if (!count_works(open, works, first, last))
                 throw Xapian::DatabaseCorruptError("an open chunk is damaged");
-            uint32_t first = p.first;
-            if (works) { /* the batch's first docid becomes a gap */
-                const unsigned char *q = reinterpret_cast<const unsigned char *>(p.entries.data());
-                uint32_t d;
-                get_varint(q, q + p.entries.size(), d);
-                std::string rest(reinterpret_cast<const char *>(q),
-                                 p.entries.size() - (q - reinterpret_cast<const unsigned char *>(p.entries.data())));
-                std::string gap;
-                put_varint(gap, d - last);
-                const unsigned char *o = reinterpret_cast<const unsigned char *>(open.data());
-                get_varint(o, o + open.size(), first);
-                open += gap + rest;
+            if (works) { /* the batch's first docid, as is, becomes a gap */
+                std::string as_is;
+                put_varint(as_is, p.first);
+                put_varint(open, p.first - last);
+                open.append(p.entries, as_is.size(), std::string::npos);
             } else {
                 open = p.entries;
+                first = p.first;
             }
             if (works + p.works >= CHUNK_WORKS) {
                 db.set_metadata(chunk_key(pw.first, first), open);
@@ -493,21 +481,19 @@ class Ranked {
 int query(const char *side, const char *qfile, int repeat,
           const char *counts_path, const char *index)
 {
-    std::ifstream in(qfile);
-    if (!in) {
-        std::fprintf(stderr, "form_chunks: cannot read %s\n", qfile);
+    bench_query *all;
+    const long nq = read_queries(qfile, &all);
+    if (nq < 0)
         return 1;
-    }
     std::vector<std::pair<std::string, std::string>> qs;
-    for (std::string line; std::getline(in, line);) {
-        const std::vector<std::string> f = split(line, '\t');
-        if (f.size() < 2 || f[0] != "phrase")
+    for (long i = 0; i < nq; i++) {
+        if (std::strcmp(all[i].kind, "phrase"))
             continue;
         std::vector<std::string> ws;
-        words_of(f[1], ws);
+        words_of(all[i].words, ws);
         if (ws.size() != 2) {
             std::fprintf(stderr, "form_chunks: %s: a phrase of two words only: %s\n",
-                         qfile, line.c_str());
+                         qfile, all[i].words);
             return 2;
         }
         qs.emplace_back(ws[0], ws[1]);

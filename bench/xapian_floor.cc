@@ -62,19 +62,6 @@
 
 #include "xapian_english.hh"
 
-static std::vector<std::string> split(const std::string &s, char c)
-{
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (;;) {
-        size_t e = s.find(c, start);
-        out.push_back(s.substr(start, e == std::string::npos ? e : e - start));
-        if (e == std::string::npos)
-            return out;
-        start = e + 1;
-    }
-}
-
 /* The query mode (see the top). */
 static int run_queries(const char *db, const char *qfile, int repeat,
                        const char *ids_path)
