@@ -21,16 +21,15 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unicodedata
 import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import check, done, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
-tmp = tempfile.mkdtemp(prefix="pdx-cite-")
+tmp = scratch("pdx-cite-")
 db = os.path.join(tmp, "ix")
 subprocess.run([PDX, "index", "--quiet", "--db", db, os.path.join(SRC, "corpus", "samples")], check=True)
 
