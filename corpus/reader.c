@@ -12,6 +12,9 @@
  *
  * gunzip.c reads both: it looks at the first bytes and inflates only a
  * real gzip stream (igzip or zlib), so the file name never matters.
+ * transcode.c then hands on UTF-8: a file saved in UTF-16 or UTF-32, or
+ * in the encoding its first line declares (JabRef's "% Encoding:"), is
+ * converted; any other passes through.
  * One line (at most PDX_MAX_LINE bytes), or one XML or BibTeX record, is
  * in memory at a time, plus the record decoded from it, so memory is
  * bounded whatever the file's size.
@@ -42,6 +45,7 @@
 #include "reader.h"
 #include "record.h"
 #include "testcoll.h"
+#include "transcode.h"
 #include "xmlrec.h"
 
 #define CHUNK 65536
@@ -52,6 +56,7 @@ enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART, MODE_XML,
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
     gunzip *gz;
+    transcode *tc;       /* gz's bytes as UTF-8 (transcode.h) */
     pdx_format format;   /* as asked */
     pdx_format detected; /* as read */
     int mode;
@@ -182,6 +187,11 @@ int pdx_reader_open(pdx_reader **out, const char *path,
         set_err(r, "%s: cannot read: out of memory", r->name);
         return PDX_ENOMEM;
     }
+    r->tc = transcode_open(r->gz);
+    if (!r->tc) {
+        set_err(r, "%s: cannot read: out of memory", r->name);
+        return PDX_ENOMEM;
+    }
     return 0;
 }
 
@@ -189,7 +199,7 @@ int pdx_reader_open(pdx_reader **out, const char *path,
  * stream broke (message set). */
 static int refill(pdx_reader *r)
 {
-    long n = gunzip_read(r->gz, r->buf, CHUNK);
+    long n = transcode_read(r->tc, r->buf, CHUNK);
     if (n > 0) {
         r->pos = 0;
         r->len = (size_t)n;
@@ -197,7 +207,7 @@ static int refill(pdx_reader *r)
     }
     if (n < 0) {
         set_err(r, "%s:%llu: cannot read on: %s", r->name,
-                (unsigned long long)r->lineno + 1, gunzip_errmsg(r->gz));
+                (unsigned long long)r->lineno + 1, transcode_errmsg(r->tc));
         return -1;
     }
     return 0;
@@ -249,11 +259,25 @@ static int read_line(pdx_reader *r)
     return 1;
 }
 
-static int skip(pdx_reader *r, pdx_skip why, const char *detail)
+/* The reason a record is skipped, for a message: it may quote the
+ * record's bytes, and a byte that is not UTF-8 is shown as '?'. */
+static int skip(pdx_reader *r, pdx_skip why, const char *text)
 {
+    char detail[512];
+    size_t n = strlen(text), bad;
+    if (n >= sizeof detail)
+        n = sizeof detail - 1;
+    memcpy(detail, text, n);
+    detail[n] = '\0';
+    while (!text_utf8_valid(detail, n, &bad))
+        detail[bad] = '?';
     r->skip = why;
-    set_err(r, "%s:%llu: %s, skipped", r->name,
-            (unsigned long long)r->rec_line, detail);
+    const char *from = transcode_from(r->tc), *unknown = transcode_unknown(r->tc);
+    set_err(r, "%s:%llu: %s, skipped%s%s%s", r->name,
+            (unsigned long long)r->rec_line, detail,
+            from ? " (the file was converted from " : unknown ? " (the file's first line declares " : "",
+            from ? from : unknown ? unknown : "",
+            from ? ")" : unknown ? ", which cannot be converted here: read as UTF-8)" : "");
     return PDX_EINVAL;
 }
 
@@ -437,8 +461,9 @@ static int pull(void *ctx, char *buf, int cap)
 static int start_xml(pdx_reader *r)
 {
     r->mode = MODE_XML;
-    r->xml = xmlrec_new(r->name, r->format == PDX_FORMAT_AUTO ? PDX_FORMAT_AUTO
-                                                              : r->format);
+    r->xml = xmlrec_new(r->name,
+                        r->format == PDX_FORMAT_AUTO ? PDX_FORMAT_AUTO : r->format,
+                        transcode_from(r->tc) != NULL);
     return r->xml ? 0 : -1;
 }
 
@@ -844,6 +869,7 @@ void pdx_reader_free(pdx_reader *r)
 {
     if (!r)
         return;
+    transcode_close(r->tc);
     if (r->gz)
         gunzip_close(r->gz);
     arena_free(&r->rec_arena);

@@ -744,14 +744,14 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
 
 /* ------------------------------------------------------------ the API */
 
-xmlrec *xmlrec_new(const char *name, pdx_format format)
+xmlrec *xmlrec_new(const char *name, pdx_format format, int utf8)
 {
     xmlrec *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;
     x->name = name;
     x->format = format;
-    x->p = XML_ParserCreate(NULL);
+    x->p = XML_ParserCreate(utf8 ? "UTF-8" : NULL);
     if (!x->p) {
         free(x);
         return NULL;

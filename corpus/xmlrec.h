@@ -18,9 +18,11 @@
 typedef struct xmlrec xmlrec;
 
 /* A parser for one file (`name` for messages, borrowed).  `format` is
- * PDX_FORMAT_AUTO (the root element decides), PUBMED or OAI.  NULL on
- * out-of-memory. */
-xmlrec *xmlrec_new(const char *name, pdx_format format);
+ * PDX_FORMAT_AUTO (the root element decides), PUBMED or OAI.  With utf8
+ * set the bytes are UTF-8 whatever the XML declaration says (they were
+ * converted: corpus/transcode.h); else the declaration decides, as expat
+ * reads it.  NULL on out-of-memory. */
+xmlrec *xmlrec_new(const char *name, pdx_format format, int utf8);
 void xmlrec_free(xmlrec *x);
 
 /* 1 if the first bytes of a file (n of them) look like a file xmlrec

@@ -462,6 +462,84 @@ try:
     rc, out, err = index(os.path.join(T, "b7"), os.path.join(bad, "broken-page.json"), extra=("--verbose",))
     check("a malformed pretty-printed document is one bad record, named",
           rc == 3 and "broken-page.json:1: malformed JSON document near byte" in err, (rc, out, err))
+
+    # ---------------------------------------------------------- encodings
+    # UTF-16 and UTF-32 by their byte order mark, UTF-16 by the NULs of its
+    # ASCII without one, and the encoding JabRef's first line declares,
+    # are read as the text they hold; XML declared in another encoding is
+    # expat's to read.
+    enc = os.path.join(T, "enc")
+    os.makedirs(enc)
+    title = "Sval\u00e5rd Moss at 25\u00b0: \u03b2 Decay of \U0001d53c"
+    bib = ("@article{%s,\n  title = {" + title + "},\n"
+           "  author = {M\u00fcller, J\u00fcrgen and \u5f20\u4f1f},\n  year = {2020}\n}\n")
+    latin = ("%% Encoding: %s\n\n@article{%s,\n  title = {Caf\u00e9 Lattice at 25\u00b0 C%s},\n"
+             "  author = {M\u00fcller, J\u00fcrgen},\n  year = {2019}\n}\n")
+    cases = [
+        ("le.bib", b"\xff\xfe" + (bib % "e1").encode("utf-16-le"), title),
+        ("be.bib", b"\xfe\xff" + (bib % "e2").encode("utf-16-be"), title),
+        ("le-nomark.bib", (bib % "e3").encode("utf-16-le"), title),
+        ("be-nomark.bib", (bib % "e4").encode("utf-16-be"), title),
+        ("le32.bib", b"\xff\xfe\0\0" + (bib % "e5").encode("utf-32-le"), title),
+        ("le.bib.gz", gzip.compress(b"\xff\xfe" + (bib % "e6").encode("utf-16-le")), title),
+        ("cp1252.bib", (latin % ("windows-1252", "e7", " \u2013 \u201cfits\u201d")).encode("cp1252"),
+         "Caf\u00e9 Lattice at 25\u00b0 C \u2013 \u201cfits\u201d"),
+        ("latin1.bib", (latin % ("ISO8859_1", "e8", "")).encode("latin-1"), "Caf\u00e9 Lattice at 25\u00b0 C"),
+    ]
+    for name, data, want in cases:
+        with open(os.path.join(enc, name), "wb") as f:
+            f.write(data)
+        db = os.path.join(T, "enc-" + name)
+        rc, out, err = index(db, os.path.join(enc, name))
+        ws = works(db)
+        got = [(w["title"], w["authors"]) for w in ws]
+        want_authors = ["J\u00fcrgen M\u00fcller"] + ([] if "Caf" in want else ["\u5f20\u4f1f"])
+        check("%s: read as the text it holds" % name, rc == 0 and got == [(want, want_authors)],
+              (rc, got, err))
+    x = ('<?xml version="1.0" encoding="%s"?>\n<PubmedArticleSet><PubmedArticle><MedlineCitation>'
+         '<PMID>%s</PMID><Article><ArticleTitle>Sval\u00e5rd Moss %s Growth</ArticleTitle><Abstract>'
+         '<AbstractText>Moss grows.</AbstractText></Abstract></Article></MedlineCitation></PubmedArticle>'
+         '</PubmedArticleSet>\n')
+    for name, data, pmid, word in [
+            ("pm16.xml", b"\xff\xfe" + (x % ("UTF-16", "99001", "\u03b2")).encode("utf-16-le"), "99001", "\u03b2"),
+            ("pmlatin.xml", (x % ("ISO-8859-1", "99002", "\u00df")).encode("latin-1"), "99002", "\u00df")]:
+        with open(os.path.join(enc, name), "wb") as f:
+            f.write(data)
+        db = os.path.join(T, "enc-" + name)
+        rc, out, err = index(db, os.path.join(enc, name))
+        w = show(db, "pmid:" + pmid)
+        check("%s: PubMed XML in its declared encoding" % name,
+              rc == 0 and w and w["title"] == "Sval\u00e5rd Moss %s Growth" % word, (rc, w, err))
+    # Past the converter's buffers: characters cut at every boundary.
+    lines = "".join(json.dumps({"id": "u%d" % i, "title": "Moss %d \u00e9t\u00e9 \U0001d53c \u5f20" % i},
+                               ensure_ascii=False) + "\n" for i in range(3000))
+    with open(os.path.join(enc, "many.jsonl"), "wb") as f:
+        f.write(b"\xff\xfe" + lines.encode("utf-16-le"))
+    db = os.path.join(T, "enc-many")
+    rc, out, err = index(db, os.path.join(enc, "many.jsonl"))
+    titles = sorted(w["title"] for w in works(db))
+    check("a UTF-16 file of 3,000 lines: every title whole",
+          rc == 0 and titles == sorted("Moss %d \u00e9t\u00e9 \U0001d53c \u5f20" % i for i in range(3000)),
+          (rc, len(titles), err[:300]))
+    # What the encoding does not allow is named with the line, the rest read.
+    with open(os.path.join(enc, "cp1252-bad.bib"), "wb") as f:
+        f.write((latin % ("windows-1252", "e9", "")).encode("cp1252").replace(b"Lattice", b"La\x81ttice") +
+                b"\n@article{e10,\n  title = {Second Moss},\n  year = {2020}\n}\n")
+    rc, out, err = index(os.path.join(T, "enc-bad"), os.path.join(enc, "cp1252-bad.bib"))
+    check("a byte windows-1252 lacks: that entry named, converted from the declared encoding; the next read",
+          rc == 3 and "cp1252-bad.bib:3: title is not valid UTF-8" in err and
+          "converted from windows-1252" in err and "1 added" in out, (rc, out, err))
+    with open(os.path.join(enc, "unknown.bib"), "wb") as f:
+        f.write((latin % ("Klingon-9", "e11", "")).encode("latin-1"))
+    rc, out, err = index(os.path.join(T, "enc-unknown"), os.path.join(enc, "unknown.bib"))
+    check("an encoding iconv does not know: named in the message, the file read as UTF-8",
+          rc == 3 and "declares Klingon-9, which cannot be converted here" in err, (rc, out, err))
+    with open(os.path.join(enc, "cut.jsonl"), "wb") as f:
+        f.write(b"\xff\xfe" + '{"id": "c1", "title": "Whole"}\n{"id": "c2", "title": "Cut"}'.encode("utf-16-le")[:-1])
+    rc, out, err = index(os.path.join(T, "enc-cut"), os.path.join(enc, "cut.jsonl"))
+    check("a UTF-16 file cut inside a character: the last line named, the first read",
+          rc == 3 and "cut.jsonl:2: invalid UTF-8" in err and "converted from UTF-16LE" in err and
+          "1 added" in out, (rc, out, err))
 finally:
     shutil.rmtree(T, ignore_errors=True)
 done()
