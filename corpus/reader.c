@@ -41,6 +41,7 @@
 #include "../common/text.h"
 #include "bibtex.h"
 #include "gunzip.h"
+#include "medline.h"
 #include "page.h"
 #include "reader.h"
 #include "record.h"
@@ -51,7 +52,7 @@
 #define CHUNK 65536
 
 enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART, MODE_XML,
-       MODE_BIBTEX, MODE_CSV };
+       MODE_BIBTEX, MODE_CSV, MODE_MEDLINE };
 
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
@@ -77,6 +78,8 @@ struct pdx_reader {
     int done;
     smart_rec smart;     /* MODE_SMART: the record being assembled */
     int smart_preamble;  /* text before the first .I was reported */
+    medline_rec medline; /* MODE_MEDLINE: the record being assembled */
+    int medline_stray;   /* text outside a record was reported */
     xmlrec *xml;         /* MODE_XML */
     bibtex *bib;         /* MODE_BIBTEX */
     /* An OpenAlex API page on one line ({"meta", "results": [...]}): its
@@ -107,7 +110,8 @@ static void set_err(pdx_reader *r, const char *fmt, ...)
 
 static const char *const format_names[PDX_FORMAT__COUNT] = {
     "auto", "arxiv", "jsonl", "profile", "list", "abstracts", "listing",
-    "compact", "smart", "beir", "pubmed", "openalex", "oai", "bibtex"};
+    "compact", "smart", "beir", "pubmed", "openalex", "oai", "bibtex",
+    "medline"};
 
 const char *pdx_format_name(pdx_format f)
 {
@@ -135,6 +139,7 @@ int pdx_reader_open(pdx_reader **out, const char *path,
     r->line = (strbuf)STRBUF_INIT;
     r->err = (strbuf)STRBUF_INIT;
     smart_init(&r->smart);
+    medline_init(&r->medline);
     int is_stdin = !path || !strcmp(path, "-");
     r->name = strdup(is_stdin ? "<stdin>" : path);
     if (!r->name)
@@ -484,8 +489,8 @@ static int decide_mode(pdx_reader *r)
         r->detected = r->format;
         return 0;
     }
-    if (r->format == PDX_FORMAT_SMART) {
-        r->mode = MODE_SMART;
+    if (r->format == PDX_FORMAT_SMART || r->format == PDX_FORMAT_MEDLINE) {
+        r->mode = r->format == PDX_FORMAT_SMART ? MODE_SMART : MODE_MEDLINE;
         r->detected = r->format;
         return 0;
     }
@@ -515,6 +520,11 @@ static int decide_mode(pdx_reader *r)
                 return start_xml(r);
             if (bibtex_looks_like(r->buf + k, r->len - k))
                 return start_bibtex(r);
+            if (medline_looks_like(r->buf + k, r->len - k)) {
+                r->mode = MODE_MEDLINE;
+                r->detected = PDX_FORMAT_MEDLINE;
+                return 0;
+            }
             if (openalex_merged_header(r->buf + k, r->len - k)) {
                 r->mode = MODE_CSV;
                 r->detected = PDX_FORMAT_OPENALEX;
@@ -663,6 +673,52 @@ static int next_smart(const pdx_work **out, pdx_reader *r)
     }
 }
 
+/* Finish the MEDLINE record in r->medline into r->rec. */
+static int medline_emit(const pdx_work **out, pdx_reader *r)
+{
+    strbuf why = STRBUF_INIT;
+    r->rec_line = r->medline.line;
+    pdx_skip k = medline_finish(&r->medline, &r->rec_arena, &r->rec, &why);
+    return deliver(out, r, finish_record(r, k, &why));
+}
+
+/* The next MEDLINE record: tag lines up to a blank line or the next
+ * PMID (or the end). */
+static int next_medline(const pdx_work **out, pdx_reader *r)
+{
+    for (;;) {
+        int rc = read_line(r);
+        if (rc == -1) { /* the records before the break were delivered */
+            r->done = -1;
+            return PDX_EIO;
+        }
+        if (rc == 0) {
+            r->done = 1;
+            return medline_open(&r->medline) ? medline_emit(out, r)
+                                             : PDX_ITEROVER;
+        }
+        if (rc == -2) { /* an over-long line spoils its record */
+            r->medline.too_long = 1;
+            continue;
+        }
+        int m = medline_line(&r->medline, r->line.s, r->line.len, r->lineno);
+        if (m == MEDLINE_NEXT) {
+            rc = medline_emit(out, r);
+            medline_line(&r->medline, r->line.s, r->line.len, r->lineno);
+            return rc;
+        }
+        if (m == MEDLINE_END)
+            return medline_emit(out, r);
+        if (m == MEDLINE_STRAY && !r->medline_stray) {
+            r->medline_stray = 1;
+            r->rec_line = r->lineno;
+            return skip(r, PDX_SKIP_FIELD,
+                        "text outside a MEDLINE record (a record opens "
+                        "with its PMID- line)");
+        }
+    }
+}
+
 /* The next record of an XML or BibTeX file. */
 static int next_streamed(const pdx_work **out, pdx_reader *r)
 {
@@ -735,6 +791,8 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
         return next_page_item(out, r);
     if (r->mode == MODE_SMART)
         return next_smart(out, r);
+    if (r->mode == MODE_MEDLINE)
+        return next_medline(out, r);
     if (r->mode == MODE_XML || r->mode == MODE_BIBTEX)
         return next_streamed(out, r);
     for (;;) {
@@ -877,6 +935,7 @@ void pdx_reader_free(pdx_reader *r)
     sb_release(&r->line);
     sb_release(&r->err);
     smart_release(&r->smart);
+    medline_release(&r->medline);
     xmlrec_free(r->xml);
     bibtex_free(r->bib);
     cJSON_Delete(r->results_doc);

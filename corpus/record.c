@@ -75,6 +75,69 @@ static int digits(const char *s, size_t n)
     return 1;
 }
 
+int record_month_number(const char *m)
+{
+    static const char *const names[] = {"jan", "feb", "mar", "apr", "may",
+                                        "jun", "jul", "aug", "sep", "oct",
+                                        "nov", "dec"};
+    if (!m)
+        return 0;
+    if (m[0] >= '0' && m[0] <= '9') {
+        int v = atoi(m);
+        return v >= 1 && v <= 12 ? v : 0;
+    }
+    for (int i = 0; i < 12; i++)
+        if (!strncasecmp(m, names[i], 3))
+            return i + 1;
+    return 0;
+}
+
+void record_ymd(const char *y, const char *month, const char *day,
+                char out[16])
+{
+    out[0] = '\0';
+    if (!y || strlen(y) != 4)
+        return;
+    int mo = record_month_number(month), da = day ? atoi(day) : 0;
+    if (mo && da >= 1 && da <= 31)
+        snprintf(out, 16, "%.4s-%02d-%02d", y, mo, da);
+    else if (mo)
+        snprintf(out, 16, "%.4s-%02d", y, mo);
+    else
+        snprintf(out, 16, "%.4s", y);
+    if (!record_date_valid(out)) { /* 31 February: the month will do */
+        if (mo)
+            snprintf(out, 16, "%.4s-%02d", y, mo);
+        if (!record_date_valid(out))
+            out[0] = '\0';
+    }
+}
+
+void record_medline_date(const char *s, char out[16])
+{
+    out[0] = '\0';
+    while (*s && !(s[0] >= '0' && s[0] <= '9'))
+        s++;
+    if (strlen(s) < 4)
+        return;
+    char y[5], day[3] = "";
+    snprintf(y, sizeof y, "%.4s", s);
+    s += 4;
+    while (*s == ' ')
+        s++;
+    const char *m = *s && !(*s >= '0' && *s <= '9') ? s : NULL;
+    if (m) { /* "Mar 15": the day when a number follows the month */
+        const char *d = m;
+        while (*d && *d != ' ' && *d != '-')
+            d++;
+        if (*d == ' ' && d[1] >= '1' && d[1] <= '9' &&
+            (!d[2] || d[2] == ' ' || (d[2] >= '0' && d[2] <= '9' &&
+                                      (!d[3] || d[3] == ' '))))
+            snprintf(day, sizeof day, "%.2s", d + 1);
+    }
+    record_ymd(y, m, *day ? day : NULL, out);
+}
+
 int record_date_valid(const char *d)
 {
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

@@ -93,6 +93,19 @@ int record_pmid_valid(const char *s);
 
 /* "YYYY", "YYYY-MM" or "YYYY-MM-DD" with a real month and day? */
 int record_date_valid(const char *d);
+/* The month of "Mar", "march" or "03": 1 to 12, else 0 (NULL too). */
+int record_month_number(const char *m);
+/* A date as MEDLINE writes it where it has no parts (MedlineDate, and
+ * the DP field of its text format): "2019 Mar 15", "1998 Dec-1999 Jan",
+ * "2000 Spring", "1999-2000": the first year, the month right after it
+ * and that month's day, as "YYYY[-MM[-DD]]" into out; "" without a
+ * year. */
+void record_medline_date(const char *s, char out[16]);
+/* Year, month (a name or a number) and day as "YYYY[-MM[-DD]]" into
+ * out, each part kept only when it and those before it are valid; ""
+ * without a four-digit year.  month and day may be NULL. */
+void record_ymd(const char *y, const char *month, const char *day,
+                char out[16]);
 /* Write the "YYYYMMDD" sort key of a valid date ("" if d is NULL). */
 void record_date_key(const char *d, char out[9]);
 

@@ -503,60 +503,13 @@ static const char *field(arena *a, const xmlrec *x, int i, int tex)
     return c && *c ? c : NULL;
 }
 
-static int month_number(const char *m)
-{
-    static const char *const names[] = {"jan", "feb", "mar", "apr", "may",
-                                        "jun", "jul", "aug", "sep", "oct",
-                                        "nov", "dec"};
-    if (!m)
-        return 0;
-    if (m[0] >= '0' && m[0] <= '9') {
-        int v = atoi(m);
-        return v >= 1 && v <= 12 ? v : 0;
-    }
-    for (int i = 0; i < 12; i++)
-        if (!strncasecmp(m, names[i], 3))
-            return i + 1;
-    return 0;
-}
-
 /* PubDate -> "YYYY[-MM[-DD]]" in out, or "" when it gives no year. */
 static void pubmed_date(const xmlrec *x, char out[16])
 {
-    out[0] = '\0';
-    const char *y = x->f[F_YEAR].s, *m = x->f[F_MONTH].s, *d = x->f[F_DAY].s;
-    char tmp[16];
-    if (!x->f[F_YEAR].len && x->f[F_MEDLINE_DATE].len) {
-        /* "1998 Dec-1999 Jan", "2000 Spring", "1999-2000": the first
-         * year, and the month right after it */
-        const char *s = x->f[F_MEDLINE_DATE].s;
-        while (*s && !(s[0] >= '0' && s[0] <= '9'))
-            s++;
-        if (strlen(s) < 4)
-            return;
-        snprintf(tmp, sizeof tmp, "%.4s", s);
-        y = tmp;
-        s += 4;
-        while (*s == ' ')
-            s++;
-        m = *s && !(*s >= '0' && *s <= '9') ? s : NULL;
-        d = NULL;
-    }
-    if (!y || strlen(y) != 4)
-        return;
-    int mo = month_number(m), da = d ? atoi(d) : 0;
-    if (mo && da >= 1 && da <= 31)
-        snprintf(out, 16, "%.4s-%02d-%02d", y, mo, da);
-    else if (mo)
-        snprintf(out, 16, "%.4s-%02d", y, mo);
+    if (!x->f[F_YEAR].len && x->f[F_MEDLINE_DATE].len)
+        record_medline_date(x->f[F_MEDLINE_DATE].s, out);
     else
-        snprintf(out, 16, "%.4s", y);
-    if (!record_date_valid(out)) { /* 31 February: the month will do */
-        if (mo)
-            snprintf(out, 16, "%.4s-%02d", y, mo);
-        if (!record_date_valid(out))
-            out[0] = '\0';
-    }
+        record_ymd(x->f[F_YEAR].s, x->f[F_MONTH].s, x->f[F_DAY].s, out);
 }
 
 static const char *const *list_out(arena *a, const strlist *l, size_t *n,

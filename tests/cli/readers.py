@@ -79,6 +79,22 @@ try:
     rc, out, err = index(db, SAMPLES)
     check("the samples index cleanly", rc == 0 and "skipped-bad" in out and " 0 skipped-bad" in out, out + err)
 
+    w = show(db, "pmid:90000301")
+    check("MEDLINE text (.nbib): title and abstract over their lines, FAU names, the collective name",
+          w and w["title"] == "Bumblebee foraging distance on red clover meadows: a harmonic radar study." and
+          w["abstract"].startswith("BACKGROUND: How far bumblebees fly") and w["abstract"].endswith("few foragers.") and
+          w["authors"] == ["Ingrid M Haugland", "Lars \u00d8vreb\u00f8", "Clover Pollinator Group"], w)
+    check("MEDLINE text: DP with its day, JT as venue, the [doi] of LID, PMC, MeSH without qualifiers, OT",
+          w and w.get("date") == "2021-02-11" and w.get("venue") == "Journal of Invented Pollination" and
+          w.get("doi") == "10.5555/pdx.nbib.1" and w.get("pmcid") == "PMC9000301" and
+          w.get("subjects") == ["Animals", "Bees", "Trifolium", "harmonic radar", "pollination"], w)
+    w = show(db, "pmid:90000302")
+    check("MEDLINE text: AU alone as initials, a season's year, TA as venue",
+          w and w["authors"] == ["K. Brekke", "T. A. Solberg"] and w.get("date") == "2022" and
+          w.get("venue") == "Invent Pollinat Lett", w)
+    ids, rc, err = search_ids(db, "--author", "Solberg TA")
+    check("MEDLINE text: its initials answer a PubMed-style author filter", ids == ["pmid:90000302"], (ids, err))
+
     w = show(db, "pmid:90000001")
     check("PubMed: a work is found by pmid:N", w is not None)
     if w:
@@ -462,6 +478,30 @@ try:
     rc, out, err = index(os.path.join(T, "b7"), os.path.join(bad, "broken-page.json"), extra=("--verbose",))
     check("a malformed pretty-printed document is one bad record, named",
           rc == 3 and "broken-page.json:1: malformed JSON document near byte" in err, (rc, out, err))
+
+    # MEDLINE text as exports and hand edits write it: CRLF line ends, a
+    # tag without its padding, text between records, a record without a
+    # PMID; the PMID joins it to the PubMed XML record of that PMID.
+    med = os.path.join(T, "med")
+    os.makedirs(med)
+    with open(os.path.join(med, "export.nbib"), "wb") as f:
+        f.write("\r\n".join([
+            "PMID- 90000002", "TI  - Heat exposure, retold in an export.", "FAU - Varga, Sun-Hee",
+            "AU  - Varga SH", "", "Saved from PubMed on a Tuesday.", "",
+            "PMID-90000411", "TI-Tags without their padding.", "DP  - 2020 Dec-2021 Jan", "",
+            "TI  - A record that lost its PMID line.", "", ""]).encode())
+    db = os.path.join(T, "med-ix")
+    rc, out, err = index(db, os.path.join(SAMPLES, "pubmed-baseline.xml"), os.path.join(med, "export.nbib"))
+    w = show(db, "pmid:90000002")
+    check("MEDLINE text + PubMed XML by PMID: one work, both sources",
+          w and sorted(os.path.basename(s["file"]) for s in w["sources"]) == ["export.nbib", "pubmed-baseline.xml"],
+          (w, err))
+    w = show(db, "pmid:90000411")
+    check("MEDLINE text: 'PMID-N' and 'TI-' read, a range of months is its first",
+          w and w["title"] == "Tags without their padding." and w.get("date") == "2020-12", (w, err))
+    check("MEDLINE text: stray text and a record without a PMID are named with their lines",
+          rc == 3 and "export.nbib:6: text outside a MEDLINE record" in err and
+          "export.nbib:12: a MEDLINE record without a valid PMID" in err, (rc, err))
 
     # ---------------------------------------------------------- encodings
     # UTF-16 and UTF-32 by their byte order mark, UTF-16 by the NULs of its
