@@ -913,12 +913,15 @@ typedef enum pdx_format {
     PDX_FORMAT_MEDLINE,  /**< PubMed's MEDLINE text format (.nbib, the
                               "PubMed" format of its Save); AUTO: the
                               file opens with "PMID- "                 */
+    PDX_FORMAT_RIS,      /**< RIS (.ris: Scopus, Web of Science, EndNote,
+                              Zotero); AUTO: the file opens with
+                              "TY  - "                                  */
     PDX_FORMAT__COUNT
 } pdx_format;
 
 /** Name of a format ("auto", "arxiv", "jsonl", "profile", "list",
  *  "abstracts", "listing", "compact", "smart", "beir", "pubmed", "openalex",
- *  "oai", "bibtex", "medline"); pdx_format_parse() is its inverse
+ *  "oai", "bibtex", "medline", "ris"); pdx_format_parse() is its inverse
  *  and returns -1 for an unknown name. */
 PDX_EXTERN const char *pdx_format_name(pdx_format f);
 PDX_EXTERN int pdx_format_parse(const char *name, pdx_format *out);

@@ -41,10 +41,10 @@
 #include "../common/text.h"
 #include "bibtex.h"
 #include "gunzip.h"
-#include "medline.h"
 #include "page.h"
 #include "reader.h"
 #include "record.h"
+#include "tagged.h"
 #include "testcoll.h"
 #include "transcode.h"
 #include "xmlrec.h"
@@ -52,7 +52,7 @@
 #define CHUNK 65536
 
 enum { MODE_UNDECIDED, MODE_JSON, MODE_PAGE, MODE_SMART, MODE_XML,
-       MODE_BIBTEX, MODE_CSV, MODE_MEDLINE };
+       MODE_BIBTEX, MODE_CSV, MODE_TAGGED };
 
 struct pdx_reader {
     char *name;  /* for messages: the path, or "<stdin>" */
@@ -78,8 +78,8 @@ struct pdx_reader {
     int done;
     smart_rec smart;     /* MODE_SMART: the record being assembled */
     int smart_preamble;  /* text before the first .I was reported */
-    medline_rec medline; /* MODE_MEDLINE: the record being assembled */
-    int medline_stray;   /* text outside a record was reported */
+    tagged_rec tagged;   /* MODE_TAGGED: the record being assembled */
+    int tagged_stray;    /* text outside a record was reported */
     xmlrec *xml;         /* MODE_XML */
     bibtex *bib;         /* MODE_BIBTEX */
     /* An OpenAlex API page on one line ({"meta", "results": [...]}): its
@@ -111,7 +111,7 @@ static void set_err(pdx_reader *r, const char *fmt, ...)
 static const char *const format_names[PDX_FORMAT__COUNT] = {
     "auto", "arxiv", "jsonl", "profile", "list", "abstracts", "listing",
     "compact", "smart", "beir", "pubmed", "openalex", "oai", "bibtex",
-    "medline"};
+    "medline", "ris"};
 
 const char *pdx_format_name(pdx_format f)
 {
@@ -139,7 +139,7 @@ int pdx_reader_open(pdx_reader **out, const char *path,
     r->line = (strbuf)STRBUF_INIT;
     r->err = (strbuf)STRBUF_INIT;
     smart_init(&r->smart);
-    medline_init(&r->medline);
+    tagged_init(&r->tagged, TAGGED_MEDLINE);
     int is_stdin = !path || !strcmp(path, "-");
     r->name = strdup(is_stdin ? "<stdin>" : path);
     if (!r->name)
@@ -489,9 +489,15 @@ static int decide_mode(pdx_reader *r)
         r->detected = r->format;
         return 0;
     }
-    if (r->format == PDX_FORMAT_SMART || r->format == PDX_FORMAT_MEDLINE) {
-        r->mode = r->format == PDX_FORMAT_SMART ? MODE_SMART : MODE_MEDLINE;
+    if (r->format == PDX_FORMAT_SMART) {
+        r->mode = MODE_SMART;
         r->detected = r->format;
+        return 0;
+    }
+    if (r->format == PDX_FORMAT_MEDLINE || r->format == PDX_FORMAT_RIS) {
+        r->mode = MODE_TAGGED;
+        r->detected = r->format;
+        r->tagged.kind = r->format == PDX_FORMAT_RIS ? TAGGED_RIS : TAGGED_MEDLINE;
         return 0;
     }
     if (r->format == PDX_FORMAT_PUBMED || r->format == PDX_FORMAT_OAI)
@@ -520,9 +526,12 @@ static int decide_mode(pdx_reader *r)
                 return start_xml(r);
             if (bibtex_looks_like(r->buf + k, r->len - k))
                 return start_bibtex(r);
-            if (medline_looks_like(r->buf + k, r->len - k)) {
-                r->mode = MODE_MEDLINE;
-                r->detected = PDX_FORMAT_MEDLINE;
+            tagged_kind kind;
+            if (tagged_looks_like(r->buf + k, r->len - k, &kind)) {
+                r->mode = MODE_TAGGED;
+                r->tagged.kind = kind;
+                r->detected = kind == TAGGED_RIS ? PDX_FORMAT_RIS
+                                                 : PDX_FORMAT_MEDLINE;
                 return 0;
             }
             if (openalex_merged_header(r->buf + k, r->len - k)) {
@@ -673,18 +682,18 @@ static int next_smart(const pdx_work **out, pdx_reader *r)
     }
 }
 
-/* Finish the MEDLINE record in r->medline into r->rec. */
-static int medline_emit(const pdx_work **out, pdx_reader *r)
+/* Finish the MEDLINE or RIS record in r->tagged into r->rec. */
+static int tagged_emit(const pdx_work **out, pdx_reader *r)
 {
     strbuf why = STRBUF_INIT;
-    r->rec_line = r->medline.line;
-    pdx_skip k = medline_finish(&r->medline, &r->rec_arena, &r->rec, &why);
+    r->rec_line = r->tagged.line;
+    pdx_skip k = tagged_finish(&r->tagged, &r->rec_arena, &r->rec, &why);
     return deliver(out, r, finish_record(r, k, &why));
 }
 
-/* The next MEDLINE record: tag lines up to a blank line or the next
- * PMID (or the end). */
-static int next_medline(const pdx_work **out, pdx_reader *r)
+/* The next MEDLINE or RIS record: tag lines up to its end (a blank line,
+ * ER), the next record's first line, or the end of the file. */
+static int next_tagged(const pdx_work **out, pdx_reader *r)
 {
     for (;;) {
         int rc = read_line(r);
@@ -694,27 +703,30 @@ static int next_medline(const pdx_work **out, pdx_reader *r)
         }
         if (rc == 0) {
             r->done = 1;
-            return medline_open(&r->medline) ? medline_emit(out, r)
-                                             : PDX_ITEROVER;
+            return tagged_open(&r->tagged) ? tagged_emit(out, r)
+                                           : PDX_ITEROVER;
         }
         if (rc == -2) { /* an over-long line spoils its record */
-            r->medline.too_long = 1;
+            r->tagged.too_long = 1;
             continue;
         }
-        int m = medline_line(&r->medline, r->line.s, r->line.len, r->lineno);
-        if (m == MEDLINE_NEXT) {
-            rc = medline_emit(out, r);
-            medline_line(&r->medline, r->line.s, r->line.len, r->lineno);
+        int m = tagged_line(&r->tagged, r->line.s, r->line.len, r->lineno);
+        if (m == TAGGED_NEXT) {
+            rc = tagged_emit(out, r);
+            tagged_line(&r->tagged, r->line.s, r->line.len, r->lineno);
             return rc;
         }
-        if (m == MEDLINE_END)
-            return medline_emit(out, r);
-        if (m == MEDLINE_STRAY && !r->medline_stray) {
-            r->medline_stray = 1;
+        if (m == TAGGED_END)
+            return tagged_emit(out, r);
+        if (m == TAGGED_STRAY && !r->tagged_stray) {
+            r->tagged_stray = 1;
             r->rec_line = r->lineno;
             return skip(r, PDX_SKIP_FIELD,
-                        "text outside a MEDLINE record (a record opens "
-                        "with its PMID- line)");
+                        r->tagged.kind == TAGGED_RIS
+                            ? "text outside an RIS record (a record opens "
+                              "with TY and ends with ER)"
+                            : "text outside a MEDLINE record (a record "
+                              "opens with its PMID- line)");
         }
     }
 }
@@ -791,8 +803,8 @@ int pdx_reader_next(const pdx_work **out, pdx_reader *r)
         return next_page_item(out, r);
     if (r->mode == MODE_SMART)
         return next_smart(out, r);
-    if (r->mode == MODE_MEDLINE)
-        return next_medline(out, r);
+    if (r->mode == MODE_TAGGED)
+        return next_tagged(out, r);
     if (r->mode == MODE_XML || r->mode == MODE_BIBTEX)
         return next_streamed(out, r);
     for (;;) {
@@ -935,7 +947,7 @@ void pdx_reader_free(pdx_reader *r)
     sb_release(&r->line);
     sb_release(&r->err);
     smart_release(&r->smart);
-    medline_release(&r->medline);
+    tagged_release(&r->tagged);
     xmlrec_free(r->xml);
     bibtex_free(r->bib);
     cJSON_Delete(r->results_doc);

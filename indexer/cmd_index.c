@@ -72,12 +72,13 @@ static const char help[] =
     "                     jsonl or beir, decided per line), MEDLINE/PubMed\n"
     "                     or OAI-PMH XML (by the root element), BibTeX\n"
     "                     (starts with @), PubMed's MEDLINE text, .nbib\n"
-    "                     (starts with PMID-), OpenAlex merged_ids CSV, a\n"
-    "                     SMART collection (starts with .I) or a profile\n"
-    "                     page whose style is detected; or force one of\n"
+    "                     (starts with PMID-), RIS (starts with TY),\n"
+    "                     OpenAlex merged_ids CSV, a SMART collection\n"
+    "                     (starts with .I) or a profile page whose\n"
+    "                     style is detected; or force one of\n"
     "                     arxiv, jsonl, profile, list, abstracts, listing,\n"
     "                     compact, smart, beir, pubmed, openalex, oai,\n"
-    "                     bibtex, medline\n"
+    "                     bibtex, medline, ris\n"
     "  --page-date DATE   YYYY-MM-DD the pages were saved on: a page date\n"
     "                     without a year (\"Jun 2\") is the latest such day\n"
     "                     not after it (default: each file's mtime)\n"
@@ -405,7 +406,7 @@ int cmd_index(int argc, char **argv)
             if (pdx_format_parse(optarg, &o.format)) {
                 cli_error("--format takes auto, arxiv, jsonl, profile, list, "
                           "abstracts, listing, compact, smart, beir, pubmed, "
-                          "openalex, oai, bibtex or medline, not '%s'",
+                          "openalex, oai, bibtex, medline or ris, not '%s'",
                           optarg);
                 return EXIT_USAGE;
             }

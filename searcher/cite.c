@@ -394,7 +394,9 @@ static int cite_ris(FILE *f, const pdx_work *const *works, size_t n)
         ris_line(f, "DO", w->doi);
         if (w->arxiv_id && *w->arxiv_id)
             fprintf(f, "UR  - https://arxiv.org/abs/%s\r\n", w->arxiv_id);
-        ris_line(f, "AN", w->pmid);
+        ris_line(f, "AN", w->pmid); /* PubMed's accession number */
+        if (w->pmid && *w->pmid)
+            ris_line(f, "DB", "PubMed");
         ris_line(f, "AB", w->abstract);
         for (size_t k = 0; k < w->n_subjects; k++)
             ris_line(f, "KW", w->subjects[k]);

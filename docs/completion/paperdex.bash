@@ -13,7 +13,7 @@ _paperdex()
     --db) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --format)
         case $cmd in
-        index) COMPREPLY=($(compgen -W "auto arxiv jsonl profile list abstracts listing compact smart beir pubmed openalex oai bibtex medline" -- "$cur")) ;;
+        index) COMPREPLY=($(compgen -W "auto arxiv jsonl profile list abstracts listing compact smart beir pubmed openalex oai bibtex medline ris" -- "$cur")) ;;
         search) COMPREPLY=($(compgen -W "text json jsonl trec" -- "$cur")) ;;
         show | similar) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;

@@ -123,6 +123,30 @@ for w, r in zip(works, records):
     if not ok:
         bad.append((w["id"], lines[:6]))
 check("RIS: each record is its work (TY first; TI, AU, PY, DO, UR)", not bad, bad[:2])
+risfile = os.path.join(tmp, "export.ris")
+with open(risfile, "w", encoding="utf-8", newline="") as f:
+    f.write(ris)
+db3 = os.path.join(tmp, "back-ris")
+p = subprocess.run([PDX, "index", "--db", db3, risfile], capture_output=True, text=True)
+check("RIS: paperdex reads its own export without a warning", p.returncode == 0 and "warning" not in p.stderr,
+      p.stderr[-400:])
+back = [json.loads(l) for l in run("search", "--db", db3, "--all", "--limit", "10000", "--format", "jsonl",
+                                   "--snippet", "0").splitlines()]
+by_title = {}
+for w in back:
+    by_title.setdefault(norm(w.get("title")), []).append(w)
+bad = []
+for w in works:
+    cands = by_title.get(norm(w.get("title")), [])
+    ok = any(name_set(c.get("authors") or []) == name_set(as_given_family(a) for a in w.get("authors") or [])
+             and c.get("year") == w.get("year") and c.get("pmid") == w.get("pmid")
+             and c.get("arxiv_id") == w.get("arxiv_id") and c.get("abstract") == w.get("abstract")
+             and (c.get("doi") or "").lower() == (w.get("doi") or "").lower() for c in cands)
+    if not ok:
+        bad.append((w["id"], w.get("title"), [(c.get("authors"), c.get("year"), c.get("doi"), c.get("pmid"))
+                                             for c in cands]))
+check("RIS read back: every work's title, authors, year, DOI, PMID, arXiv id and abstract (%d works)" % len(works),
+      len(back) == len(works) and not bad, (len(back), bad[:3]))
 
 # ---- CSL-JSON ---------------------------------------------------------------
 items = json.loads(run("search", "--db", db, "--all", "--limit", "10000", "--format", "csljson"))

@@ -95,6 +95,19 @@ try:
     ids, rc, err = search_ids(db, "--author", "Solberg TA")
     check("MEDLINE text: its initials answer a PubMed-style author filter", ids == ["pmid:90000302"], (ids, err))
 
+    w = [x for x in works(db) if x.get("doi") == "10.5555/pdx.ris.1"]
+    check("RIS: TI, AU (with a suffix), DA, JO, DO, AB over two lines, KW",
+          len(w) == 1 and w[0]["title"] == "Nectar sugar of wild cherry across an altitude gradient" and
+          w[0]["authors"] == ["Beatriz A. Ferreira", "Ren Nakagawa", "Arthur Whitcombe Jr"] and
+          w[0].get("date") == "2023-06-02" and w[0].get("venue") == "Invented Journal of Pollination Biology" and
+          w[0]["abstract"].endswith("drew more bumblebee visits per flower.") and
+          w[0].get("subjects") == ["nectar", "altitude"], w)
+    w = show(db, "2409.00001")
+    check("RIS: T1, A1, Y1 with its slashes, T2 as venue, N2, an arXiv UR as the work's arXiv id",
+          w and w["title"] == "Counting hoverflies on orchard margins with camera traps" and
+          w["authors"] == ["Oskar Lindgaard"] and w.get("date") == "2024" and
+          w.get("venue") == "Proceedings of the Invented Workshop on Insect Monitoring", w)
+
     w = show(db, "pmid:90000001")
     check("PubMed: a work is found by pmid:N", w is not None)
     if w:
@@ -502,6 +515,30 @@ try:
     check("MEDLINE text: stray text and a record without a PMID are named with their lines",
           rc == 3 and "export.nbib:6: text outside a MEDLINE record" in err and
           "export.nbib:12: a MEDLINE record without a valid PMID" in err, (rc, err))
+
+    # RIS as other exporters write it: a record without ER before the next
+    # TY, a date in PY after unreadable ones, a DOI as a URL, a PubMed
+    # record's accession number, text outside records.
+    with open(os.path.join(med, "export.ris"), "w") as f:
+        f.write("\n".join([
+            "TY  - JOUR", "TI  - An export whose ER went missing", "PY  - YEAR///", "PY  - 2019/04//",
+            "DO  - https://doi.org/10.5555/PDX.RIS.9",
+            "TY  - JOUR", "TI  - A PubMed record by way of EndNote", "AN  - 90000003", "DB  - PubMed", "ER  -",
+            "", "Exported by hand.", "",
+            "TY  - GEN", "AB  - Only an abstract here.", "ER  - ", ""]))
+    db = os.path.join(T, "ris-ix")
+    rc, out, err = index(db, os.path.join(SAMPLES, "pubmed-baseline.xml"), os.path.join(med, "export.ris"))
+    ws = {w["title"]: w for w in works(db)}
+    w = ws.get("An export whose ER went missing")
+    check("RIS: a record without ER ends at the next TY; the first PY with a year; a DOI URL",
+          w and w.get("date") == "2019-04" and (w.get("doi") or "").lower() == "10.5555/pdx.ris.9", (w, err))
+    w = show(db, "pmid:90000003")
+    check("RIS: a PubMed record's AN is its PMID (DB PubMed): one work with the XML record",
+          w and sorted(os.path.basename(s["file"]) for s in w["sources"]) == ["export.ris", "pubmed-baseline.xml"],
+          (w, err))
+    check("RIS: an abstract alone is a work; text outside records named with its line",
+          "Only an abstract here." in [x.get("abstract") for x in ws.values()] and rc == 3 and
+          "export.ris:12: text outside an RIS record" in err, (rc, err))
 
     # ---------------------------------------------------------- encodings
     # UTF-16 and UTF-32 by their byte order mark, UTF-16 by the NULs of its
