@@ -629,23 +629,33 @@ static int smart_emit(const pdx_work **out, pdx_reader *r)
     return deliver(out, r, finish_record(r, k, &why));
 }
 
+/* The next line of a format whose records span lines (SMART, MEDLINE,
+ * RIS) into r->line: 1; 0 at the end of the file, -1 when it broke (the
+ * records before the break were delivered).  An over-long line is
+ * passed over and spoils the record it is in (*too_long). */
+static int record_line(pdx_reader *r, int *too_long)
+{
+    for (;;) {
+        int rc = read_line(r);
+        if (rc == -2) {
+            *too_long = 1;
+            continue;
+        }
+        if (rc <= 0)
+            r->done = rc == 0 ? 1 : -1;
+        return rc;
+    }
+}
+
 /* The next SMART record: lines up to the next ".I" (or the end). */
 static int next_smart(const pdx_work **out, pdx_reader *r)
 {
     for (;;) {
-        int rc = read_line(r);
-        if (rc == -1) { /* the records before the break were delivered */
-            r->done = -1;
+        int rc = record_line(r, &r->smart.too_long);
+        if (rc < 0)
             return PDX_EIO;
-        }
-        if (rc == 0) {
-            r->done = 1;
+        if (rc == 0)
             return r->smart.open ? smart_emit(out, r) : PDX_ITEROVER;
-        }
-        if (rc == -2) { /* an over-long line spoils its record */
-            r->smart.too_long = 1;
-            continue;
-        }
         const char *s = r->line.s;
         size_t n = r->line.len;
         int m = smart_marker(s, n);
@@ -696,20 +706,12 @@ static int tagged_emit(const pdx_work **out, pdx_reader *r)
 static int next_tagged(const pdx_work **out, pdx_reader *r)
 {
     for (;;) {
-        int rc = read_line(r);
-        if (rc == -1) { /* the records before the break were delivered */
-            r->done = -1;
+        int rc = record_line(r, &r->tagged.too_long);
+        if (rc < 0)
             return PDX_EIO;
-        }
-        if (rc == 0) {
-            r->done = 1;
+        if (rc == 0)
             return tagged_open(&r->tagged) ? tagged_emit(out, r)
                                            : PDX_ITEROVER;
-        }
-        if (rc == -2) { /* an over-long line spoils its record */
-            r->tagged.too_long = 1;
-            continue;
-        }
         int m = tagged_line(&r->tagged, r->line.s, r->line.len, r->lineno);
         if (m == TAGGED_NEXT) {
             rc = tagged_emit(out, r);

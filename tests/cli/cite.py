@@ -80,27 +80,40 @@ bib = run("search", "--db", db, "--all", "--limit", "10000", "--format", "bibtex
 keys = re.findall(r"^@\w+\{([^,]+),", bib, re.M)
 check("BibTeX: one entry a work, keys unique", len(keys) == len(works) and len(set(keys)) == len(keys),
       (len(keys), len(set(keys)), len(works)))
-bibfile = os.path.join(tmp, "export.bib")
-with open(bibfile, "w", encoding="utf-8") as f:
-    f.write(bib)
-db2 = os.path.join(tmp, "back")
-p = subprocess.run([PDX, "index", "--db", db2, bibfile], capture_output=True, text=True)
-check("BibTeX: paperdex reads its own export without a warning", p.returncode == 0 and "warning" not in p.stderr,
-      p.stderr[-400:])
-back = [json.loads(l) for l in run("search", "--db", db2, "--all", "--limit", "10000", "--format", "jsonl",
-                                   "--snippet", "0").splitlines()]
-by_title = {}
-for w in back:
-    by_title.setdefault(norm(w.get("title")), []).append(w)
-bad = []
-for w in works:
-    cands = by_title.get(norm(w.get("title")), [])
-    ok = any(name_set(c.get("authors") or []) == name_set(as_given_family(a) for a in w.get("authors") or [])
-             and c.get("year") == w.get("year")
-             and (c.get("doi") or "").lower() == (w.get("doi") or "").lower() for c in cands)
-    if not ok:
-        bad.append((w["id"], w.get("title"), w.get("authors"), [(c.get("authors"), c.get("year"), c.get("doi"))
-                                                                 for c in cands]))
+
+
+def read_back(label, name, text, same):
+    """Index the exported `text` (saved as `name`) with paperdex's own
+    readers: no warning, and each work of the samples comes back, as
+    `same(work, read_back)` compares them (the title, by norm(), finds it)."""
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    back_db = os.path.join(tmp, "back-" + name)
+    p = subprocess.run([PDX, "index", "--db", back_db, path], capture_output=True, text=True)
+    check("%s: paperdex reads its own export without a warning" % label,
+          p.returncode == 0 and "warning" not in p.stderr, p.stderr[-400:])
+    back = [json.loads(l) for l in run("search", "--db", back_db, "--all", "--limit", "10000", "--format", "jsonl",
+                                       "--snippet", "0").splitlines()]
+    by_title = {}
+    for c in back:
+        by_title.setdefault(norm(c.get("title")), []).append(c)
+    bad = []
+    for w in works:
+        cands = by_title.get(norm(w.get("title")), [])
+        if not any(same(w, c) for c in cands):
+            bad.append((w["id"], w.get("title"), [(c.get("authors"), c.get("year"), c.get("doi"), c.get("pmid"))
+                                                 for c in cands]))
+    return back, bad
+
+
+def same_name_year_doi(w, c):
+    return (name_set(c.get("authors") or []) == name_set(as_given_family(a) for a in w.get("authors") or [])
+            and c.get("year") == w.get("year")
+            and (c.get("doi") or "").lower() == (w.get("doi") or "").lower())
+
+
+back, bad = read_back("BibTeX", "export.bib", bib, same_name_year_doi)
 check("BibTeX: every work's title, authors, year and DOI come back (%d works)" % len(works), not bad, bad[:3])
 
 # ---- RIS --------------------------------------------------------------------
@@ -123,28 +136,8 @@ for w, r in zip(works, records):
     if not ok:
         bad.append((w["id"], lines[:6]))
 check("RIS: each record is its work (TY first; TI, AU, PY, DO, UR)", not bad, bad[:2])
-risfile = os.path.join(tmp, "export.ris")
-with open(risfile, "w", encoding="utf-8", newline="") as f:
-    f.write(ris)
-db3 = os.path.join(tmp, "back-ris")
-p = subprocess.run([PDX, "index", "--db", db3, risfile], capture_output=True, text=True)
-check("RIS: paperdex reads its own export without a warning", p.returncode == 0 and "warning" not in p.stderr,
-      p.stderr[-400:])
-back = [json.loads(l) for l in run("search", "--db", db3, "--all", "--limit", "10000", "--format", "jsonl",
-                                   "--snippet", "0").splitlines()]
-by_title = {}
-for w in back:
-    by_title.setdefault(norm(w.get("title")), []).append(w)
-bad = []
-for w in works:
-    cands = by_title.get(norm(w.get("title")), [])
-    ok = any(name_set(c.get("authors") or []) == name_set(as_given_family(a) for a in w.get("authors") or [])
-             and c.get("year") == w.get("year") and c.get("pmid") == w.get("pmid")
-             and c.get("arxiv_id") == w.get("arxiv_id") and c.get("abstract") == w.get("abstract")
-             and (c.get("doi") or "").lower() == (w.get("doi") or "").lower() for c in cands)
-    if not ok:
-        bad.append((w["id"], w.get("title"), [(c.get("authors"), c.get("year"), c.get("doi"), c.get("pmid"))
-                                             for c in cands]))
+back, bad = read_back("RIS", "export.ris", ris, lambda w, c: same_name_year_doi(w, c) and all(
+    c.get(k) == w.get(k) for k in ("pmid", "arxiv_id", "abstract")))
 check("RIS read back: every work's title, authors, year, DOI, PMID, arXiv id and abstract (%d works)" % len(works),
       len(back) == len(works) and not bad, (len(back), bad[:3]))
 
