@@ -6,8 +6,8 @@ usage: formats.py [--n N] [--jobs J] [--keep DIR] PAPERDEX
 The same N synthetic works (bench/gen_corpus.py, learned from the arXiv
 101k) are written as paperdex's JSON lines, MEDLINE/PubMed XML (today's
 PubmedArticleSet and NLM's MedlineCitationSet of 2016 and before), an
-OAI-PMH answers in oai_dc and in arXiv's format, OpenAlex works and
-BibTeX, each gzipped; each file is indexed from scratch by
+OAI-PMH answers in oai_dc and in arXiv's format, OpenAlex works,
+BibTeX, PubMed's MEDLINE text (.nbib) and RIS, each gzipped; each file is indexed from scratch by
 `paperdex index` (J workers), beside the real arXiv 101k snapshot
 (../shared/data/arxiv-101k.jsonl.gz).  Printed per format: file size,
 records, seconds, works per second, peak RSS (GNU time), the ratio to
@@ -85,7 +85,7 @@ def main(argv):
     gnu_time = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
     rows = []
     files = [("arxiv (real 101k)", arxiv)]
-    for fmt in ("jsonl", "medline", "medline2016", "oaidc", "oaiarxiv", "openalex", "bibtex"):
+    for fmt in ("jsonl", "medline", "medline2016", "oaidc", "oaiarxiv", "openalex", "bibtex", "nbib", "ris"):
         path = os.path.join(work, "syn-%d.%s.gz" % (n, fmt))
         if not os.path.exists(path):
             t0 = time.time()

@@ -186,7 +186,35 @@ def write_rec(f, fmt, k, rec):
                    ", ".join(rec["categories"]), b(rec["abstract"])))
 
 
-FORMATS = ("jsonl", "medline", "medline2016", "oaidc", "oaiarxiv", "openalex", "bibtex")
+    elif fmt == "nbib":  # PubMed's MEDLINE text, its values wrapped as PubMed wraps them
+        def tag(t, v):
+            out, line = [], ""
+            for w in v.split():
+                if line and len(line) + 1 + len(w) > 80:
+                    out.append(line)
+                    line = w
+                else:
+                    line = line + " " + w if line else w
+            out.append(line)
+            return "%-4s- %s\n" % (t, "\n      ".join(out))
+        au = "".join(tag("FAU", ", ".join(reversed(a.split(" ", 1)))) +
+                     tag("AU", "%s %s" % (a.split(" ", 1)[1], a[0])) if " " in a else tag("CN", a)
+                     for a in rec["authors"])
+        f.write(tag("PMID", str(10000000 + k)) + "OWN - NLM\nSTAT- MEDLINE\n" +
+                tag("DP", "%s %s %d" % (y, MONTHS[int(m) - 1], int(d))) + tag("TI", rec["title"]) +
+                tag("LID", doi + " [doi]") + tag("AB", rec["abstract"]) + au + "LA  - eng\n" +
+                tag("JT", "Synthetic Journal %d" % (k % 500)) +
+                "".join(tag("MH", c) for c in rec["categories"]) + "\n")
+    elif fmt == "ris":  # as Scopus exports it
+        au = "".join("AU  - %s\n" % ", ".join(reversed(a.split(" ", 1))) for a in rec["authors"])
+        f.write("TY  - JOUR\nTI  - %s\n%sPY  - %s\nDA  - %s/%s/%s\nJO  - Synthetic Journal %d\n"
+                "DO  - %s\nAB  - %s\n%sDB  - Scopus\nER  - \n\n"
+                % (rec["title"], au, y, y, m, d, k % 500, doi, rec["abstract"],
+                   "".join("KW  - %s\n" % c for c in rec["categories"])))
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+FORMATS = ("jsonl", "medline", "medline2016", "oaidc", "oaiarxiv", "openalex", "bibtex", "nbib", "ris")
 HEADS = {"medline": '<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>\n',
          "medline2016": '<?xml version="1.0" encoding="UTF-8"?>\n<MedlineCitationSet>\n',
          "oaidc": '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">'
