@@ -70,6 +70,7 @@ struct pdx_reader {
     size_t pos, len;
     strbuf line;
     uint64_t lineno;
+    int line_cut;        /* the last line read ended the file without '\n' */
     uint64_t rec_line;
     arena rec_arena;
     pdx_work rec;
@@ -234,6 +235,7 @@ static int read_line(pdx_reader *r)
             if (rc == 0) {
                 if (!any)
                     return 0;
+                r->line_cut = 1;
                 break; /* a last line without a newline */
             }
         }
@@ -709,6 +711,21 @@ static int next_tagged(const pdx_work **out, pdx_reader *r)
         int rc = record_line(r, &r->tagged.too_long);
         if (rc < 0)
             return PDX_EIO;
+        if (rc == 0 && tagged_open(&r->tagged) &&
+            (r->tagged.kind == TAGGED_RIS || r->line_cut)) {
+            /* An RIS record without its ER, a MEDLINE record whose last
+             * line has no newline: an export caught half written.  The
+             * record is named, and keeps its earlier version. */
+            tagged_kind kind = r->tagged.kind;
+            r->rec_line = r->tagged.line;
+            tagged_release(&r->tagged);
+            tagged_init(&r->tagged, kind);
+            return skip(r, PDX_SKIP_FIELD,
+                        kind == TAGGED_RIS
+                            ? "the file ends inside a record (no ER line)"
+                            : "the file ends inside a record (its last "
+                              "line has no newline)");
+        }
         if (rc == 0)
             return tagged_open(&r->tagged) ? tagged_emit(out, r)
                                            : PDX_ITEROVER;

@@ -540,6 +540,27 @@ try:
           "Only an abstract here." in [x.get("abstract") for x in ws.values()] and rc == 3 and
           "export.ris:12: text outside an RIS record" in err, (rc, err))
 
+    # Exports caught half written: an RIS record without its ER, a MEDLINE
+    # record whose last line has no newline.  Named, and every work the
+    # files gave before stays as it was.
+    half = os.path.join(T, "half")
+    os.makedirs(half)
+    for name in ("pubmed-export.nbib", "scopus-export.ris"):
+        shutil.copy(os.path.join(SAMPLES, name), half)
+    db = os.path.join(T, "half-ix")
+    rc, out, err = index(db, half)
+    before = works(db)
+    for name, cut in (("pubmed-export.nbib", 1505), ("scopus-export.ris", 700)):
+        with open(os.path.join(SAMPLES, name), "rb") as f:
+            data = f.read()
+        with open(os.path.join(half, name), "wb") as f:
+            f.write(data[:cut])
+    rc, out, err = index(db, half)
+    check("half-written MEDLINE and RIS exports: their cut records named, no work lost or changed",
+          rc == 3 and "pubmed-export.nbib:45: the file ends inside a record (its last line has no newline)" in err
+          and "scopus-export.ris:22: the file ends inside a record (no ER line)" in err and works(db) == before,
+          (rc, err, len(before)))
+
     # ---------------------------------------------------------- encodings
     # UTF-16 and UTF-32 by their byte order mark, UTF-16 by the NULs of its
     # ASCII without one, and the encoding JabRef's first line declares,
