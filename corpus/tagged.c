@@ -11,7 +11,9 @@
  *   TI                   TI, T1               title
  *   AB                   AB, N2               abstract
  *   FAU, else AU; CN     AU, A1               authors
- *   DP                   DA, else PY, Y1      date
+ *   DP                   DA, Y1, PY: the      date
+ *                        most precise of the
+ *                        year PY gives
  *   JT, else TA          JF, JO, else T2, JA  venue
  *   LID, AID "... [doi]" DO, else a doi.org UR  DOI
  *   PMC                                       PMC id
@@ -242,8 +244,10 @@ static void commit_ris(tagged_rec *t, const char *tag, const char *v,
         add_full(t, v, n);
     else if (is(tag, "DA") && has_year(v, n)) /* the first with a year */
         set_once(t, TG_DATE, v, n);
-    else if ((is(tag, "PY") || is(tag, "Y1")) && has_year(v, n))
+    else if (is(tag, "PY") && has_year(v, n))
         set_once(t, TG_YEAR, v, n);
+    else if (is(tag, "Y1") && has_year(v, n))
+        set_once(t, TG_Y1, v, n);
     else if (is(tag, "JF") || is(tag, "JO"))
         set_once(t, TG_VENUE, v, n);
     else if (is(tag, "T2") || is(tag, "JA"))
@@ -481,13 +485,17 @@ pdx_skip tagged_finish(tagged_rec *t, arena *a, pdx_work *w, strbuf *why)
             if (d)
                 record_medline_date(d, date);
         } else {
-            const char *y = field(a, t, TG_YEAR);
-            ris_date(d, date);
-            char py[16];
-            ris_date(y, py);
-            /* DA when it agrees with PY (or PY is missing) */
-            if (!*date || (*py && strncmp(date, py, 4)))
-                memcpy(date, py, sizeof date);
+            /* DA, Y1 and PY: the most precise of those in PY's year (the
+             * first that has one, without PY) */
+            const char *v[3] = {d, field(a, t, TG_Y1), field(a, t, TG_YEAR)};
+            char c[3][16];
+            for (int i = 0; i < 3; i++)
+                ris_date(v[i], c[i]);
+            const char *year = *c[2] ? c[2] : *c[1] ? c[1] : c[0];
+            for (int i = 0; i < 3; i++)
+                if (*c[i] && !strncmp(c[i], year, 4) &&
+                    strlen(c[i]) > strlen(date))
+                    memcpy(date, c[i], sizeof date);
         }
         if (*date)
             w->date = arena_strdup(a, date);

@@ -34,7 +34,7 @@ typedef enum { TAGGED_MEDLINE, TAGGED_RIS } tagged_kind;
 /* A record's fields, as the tags of either format give them. */
 enum { TG_PMID, TG_TITLE, TG_ABSTRACT, TG_DATE, TG_YEAR, TG_VENUE,
        TG_VENUE2, TG_DOI, TG_PMC, TG_URL_DOI, TG_ARXIV, TG_KEY, TG_AN, TG_DB,
-       TG__N };
+       TG_Y1, TG__N };
 
 /* A record being assembled. */
 typedef struct tagged_rec {

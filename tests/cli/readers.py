@@ -517,11 +517,12 @@ try:
           "export.nbib:12: a MEDLINE record without a valid PMID" in err, (rc, err))
 
     # RIS as other exporters write it: a record without ER before the next
-    # TY, a date in PY after unreadable ones, a DOI as a URL, a PubMed
+    # TY, dates in PY, Y1 and DA (one of another year), a DOI as a URL, a PubMed
     # record's accession number, text outside records.
     with open(os.path.join(med, "export.ris"), "w") as f:
         f.write("\n".join([
             "TY  - JOUR", "TI  - An export whose ER went missing", "PY  - YEAR///", "PY  - 2019/04//",
+            "Y1  - 2019/04/17/", "DA  - 2018/12/01",
             "DO  - https://doi.org/10.5555/PDX.RIS.9",
             "TY  - JOUR", "TI  - A PubMed record by way of EndNote", "AN  - 90000003", "DB  - PubMed", "ER  -",
             "", "Exported by hand.", "",
@@ -530,15 +531,15 @@ try:
     rc, out, err = index(db, os.path.join(SAMPLES, "pubmed-baseline.xml"), os.path.join(med, "export.ris"))
     ws = {w["title"]: w for w in works(db)}
     w = ws.get("An export whose ER went missing")
-    check("RIS: a record without ER ends at the next TY; the first PY with a year; a DOI URL",
-          w and w.get("date") == "2019-04" and (w.get("doi") or "").lower() == "10.5555/pdx.ris.9", (w, err))
+    check("RIS: a record without ER ends at the next TY; the most precise date in PY's year; a DOI URL",
+          w and w.get("date") == "2019-04-17" and (w.get("doi") or "").lower() == "10.5555/pdx.ris.9", (w, err))
     w = show(db, "pmid:90000003")
     check("RIS: a PubMed record's AN is its PMID (DB PubMed): one work with the XML record",
           w and sorted(os.path.basename(s["file"]) for s in w["sources"]) == ["export.ris", "pubmed-baseline.xml"],
           (w, err))
     check("RIS: an abstract alone is a work; text outside records named with its line",
           "Only an abstract here." in [x.get("abstract") for x in ws.values()] and rc == 3 and
-          "export.ris:12: text outside an RIS record" in err, (rc, err))
+          "export.ris:14: text outside an RIS record" in err, (rc, err))
 
     # Exports caught half written: an RIS record without its ER, a MEDLINE
     # record whose last line has no newline.  Named, and every work the
