@@ -278,13 +278,18 @@ static int skip(pdx_reader *r, pdx_skip why, const char *text)
     detail[n] = '\0';
     while (!text_utf8_valid(detail, n, &bad))
         detail[bad] = '?';
+    /* what the bytes were read as, when not as they are */
+    char as[128] = "";
+    if (transcode_from(r->tc))
+        snprintf(as, sizeof as, " (the file was converted from %s)",
+                 transcode_from(r->tc));
+    else if (transcode_unknown(r->tc))
+        snprintf(as, sizeof as, " (the file's first line declares %s, which "
+                 "cannot be converted here: read as UTF-8)",
+                 transcode_unknown(r->tc));
     r->skip = why;
-    const char *from = transcode_from(r->tc), *unknown = transcode_unknown(r->tc);
-    set_err(r, "%s:%llu: %s, skipped%s%s%s", r->name,
-            (unsigned long long)r->rec_line, detail,
-            from ? " (the file was converted from " : unknown ? " (the file's first line declares " : "",
-            from ? from : unknown ? unknown : "",
-            from ? ")" : unknown ? ", which cannot be converted here: read as UTF-8)" : "");
+    set_err(r, "%s:%llu: %s, skipped%s", r->name,
+            (unsigned long long)r->rec_line, detail, as);
     return PDX_EINVAL;
 }
 
@@ -482,6 +487,14 @@ static int start_bibtex(pdx_reader *r)
     return r->bib ? 0 : -1;
 }
 
+static int start_tagged(pdx_reader *r, tagged_kind kind)
+{
+    r->mode = MODE_TAGGED;
+    r->tagged.kind = kind;
+    r->detected = kind == TAGGED_RIS ? PDX_FORMAT_RIS : PDX_FORMAT_MEDLINE;
+    return 0;
+}
+
 /* Choose JSON lines or a page from the first non-blank byte. */
 static int decide_mode(pdx_reader *r)
 {
@@ -496,12 +509,9 @@ static int decide_mode(pdx_reader *r)
         r->detected = r->format;
         return 0;
     }
-    if (r->format == PDX_FORMAT_MEDLINE || r->format == PDX_FORMAT_RIS) {
-        r->mode = MODE_TAGGED;
-        r->detected = r->format;
-        r->tagged.kind = r->format == PDX_FORMAT_RIS ? TAGGED_RIS : TAGGED_MEDLINE;
-        return 0;
-    }
+    if (r->format == PDX_FORMAT_MEDLINE || r->format == PDX_FORMAT_RIS)
+        return start_tagged(r, r->format == PDX_FORMAT_RIS ? TAGGED_RIS
+                                                           : TAGGED_MEDLINE);
     if (r->format == PDX_FORMAT_PUBMED || r->format == PDX_FORMAT_OAI)
         return start_xml(r);
     if (r->format == PDX_FORMAT_BIBTEX)
@@ -529,13 +539,8 @@ static int decide_mode(pdx_reader *r)
             if (bibtex_looks_like(r->buf + k, r->len - k))
                 return start_bibtex(r);
             tagged_kind kind;
-            if (tagged_looks_like(r->buf + k, r->len - k, &kind)) {
-                r->mode = MODE_TAGGED;
-                r->tagged.kind = kind;
-                r->detected = kind == TAGGED_RIS ? PDX_FORMAT_RIS
-                                                 : PDX_FORMAT_MEDLINE;
-                return 0;
-            }
+            if (tagged_looks_like(r->buf + k, r->len - k, &kind))
+                return start_tagged(r, kind);
             if (openalex_merged_header(r->buf + k, r->len - k)) {
                 r->mode = MODE_CSV;
                 r->detected = PDX_FORMAT_OPENALEX;
@@ -716,12 +721,10 @@ static int next_tagged(const pdx_work **out, pdx_reader *r)
             /* An RIS record without its ER, a MEDLINE record whose last
              * line has no newline: an export caught half written.  The
              * record is named, and keeps its earlier version. */
-            tagged_kind kind = r->tagged.kind;
             r->rec_line = r->tagged.line;
-            tagged_release(&r->tagged);
-            tagged_init(&r->tagged, kind);
+            tagged_drop(&r->tagged);
             return skip(r, PDX_SKIP_FIELD,
-                        kind == TAGGED_RIS
+                        r->tagged.kind == TAGGED_RIS
                             ? "the file ends inside a record (no ER line)"
                             : "the file ends inside a record (its last "
                               "line has no newline)");

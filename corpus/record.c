@@ -75,6 +75,53 @@ static int digits(const char *s, size_t n)
     return 1;
 }
 
+void record_list_add(record_list *l, const char *s, size_t n)
+{
+    if (l->n >= RECORD_LIST_MAX || !n)
+        return;
+    sb_append(&l->b, s, n);
+    sb_putc(&l->b, '\0');
+    l->n++;
+}
+
+void record_list_clear(record_list *l)
+{
+    sb_clear(&l->b);
+    l->n = 0;
+}
+
+/* s (in a) collapsed, or TeX-cleaned with tex; NULL when empty. */
+static const char *tidy(arena *a, char *s, int tex)
+{
+    char *c = s ? (tex ? text_clean(a, s) : text_collapse(a, s)) : NULL;
+    return c && *c ? c : NULL;
+}
+
+const char *const *record_list_out(arena *a, const record_list *l, int tex,
+                                   size_t *n)
+{
+    *n = 0;
+    if (!l->n)
+        return NULL;
+    const char **v = arena_alloc(a, l->n * sizeof *v);
+    if (!v)
+        return NULL;
+    const char *p = l->b.s;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t len = strlen(p);
+        const char *c = tidy(a, arena_strndup(a, p, len), tex);
+        if (c)
+            v[(*n)++] = c;
+        p += len + 1;
+    }
+    return v;
+}
+
+const char *record_text(arena *a, const strbuf *b, int tex)
+{
+    return b->len ? tidy(a, arena_strndup(a, b->s, b->len), tex) : NULL;
+}
+
 int record_month_number(const char *m)
 {
     static const char *const names[] = {"jan", "feb", "mar", "apr", "may",
@@ -126,14 +173,11 @@ void record_medline_date(const char *s, char out[16])
     while (*s == ' ')
         s++;
     const char *m = *s && !(*s >= '0' && *s <= '9') ? s : NULL;
-    if (m) { /* "Mar 15": the day when a number follows the month */
-        const char *d = m;
-        while (*d && *d != ' ' && *d != '-')
-            d++;
-        if (*d == ' ' && d[1] >= '1' && d[1] <= '9' &&
-            (!d[2] || d[2] == ' ' || (d[2] >= '0' && d[2] <= '9' &&
-                                      (!d[3] || d[3] == ' '))))
-            snprintf(day, sizeof day, "%.2s", d + 1);
+    if (m) { /* "Mar 15": the day, a word of one or two digits after it */
+        const char *d = m + strcspn(m, " -");
+        size_t k = *d == ' ' ? strspn(d + 1, "0123456789") : 0;
+        if (k >= 1 && k <= 2 && d[1] != '0' && (!d[1 + k] || d[1 + k] == ' '))
+            snprintf(day, sizeof day, "%.*s", (int)k, d + 1);
     }
     record_ymd(y, m, *day ? day : NULL, out);
 }

@@ -20,6 +20,27 @@
 /* A decoder's result: PDX_SKIP_NONE, or why the record is refused, with
  * the reason written to `why`. */
 
+/* A list of strings gathered for one record (its authors, its
+ * subjects), NUL-separated in one buffer.  At most RECORD_LIST_MAX: the
+ * rest are dropped, so that one record's memory stays bounded. */
+#define RECORD_LIST_MAX 10000
+typedef struct record_list {
+    strbuf b;
+    size_t n;
+} record_list;
+#define RECORD_LIST_INIT {STRBUF_INIT, 0}
+/* Add s[0..n) (an empty one is not added). */
+void record_list_add(record_list *l, const char *s, size_t n);
+void record_list_clear(record_list *l);
+/* l's strings in a, each with its white space collapsed (text_collapse)
+ * or, with tex, TeX decoded too (text_clean), the empty ones left out;
+ * their count into *n.  NULL when there are none (or out of memory). */
+const char *const *record_list_out(arena *a, const record_list *l, int tex,
+                                   size_t *n);
+/* b's text in a, collapsed (or TeX-cleaned, with tex); NULL when that
+ * leaves nothing. */
+const char *record_text(arena *a, const strbuf *b, int tex);
+
 /* How the streamed readers (xmlrec.c, bibtex.c) get a file's bytes from
  * reader.c: fill buf with up to cap bytes, return the count, 0 at the
  * end, -1 when the stream broke (the reader has the message). */

@@ -29,6 +29,7 @@
  * writes MEDLINE's Initials, so that author filters know them for
  * initials.  RIS writes "Family, Given" or "Family, Given, Suffix".
  */
+#define _GNU_SOURCE /* strcasestr */
 #include "tagged.h"
 
 #include <stdio.h>
@@ -60,28 +61,20 @@ void tagged_init(tagged_rec *t, tagged_kind kind)
     t->kind = kind;
     for (int i = 0; i < TG__N; i++)
         t->f[i] = (strbuf)STRBUF_INIT;
-    t->authors = t->subjects = t->value = (strbuf)STRBUF_INIT;
+    t->authors = t->subjects = (record_list)RECORD_LIST_INIT;
+    t->value = (strbuf)STRBUF_INIT;
 }
 
 void tagged_release(tagged_rec *t)
 {
     for (int i = 0; i < TG__N; i++)
         sb_release(&t->f[i]);
-    sb_release(&t->authors);
-    sb_release(&t->subjects);
+    sb_release(&t->authors.b);
+    sb_release(&t->subjects.b);
     sb_release(&t->value);
 }
 
 int tagged_open(const tagged_rec *t) { return t->open; }
-
-static void list_add(strbuf *l, size_t *n, const char *s, size_t len)
-{
-    if (!len)
-        return;
-    sb_append(l, s, len);
-    sb_putc(l, '\0');
-    (*n)++;
-}
 
 /* "Family, Given" as "Given Family" ("Pryce, Tomos J" -> "Tomos J
  * Pryce"), "Family, Given, Jr" as "Given Family Jr"; a name without a
@@ -90,7 +83,7 @@ static void add_full(tagged_rec *t, const char *v, size_t n)
 {
     const char *c = memchr(v, ',', n);
     if (!c) {
-        list_add(&t->authors, &t->n_authors, v, n);
+        record_list_add(&t->authors, v, n);
         return;
     }
     const char *g = c + 1, *end = v + n;
@@ -112,7 +105,7 @@ static void add_full(tagged_rec *t, const char *v, size_t n)
         sb_append(&s, suffix, (size_t)(end - suffix));
     }
     if (s.ok)
-        list_add(&t->authors, &t->n_authors, s.s, s.len);
+        record_list_add(&t->authors, s.s, s.len);
     sb_release(&s);
 }
 
@@ -131,7 +124,7 @@ static void add_initials(tagged_rec *t, const char *v, size_t n)
     for (size_t i = 0; caps && i < k; i++)
         caps = sp[1 + i] >= 'A' && sp[1 + i] <= 'Z';
     if (!caps) {
-        list_add(&t->authors, &t->n_authors, v, n);
+        record_list_add(&t->authors, v, n);
         return;
     }
     strbuf s = STRBUF_INIT;
@@ -141,7 +134,7 @@ static void add_initials(tagged_rec *t, const char *v, size_t n)
     }
     sb_append(&s, v, (size_t)(sp - v));
     if (s.ok)
-        list_add(&t->authors, &t->n_authors, s.s, s.len);
+        record_list_add(&t->authors, s.s, s.len);
     sb_release(&s);
 }
 
@@ -159,7 +152,7 @@ static void add_heading(tagged_rec *t, const char *v, size_t n)
         n = (size_t)(slash - v);
     while (n && (v[n - 1] == ' ' || v[n - 1] == '*'))
         n--;
-    list_add(&t->subjects, &t->n_subjects, v, n);
+    record_list_add(&t->subjects, v, n);
 }
 
 static void set_once(tagged_rec *t, int field, const char *v, size_t n)
@@ -175,16 +168,6 @@ static int is(const char *tag, const char *name) { return !strcmp(tag, name); }
 static size_t doi_tagged(const char *v, size_t n)
 {
     return n > 6 && !memcmp(v + n - 6, " [doi]", 6) ? n - 6 : 0;
-}
-
-/* The text after `mark` in v[0..n), or NULL. */
-static const char *after(const char *v, size_t n, const char *mark)
-{
-    size_t m = strlen(mark);
-    for (size_t i = 0; i + m <= n; i++)
-        if (!strncasecmp(v + i, mark, m))
-            return v + i + m;
-    return NULL;
 }
 
 static void commit_medline(tagged_rec *t, const char *tag, const char *v,
@@ -213,7 +196,7 @@ static void commit_medline(tagged_rec *t, const char *tag, const char *v,
     else if (is(tag, "AU") && !t->fau_open)
         add_initials(t, v, n);
     else if (is(tag, "CN"))
-        list_add(&t->authors, &t->n_authors, v, n);
+        record_list_add(&t->authors, v, n);
     else if (is(tag, "MH") || is(tag, "OT"))
         add_heading(t, v, n);
     /* AU right after its FAU is that author again; anything else ends
@@ -254,12 +237,12 @@ static void commit_ris(tagged_rec *t, const char *tag, const char *v,
         set_once(t, TG_VENUE2, v, n);
     else if (is(tag, "DO"))
         set_once(t, TG_DOI, v, n);
-    else if (is(tag, "UR") && (p = after(v, n, "arxiv.org/abs/")))
-        set_once(t, TG_ARXIV, p, (size_t)(v + n - p));
-    else if (is(tag, "UR") && after(v, n, "doi.org/10."))
+    else if (is(tag, "UR") && (p = strcasestr(v, "arxiv.org/abs/")))
+        set_once(t, TG_ARXIV, p + 14, (size_t)(v + n - p - 14));
+    else if (is(tag, "UR") && strcasestr(v, "doi.org/10."))
         set_once(t, TG_URL_DOI, v, n); /* normalised by record_finish */
     else if (is(tag, "KW"))
-        list_add(&t->subjects, &t->n_subjects, v, n);
+        record_list_add(&t->subjects, v, n);
     else if (is(tag, "ID"))
         set_once(t, TG_KEY, v, n);
     else if (is(tag, "AN"))
@@ -364,10 +347,9 @@ static void reset(tagged_rec *t)
 {
     for (int i = 0; i < TG__N; i++)
         sb_clear(&t->f[i]);
-    sb_clear(&t->authors);
-    sb_clear(&t->subjects);
+    record_list_clear(&t->authors);
+    record_list_clear(&t->subjects);
     sb_clear(&t->value);
-    t->n_authors = t->n_subjects = 0;
     t->tag[0] = '\0';
     t->fau_open = t->open = t->too_long = 0;
     t->bad_line = t->line = 0;
@@ -375,33 +357,20 @@ static void reset(tagged_rec *t)
 
 static const char *field(arena *a, const tagged_rec *t, int i)
 {
-    const strbuf *b = &t->f[i];
-    if (!b->len)
-        return NULL;
-    char *s = arena_strndup(a, b->s, b->len);
-    char *c = s ? text_collapse(a, s) : NULL;
-    return c && *c ? c : NULL;
+    return record_text(a, &t->f[i], 0);
 }
 
-static const char *const *list_out(arena *a, const strbuf *l, size_t count,
-                                   size_t *n)
+/* A number of one or two digits after a '/' at p into out ("" when
+ * there is none); where the part ends. */
+static const char *date_part(const char *p, char out[3])
 {
-    *n = 0;
-    if (!count)
-        return NULL;
-    const char **v = arena_alloc(a, count * sizeof *v);
-    if (!v)
-        return NULL;
-    const char *p = l->s;
-    for (size_t i = 0; i < count; i++) {
-        size_t len = strlen(p);
-        char *s = arena_strndup(a, p, len);
-        char *c = s ? text_collapse(a, s) : NULL;
-        if (c && *c)
-            v[(*n)++] = c;
-        p += len + 1;
-    }
-    return v;
+    out[0] = '\0';
+    if (*p != '/')
+        return p;
+    size_t k = strspn(p + 1, "0123456789");
+    if (k >= 1 && k <= 2)
+        snprintf(out, 3, "%.*s", (int)k, p + 1);
+    return p + 1 + k;
 }
 
 /* RIS's dates: "2021/03/15", "2021/03/15/", "2021///", "2021" into out
@@ -409,26 +378,94 @@ static const char *const *list_out(arena *a, const strbuf *l, size_t count,
 static void ris_date(const char *s, char out[16])
 {
     out[0] = '\0';
-    if (!s || strlen(s) < 4)
+    if (!s || !has_year(s, strlen(s)))
         return;
-    for (int i = 0; i < 4; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return;
-    char y[5], mo[3] = "", da[3] = "";
+    char y[5], mo[3], da[3] = "";
     snprintf(y, sizeof y, "%.4s", s);
-    const char *p = s + 4;
-    if (*p == '/' && p[1] >= '0' && p[1] <= '9') {
-        size_t k = strspn(p + 1, "0123456789");
-        if (k <= 2)
-            snprintf(mo, sizeof mo, "%.*s", (int)k, p + 1);
-        p += 1 + k;
-        if (*mo && *p == '/' && p[1] >= '0' && p[1] <= '9') {
-            k = strspn(p + 1, "0123456789");
-            if (k <= 2)
-                snprintf(da, sizeof da, "%.*s", (int)k, p + 1);
-        }
-    }
+    const char *p = date_part(s + 4, mo);
+    if (*mo)
+        date_part(p, da);
     record_ymd(y, *mo ? mo : NULL, *da ? da : NULL, out);
+}
+
+/* The date of an RIS record: of DA, Y1 and PY, the most precise in PY's
+ * year (or, without PY, the first that has a year). */
+static void ris_record_date(arena *a, const tagged_rec *t, char date[16])
+{
+    const char *v[3] = {field(a, t, TG_DATE), field(a, t, TG_Y1),
+                        field(a, t, TG_YEAR)};
+    char c[3][16];
+    for (int i = 0; i < 3; i++)
+        ris_date(v[i], c[i]);
+    const char *year = *c[2] ? c[2] : *c[1] ? c[1] : c[0];
+    date[0] = '\0';
+    for (int i = 0; i < 3; i++)
+        if (*c[i] && !strncmp(c[i], year, 4) && strlen(c[i]) > strlen(date))
+            memcpy(date, c[i], 16);
+}
+
+/* The record's PMID: MEDLINE's PMID; in RIS, the accession number of a
+ * record whose database (DB or DP) is PubMed's.  NULL if not valid. */
+static const char *pmid_of(arena *a, const tagged_rec *t)
+{
+    const char *db = field(a, t, TG_DB);
+    const char *pmid =
+        t->kind == TAGGED_MEDLINE ? field(a, t, TG_PMID)
+        : db && (strcasestr(db, "pubmed") || strcasestr(db, "medline") ||
+                 strcasestr(db, "nlm"))
+            ? field(a, t, TG_AN)
+            : NULL;
+    return pmid && record_pmid_valid(pmid) ? pmid : NULL;
+}
+
+/* The assembled record as a work (tagged_finish's contract). */
+static pdx_skip build(tagged_rec *t, arena *a, pdx_work *w, strbuf *why)
+{
+    int ok = t->authors.b.ok && t->subjects.b.ok && t->value.ok;
+    for (int i = 0; i < TG__N; i++)
+        ok &= t->f[i].ok;
+    if (!ok) {
+        sb_puts(why, "out of memory");
+        return PDX_SKIP_FIELD;
+    }
+    if (t->bad_line) {
+        sb_printf(why, "invalid UTF-8 in line %llu",
+                  (unsigned long long)t->bad_line);
+        return PDX_SKIP_UTF8;
+    }
+    if (t->too_long) {
+        sb_printf(why, "a field longer than %u bytes", TAGGED_FIELD_MAX);
+        return PDX_SKIP_FIELD;
+    }
+    w->pmid = pmid_of(a, t);
+    if (t->kind == TAGGED_MEDLINE && !w->pmid) {
+        const char *p = field(a, t, TG_PMID);
+        sb_printf(why, "a MEDLINE record without a valid PMID%s%.40s",
+                  p ? ": " : "", p ? p : "");
+        return PDX_SKIP_FIELD;
+    }
+    w->title = field(a, t, TG_TITLE);
+    w->abstract = field(a, t, TG_ABSTRACT);
+    w->venue = field(a, t, TG_VENUE);
+    if (!w->venue)
+        w->venue = field(a, t, TG_VENUE2);
+    w->doi = field(a, t, TG_DOI); /* normalised by record_finish */
+    if (!w->doi)
+        w->doi = field(a, t, TG_URL_DOI);
+    w->pmcid = field(a, t, TG_PMC);
+    w->arxiv_id = field(a, t, TG_ARXIV);
+    w->source_key = field(a, t, TG_KEY);
+    char date[16] = "";
+    const char *dp;
+    if (t->kind == TAGGED_RIS)
+        ris_record_date(a, t, date);
+    else if ((dp = field(a, t, TG_DATE)))
+        record_medline_date(dp, date);
+    if (*date)
+        w->date = arena_strdup(a, date);
+    w->authors = record_list_out(a, &t->authors, 0, &w->n_authors);
+    w->subjects = record_list_out(a, &t->subjects, 0, &w->n_subjects);
+    return PDX_SKIP_NONE;
 }
 
 pdx_skip tagged_finish(tagged_rec *t, arena *a, pdx_work *w, strbuf *why)
@@ -436,72 +473,9 @@ pdx_skip tagged_finish(tagged_rec *t, arena *a, pdx_work *w, strbuf *why)
     commit(t);
     const pdx_work init = PDX_WORK_INIT;
     *w = init;
-    pdx_skip k = PDX_SKIP_NONE;
-    int ok = t->authors.ok && t->subjects.ok && t->value.ok;
-    for (int i = 0; i < TG__N; i++)
-        ok &= t->f[i].ok;
-    if (!ok) {
-        sb_puts(why, "out of memory");
-        k = PDX_SKIP_FIELD;
-    } else if (t->bad_line) {
-        sb_printf(why, "invalid UTF-8 in line %llu",
-                  (unsigned long long)t->bad_line);
-        k = PDX_SKIP_UTF8;
-    } else if (t->too_long) {
-        sb_printf(why, "a field longer than %u bytes", TAGGED_FIELD_MAX);
-        k = PDX_SKIP_FIELD;
-    } else {
-        w->pmid = field(a, t, TG_PMID);
-        const char *db = field(a, t, TG_DB);
-        if (t->kind == TAGGED_RIS && db &&
-            (after(db, strlen(db), "pubmed") || after(db, strlen(db), "medline") ||
-             after(db, strlen(db), "nlm"))) {
-            /* the accession number of a PubMed record is its PMID */
-            w->pmid = field(a, t, TG_AN);
-            if (w->pmid && !record_pmid_valid(w->pmid))
-                w->pmid = NULL;
-        }
-        if (t->kind == TAGGED_MEDLINE &&
-            (!w->pmid || !record_pmid_valid(w->pmid))) {
-            sb_printf(why, "a MEDLINE record without a valid PMID%s%.40s",
-                      w->pmid ? ": " : "", w->pmid ? w->pmid : "");
-            reset(t);
-            return PDX_SKIP_FIELD;
-        }
-        w->title = field(a, t, TG_TITLE);
-        w->abstract = field(a, t, TG_ABSTRACT);
-        w->venue = field(a, t, TG_VENUE);
-        if (!w->venue)
-            w->venue = field(a, t, TG_VENUE2);
-        w->doi = field(a, t, TG_DOI); /* normalised by record_finish */
-        if (!w->doi)
-            w->doi = field(a, t, TG_URL_DOI);
-        w->pmcid = field(a, t, TG_PMC);
-        w->arxiv_id = field(a, t, TG_ARXIV);
-        w->source_key = field(a, t, TG_KEY);
-        char date[16] = "";
-        const char *d = field(a, t, TG_DATE);
-        if (t->kind == TAGGED_MEDLINE) {
-            if (d)
-                record_medline_date(d, date);
-        } else {
-            /* DA, Y1 and PY: the most precise of those in PY's year (the
-             * first that has one, without PY) */
-            const char *v[3] = {d, field(a, t, TG_Y1), field(a, t, TG_YEAR)};
-            char c[3][16];
-            for (int i = 0; i < 3; i++)
-                ris_date(v[i], c[i]);
-            const char *year = *c[2] ? c[2] : *c[1] ? c[1] : c[0];
-            for (int i = 0; i < 3; i++)
-                if (*c[i] && !strncmp(c[i], year, 4) &&
-                    strlen(c[i]) > strlen(date))
-                    memcpy(date, c[i], sizeof date);
-        }
-        if (*date)
-            w->date = arena_strdup(a, date);
-        w->authors = list_out(a, &t->authors, t->n_authors, &w->n_authors);
-        w->subjects = list_out(a, &t->subjects, t->n_subjects, &w->n_subjects);
-    }
+    pdx_skip k = build(t, a, w, why);
     reset(t);
     return k;
 }
+
+void tagged_drop(tagged_rec *t) { reset(t); }

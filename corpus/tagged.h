@@ -40,8 +40,7 @@ enum { TG_PMID, TG_TITLE, TG_ABSTRACT, TG_DATE, TG_YEAR, TG_VENUE,
 typedef struct tagged_rec {
     tagged_kind kind;
     strbuf f[TG__N];
-    strbuf authors, subjects; /* each name NUL-ended, in order */
-    size_t n_authors, n_subjects;
+    record_list authors, subjects;
     strbuf value;       /* the open tag line's value, continuations joined */
     char tag[5];        /* its tag, "" when none is open */
     int fau_open;       /* MEDLINE: the last author came from FAU */
@@ -73,6 +72,10 @@ int tagged_line(tagged_rec *t, const char *s, size_t n, uint64_t line);
 
 /* Is a record open? */
 int tagged_open(const tagged_rec *t);
+
+/* Throw the assembled record away, closing it (a record the file ends
+ * inside). */
+void tagged_drop(tagged_rec *t);
 
 /* Turn the assembled record into w (strings in a), closing it. */
 pdx_skip tagged_finish(tagged_rec *t, arena *a, pdx_work *w, strbuf *why);

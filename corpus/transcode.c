@@ -206,7 +206,7 @@ long transcode_read(transcode *t, char *buf, size_t cap)
 
 const char *transcode_from(const transcode *t)
 {
-    return t && t->from[0] && t->cd != (iconv_t)-1 ? t->from : NULL;
+    return t && t->from[0] ? t->from : NULL; /* set only once iconv opened */
 }
 
 const char *transcode_unknown(const transcode *t)

@@ -59,29 +59,6 @@
 #define FEED_MAX ((size_t)1 << 26) /* ... at most, in a long token */
 #define MAX_DEPTH 64
 #define NAME_MAX_LEN 40
-#define MAX_ITEMS 10000 /* authors or subjects of one record */
-
-/* A list of strings, NUL-separated in one buffer. */
-typedef struct strlist {
-    strbuf b;
-    size_t n;
-} strlist;
-
-static void list_add(strlist *l, const char *s, size_t n)
-{
-    if (l->n >= MAX_ITEMS || !n)
-        return;
-    sb_append(&l->b, s, n);
-    sb_putc(&l->b, '\0');
-    l->n++;
-}
-
-static void list_clear(strlist *l)
-{
-    sb_clear(&l->b);
-    l->n = 0;
-}
-
 enum { F_TITLE, F_ABSTRACT, F_VENUE, F_PMID, F_PMCID, F_DOI, F_ELOC_DOI,
        F_ARXIV, F_COMMENTS, F_CATEGORIES, F_DATE, F_YEAR, F_MONTH, F_DAY,
        F_MEDLINE_DATE, F_RAW_AUTHORS, F_OAI_ID,
@@ -120,12 +97,12 @@ struct xmlrec {
      * ("arXiv", "arXivRaw", "dc" for oai_dc, or one not read) */
     char meta[NAME_MAX_LEN + 1];
     strbuf f[F__COUNT];
-    strlist authors, subjects;
-    strlist idents;     /* oai_dc: its dc:identifier values */
+    record_list authors, subjects;
+    record_list idents; /* oai_dc: its dc:identifier values */
     char *skip_why;     /* a record-level problem, static text */
     /* records ready to hand over */
     int ready;          /* 1: a record, 2: a DeleteCitation's PMIDs */
-    strlist deletions;  /* PMIDs of a DeleteCitation, handed over one by one */
+    record_list deletions; /* PMIDs of a DeleteCitation, handed over one by one */
     size_t next_deletion, deletion_pos;
     uint64_t deletion_line;
     char err[512];
@@ -161,9 +138,9 @@ static void reset_record(xmlrec *x)
 {
     for (int i = 0; i < F__COUNT; i++)
         sb_clear(&x->f[i]);
-    list_clear(&x->authors);
-    list_clear(&x->subjects);
-    list_clear(&x->idents);
+    record_list_clear(&x->authors);
+    record_list_clear(&x->subjects);
+    record_list_clear(&x->idents);
     x->meta[0] = '\0';
     x->deleted = 0;
     x->editors = 0;
@@ -274,7 +251,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
             x->in_record = 1;
             x->rec_line = XML_GetCurrentLineNumber(x->p);
         } else if (is(name, "DeleteCitation")) {
-            list_clear(&x->deletions);
+            record_list_clear(&x->deletions);
             x->next_deletion = x->deletion_pos = 0;
             x->deletion_line = XML_GetCurrentLineNumber(x->p);
         } else if (is(name, "PMID") && is(parent, "DeleteCitation")) {
@@ -426,7 +403,7 @@ static void end_author(xmlrec *x)
         }
     }
     if (name.len)
-        list_add(&x->authors, name.s, name.len);
+        record_list_add(&x->authors, name.s, name.len);
     sb_release(&name);
 }
 
@@ -444,13 +421,13 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
         if (x->too_long)
             x->skip_why = "a field is longer than 1 MiB";
         if (x->field == -1) {
-            list_add(&x->deletions, x->text.s ? x->text.s : "", x->text.len);
+            record_list_add(&x->deletions, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field == -3) {
-            list_add(&x->subjects, x->text.s ? x->text.s : "", x->text.len);
+            record_list_add(&x->subjects, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field == -4) {
-            list_add(&x->authors, x->text.s ? x->text.s : "", x->text.len);
+            record_list_add(&x->authors, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field == -5) {
-            list_add(&x->idents, x->text.s ? x->text.s : "", x->text.len);
+            record_list_add(&x->idents, x->text.s ? x->text.s : "", x->text.len);
         } else if (x->field >= 0) {
             strbuf *f = &x->f[x->field];
             sb_append(f, x->text.s ? x->text.s : "", x->text.len);
@@ -495,12 +472,7 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
 
 static const char *field(arena *a, const xmlrec *x, int i, int tex)
 {
-    const strbuf *b = &x->f[i];
-    if (!b->len)
-        return NULL;
-    char *s = arena_strndup(a, b->s, b->len);
-    char *c = s ? (tex ? text_clean(a, s) : text_collapse(a, s)) : NULL;
-    return c && *c ? c : NULL;
+    return record_text(a, &x->f[i], tex);
 }
 
 /* PubDate -> "YYYY[-MM[-DD]]" in out, or "" when it gives no year. */
@@ -510,27 +482,6 @@ static void pubmed_date(const xmlrec *x, char out[16])
         record_medline_date(x->f[F_MEDLINE_DATE].s, out);
     else
         record_ymd(x->f[F_YEAR].s, x->f[F_MONTH].s, x->f[F_DAY].s, out);
-}
-
-static const char *const *list_out(arena *a, const strlist *l, size_t *n,
-                                   int tex)
-{
-    *n = 0;
-    if (!l->n)
-        return NULL;
-    const char **v = arena_alloc(a, l->n * sizeof *v);
-    if (!v)
-        return NULL;
-    const char *p = l->b.s;
-    for (size_t i = 0; i < l->n; i++) {
-        size_t len = strlen(p);
-        char *s = arena_strndup(a, p, len);
-        char *c = s ? (tex ? text_clean(a, s) : text_collapse(a, s)) : NULL;
-        if (c && *c)
-            v[(*n)++] = c;
-        p += len + 1;
-    }
-    return v;
 }
 
 /* oai_dc's identifiers: an arXiv abstract URL gives the arXiv id (when
@@ -586,8 +537,8 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
         pubmed_date(x, date);
         if (*date)
             w->date = arena_strdup(a, date);
-        w->authors = list_out(a, &x->authors, &w->n_authors, 0);
-        w->subjects = list_out(a, &x->subjects, &w->n_subjects, 0);
+        w->authors = record_list_out(a, &x->authors, 0, &w->n_authors);
+        w->subjects = record_list_out(a, &x->subjects, 0, &w->n_subjects);
         /* A title in brackets is a translation ("[Title in English]."):
          * kept as written. */
         return 0;
@@ -631,7 +582,7 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
         w->title = field(a, x, F_TITLE, 1);
         w->abstract = field(a, x, F_ABSTRACT, 1);
         w->venue = field(a, x, F_VENUE, 1);
-        w->authors = list_out(a, &x->authors, &w->n_authors, 1);
+        w->authors = record_list_out(a, &x->authors, 1, &w->n_authors);
         /* dc:creator is "Family, Given" by convention: written as the
          * other readers write names, "Given Family" */
         for (size_t i = 0; i < w->n_authors; i++) {
@@ -647,7 +598,7 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
                 ((const char **)w->authors)[i] = t;
             }
         }
-        w->subjects = list_out(a, &x->subjects, &w->n_subjects, 1);
+        w->subjects = record_list_out(a, &x->subjects, 1, &w->n_subjects);
         const char *date = field(a, x, F_DATE, 0);
         /* dc:date is W3CDTF: "2007", "2007-04", "2007-04-02" or with a
          * time after it */
@@ -679,7 +630,7 @@ static int build(xmlrec *x, arena *a, pdx_work *w, strbuf *why)
     }
     cJSON_Delete(o);
     if (!raw)
-        w->authors = list_out(a, &x->authors, &w->n_authors, 1);
+        w->authors = record_list_out(a, &x->authors, 1, &w->n_authors);
     if (date) {
         char d[32];
         if (record_date_valid(date))
