@@ -42,12 +42,15 @@
  */
 #include "text_terms.hh"
 
+#include "../common/hash_counts.hh"
 #include "../common/shim_db.hh"
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
+#include <stdexcept>
 
 namespace pdxshim {
 
@@ -139,8 +142,14 @@ TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
                      bool cjk_ngram)
     : stem(stem_), stopper(stopper_), max_word(max_word_), cjk(cjk_ngram)
 {
-    for (const char *const *s = stopwords; *s; s++)
+    for (const char *const *s = stopwords; *s; s++) {
         stop.insert(*s);
+        const size_t n = strlen(*s);
+        if (n >= 64)
+            throw std::logic_error("a stop word of 64 bytes or more");
+        if (n)
+            stop_lengths[static_cast<unsigned char>(**s)] |= uint64_t(1) << n;
+    }
 }
 
 /* Might text hold a character Xapian reads as CJK?  Every Xapian 1.4
@@ -158,9 +167,19 @@ static bool may_hold_cjk(const char *text, size_t n)
 void TextTerms::clear()
 {
     used = 0;
-    where.clear();
+    std::fill(where.begin(), where.end(), 0);
     pos = 0;
     written.clear();
+}
+
+/* How many capitals a term's name begins with: its prefix (S, A or
+ * none, for the fields of words). */
+static size_t prefix_length(const std::string &name)
+{
+    size_t n = 0;
+    while (n < name.size() && name[n] >= 'A' && name[n] <= 'Z')
+        n++;
+    return n;
 }
 
 /* Are the n bytes at p all a-z (a word the spelling table lists)? */
@@ -173,7 +192,7 @@ static bool all_az(const char *p, size_t n)
  * index_text action does under STEM_ALL and STOP_ALL. */
 void TextTerms::word(const std::string &prefix)
 {
-    if (w.size() > max_word || stop.count(w))
+    if (w.size() > max_word || is_stop(w))
         return;
     if (forms_only) {
         form_of(prefix);
@@ -203,6 +222,10 @@ void TextTerms::form(Term &t, const std::string &s)
      * in a field TermGenerator read, the term's next there (it gives one
      * to each occurrence of a word outside CJK text, in the order read). */
     const size_t k = forms_only ? t.next_at++ : t.at.size() - 1;
+    if (!t.self && !t.other) {
+        const size_t skip = prefix_length(t.name);
+        t.hash = form_hash32(t.name.data() + skip, t.name.size() - skip);
+    }
     if (n == s.size() && w.compare(0, n, s) == 0) {
         t.self = true;
         return;
@@ -231,22 +254,52 @@ void TextTerms::form_of(const std::string &prefix)
         return;
     key.assign(prefix);
     key += s;
-    auto f = where.find(key);
-    if (f != where.end())
-        form(terms[f->second], s);
+    if (Term *t = find(key_hash(key)))
+        form(*t, s);
+}
+
+/* The term named key (of hash h), or null. */
+TextTerms::Term *TextTerms::find(uint64_t h)
+{
+    if (where.empty())
+        return nullptr;
+    const size_t mask = where.size() - 1;
+    for (size_t i = h & mask; where[i]; i = (i + 1) & mask) {
+        const uint32_t k = where[i] - 1;
+        if (name_hash[k] == h && terms[k].name == key)
+            return &terms[k];
+    }
+    return nullptr;
+}
+
+/* Term i (of name hash h) into where, doubling it when half full. */
+void TextTerms::place(uint32_t i, uint64_t h)
+{
+    if (2 * (size_t(i) + 1) > where.size()) {
+        where.assign(where.empty() ? 512 : 2 * where.size(), 0);
+        for (uint32_t k = 0; k < i; k++)
+            place(k, name_hash[k]);
+    }
+    const size_t mask = where.size() - 1;
+    size_t j = h & mask;
+    while (where[j])
+        j = (j + 1) & mask;
+    where[j] = i + 1;
 }
 
 /* Term key at position at, after every position it has. */
 TextTerms::Term &TextTerms::add(Xapian::termpos at)
 {
-    auto f = where.find(key);
-    if (f != where.end()) {
-        Term &t = terms[f->second];
-        t.at.push_back(at);
-        return t;
+    const uint64_t h = key_hash(key);
+    if (Term *t = find(h)) {
+        t->at.push_back(at);
+        return *t;
     }
-    if (used == terms.size())
+    if (used == terms.size()) {
         terms.emplace_back();
+        name_hash.push_back(0);
+    }
+    name_hash[used] = h;
     Term &t = terms[used];
     t.name = key;
     t.at.clear();
@@ -255,7 +308,7 @@ TextTerms::Term &TextTerms::add(Xapian::termpos at)
     t.seen.clear();
     t.unsure = false;
     t.next_at = 0;
-    where.emplace(key, static_cast<uint32_t>(used));
+    place(static_cast<uint32_t>(used), h);
     used++;
     return t;
 }
@@ -406,36 +459,24 @@ done:
     return;
 }
 
-/* How many capitals a term's name begins with: its prefix (S, A or
- * none, for the fields of words). */
-static size_t prefix_length(const std::string &name)
-{
-    size_t n = 0;
-    while (n < name.size() && name[n] >= 'A' && name[n] <= 'Z')
-        n++;
-    return n;
-}
-
 const std::vector<uint32_t> &TextTerms::word_forms()
 {
     /* A stem written as itself in one field and otherwise in another
      * counts as both: the prefix (S, A or none) is left out. */
-    std::vector<uint32_t> self, other;
+    self_forms.clear();
+    other_forms.clear();
     for (size_t i = 0; i < used; i++) {
         const Term &t = terms[i];
-        if (!t.self && !t.other)
-            continue;
-        const size_t skip = prefix_length(t.name);
-        const uint32_t h = form_hash32(t.name.data() + skip, t.name.size() - skip);
         if (t.self)
-            self.push_back(h);
+            self_forms.push_back(t.hash);
         if (t.other)
-            other.push_back(h);
+            other_forms.push_back(t.hash);
     }
-    std::sort(self.begin(), self.end());
-    std::sort(other.begin(), other.end());
-    std::set_intersection(self.begin(), self.end(), other.begin(),
-                          other.end(), std::back_inserter(written));
+    std::sort(self_forms.begin(), self_forms.end());
+    std::sort(other_forms.begin(), other_forms.end());
+    std::set_intersection(self_forms.begin(), self_forms.end(),
+                          other_forms.begin(), other_forms.end(),
+                          std::back_inserter(written));
     std::sort(written.begin(), written.end());
     written.erase(std::unique(written.begin(), written.end()), written.end());
     return written;
@@ -449,16 +490,12 @@ const std::vector<FormAt> &TextTerms::form_positions()
         any = terms[i].other;
     if (!any)
         return form_at; /* every stem written as itself */
-    /* Each term's field's forms (the stem's own hash for itself), and the
-     * work's forms of each stem over all its fields: (stem, form). */
-    struct Field {
-        size_t term;
-        char prefix;
-        uint32_t stem;
-        std::vector<uint32_t> forms; /* ascending, distinct */
-    };
-    std::vector<Field> fields;
-    std::vector<std::pair<uint32_t, uint32_t>> work;
+    /* Each term's field's forms (the stem's own hash for itself),
+     * ascending and distinct in flat, and the work's forms of each stem
+     * over all its fields: (stem, form). */
+    fields.clear();
+    flat.clear();
+    work.clear();
     for (size_t i = 0; i < used; i++) {
         const Term &t = terms[i];
         if (!t.self && !t.other)
@@ -466,38 +503,42 @@ const std::vector<FormAt> &TextTerms::form_positions()
         const size_t skip = prefix_length(t.name);
         if (skip > 1)
             continue; /* a field of a longer prefix has no phrases */
-        Field f{i, skip ? t.name[0] : '\0',
-                form_hash32(t.name.data() + skip, t.name.size() - skip), {}};
+        const size_t begin = flat.size();
         if (t.self)
-            f.forms.push_back(f.stem);
+            flat.push_back(t.hash);
         for (const auto &hp : t.seen)
-            f.forms.push_back(hp.first);
-        std::sort(f.forms.begin(), f.forms.end());
-        f.forms.erase(std::unique(f.forms.begin(), f.forms.end()),
-                      f.forms.end());
-        for (uint32_t h : f.forms)
-            work.emplace_back(f.stem, h);
-        fields.push_back(std::move(f));
+            flat.push_back(hp.first);
+        if (flat.size() - begin > 1) {
+            std::sort(flat.begin() + begin, flat.end());
+            flat.erase(std::unique(flat.begin() + begin, flat.end()),
+                       flat.end());
+        }
+        for (size_t k = begin; k < flat.size(); k++)
+            work.push_back(uint64_t(t.hash) << 32 | flat[k]);
+        fields.push_back(Field{i, skip ? t.name[0] : '\0', begin, flat.size()});
     }
     std::sort(work.begin(), work.end());
     work.erase(std::unique(work.begin(), work.end()), work.end());
     for (const Field &f : fields) {
+        Term &t = terms[f.term];
+        const size_t n_forms = f.end - f.begin;
         /* A field writing its stem in the one form the work writes it
          * in needs nothing: the work's forms say it all. */
-        const auto lo = std::lower_bound(work.begin(), work.end(),
-                                         std::make_pair(f.stem, uint32_t(0)));
-        size_t in_work = 0;
-        for (auto it = lo; it != work.end() && it->first == f.stem; ++it)
-            in_work++;
-        if (f.forms.size() < 2 && in_work == f.forms.size())
-            continue;
-        Term &t = terms[f.term];
-        FormAt g{f.prefix, f.stem, {}};
-        if (f.forms.size() == 1 || t.unsure) {
+        if (n_forms < 2) {
+            const auto lo = std::lower_bound(work.begin(), work.end(),
+                                             uint64_t(t.hash) << 32);
+            size_t in_work = 0;
+            for (auto it = lo; it != work.end() && (*it >> 32) == t.hash; ++it)
+                in_work++;
+            if (in_work == n_forms)
+                continue;
+        }
+        FormAt g{f.prefix, t.hash, {}};
+        if (n_forms == 1 || t.unsure) {
             /* One form here, or forms without their positions: each at
              * every position of the stem in the field. */
-            for (uint32_t h : f.forms)
-                g.forms.emplace_back(h, std::vector<Xapian::termpos>());
+            for (size_t k = f.begin; k < f.end; k++)
+                g.forms.emplace_back(flat[k], std::vector<Xapian::termpos>());
         } else {
             std::stable_sort(t.seen.begin(), t.seen.end(),
                              [](const std::pair<uint32_t, Xapian::termpos> &a,
@@ -512,7 +553,7 @@ const std::vector<FormAt> &TextTerms::form_positions()
                 std::sort(other.begin(), other.end());
                 std::set_difference(t.at.begin(), t.at.end(), other.begin(),
                                     other.end(), std::back_inserter(own));
-                g.forms.emplace_back(f.stem, std::move(own));
+                g.forms.emplace_back(t.hash, std::move(own));
             }
             for (size_t k = 0; k < t.seen.size();) {
                 std::pair<uint32_t, std::vector<Xapian::termpos>> e(

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -29,6 +28,9 @@ class TextTerms {
         /* With forms set: some word of this term was written as its
          * stem (self), some in another form (other). */
         bool self = false, other = false;
+        /* Set with self or other: form_hash32 of the stem (the name
+         * without its prefix). */
+        uint32_t hash = 0;
         /* With forms set: each word of this term written otherwise than
          * as its stem, (form_hash32, position), in the order read; and
          * whether some of its forms came without their positions, which
@@ -97,6 +99,18 @@ class TextTerms {
 
     Xapian::Stem stem;
     std::unordered_set<std::string> stop;
+    /* The lengths (bit n: n bytes, under 64) of the stop words that begin
+     * with each byte: most words are let through on this alone, without
+     * hashing them (is_stop). */
+    uint64_t stop_lengths[256] = {};
+    bool is_stop(const std::string &word) const
+    {
+        if (word.empty() || word.size() >= 64 ||
+            !((stop_lengths[static_cast<unsigned char>(word[0])] >>
+               word.size()) & 1))
+            return false;
+        return stop.count(word) != 0;
+    }
     const Xapian::Stopper *stopper;
     size_t max_word;
     /* CJK text in n-grams: a field with a CJK character then goes
@@ -109,10 +123,28 @@ class TextTerms {
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */
     size_t used = 0;
-    std::unordered_map<std::string, uint32_t> where; /* name -> index */
+    /* The terms by name: open addressing over key_hash (common/
+     * hash_counts.hh), each slot a term's index + 1 (0: empty), at
+     * most half full.  A std::unordered_map hashed every word twice and
+     * chased a node. */
+    std::vector<uint32_t> where;
+    std::vector<uint64_t> name_hash; /* of terms[i].name */
+    Term *find(uint64_t h);
+    void place(uint32_t i, uint64_t h);
     std::vector<const Term *> order;
     std::vector<uint32_t> written; /* words not their own stems: hashes */
     std::vector<FormAt> form_at;   /* form_positions()'s */
+    /* Scratch of word_forms() and form_positions(), kept for their
+     * capacity: a work's fields and forms (Field covers flat[begin,
+     * end)), and the work's (stem, form) pairs. */
+    struct Field {
+        size_t term;
+        char prefix;
+        size_t begin, end;
+    };
+    std::vector<uint32_t> self_forms, other_forms, flat;
+    std::vector<Field> fields;
+    std::vector<uint64_t> work; /* stem << 32 | form */
 };
 
 } // namespace pdxshim
