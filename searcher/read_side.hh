@@ -117,10 +117,10 @@ void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcoun
 
 /* suggest.cc */
 std::string suggest(shim_db *h, const std::string &raw, double seconds);
-/* "no work has category cs.xx (nearest: cs.cv, cs.cy)" for each category
+/* "no work has category cs.xx (nearest: cs.CV, cs.CY)" for each category
  * term of q that no work holds (a misspelt --category or category:), the
- * nearest by edit distance among the index's categories; "" when every
- * category of q is held. */
+ * nearest by edit distance among the index's categories, as the works
+ * write them; "" when every category of q is held. */
 std::string missing_categories(shim_db *h, const Xapian::Query &q);
 
 #endif

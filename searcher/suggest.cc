@@ -577,6 +577,35 @@ extern "C" int shim_suggest_author(shim_db *h, const char *family,
     }
 }
 
+/* The category of key `key` (its category term `term`) as the works
+ * write it ("cs.CV" for cs.cv), read from one work holding it; key
+ * itself for an archive ("math") or when no work's categories spell it. */
+static std::string written_category(shim_db *h, const std::string &term,
+                                    const std::string &key)
+{
+    Xapian::PostingIterator p = h->db.postlist_begin(term);
+    if (p == h->db.postlist_end(term))
+        return key;
+    const std::string cats = h->db.get_document(*p).get_value(SLOT_CATS);
+    for (size_t at = 0; at <= cats.size();) {
+        size_t end = cats.find(FACET_SEP, at);
+        if (end == std::string::npos)
+            end = cats.size();
+        std::string c = cats.substr(at, end - at);
+        while (!c.empty() && c.front() == ' ')
+            c.erase(0, 1);
+        while (!c.empty() && c.back() == ' ')
+            c.pop_back();
+        std::string lower = c;
+        for (char &ch : lower)
+            ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+        if (lower == key)
+            return c;
+        at = end + 1;
+    }
+    return key;
+}
+
 std::string missing_categories(shim_db *h, const Xapian::Query &q)
 {
     const std::string pfx = LAYOUT_P_CATEGORY;
@@ -601,7 +630,8 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
         std::sort(near.begin(), near.end());
         std::string list;
         for (size_t i = 0; i < near.size() && i < 3; i++)
-            list += (i ? ", " : "") + near[i].second;
+            list += (i ? ", " : "") +
+                    written_category(h, pfx + near[i].second, near[i].second);
         note += std::string(note.empty() ? "" : "; ") + "no work has category " +
                 key + (list.empty() ? "" : " (nearest: " + list + ")");
     }
