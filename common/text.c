@@ -8,6 +8,7 @@
  * authors' names are written.
  */
 #include "text.h"
+#include "arxiv_categories.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -677,7 +678,8 @@ static char *lower_trim(arena *a, const char *s)
 /* Keys of one category: itself and its archive ("cs.cv" and "cs").  With
  * `query`, a bare cs code "CV" means cs.CV and only the given key is
  * produced.  Returns the number of keys written to k[0..2), -1 on OOM. */
-int text_category_keys(arena *a, const char *cat, int query, char *k[2])
+int text_category_keys(arena *a, const char *cat, int query,
+                       char *k[TEXT_CATEGORY_KEYS])
 {
     char tmp[8];
     if (query && is_cs_code(cat)) {
@@ -689,8 +691,17 @@ int text_category_keys(arena *a, const char *cat, int query, char *k[2])
         return -1;
     if (!*k[0])
         return 0;
-    if (query)
-        return 1;
+    if (query) {
+        /* A category's name ("Machine Learning"), when it is not a code
+         * itself: its code, or the two of an alias pair, beside it. */
+        const char *codes[2];
+        const size_t n =
+            strchr(k[0], '.') ? 0 : arxiv_categories_named(cat, codes);
+        for (size_t i = 0; i < n; i++)
+            if (!(k[1 + i] = lower_trim(a, codes[i])))
+                return -1;
+        return 1 + (int)n;
+    }
     const char *dot = strchr(k[0], '.');
     if (!dot || dot == k[0])
         return 1;
@@ -708,19 +719,5 @@ char *text_join2(arena *a, const char *x, const char *y)
         memcpy(s + nx + 1, y, ny + 1);
     }
     return s;
-}
-
-/* The key a category filter matches (text_category_keys), for the
- * `category:` query field: the one rule for flags and query syntax. */
-int text_category_key(const char *value, char *out, size_t n)
-{
-    arena a = {0};
-    char *k[2];
-    int nk = text_category_keys(&a, value, 1, k);
-    int rc = nk > 0 && strlen(k[0]) < n ? 0 : -1;
-    if (!rc)
-        memcpy(out, k[0], strlen(k[0]) + 1);
-    arena_free(&a);
-    return rc;
 }
 

@@ -103,18 +103,21 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
  * author keys of layout.h), in `a`; NULL on out-of-memory. */
 char *text_join2(arena *a, const char *x, const char *y);
 
+/* The most keys text_category_keys makes of one category. */
+#define TEXT_CATEGORY_KEYS 3
+
 /* The filter keys of one category: itself folded to lower case and, for
  * an indexed category (query == 0), its archive too ("cs.cv" and "cs").
  * For a filter (query != 0) a bare cs subject code as profile pages show
- * it ("CV") means cs.CV, and only that one key is made.  The same rule
- * for the indexer and for --category and `category:`, so the two sides
- * cannot disagree.  Writes k[0..2) in `a`; returns how many, 0 for an
+ * it ("CV") means cs.CV; and a category's arXiv name ("Machine
+ * Learning", common/arxiv_categories.c) adds its code, or both codes of
+ * an alias pair ("cs.lg", "stat.ml"), after the value itself, which a
+ * source's own category may spell.  The same rule for the indexer and
+ * for --category and `category:`, so the two sides cannot disagree.
+ * Writes k[0..TEXT_CATEGORY_KEYS) in `a`; returns how many, 0 for an
  * empty category, -1 on out-of-memory. */
-int text_category_keys(arena *a, const char *cat, int query, char *k[2]);
-
-/* text_category_keys(value, query) copied into out[0..n): 0, or -1 when
- * there is none or it does not fit.  For the `category:` query field. */
-int text_category_key(const char *value, char *out, size_t n);
+int text_category_keys(arena *a, const char *cat, int query,
+                       char *k[TEXT_CATEGORY_KEYS]);
 
 /* Collapse white space only (no TeX), for free text that must otherwise
  * stay as it is.  Same contract as text_clean. */

@@ -129,7 +129,7 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
     }
     size_t n_cats = 0;
     for (size_t i = 0; i < w->n_categories; i++) {
-        char *k[2];
+        char *k[TEXT_CATEGORY_KEYS];
         int nk = text_category_keys(a, w->categories[i], 0, k);
         if (nk < 0)
             goto oom;

@@ -195,21 +195,33 @@ struct AuthorField : public Xapian::FieldProcessor {
     }
 };
 
-/* `category:cs.CV`, `category:cs`, `category:CV`: the same key as the
- * --category flag (text_category_key, the one rule). */
+/* `category:cs.CV`, `category:cs`, `category:CV`, `category:"Machine
+ * Learning"`: the same keys as the --category flag (text_category_keys,
+ * the one rule), a name's codes OR-ed beside it. */
 struct CategoryField : public Xapian::FieldProcessor {
     FieldError *err;
     explicit CategoryField(FieldError *e) : err(e) {}
     Xapian::Query operator()(const std::string &value) override
     {
-        char key[128];
-        if (text_category_key(value.c_str(), key, sizeof key)) {
-            if (err->msg.empty())
-                err->msg = "category:" + value +
-                           " is not a category (cs.CV, cs or CV)";
+        arena a = {};
+        char *k[TEXT_CATEGORY_KEYS];
+        const int nk = text_category_keys(&a, value.c_str(), 1, k);
+        std::vector<Xapian::Query> terms;
+        for (int i = 0; i < nk; i++)
+            if (strlen(k[i]) + strlen(LAYOUT_P_CATEGORY) <= MAX_TERM_BYTES)
+                terms.emplace_back(std::string(LAYOUT_P_CATEGORY) + k[i]);
+        arena_free(&a);
+        if (nk < 0) {
+            err->out_of_memory = true;
             return Xapian::Query::MatchNothing;
         }
-        return Xapian::Query(std::string(LAYOUT_P_CATEGORY) + key);
+        if (terms.empty()) {
+            if (err->msg.empty())
+                err->msg = "category:" + value +
+                           " is not a category (cs.CV, cs, CV or a name)";
+            return Xapian::Query::MatchNothing;
+        }
+        return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
     }
 };
 

@@ -711,10 +711,13 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     const size_t n_cat_alts = filter_alternatives(q->categories, q->n_categories);
     const size_t n_author_alts = filter_alternatives(q->authors, q->n_authors);
     const size_t n_subj_alts = filter_alternatives(q->subjects, q->n_subjects);
-    const char **cats = n_cat_alts ? arena_alloc(&a, n_cat_alts * sizeof *cats)
+    const char **cats = n_cat_alts ? arena_alloc(&a, TEXT_CATEGORY_KEYS *
+                                                         n_cat_alts * sizeof *cats)
                                    : NULL;
     unsigned *cat_groups =
-        n_cat_alts ? arena_alloc(&a, n_cat_alts * sizeof *cat_groups) : NULL;
+        n_cat_alts ? arena_alloc(&a, TEXT_CATEGORY_KEYS * n_cat_alts *
+                                         sizeof *cat_groups)
+                   : NULL;
     shim_author_key *aks =
         n_author_alts
             ? arena_alloc(&a, AUTHOR_KEYS_MAX * n_author_alts * sizeof *aks)
@@ -738,7 +741,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         }
         for (const char *p = q->categories[i];; p++) {
             const size_t len = strcspn(p, "|");
-            char *alt = arena_strndup(&a, p, len), *k[2];
+            char *alt = arena_strndup(&a, p, len), *k[TEXT_CATEGORY_KEYS];
             int nk = alt ? text_category_keys(&a, alt, 1, k) : -1;
             if (nk < 0) {
                 handle_error(ix, PDX_ENOMEM, "out of memory");
@@ -750,8 +753,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                   q->categories[i]);
                 goto fail;
             }
-            cat_groups[n_cats] = (unsigned)i;
-            cats[n_cats++] = k[0];
+            for (int j = 0; j < nk; j++) { /* a name's codes beside it */
+                cat_groups[n_cats] = (unsigned)i;
+                cats[n_cats++] = k[j];
+            }
             p += len;
             if (!*p)
                 break;

@@ -21,6 +21,7 @@
 
 #include "read_side.hh"
 extern "C" {
+#include "../common/arxiv_categories.h"
 #include "../common/text.h"
 #include "qscan.h"
 }
@@ -609,14 +610,53 @@ static std::string written_category(shim_db *h, const std::string &term,
 std::string missing_categories(shim_db *h, const Xapian::Query &q)
 {
     const std::string pfx = LAYOUT_P_CATEGORY;
+    auto lower = [](std::string x) {
+        for (char &c : x)
+            c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+        return x;
+    };
+    /* A category's arXiv name stands with its codes (text_category_keys):
+     * the three are one filter, missing only when none is held, and then
+     * named by the name alone. */
+    std::set<std::string> quiet;
+    for (Xapian::TermIterator t = q.get_unique_terms_begin();
+         t != q.get_unique_terms_end(); ++t) {
+        const std::string &term = *t;
+        if (term.compare(0, pfx.size(), pfx))
+            continue;
+        const std::string key = term.substr(pfx.size());
+        const char *codes[2];
+        const size_t n = key.find('.') != std::string::npos
+                             ? 0
+                             : arxiv_categories_named(key.c_str(), codes);
+        bool held = n && h->db.get_termfreq(term);
+        for (size_t i = 0; i < n; i++) {
+            quiet.insert(pfx + lower(codes[i]));
+            held = held || h->db.get_termfreq(pfx + lower(codes[i]));
+        }
+        if (held)
+            quiet.insert(term);
+    }
     std::string note;
     for (Xapian::TermIterator t = q.get_unique_terms_begin();
          t != q.get_unique_terms_end(); ++t) {
         const std::string &term = *t;
-        if (term.compare(0, pfx.size(), pfx) || h->db.get_termfreq(term))
+        if (term.compare(0, pfx.size(), pfx) || quiet.count(term) ||
+            h->db.get_termfreq(term))
             continue;
         const std::string key = term.substr(pfx.size());
-        /* The nearest three, nearer first, then the more common. */
+        /* First the categories the index holds whose arXiv names hold the
+         * words ("vision": cs.CV), then the nearest three by edit
+         * distance, nearer first, then the more common. */
+        std::vector<std::string> shown;
+        const char *like[8];
+        const size_t n_like = arxiv_categories_like(key.c_str(), like, 8);
+        for (size_t i = 0; i < n_like && shown.size() < 3; i++) {
+            const std::string code_term = pfx + lower(like[i]);
+            if (h->db.get_termfreq(code_term))
+                shown.push_back(written_category(h, code_term, lower(like[i])) +
+                                " " + arxiv_category_name(like[i]));
+        }
         const size_t limit = std::max<size_t>(2, key.size() / 3);
         std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
             near;
@@ -628,10 +668,18 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
                 near.push_back({{d, ~c.get_termfreq()}, cand});
         }
         std::sort(near.begin(), near.end());
+        for (size_t i = 0; i < near.size() && shown.size() < 3; i++) {
+            const std::string w =
+                written_category(h, pfx + near[i].second, near[i].second);
+            bool dup = false;
+            for (const std::string &x : shown)
+                dup = dup || x.compare(0, w.size() + 1, w + " ") == 0;
+            if (!dup)
+                shown.push_back(w);
+        }
         std::string list;
-        for (size_t i = 0; i < near.size() && i < 3; i++)
-            list += (i ? ", " : "") +
-                    written_category(h, pfx + near[i].second, near[i].second);
+        for (size_t i = 0; i < shown.size(); i++)
+            list += (i ? ", " : "") + shown[i];
         note += std::string(note.empty() ? "" : "; ") + "no work has category " +
                 key + (list.empty() ? "" : " (nearest: " + list + ")");
     }

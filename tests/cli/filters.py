@@ -160,11 +160,25 @@ def load(path, n=None):
     return recs
 
 
+# A few of arXiv's category names (arxiv.org/category_taxonomy), written
+# here apart from the program's table: a name filters by its codes.
+NAMES = {
+    "machine learning": ["cs.lg", "stat.ml"],
+    "systems and control": ["eess.sy", "cs.sy"],
+    "computer vision and pattern recognition": ["cs.cv"],
+    "high energy physics theory": ["hep-th"],
+}
+
+
+def name_words(q):
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", q.lower().replace("&", " and ")).split())
+
+
 def cat_matches(q, cats):
     if re.fullmatch(r"[A-Z]{2}", q):
         q = "cs." + q
-    q = q.lower()
-    return any(c.lower() == q or c.lower().split(".")[0] == q for c in cats)
+    keys = [q.lower()] + ([] if "." in q else NAMES.get(name_words(q), []))
+    return any(c.lower() == k or c.lower().split(".")[0] == k for c in cats for k in keys)
 
 
 def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=False):
@@ -310,6 +324,10 @@ suite(db, recs, [
     ("samples: --category 'eess|q-bio'", dict(cats=["eess|q-bio"])),
     ("samples: --category cs --category stat (both)", dict(cats=["cs", "stat"])),
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe|Mehta"])),
+    ("samples: --category 'Machine Learning' (arXiv's name)", dict(cats=["Machine Learning"])),
+    ("samples: --category 'SYSTEMS & CONTROL' (name)", dict(cats=["SYSTEMS & CONTROL"])),
+    ("samples: --category 'computer vision and pattern recognition|eess.SY'",
+     dict(cats=["computer vision and pattern recognition|eess.SY"])),
 ])
 
 def ids_of(db, args):
@@ -337,6 +355,8 @@ syntax_check(db, "samples: category:CV year:2010..2015 = flags", "category:CV ye
 syntax_check(db, "samples: category:cs category:q-bio = flags", "category:cs category:q-bio",
              ["--category", "cs|q-bio"])
 syntax_check(db, "samples: year:..2008 = flags", "year:..2008", ["--year", "..2008"])
+syntax_check(db, "samples: category:\"machine learning\" = its codes", 'category:"machine learning"',
+             ["--category", "cs.LG|stat.ML"])
 facet_check(db, recs, "samples: every work", ["--all"])
 facet_check(db, recs, "samples: networks OR glacier", ["networks OR glacier"])
 facet_check(db, recs, "samples: --category cs --year 2005..", ["--category", "cs", "--year", "2005.."])
@@ -361,6 +381,8 @@ if ARXIV and os.path.exists(ARXIV):
         ("arxiv: --category cond-mat", dict(cats=["cond-mat"])),
         ("arxiv: --category physics --category eess.IV", dict(cats=["physics", "eess.IV"], may_be_empty=True)),
         ("arxiv: --category 'physics|eess.IV'", dict(cats=["physics|eess.IV"])),
+        ("arxiv: --category 'Machine Learning' (arXiv's name)", dict(cats=["Machine Learning"])),
+        ("arxiv: --category 'High Energy Physics - Theory'", dict(cats=["High Energy Physics - Theory"])),
         ("arxiv: --author Wang", dict(authors=["Wang"])),
         ("arxiv: --author 'Y. Wang'", dict(authors=["Y. Wang"])),
         ("arxiv: --author 'Wang, Yue'", dict(authors=["Wang, Yue"])),
