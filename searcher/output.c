@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "../common/arxiv_categories.h"
 #include "cite.h"
 
 #include <cjson/cJSON.h>
@@ -221,9 +222,14 @@ static int facets_json(cJSON *o, const pdx_results *r, unsigned asked)
         for (size_t i = 0; i < pdx_results_facet_count(r, facet_names[k].bit); i++) {
             const pdx_facet *fv = pdx_results_facet(r, facet_names[k].bit, i);
             cJSON *v = cJSON_CreateObject();
+            /* an arXiv category's name beside its code */
+            const char *name = facet_names[k].bit == PDX_FACET_CATEGORY
+                                   ? arxiv_category_name(fv->value)
+                                   : NULL;
             if (!v || !cJSON_AddItemToArray(arr, v) ||
                 !cJSON_AddStringToObject(v, "value", fv->value) ||
-                !cJSON_AddNumberToObject(v, "count", (double)fv->count))
+                !cJSON_AddNumberToObject(v, "count", (double)fv->count) ||
+                (name && !cJSON_AddStringToObject(v, "name", name)))
                 return -1;
         }
     }

@@ -167,7 +167,10 @@ try:
     cat = until("document.querySelector('#facets ul:nth-of-type(2) a, #facets a[aria-label^=\"Only category\"]')"
                 " && document.querySelector('#facets a[aria-label^=\"Only category\"]').getAttribute('aria-label')")
     click('#facets a[aria-label^="Only category"]')
-    value = cat.replace("Only category ", "")
+    # "Only category cs.CV, Computer Vision and Pattern Recognition": the
+    # code, then arXiv's name for it
+    value, _, name = cat.replace("Only category ", "").partition(", ")
+    check("a category facet names its category (%s: %s)" % (value, name), len(name) > 3, cat)
     got, want = shown({"q": "glacier mapping", "year": "2015..", "category": value})
     check("clicking a facet narrows to it (%s)" % value, got == want and len(got) > 0, (got, want))
     check("the filter shows as a chip", value in (until("document.querySelector('#chips').textContent") or ""))
