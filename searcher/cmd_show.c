@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/arxiv_categories.h"
 #include "cite.h"
 #include "cli.h"
 
@@ -40,9 +41,17 @@ static void text_field(const char *key, const cJSON *v)
         printf("  %-18s ", key);
         const cJSON *it;
         int i = 0;
+        /* an arXiv category with its name, as arXiv's abstract pages
+         * write it: "cs.LG (Machine Learning)" */
+        const int cats = !strcmp(key, "categories");
         cJSON_ArrayForEach(it, v)
-            printf("%s%s", i++ ? "; " : "",
-                   cJSON_IsString(it) ? it->valuestring : "?");
+        {
+            const char *s = cJSON_IsString(it) ? it->valuestring : "?";
+            const char *name = cats ? arxiv_category_name(s) : NULL;
+            printf("%s%s", i++ ? "; " : "", s);
+            if (name)
+                printf(" (%s)", name);
+        }
         putchar('\n');
     }
 }
