@@ -48,24 +48,32 @@ const Xapian::termpos FIELD_GAP = LAYOUT_FIELD_GAP;
 struct SpellWords {
     std::vector<std::string> words;
     std::vector<uint64_t> hashes;
+    std::vector<uint64_t> seen; /* settle()'s: open addressing, 0 empty */
 
     void settle()
     {
-        /* sorted by hash: integers compare faster than the words */
-        std::vector<std::pair<uint64_t, uint32_t>> k(words.size());
-        for (size_t i = 0; i < words.size(); i++)
-            k[i] = std::make_pair(key_hash(words[i]),
-                                  static_cast<uint32_t>(i));
-        std::sort(k.begin(), k.end());
-        std::vector<std::string> once;
-        once.reserve(k.size());
+        /* Each word's first time kept, in place: the hashes in a table
+         * of their own, at most half full (key_hash is never 0). */
+        size_t cap = 64;
+        while (cap < 2 * words.size())
+            cap *= 2;
+        seen.assign(cap, 0);
         hashes.clear();
-        for (size_t i = 0; i < k.size(); i++)
-            if (i == 0 || k[i].first != k[i - 1].first) {
-                once.push_back(std::move(words[k[i].second]));
-                hashes.push_back(k[i].first);
-            }
-        words.swap(once);
+        size_t out = 0;
+        for (size_t i = 0; i < words.size(); i++) {
+            const uint64_t h = key_hash(words[i]);
+            size_t j = h & (cap - 1);
+            while (seen[j] && seen[j] != h)
+                j = (j + 1) & (cap - 1);
+            if (seen[j])
+                continue; /* said already */
+            seen[j] = h;
+            if (out != i)
+                words[out] = std::move(words[i]);
+            out++;
+            hashes.push_back(h);
+        }
+        words.resize(out);
     }
 };
 
