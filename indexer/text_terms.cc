@@ -166,8 +166,10 @@ static bool may_hold_cjk(const char *text, size_t n)
 
 void TextTerms::clear()
 {
+    for (size_t i = 0; i < used; i++) /* the slots in use, alone: a
+                                         * long work's table stays large */
+        where[slot[i]] = 0;
     used = 0;
-    std::fill(where.begin(), where.end(), 0);
     pos = 0;
     written.clear();
 }
@@ -285,6 +287,7 @@ void TextTerms::place(uint32_t i, uint64_t h)
     while (where[j])
         j = (j + 1) & mask;
     where[j] = i + 1;
+    slot[i] = static_cast<uint32_t>(j);
 }
 
 /* Term key at position at, after every position it has. */
@@ -298,6 +301,7 @@ TextTerms::Term &TextTerms::add(Xapian::termpos at)
     if (used == terms.size()) {
         terms.emplace_back();
         name_hash.push_back(0);
+        slot.push_back(0);
     }
     name_hash[used] = h;
     Term &t = terms[used];

@@ -129,6 +129,7 @@ class TextTerms {
      * chased a node. */
     std::vector<uint32_t> where;
     std::vector<uint64_t> name_hash; /* of terms[i].name */
+    std::vector<uint32_t> slot;      /* terms[i]'s in where */
     Term *find(uint64_t h);
     void place(uint32_t i, uint64_t h);
     std::vector<const Term *> order;
