@@ -329,6 +329,7 @@ void PositionsWriter::add(const std::string &term,
 {
     if (at.empty())
         return;
+    ascending = ascending && (entries.empty() || entries.back().term < term);
     Entry e{term_hash16(term), term, at[0], std::string(),
             static_cast<uint32_t>(at.size())};
     for (size_t i = 1; i < at.size(); i++)
@@ -348,12 +349,25 @@ std::string PositionsWriter::take()
      * Entry holds two strings, and sorting the entries themselves moved
      * them about (2% of a build). */
     order.resize(entries.size());
-    for (uint32_t i = 0; i < order.size(); i++)
-        order[i] = i;
-    std::sort(order.begin(), order.end(), [this](uint32_t x, uint32_t y) {
-        const Entry &a = entries[x], &b = entries[y];
-        return a.hash >> 2 != b.hash >> 2 ? a.hash < b.hash : a.term < b.term;
-    });
+    if (ascending) {
+        /* Added in their terms' order (build_doc's): the index breaks a
+         * tie of hashes as the term would, and the keys sort as plain
+         * integers. */
+        keys.resize(entries.size());
+        for (uint32_t i = 0; i < keys.size(); i++)
+            keys[i] = uint64_t(entries[i].hash >> 2) << 32 | i;
+        std::sort(keys.begin(), keys.end());
+        for (size_t i = 0; i < keys.size(); i++)
+            order[i] = static_cast<uint32_t>(keys[i]);
+    } else {
+        for (uint32_t i = 0; i < order.size(); i++)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [this](uint32_t x, uint32_t y) {
+            const Entry &a = entries[x], &b = entries[y];
+            return a.hash >> 2 != b.hash >> 2 ? a.hash < b.hash
+                                               : a.term < b.term;
+        });
+    }
     for (uint16_t &h : others)
         h >>= 2;
     std::sort(others.begin(), others.end());
@@ -399,6 +413,7 @@ std::string PositionsWriter::take()
     }
     entries.clear();
     others.clear();
+    ascending = true;
     put_varint(v, m);
     return v + names + dir + body;
 }

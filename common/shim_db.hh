@@ -361,6 +361,8 @@ class PositionsWriter {
     std::vector<Entry> entries;
     std::vector<uint16_t> others;
     std::vector<uint32_t> order; /* take()'s: entries in value order */
+    std::vector<uint64_t> keys;  /* take()'s: hash << 32 | index */
+    bool ascending = true;       /* entries added in their terms' order */
 
   public:
     void add(const std::string &term, const std::vector<Xapian::termpos> &at);

@@ -574,12 +574,25 @@ const std::vector<FormAt> &TextTerms::form_positions()
 
 const std::vector<const TextTerms::Term *> &TextTerms::sorted()
 {
+    /* By the names' first eight bytes as one integer, the rest of the
+     * names only to break a tie: most compares are one. */
+    keyed.clear();
+    for (size_t i = 0; i < used; i++) {
+        const std::string &n = terms[i].name;
+        uint64_t k = 0;
+        for (size_t j = 0; j < 8; j++)
+            k = k << 8 | (j < n.size() ? static_cast<unsigned char>(n[j]) : 0);
+        keyed.emplace_back(k, &terms[i]);
+    }
+    std::sort(keyed.begin(), keyed.end(),
+              [](const std::pair<uint64_t, const Term *> &a,
+                 const std::pair<uint64_t, const Term *> &b) {
+                  return a.first != b.first ? a.first < b.first
+                                            : a.second->name < b.second->name;
+              });
     order.clear();
-    for (size_t i = 0; i < used; i++)
-        order.push_back(&terms[i]);
-    std::sort(order.begin(), order.end(), [](const Term *a, const Term *b) {
-        return a->name < b->name;
-    });
+    for (const auto &kt : keyed)
+        order.push_back(kt.second);
     return order;
 }
 

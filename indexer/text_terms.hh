@@ -133,6 +133,7 @@ class TextTerms {
     Term *find(uint64_t h);
     void place(uint32_t i, uint64_t h);
     std::vector<const Term *> order;
+    std::vector<std::pair<uint64_t, const Term *>> keyed; /* sorted()'s */
     std::vector<uint32_t> written; /* words not their own stems: hashes */
     std::vector<FormAt> form_at;   /* form_positions()'s */
     /* Scratch of word_forms() and form_positions(), kept for their
