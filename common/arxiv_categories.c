@@ -6,9 +6,10 @@
  * Why.  Records carry category codes, but a researcher often knows the
  * name arXiv's listings and its advanced search show, and typed as a
  * filter a name matched nothing.  The table is arXiv's taxonomy of
- * active categories (arxiv.org/category_taxonomy), 155 of them, each
- * alias pair (cs.LG beside stat.ML, math.IT beside cs.IT) under its one
- * name; archives ("cs", "physics") are codes, not names, here.
+ * active categories (arxiv.org/category_taxonomy), 155 of them; six
+ * names stand for two categories each (cs.LG and stat.ML are both
+ * Machine Learning, and an alias pair such as cs.IT and math.IT shares
+ * its name); archives ("cs", "physics") are codes, not names, here.
  *
  * A name is compared as its words: ASCII letters and digits, lower-cased,
  * "&" read as "and", everything else a space, so "High Energy Physics -

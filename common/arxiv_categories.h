@@ -10,7 +10,7 @@
 
 /* The codes of the categories arXiv names `value` (compared by words:
  * case, punctuation and "&" for "and" aside), into codes[0..2): two for
- * an alias pair ("Machine Learning": cs.LG, stat.ML).  Returns how many,
+ * a name two categories share ("Machine Learning": cs.LG, stat.ML).  Returns how many,
  * 0 when no category has that name.  The strings are static. */
 size_t arxiv_categories_named(const char *value, const char *codes[2]);
 

@@ -499,7 +499,7 @@ typedef enum pdx_sort {
  *  - categories: "cs.CV" matches that category; a bare archive "cs" matches
  *    all of cs.*; a bare cs subject code as on profile pages ("CV", "LG")
  *    means "cs.CV"; arXiv's name of a category ("Machine Learning")
- *    matches its code, or both codes of an alias pair (cs.LG, stat.ML),
+ *    matches its code, or both codes of a name two share (cs.LG, stat.ML),
  *    beside a category spelt so.  Matching ignores case.
  *  - authors: "Zhihua Wu", "Wu, Zhihua", "Z. Wu", "wu, z" all name the same
  *    person; case and accents are ignored.  A full given name matches that

@@ -693,7 +693,8 @@ int text_category_keys(arena *a, const char *cat, int query,
         return 0;
     if (query) {
         /* A category's name ("Machine Learning"), when it is not a code
-         * itself: its code, or the two of an alias pair, beside it. */
+         * itself: its code, or both codes of a name two categories share,
+         * beside it. */
         const char *codes[2];
         const size_t n =
             strchr(k[0], '.') ? 0 : arxiv_categories_named(cat, codes);

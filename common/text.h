@@ -111,9 +111,10 @@ char *text_join2(arena *a, const char *x, const char *y);
  * For a filter (query != 0) a bare cs subject code as profile pages show
  * it ("CV") means cs.CV; and a category's arXiv name ("Machine
  * Learning", common/arxiv_categories.c) adds its code, or both codes of
- * an alias pair ("cs.lg", "stat.ml"), after the value itself, which a
- * source's own category may spell.  The same rule for the indexer and
- * for --category and `category:`, so the two sides cannot disagree.
+ * a name two categories share ("cs.lg", "stat.ml"), after the value
+ * itself, which a source's own category may spell.  The same rule for
+ * the indexer and for --category and `category:`, so the two sides
+ * cannot disagree.
  * Writes k[0..TEXT_CATEGORY_KEYS) in `a`; returns how many, 0 for an
  * empty category, -1 on out-of-memory. */
 int text_category_keys(arena *a, const char *cat, int query,
