@@ -578,6 +578,17 @@ extern "C" int shim_suggest_author(shim_db *h, const char *family,
     }
 }
 
+/* The key the index holds category c under (text_category_keys, the
+ * indexer's own rule: "cs.CV" is "cs.cv"). */
+static std::string category_key(const char *c)
+{
+    arena a = {};
+    char *k[TEXT_CATEGORY_KEYS];
+    const std::string key = text_category_keys(&a, c, 0, k) > 0 ? k[0] : "";
+    arena_free(&a);
+    return key;
+}
+
 /* The category of key `key` (its category term `term`) as the works
  * write it ("cs.CV" for cs.cv), read from one work holding it; key
  * itself for an archive ("math") or when no work's categories spell it. */
@@ -592,15 +603,8 @@ static std::string written_category(shim_db *h, const std::string &term,
         size_t end = cats.find(FACET_SEP, at);
         if (end == std::string::npos)
             end = cats.size();
-        std::string c = cats.substr(at, end - at);
-        while (!c.empty() && c.front() == ' ')
-            c.erase(0, 1);
-        while (!c.empty() && c.back() == ' ')
-            c.pop_back();
-        std::string lower = c;
-        for (char &ch : lower)
-            ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
-        if (lower == key)
+        const std::string c = cats.substr(at, end - at);
+        if (category_key(c.c_str()) == key)
             return c;
         at = end + 1;
     }
@@ -610,11 +614,6 @@ static std::string written_category(shim_db *h, const std::string &term,
 std::string missing_categories(shim_db *h, const Xapian::Query &q)
 {
     const std::string pfx = LAYOUT_P_CATEGORY;
-    auto lower = [](std::string x) {
-        for (char &c : x)
-            c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-        return x;
-    };
     /* A category's arXiv name stands with its codes (text_category_keys):
      * the three are one filter, missing only when none is held, and then
      * named by the name alone. */
@@ -631,8 +630,8 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
                              : arxiv_categories_named(key.c_str(), codes);
         bool held = n && h->db.get_termfreq(term);
         for (size_t i = 0; i < n; i++) {
-            quiet.insert(pfx + lower(codes[i]));
-            held = held || h->db.get_termfreq(pfx + lower(codes[i]));
+            quiet.insert(pfx + category_key(codes[i]));
+            held = held || h->db.get_termfreq(pfx + category_key(codes[i]));
         }
         if (held)
             quiet.insert(term);
@@ -652,9 +651,9 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
         const char *like[8];
         const size_t n_like = arxiv_categories_like(key.c_str(), like, 8);
         for (size_t i = 0; i < n_like && shown.size() < 3; i++) {
-            const std::string code_term = pfx + lower(like[i]);
+            const std::string code_term = pfx + category_key(like[i]);
             if (h->db.get_termfreq(code_term))
-                shown.push_back(written_category(h, code_term, lower(like[i])) +
+                shown.push_back(written_category(h, code_term, category_key(like[i])) +
                                 " " + arxiv_category_name(like[i]));
         }
         const size_t limit = std::max<size_t>(2, key.size() / 3);
