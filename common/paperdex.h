@@ -815,7 +815,12 @@ PDX_EXTERN const char *pdx_results_author_suggestion(const pdx_results *r,
 
 /** How the query was searched when not quite as written -- "the query
  *  has 1300 distinct terms; it was searched with the 1024 most
- *  informative (the rarest in the index)" -- or NULL.  Borrowed from r. */
+ *  informative (the rarest in the index)" -- and the filters no work
+ *  passes: a category or subject no work has, with the nearest ones;
+ *  when nothing matched, an author no work has and years no work is
+ *  from, with the nearest years that have works ("no work is from 2017
+ *  (nearest years with works: 2016, 2018)"); notes are joined by "; ".
+ *  NULL when there is none.  Borrowed from r. */
 PDX_EXTERN const char *pdx_results_note(const pdx_results *r);
 
 /** Number of hits on this page. */

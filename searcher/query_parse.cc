@@ -229,7 +229,10 @@ struct CategoryField : public Xapian::FieldProcessor {
  * folded as the index folds it. */
 struct SubjectField : public Xapian::FieldProcessor {
     FieldError *err;
-    explicit SubjectField(FieldError *e) : err(e) {}
+    std::vector<std::string> *seen;
+    SubjectField(FieldError *e, std::vector<std::string> *s) : err(e), seen(s)
+    {
+    }
     Xapian::Query operator()(const std::string &value) override
     {
         arena a = {};
@@ -241,6 +244,7 @@ struct SubjectField : public Xapian::FieldProcessor {
                 err->msg = "subject:" + value + " names no subject";
             return Xapian::Query::MatchNothing;
         }
+        seen->push_back(value);
         return Xapian::Query(LAYOUT_P_SUBJECT + cut_key(key.c_str()));
     }
 };
@@ -248,7 +252,11 @@ struct SubjectField : public Xapian::FieldProcessor {
 /* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
 struct YearField : public Xapian::FieldProcessor {
     FieldError *err;
-    explicit YearField(FieldError *e) : err(e) {}
+    std::vector<std::pair<int, int>> *seen;
+    YearField(FieldError *e, std::vector<std::pair<int, int>> *s)
+        : err(e), seen(s)
+    {
+    }
     Xapian::Query operator()(const std::string &value) override
     {
         int lo, hi;
@@ -258,6 +266,7 @@ struct YearField : public Xapian::FieldProcessor {
                            "(2020, 2019..2021, 2019.., ..2021)";
             return Xapian::Query::MatchNothing;
         }
+        seen->emplace_back(lo, hi);
         if (lo && hi)
             return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
                                  Xapian::sortable_serialise(lo),
@@ -291,11 +300,13 @@ Reader::Reader(shim_db *h)
      * category: ANDs with year: (different boolean prefixes). */
     qp.add_boolean_prefix("category",
                           (new CategoryField(&field_error))->release());
-    qp.add_boolean_prefix("year", (new YearField(&field_error))->release());
+    qp.add_boolean_prefix(
+        "year", (new YearField(&field_error, &year_values))->release());
     qp.add_boolean_prefix(
         "author", (new AuthorField(&field_error, h, &author_values))->release());
     qp.add_boolean_prefix("subject",
-                          (new SubjectField(&field_error))->release());
+                          (new SubjectField(&field_error, &subject_values))
+                              ->release());
     qp.set_max_expansion(PDX_WILDCARD_MAX,
                          Xapian::Query::WILDCARD_LIMIT_MOST_FREQUENT);
     newest.add_value(SLOT_DATE, true); /* undated last */
@@ -1587,6 +1598,8 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     auto parse = [&](unsigned flags) {
         fe.msg.clear();
         reader(h).author_values.clear();
+        reader(h).year_values.clear();
+        reader(h).subject_values.clear();
         reader(h).qp.set_default_op(all_words ? Xapian::Query::OP_AND
                                               : Xapian::Query::OP_OR);
         return reader(h).qp.parse_query(text, flags | reader(h).cjk_flag);

@@ -46,6 +46,9 @@ struct Reader : pdxshim::Side {
     Xapian::QueryParser qp_forms;
     FieldError field_error; /* set by the field processors during a parse */
     std::vector<std::string> author_values; /* the last parse's author: */
+    /* the last parse's year: ranges (0: open), as YearField read them */
+    std::vector<std::pair<int, int>> year_values;
+    std::vector<std::string> subject_values; /* and its subject: values */
     /* The works' lengths, once the handle's queries have scored enough
      * postings to pay for reading them (searcher/bm25.cc). */
     pdxshim::LengthCache lengths;
@@ -122,5 +125,19 @@ std::string suggest(shim_db *h, const std::string &raw, double seconds);
  * nearest by edit distance among the index's categories, as the works
  * write them; "" when every category of q is held. */
 std::string missing_categories(shim_db *h, const Xapian::Query &q);
+/* For a search that matched nothing: a note naming each author and year
+ * filter that no work passes even alone, from the flags (q) and from the
+ * last parse's author: and year: values ("no work has author \"Zzyzx
+ * Q\""; "no work is from 2019 (nearest years with works: 2018, 2021)");
+ * "" when every one passes some work.  A match each, over the filter
+ * alone, stopped at its first work. */
+std::string empty_filters(shim_db *h, const shim_query *q);
+/* "no work has subject \"Malarai\" (nearest: Malaria)" for each subject
+ * term of q no work holds, named as the filter gave it (sq's subject
+ * names, the last parse's subject: values), the nearest three by edit
+ * distance of their keys as the works write them; "" when every subject
+ * of q is held. */
+std::string missing_subjects(shim_db *h, const Xapian::Query &q,
+                             const shim_query *sq);
 
 #endif

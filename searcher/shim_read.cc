@@ -809,13 +809,18 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
                          query, more);
 }
 
-/* Add an ASCII note to the query's notes ("; " between). */
+/* Add a note to the query's notes ("; " between), cut whole characters
+ * at the room the notes have. */
 static void append_note(shim_totals *totals, const char *what)
 {
     std::string note = totals->note;
     note += (note.empty() ? "" : "; ") + std::string(what);
-    if (note.size() >= sizeof totals->note)
-        note.resize(sizeof totals->note - 1);
+    if (note.size() >= sizeof totals->note) {
+        size_t n = sizeof totals->note - 1;
+        while (n > 0 && (static_cast<unsigned char>(note[n]) & 0xC0) == 0x80)
+            n--; /* note[n] begins the character cut off */
+        note.resize(n);
+    }
     memcpy(totals->note, note.c_str(), note.size() + 1);
 }
 
@@ -1173,6 +1178,14 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const std::string missing = missing_categories(h, query);
     if (!missing.empty())
         append_note(totals, missing.c_str());
+    const std::string no_subject = missing_subjects(h, query, q);
+    if (!no_subject.empty())
+        append_note(totals, no_subject.c_str());
+    if (totals->upper == 0) {
+        const std::string empty = empty_filters(h, q);
+        if (!empty.empty())
+            append_note(totals, empty.c_str());
+    }
     totals->suggestion[0] = '\0';
     if (q->suggest && has_text) {
         std::string sug = suggest(h, q->text, deadline.left());

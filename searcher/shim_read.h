@@ -46,9 +46,17 @@ typedef struct shim_query {
     size_t n_cat_keys;
     const shim_author_key *author_keys;
     size_t n_author_keys;
+    const char *const *author_names; /* the author filters as given, by
+                                        group ("A|B": alternatives); for
+                                        the note on a filter no work
+                                        passes */
+    size_t n_author_names;
     const char *const *subject_keys; /* folded (text_fold) */
     const unsigned *subject_groups;
     size_t n_subject_keys;
+    const char *const *subject_names; /* the subject filters as given, by
+                                         group: for the notes */
+    size_t n_subject_names;
     int filters_all;
     double k1, b;
     size_t offset, limit;

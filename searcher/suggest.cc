@@ -2,7 +2,8 @@
  * suggest.cc -- "did you mean": the correction of a query's words from
  * the index's own vocabulary (suggest, correct_word), bounded in words
  * and in time so that a pasted abstract cannot make it spell-check for
- * seconds.
+ * seconds; and the notes on filters no work passes (a category, an
+ * author, a year), so that a filter never gives a silent 0.
  */
 #include <xapian.h>
 
@@ -681,6 +682,211 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
             list += (i ? ", " : "") + shown[i];
         note += std::string(note.empty() ? "" : "; ") + "no work has category " +
                 key + (list.empty() ? "" : " (nearest: " + list + ")");
+    }
+    return note;
+}
+
+/* Does any work pass q alone?  A match stopped at its first work. */
+static bool any_work(shim_db *h, const Xapian::Query &q)
+{
+    Xapian::Enquire e(h->db);
+    e.set_query(q);
+    e.set_weighting_scheme(Xapian::BoolWeight());
+    return !e.get_mset(0, 1).empty();
+}
+
+/* The year nearest to `from` (itself included) that a work is from,
+ * going back (`back`) or forward; 0 when none. */
+static int nearest_year(shim_db *h, int from, bool back)
+{
+    if (from <= 0)
+        return 0;
+    const std::string at = Xapian::sortable_serialise(from);
+    Xapian::Enquire e(h->db);
+    e.set_query(Xapian::Query(back ? Xapian::Query::OP_VALUE_LE
+                                   : Xapian::Query::OP_VALUE_GE,
+                              SLOT_YEAR, at));
+    e.set_weighting_scheme(Xapian::BoolWeight());
+    e.set_sort_by_value(SLOT_YEAR, back); /* back: the latest first */
+    const Xapian::MSet m = e.get_mset(0, 1);
+    if (m.empty())
+        return 0;
+    return static_cast<int>(Xapian::sortable_unserialise(m.begin().get_sort_key()));
+}
+
+/* "no work is from 2019 (nearest years with works: 2018, 2021)" for the
+ * year range [lo, hi] (0: open), or "" when a work is from it. */
+static std::string empty_years(shim_db *h, int lo, int hi)
+{
+    Xapian::Query range;
+    if (lo && hi)
+        range = Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                              Xapian::sortable_serialise(lo),
+                              Xapian::sortable_serialise(hi));
+    else if (lo)
+        range = Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                              Xapian::sortable_serialise(lo));
+    else if (hi)
+        range = Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                              Xapian::sortable_serialise(hi));
+    else
+        return std::string();
+    if (any_work(h, range))
+        return std::string();
+    std::string span = !lo         ? std::to_string(hi) + " or earlier"
+                       : !hi       ? std::to_string(lo) + " or later"
+                       : lo == hi  ? std::to_string(lo)
+                                   : std::to_string(lo) + " to " + std::to_string(hi);
+    const int before = lo ? nearest_year(h, lo - 1, true) : 0;
+    const int after = hi ? nearest_year(h, hi + 1, false) : 0;
+    std::string near;
+    if (before && after)
+        near = " (nearest years with works: " + std::to_string(before) +
+               ", " + std::to_string(after) + ")";
+    else if (before || after)
+        near = " (nearest year with works: " +
+               std::to_string(before ? before : after) + ")";
+    else
+        near = " (no work gives a year)";
+    return "no work is from " + span + near;
+}
+
+/* "no work has author \"name\"" when no work passes the author filter
+ * `name` ("A|B": either) alone, else "". */
+static std::string empty_author(shim_db *h, const std::string &name)
+{
+    std::vector<Xapian::Query> alts;
+    for (size_t at = 0; at <= name.size();) {
+        size_t end = name.find('|', at);
+        if (end == std::string::npos)
+            end = name.size();
+        Xapian::Query one;
+        if (author_name_query(h, name.substr(at, end - at), one) == -1)
+            throw std::bad_alloc();
+        alts.push_back(one); /* -2, no family name: the empty query */
+        at = end + 1;
+    }
+    const Xapian::Query q(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    return q.empty() || any_work(h, q) ? std::string()
+                                       : "no work has author \"" + name + "\"";
+}
+
+/* The filters empty_filters checks at most, of each kind: a query of a
+ * thousand year: values costs a thousand matches, and the notes have
+ * room for a few. */
+#define EMPTY_FILTERS_MOST 4
+
+std::string empty_filters(shim_db *h, const shim_query *q)
+{
+    std::vector<std::string> authors;
+    for (size_t i = 0; q->author_names && i < q->n_author_names; i++)
+        if (q->author_names[i])
+            authors.push_back(q->author_names[i]);
+    const Reader &r = reader(h);
+    std::vector<std::pair<int, int>> years;
+    if (q->year_min || q->year_max)
+        years.emplace_back(q->year_min, q->year_max);
+    if (q->text && *q->text) {
+        authors.insert(authors.end(), r.author_values.begin(),
+                       r.author_values.end());
+        years.insert(years.end(), r.year_values.begin(), r.year_values.end());
+    }
+    std::vector<std::string> notes;
+    std::set<std::string> asked;
+    for (size_t i = 0, n = 0; i < authors.size() && n < EMPTY_FILTERS_MOST; i++)
+        if (asked.insert(authors[i]).second) {
+            notes.push_back(empty_author(h, authors[i]));
+            n++;
+        }
+    std::set<std::pair<int, int>> spans;
+    for (size_t i = 0; i < years.size() && spans.size() < EMPTY_FILTERS_MOST; i++)
+        if (spans.insert(years[i]).second)
+            notes.push_back(empty_years(h, years[i].first, years[i].second));
+    std::string note;
+    for (const std::string &n : notes)
+        if (!n.empty())
+            note += (note.empty() ? "" : "; ") + n;
+    return note;
+}
+
+/* The folded key of subject `v` (text_fold, the indexer's rule). */
+static std::string subject_key(const std::string &v)
+{
+    arena a = {};
+    const char *k = text_fold(&a, v.data(), v.size());
+    const std::string key = k ? k : "";
+    arena_free(&a);
+    return key;
+}
+
+/* The subject of term `term` (key `key`) as a work holding it writes it
+ * ("Drug Therapy" for drugtherapy); key when none spells it. */
+static std::string written_subject(shim_db *h, const std::string &term,
+                                   const std::string &key)
+{
+    Xapian::PostingIterator p = h->db.postlist_begin(term);
+    if (p == h->db.postlist_end(term))
+        return key;
+    const std::string all = h->db.get_document(*p).get_value(SLOT_SUBJECTS);
+    for (size_t at = 0; at <= all.size();) {
+        size_t end = all.find(FACET_SEP, at);
+        if (end == std::string::npos)
+            end = all.size();
+        const std::string v = all.substr(at, end - at);
+        if (subject_key(v) == key)
+            return v;
+        at = end + 1;
+    }
+    return key;
+}
+
+std::string missing_subjects(shim_db *h, const Xapian::Query &q,
+                             const shim_query *sq)
+{
+    const std::string pfx = LAYOUT_P_SUBJECT;
+    /* each key as the filter gave it: --subject's alternatives, then
+     * subject: values */
+    std::map<std::string, std::string> given;
+    for (size_t i = 0; sq->subject_names && i < sq->n_subject_names; i++) {
+        const std::string v = sq->subject_names[i] ? sq->subject_names[i] : "";
+        for (size_t at = 0; at <= v.size();) {
+            size_t end = v.find('|', at);
+            if (end == std::string::npos)
+                end = v.size();
+            given.emplace(subject_key(v.substr(at, end - at)),
+                          v.substr(at, end - at));
+            at = end + 1;
+        }
+    }
+    for (const auto &g : reader(h).subject_values)
+        given.emplace(subject_key(g), g);
+    std::string note;
+    for (Xapian::TermIterator t = q.get_unique_terms_begin();
+         t != q.get_unique_terms_end(); ++t) {
+        const std::string &term = *t;
+        if (term.compare(0, pfx.size(), pfx) || h->db.get_termfreq(term))
+            continue;
+        const std::string key = term.substr(pfx.size());
+        const size_t limit = std::max<size_t>(2, key.size() / 3);
+        std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
+            near;
+        for (Xapian::TermIterator c = h->db.allterms_begin(pfx);
+             c != h->db.allterms_end(pfx); ++c) {
+            const size_t d = edit_distance(key, (*c).substr(pfx.size()), limit);
+            if (d <= limit)
+                near.push_back({{d, ~c.get_termfreq()}, *c});
+        }
+        std::sort(near.begin(), near.end());
+        std::string list;
+        for (size_t i = 0; i < near.size() && i < 3; i++)
+            list += (i ? ", " : "") +
+                    written_subject(h, near[i].second,
+                                    near[i].second.substr(pfx.size()));
+        const auto g = given.find(key);
+        note += std::string(note.empty() ? "" : "; ") +
+                "no work has subject \"" +
+                (g != given.end() ? g->second : key) + "\"" +
+                (list.empty() ? "" : " (nearest: " + list + ")");
     }
     return note;
 }

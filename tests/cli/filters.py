@@ -358,6 +358,63 @@ syntax_check(db, "samples: year:..2008 = flags", "year:..2008", ["--year", "..20
 syntax_check(db, "samples: category:\"machine learning\" = its codes", 'category:"machine learning"',
              ["--category", "cs.LG|stat.ML"])
 facet_check(db, recs, "samples: every work", ["--all"])
+
+
+def note_of(db, args):
+    """(number of hits, the note) of a JSON search."""
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "10"] + args,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: %s" % (args, p.stderr))
+    d = json.loads(p.stdout)
+    return len(d["hits"]), d.get("note") or ""
+
+
+def year_note(recs, lo, hi):
+    """The note a search gives for the year range [lo, hi] (None: open),
+    worked out here from the records: "" when a work is from it."""
+    held = sorted({r["year"] for r in recs if r["year"]})
+    if any((lo is None or y >= lo) and (hi is None or y <= hi) for y in held):
+        return ""
+    span = ("%d or earlier" % hi if lo is None else "%d or later" % lo if hi is None
+            else "%d" % lo if lo == hi else "%d to %d" % (lo, hi))
+    before = [y for y in held if lo is not None and y < lo]
+    after = [y for y in held if hi is not None and y > hi]
+    near = ([before[-1]] if before else []) + ([after[0]] if after else [])
+    return "no work is from %s (%s)" % (span, "nearest years with works: %d, %d" % tuple(near) if len(near) == 2
+                                        else "nearest year with works: %d" % near[0] if near
+                                        else "no work gives a year")
+
+
+def note_check(db, label, args, want_parts, unwanted=()):
+    """A search that matched nothing names each filter no work passes
+    (want_parts, computed apart) and no filter that some work passes."""
+    global passed, failed
+    n, note = note_of(db, args)
+    bad = [w for w in want_parts if w not in note] + [u for u in unwanted if u in note]
+    if n == 0 and not bad:
+        passed += 1
+        print("ok   %-55s %s" % (label, note))
+    else:
+        failed += 1
+        print("FAIL %s: %d hits, note %r; wrong about %s" % (label, n, note, bad))
+
+
+held = sorted({r["year"] for r in recs if r["year"]})
+gap = next(y for y in range(held[0], held[-1]) if y not in held)
+note_check(db, "samples: --year %d (a year between works' years)" % gap, ["--year", str(gap)],
+           [year_note(recs, gap, gap)])
+note_check(db, "samples: --year %d.. (after every work)" % (held[-1] + 1), ["--year", "%d.." % (held[-1] + 1)],
+           [year_note(recs, held[-1] + 1, None)])
+note_check(db, "samples: year:..%d in the query" % (held[0] - 1), ["zebra year:..%d" % (held[0] - 1)],
+           [year_note(recs, None, held[0] - 1)])
+note_check(db, "samples: --author 'Zzyzx Quorra' --year %d" % held[0],
+           ["--author", "Zzyzx Quorra", "--year", str(held[0])],
+           ['no work has author "Zzyzx Quorra"'], ["no work is from"])
+note_check(db, "samples: author:Quorra author:Mehta, a word no work has",
+           ["qwxzv author:Quorra author:Mehta"], ['no work has author "Quorra"'], ['"Mehta"'])
+note_check(db, "samples: --year %d, a word no work has (no note)" % held[-1],
+           ["qwxzv", "--year", str(held[-1])], [], ["no work is from"])
 facet_check(db, recs, "samples: networks OR glacier", ["networks OR glacier"])
 facet_check(db, recs, "samples: --category cs --year 2005..", ["--category", "cs", "--year", "2005.."])
 
