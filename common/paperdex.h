@@ -759,8 +759,10 @@ PDX_EXTERN int pdx_search(pdx_results **out, pdx_index *ix,
                           const pdx_query *q);
 
 /**
- * The work known by `id`: its own id, an id any of its sources gave, or
- * an arXiv id (with or without version).  On success *out is a new result
+ * The work known by `id`: its own id, an id any of its sources gave, an
+ * arXiv id (with or without version), a DOI, PMID or OpenAlex id in the
+ * forms people paste, or a record's key in its file (a BibTeX citation
+ * key, a RIS ID; a key two files use finds the work of either).  On success *out is a new result
  * set owned by the caller, with one hit, or none when no work has that id
  * (not an error).  The hit's `json` holds the work with all its sources,
  * each source's own record included when there are several.

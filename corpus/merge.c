@@ -178,6 +178,14 @@ static char *source_key(arena *a, const pdx_work *w)
     return arena_strdup(a, tmp);
 }
 
+char *merge_place_term(arena *a, const char *source, const char *key)
+{
+    pdx_work probe = PDX_WORK_INIT;
+    probe.source = source;
+    probe.source_key = key;
+    return source_key(a, &probe);
+}
+
 /* FNV-1a 64 over a record's content (every field but its id, which is
  * its identity, and where it was read), each field with a tag and a
  * separator so that moving text between fields changes the hash. */

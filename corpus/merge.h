@@ -81,6 +81,13 @@ int merge_lookup_of(arena *a, const pdx_work *r, merge_lookup *l);
  * a work up by. */
 size_t merge_id_keys(arena *a, const char *id, const char *keys[]);
 
+/* The term (XS<16 hex>) that places a record whose key in its file is
+ * `key` (a BibTeX citation key, a RIS ID) in the source file `source`,
+ * as the writer placed it (merge_keys): how a work is found by a key,
+ * which names a record only within its file.  Allocated in a; NULL out
+ * of memory. */
+char *merge_place_term(arena *a, const char *source, const char *key);
+
 /* What an id as people paste it names (trimmed, a trailing '/' and
  * ".pdf" dropped; the schemes ignore case):
  *   arXiv    2103.00823, 2103.00823v2, arXiv:2103.00823, hep-th/9901001,

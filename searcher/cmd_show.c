@@ -18,11 +18,15 @@ static const char help[] =
     "Print each work with all its fields and its sources: the file and\n"
     "line of every record merged into it, and, when there are several,\n"
     "what each of them gave.  ID is the work's id, an id any of its\n"
-    "sources gave, or an arXiv id.\n"
+    "sources gave, an arXiv id, DOI, PMID or OpenAlex id as people paste\n"
+    "them (arXiv:ID, https://doi.org/..., PMID:123, W123), or a record's\n"
+    "citation key in its file (BibTeX, RIS ID): the works of every file\n"
+    "that uses it.\n"
     "\n"
     "  --db DIR        the index (default: $PAPERDEX_DB)\n"
     "  --format F      text (default); json: the work as one object, or\n"
-    "                  one array of them for several IDs; jsonl: one\n"
+    "                  one array of them for several IDs (or an ID that\n"
+    "                  names several works); jsonl: one\n"
     "                  object a line; bibtex, ris or csljson: the works\n"
     "                  as citations, for a reference manager\n"
     "\n"
@@ -139,8 +143,10 @@ int cmd_show(int argc, char **argv)
     pdx_index *ix = cli_open_read(db, &status);
     if (!ix)
         return status;
-    /* json with several ids: one array of every work found */
-    cJSON *all = json == 1 && argc - optind > 1 ? cJSON_CreateArray() : NULL;
+    /* json: one array of every work found, for several ids or an id
+     * that names several works (a citation key two files use); the
+     * work alone for one id that names one */
+    cJSON *all = json == 1 ? cJSON_CreateArray() : NULL;
     /* citations: one document of every work found, written at the end */
     pdx_results **found = json == 3 ? calloc((size_t)(argc - optind), sizeof *found)
                                     : NULL;
@@ -171,12 +177,6 @@ int cmd_show(int argc, char **argv)
                     cJSON *o = cJSON_Parse(h->json);
                     if (o)
                         cJSON_AddItemToArray(all, o);
-                } else if (json) {
-                    cJSON *o = cJSON_Parse(h->json);
-                    char *s = o ? cJSON_Print(o) : NULL;
-                    printf("%s\n", s ? s : h->json);
-                    cJSON_free(s);
-                    cJSON_Delete(o);
                 } else {
                     printf("%s\n", h->work->id);
                     show_text(h->json);
@@ -203,7 +203,16 @@ int cmd_show(int argc, char **argv)
             pdx_results_free(found[i]);
         free(found);
     }
-    if (all) {
+    if (all && argc - optind == 1 && cJSON_GetArraySize(all) <= 1) {
+        cJSON *one = cJSON_GetArrayItem(all, 0); /* NULL: not found */
+        char *s = one ? cJSON_Print(one) : NULL;
+        if (s)
+            printf("%s\n", s);
+        else if (one)
+            status = EXIT_ERROR;
+        cJSON_free(s);
+        cJSON_Delete(all);
+    } else if (all) {
         char *s = cJSON_Print(all);
         if (s)
             printf("%s\n", s);

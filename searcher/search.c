@@ -588,9 +588,61 @@ static int on_named(void *ctx, const char *data, size_t len)
     return rc;
 }
 
+static int on_got(void *ctx, const char *data, size_t len);
+
+/* The places (merge_place_term) of one key in every source file of the
+ * index, gathered by pdx_source_foreach. */
+typedef struct place_terms {
+    arena *a;
+    const char *key;
+    const char **terms;
+    size_t n, cap;
+} place_terms;
+
+static int on_source_place(void *ctx, const pdx_source *s)
+{
+    place_terms *p = ctx;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        const char **t = realloc(p->terms, cap * sizeof *t);
+        if (!t)
+            return PDX_ENOMEM;
+        p->terms = t;
+        p->cap = cap;
+    }
+    const char *t = merge_place_term(p->a, s->path, p->key);
+    if (!t)
+        return PDX_ENOMEM;
+    p->terms[p->n++] = t;
+    return 0;
+}
+
+/* The works a record with key `key` in its file (a BibTeX citation key,
+ * a RIS ID) belongs to, handed to fn: a key is no id (two files may each
+ * have a "smith2020", and it never merges records), but it names one
+ * record within its file, and the index keeps each record's place there
+ * (XS) and the paths of its files (the sources' fingerprints; over
+ * several databases, the first one's).  0, or an error code set on ix. */
+static int lookup_by_place(pdx_index *ix, arena *a, const char *key,
+                           shim_data_fn fn, pdx_results *r)
+{
+    place_terms p = {a, key, NULL, 0, 0};
+    int rc = pdx_source_foreach(ix, on_source_place, &p);
+    if (rc == PDX_ENOMEM && !ix->code)
+        rc = handle_error(ix, PDX_ENOMEM, "out of memory");
+    if (!rc && p.n) {
+        shim_err e = {0, ""};
+        if ((rc = shim_lookup(ix->db, p.terms, p.n, fn, r, &e)))
+            handle_from_shim(ix, rc, &e);
+    }
+    free(p.terms);
+    return rc;
+}
+
 /* When the whole text is one id in a form people paste (merge_id_form)
- * and a work goes by it: r holds that work alone, its total 1, and a
- * note; 1.  0 when the text is no such id or no work has it (it is then
+ * and a work goes by it: r holds that work alone (or, for a record's key
+ * in its file that several files use, each work it names), its total,
+ * and a note; 1.  0 when the text is no such id or no work has it (it is then
  * searched as words); -1 on an error (set on ix). */
 static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
 {
@@ -626,14 +678,27 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
     int rc = shim_lookup(ix->db, keys, nk, on_named, r, &e);
     if (rc)
         return handle_from_shim(ix, rc, &e), -1;
+    /* else a record's key in its file, which two files may both use:
+     * every work it names (on_got) */
+    int by_key = 0;
+    if (!r->n && kind == MERGE_ID_NONE) {
+        if (lookup_by_place(ix, a, id, on_got, r))
+            return -1;
+        by_key = r->n > 0;
+    }
     if (!r->n)
         return 0;
-    r->totals.estimated = r->totals.lower = r->totals.upper = 1;
-    r->totals.total = 1;
+    r->totals.estimated = r->totals.lower = r->totals.upper = r->n;
+    r->totals.total = r->n;
     r->totals.gte = 0;
-    snprintf(r->totals.note, sizeof r->totals.note,
-             "%s is the id of %s; put it in quotes to search it as words",
-             id, r->hits[0].work->id);
+    if (by_key && r->n > 1)
+        snprintf(r->totals.note, sizeof r->totals.note,
+                 "%s is the citation key of %zu works (in different "
+                 "files); put it in quotes to search it as words", id, r->n);
+    else
+        snprintf(r->totals.note, sizeof r->totals.note,
+                 "%s is the %s of %s; put it in quotes to search it as words",
+                 id, by_key ? "citation key" : "id", r->hits[0].work->id);
     if (r->offset) /* the work is the only result: a later page is empty */
         r->n = 0;
     return 1;
@@ -1015,6 +1080,9 @@ int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
         if ((rc = shim_lookup(ix->db, keys, nk, on_got, r, &e)))
             handle_from_shim(ix, rc, &e);
     }
+    /* else a record's key in its file (a BibTeX key) */
+    if (!rc && r->n == 0 && !r->merged_into[0])
+        rc = lookup_by_place(ix, &a, id, on_got, r);
 done:
     arena_free(&a);
     if (rc) {

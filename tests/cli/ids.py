@@ -14,6 +14,8 @@ own fields:
               https://www.ncbi.nlm.nih.gov/pubmed/P
     OpenAlex  W1, w1, https://openalex.org/W1
     its id    as it is
+    a key     a record's key in its file (a BibTeX citation key, a RIS
+              ID), read from `show --format json` of every work
 
 and each must give the work whose field it is (a DOI or PMID two works
 share is left out: it names neither alone).  An id no work has is
@@ -71,11 +73,23 @@ for w in works.values():
         o = o.rsplit("/", 1)[-1]
         forms += [(f, wid) for f in (o, o.lower(), "https://openalex.org/" + o)]
 
+# A record's key in its file names it only within that file: the works
+# of the sample corpus whose sources carry one, each key held by one work.
+by_key = collections.defaultdict(set)
+for wid in works:
+    rc, out, err = run("show", "--db", db, "--format", "json", wid)
+    for src in json.loads(out).get("sources", []) if rc == 0 else []:
+        k = src.get("record", {}).get("source_key") or json.loads(out).get("source_key")
+        if k:
+            by_key[k].add(wid)
+forms += [(k, next(iter(ws))) for k, ws in sorted(by_key.items()) if len(ws) == 1]
+
 kinds = collections.Counter()
 for form, wid in forms:
     kind = ("arxiv" if "arxiv" in form.lower() or form[:2].isdigit() and "." in form and "/" not in form
             else "doi" if "10." in form else "pmid" if "pmid" in form.lower() or "pubmed" in form
-            else "openalex" if "openalex" in form or form[:1] in "Ww" and form[1:].isdigit() else "id")
+            else "openalex" if "openalex" in form or form[:1] in "Ww" and form[1:].isdigit()
+            else "key" if form in by_key else "id")
     kinds[kind] += 1
     rc, out, err = run("show", "--db", db, "--format", "json", form)
     got = json.loads(out).get("id") if rc == 0 and out.strip() else None
@@ -86,10 +100,11 @@ for form, wid in forms:
     res = json.loads(out) if rc == 0 else {}
     check("search %s: the work alone" % form,
           res.get("total") == 1 and [h["id"] for h in res.get("hits", [])] == [wid] and
-          "is the id of" in res.get("note", ""), (rc, str(res)[:300], err.strip()[:200]))
+          ("is the citation key of" if form in by_key else "is the id of") in res.get("note", ""),
+          (rc, str(res)[:300], err.strip()[:200]))
 print("ids tried: %s" % dict(kinds))
 check("every kind of id tried",
-      all(kinds[k] >= 3 for k in ("arxiv", "doi", "pmid", "openalex", "id")), kinds)
+      all(kinds[k] >= 3 for k in ("arxiv", "doi", "pmid", "openalex", "id", "key")), kinds)
 
 # An id no work has: searched as words, no note naming a work; show says
 # there is none (exit 1).
@@ -102,4 +117,22 @@ check("show of an unknown id: exit 1, named", rc == 1 and "2512.99999" in err, (
 rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", '"%s"' % forms[-1][0])
 check("a quoted id is searched as words", rc == 0 and "is the id of" not in json.loads(out).get("note", ""),
       (rc, out[:200]))
+# One key in two files: each file's work, and the note says there are two.
+two = os.path.join(work, "two")
+os.makedirs(two)
+for name, title in (("a.bib", "Glacier melt in the Alps"), ("b.bib", "Coral bleaching under heat")):
+    with open(os.path.join(two, name), "w") as f:
+        f.write("@article{smith2020,\n  title = {%s},\n  author = {Smith, Ann},\n  year = 2020\n}\n" % title)
+db2 = os.path.join(work, "ix2")
+rc, out, err = run("index", "--quiet", "--db", db2, two)
+rc, out, err = run("show", "--db", db2, "--format", "json", "smith2020")
+shown = json.loads(out) if rc == 0 else None
+check("show of a key two files use: both works",
+      isinstance(shown, list) and sorted(w["title"] for w in shown) ==
+      ["Coral bleaching under heat", "Glacier melt in the Alps"], (rc, out[:300], err))
+rc, out, err = run("search", "--db", db2, "--format", "json", "smith2020")
+res = json.loads(out) if rc == 0 else {}
+check("search of a key two files use: both works, named in the note",
+      res.get("total") == 2 and len(res.get("hits", [])) == 2 and
+      "citation key of 2 works" in res.get("note", ""), (rc, out[:300]))
 done()
