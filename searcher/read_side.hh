@@ -49,6 +49,10 @@ struct Reader : pdxshim::Side {
     /* the last parse's year: ranges (0: open), as YearField read them */
     std::vector<std::pair<int, int>> year_values;
     std::vector<std::string> subject_values; /* and its subject: values */
+    /* The paths of the index's source files (shim_source_paths), as of
+     * revision paths_rev of a single database (~0: not kept). */
+    std::vector<std::string> paths;
+    Xapian::rev paths_rev = ~Xapian::rev(0);
     /* The works' lengths, once the handle's queries have scored enough
      * postings to pay for reading them (searcher/bm25.cc). */
     pdxshim::LengthCache lengths;

@@ -590,8 +590,14 @@ static int on_named(void *ctx, const char *data, size_t len)
 
 static int on_got(void *ctx, const char *data, size_t len);
 
-/* The places (merge_place_term) of one key in every source file of the
- * index, gathered by pdx_source_foreach. */
+/* A whole query is looked up as a citation key (lookup_by_place) only
+ * in an index of at most this many source files: each file is one
+ * lookup, and a query such as GPT4 must not pay for a directory of a
+ * hundred thousand (show, similar and /works/ID ask every file). */
+#define KEY_QUERY_FILES 1000
+
+/* The places (merge_place_term) of one key in the source files of the
+ * index, gathered by shim_source_paths. */
 typedef struct place_terms {
     arena *a;
     const char *key;
@@ -599,20 +605,21 @@ typedef struct place_terms {
     size_t n, cap;
 } place_terms;
 
-static int on_source_place(void *ctx, const pdx_source *s)
+static int on_source_place(void *ctx, const char *path, size_t len)
 {
+    (void)len;
     place_terms *p = ctx;
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 64;
         const char **t = realloc(p->terms, cap * sizeof *t);
         if (!t)
-            return PDX_ENOMEM;
+            return 1;
         p->terms = t;
         p->cap = cap;
     }
-    const char *t = merge_place_term(p->a, s->path, p->key);
+    const char *t = merge_place_term(p->a, path, p->key);
     if (!t)
-        return PDX_ENOMEM;
+        return 1;
     p->terms[p->n++] = t;
     return 0;
 }
@@ -622,19 +629,22 @@ static int on_source_place(void *ctx, const pdx_source *s)
  * have a "smith2020", and it never merges records), but it names one
  * record within its file, and the index keeps each record's place there
  * (XS) and the paths of its files (the sources' fingerprints; over
- * several databases, the first one's).  0, or an error code set on ix. */
+ * several databases, the first one's).  Nothing is looked up when the
+ * index has more than most_files files (0: no bound).  0, or an error
+ * code set on ix. */
 static int lookup_by_place(pdx_index *ix, arena *a, const char *key,
-                           shim_data_fn fn, pdx_results *r)
+                           size_t most_files, shim_data_fn fn, pdx_results *r)
 {
     place_terms p = {a, key, NULL, 0, 0};
-    int rc = pdx_source_foreach(ix, on_source_place, &p);
-    if (rc == PDX_ENOMEM && !ix->code)
-        rc = handle_error(ix, PDX_ENOMEM, "out of memory");
-    if (!rc && p.n) {
-        shim_err e = {0, ""};
-        if ((rc = shim_lookup(ix->db, p.terms, p.n, fn, r, &e)))
-            handle_from_shim(ix, rc, &e);
-    }
+    shim_err e = {0, ""};
+    size_t n_all = 0;
+    int rc = shim_source_paths(ix->db, most_files ? most_files + 1 : 0,
+                               on_source_place, &p, &n_all, &e);
+    if (rc)
+        handle_from_shim(ix, rc, &e);
+    else if (p.n && (!most_files || n_all <= most_files) &&
+             (rc = shim_lookup(ix->db, p.terms, p.n, fn, r, &e)))
+        handle_from_shim(ix, rc, &e);
     free(p.terms);
     return rc;
 }
@@ -682,7 +692,7 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
      * every work it names (on_got) */
     int by_key = 0;
     if (!r->n && kind == MERGE_ID_NONE) {
-        if (lookup_by_place(ix, a, id, on_got, r))
+        if (lookup_by_place(ix, a, id, KEY_QUERY_FILES, on_got, r))
             return -1;
         by_key = r->n > 0;
     }
@@ -1082,7 +1092,7 @@ int pdx_get(pdx_results **out, pdx_index *ix, const char *id)
     }
     /* else a record's key in its file (a BibTeX key) */
     if (!rc && r->n == 0 && !r->merged_into[0])
-        rc = lookup_by_place(ix, &a, id, on_got, r);
+        rc = lookup_by_place(ix, &a, id, 0, on_got, r);
 done:
     arena_free(&a);
     if (rc) {

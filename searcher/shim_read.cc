@@ -1194,6 +1194,50 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
 }
 
+extern "C" int shim_source_paths(shim_db *h, size_t most, shim_data_fn fn,
+                                 void *ctx, size_t *n_all, shim_err *e)
+{
+    try {
+        settle(h);
+        Reader &r = reader(h);
+        with_reopen(h, [&] {
+            Xapian::rev rev = ~Xapian::rev(0);
+            if (h->shards.size() <= 1) {
+                try {
+                    rev = h->db.get_revision();
+                } catch (const Xapian::InvalidOperationError &) {
+                    /* not one local database: read every time */
+                }
+            }
+            if (rev != ~Xapian::rev(0) && rev == r.paths_rev)
+                return;
+            r.paths.clear();
+            r.paths_rev = ~Xapian::rev(0);
+            const std::string pfx = LAYOUT_META_SOURCE;
+            for (Xapian::TermIterator k = h->db.metadata_keys_begin(pfx);
+                 k != h->db.metadata_keys_end(pfx); ++k) {
+                const std::string v = h->db.get_metadata(*k);
+                cJSON *o = cJSON_ParseWithLength(v.data(), v.size());
+                const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
+                if (cJSON_IsString(p))
+                    r.paths.emplace_back(p->valuestring);
+                cJSON_Delete(o);
+            }
+            r.paths_rev = rev;
+        });
+        if (n_all)
+            *n_all = r.paths.size();
+        for (size_t i = 0; i < r.paths.size() && (!most || i < most); i++)
+            if (fn(ctx, r.paths[i].c_str(), r.paths[i].size())) {
+                set_msg(e, PDX_ENOMEM, "out of memory");
+                return PDX_ENOMEM;
+            }
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
 extern "C" int shim_search(shim_totals *totals, shim_db *h,
                            const shim_query *q, shim_hit_fn fn,
                            shim_snippet_fn snip_fn, shim_facet_fn facet_fn,

@@ -124,6 +124,14 @@ typedef struct shim_totals {
     size_t n_query_authors;
 } shim_totals;
 
+/* The paths of the source files the index keeps fingerprints of (over
+ * several databases, the first one's), each handed to fn, at most `most`
+ * of them (0: all); *n_all (when not NULL) is how many there are.  The
+ * list is kept on the handle while the index stays at one revision.  0,
+ * or an error code with e set. */
+int shim_source_paths(shim_db *db, size_t most, shim_data_fn fn, void *ctx,
+                      size_t *n_all, shim_err *e);
+
 int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
                 shim_hit_fn fn, shim_snippet_fn snip_fn,
                 shim_facet_fn facet_fn, void *ctx, shim_err *e);
