@@ -350,23 +350,27 @@ static std::string read_holder(const std::string &dir)
     return "held by " + who;
 }
 
+std::vector<std::string> pdxshim::source_paths(const Xapian::Database &db)
+{
+    std::vector<std::string> paths;
+    for (Xapian::TermIterator k = db.metadata_keys_begin(LAYOUT_META_SOURCE);
+         k != db.metadata_keys_end(LAYOUT_META_SOURCE); ++k) {
+        const std::string v = db.get_metadata(*k);
+        cJSON *o = cJSON_ParseWithLength(v.data(), v.size());
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
+        if (cJSON_IsString(p))
+            paths.push_back(p->valuestring);
+        cJSON_Delete(o);
+    }
+    return paths;
+}
+
 /* The command that rebuilds an index of an older layout: its sources,
  * from their fingerprints (which every layout keeps alike). */
 static std::string rebuild_command(shim_db *h)
 {
     std::vector<std::string> paths;
-    with_reopen(h, [&] {
-        paths.clear();
-        for (Xapian::TermIterator k = h->db.metadata_keys_begin(LAYOUT_META_SOURCE);
-             k != h->db.metadata_keys_end(LAYOUT_META_SOURCE); ++k) {
-            const std::string v = h->db.get_metadata(*k);
-            cJSON *o = cJSON_ParseWithLength(v.data(), v.size());
-            const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
-            if (cJSON_IsString(p))
-                paths.push_back(p->valuestring);
-            cJSON_Delete(o);
-        }
-    });
+    with_reopen(h, [&] { paths = source_paths(h->db); });
     std::sort(paths.begin(), paths.end());
     std::string cmd = "paperdex index --db " + h->path;
     const size_t show = 8;

@@ -228,6 +228,11 @@ class RecordTrainer {
  * its data).  Throws DatabaseCorruptError for a frame it cannot read. */
 std::string stored_record(shim_db *h, const Xapian::Document &doc);
 
+/* The paths of the source files whose fingerprints db keeps
+ * (LAYOUT_META_SOURCE, common/sources.c), in key order: over several
+ * databases, the first one's. */
+std::vector<std::string> source_paths(const Xapian::Database &db);
+
 /* ---- words as written (common/forms.cc, LAYOUT_META_FORMS) */
 
 /* FNV-1a (64-bit) of n bytes: what a positions value's and a forms

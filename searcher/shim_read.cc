@@ -9,8 +9,6 @@
  */
 #include <xapian.h>
 
-#include <cjson/cJSON.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -1211,18 +1209,8 @@ extern "C" int shim_source_paths(shim_db *h, size_t most, shim_data_fn fn,
             }
             if (rev != ~Xapian::rev(0) && rev == r.paths_rev)
                 return;
-            r.paths.clear();
             r.paths_rev = ~Xapian::rev(0);
-            const std::string pfx = LAYOUT_META_SOURCE;
-            for (Xapian::TermIterator k = h->db.metadata_keys_begin(pfx);
-                 k != h->db.metadata_keys_end(pfx); ++k) {
-                const std::string v = h->db.get_metadata(*k);
-                cJSON *o = cJSON_ParseWithLength(v.data(), v.size());
-                const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "path");
-                if (cJSON_IsString(p))
-                    r.paths.emplace_back(p->valuestring);
-                cJSON_Delete(o);
-            }
+            r.paths = source_paths(h->db);
             r.paths_rev = rev;
         });
         if (n_all)

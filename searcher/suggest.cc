@@ -590,26 +590,42 @@ static std::string category_key(const char *c)
     return key;
 }
 
-/* The category of key `key` (its category term `term`) as the works
- * write it ("cs.CV" for cs.cv), read from one work holding it; key
- * itself for an archive ("math") or when no work's categories spell it. */
-static std::string written_category(shim_db *h, const std::string &term,
-                                    const std::string &key)
+/* The value of `slot` (facet values separated by FACET_SEP) that a work
+ * holding `term` writes for key `key`, by key_of, the indexer's rule
+ * ("cs.CV" for cs.cv, "Drug Therapy" for drugtherapy); key itself when
+ * no work holds the term or none of its values has that key (an archive,
+ * "math"). */
+static std::string written_value(shim_db *h, const std::string &term,
+                                 const std::string &key, Xapian::valueno slot,
+                                 std::string (*key_of)(const std::string &))
 {
     Xapian::PostingIterator p = h->db.postlist_begin(term);
     if (p == h->db.postlist_end(term))
         return key;
-    const std::string cats = h->db.get_document(*p).get_value(SLOT_CATS);
-    for (size_t at = 0; at <= cats.size();) {
-        size_t end = cats.find(FACET_SEP, at);
+    const std::string all = h->db.get_document(*p).get_value(slot);
+    for (size_t at = 0; at <= all.size();) {
+        size_t end = all.find(FACET_SEP, at);
         if (end == std::string::npos)
-            end = cats.size();
-        const std::string c = cats.substr(at, end - at);
-        if (category_key(c.c_str()) == key)
-            return c;
+            end = all.size();
+        const std::string v = all.substr(at, end - at);
+        if (key_of(v) == key)
+            return v;
         at = end + 1;
     }
     return key;
+}
+
+static std::string category_key_of(const std::string &c)
+{
+    return category_key(c.c_str());
+}
+
+/* The category of key `key` (its category term `term`) as the works
+ * write it. */
+static std::string written_category(shim_db *h, const std::string &term,
+                                    const std::string &key)
+{
+    return written_value(h, term, key, SLOT_CATS, category_key_of);
 }
 
 std::string missing_categories(shim_db *h, const Xapian::Query &q)
@@ -819,25 +835,11 @@ static std::string subject_key(const std::string &v)
     return key;
 }
 
-/* The subject of term `term` (key `key`) as a work holding it writes it
- * ("Drug Therapy" for drugtherapy); key when none spells it. */
+/* The subject of term `term` (key `key`) as a work holding it writes it. */
 static std::string written_subject(shim_db *h, const std::string &term,
                                    const std::string &key)
 {
-    Xapian::PostingIterator p = h->db.postlist_begin(term);
-    if (p == h->db.postlist_end(term))
-        return key;
-    const std::string all = h->db.get_document(*p).get_value(SLOT_SUBJECTS);
-    for (size_t at = 0; at <= all.size();) {
-        size_t end = all.find(FACET_SEP, at);
-        if (end == std::string::npos)
-            end = all.size();
-        const std::string v = all.substr(at, end - at);
-        if (subject_key(v) == key)
-            return v;
-        at = end + 1;
-    }
-    return key;
+    return written_value(h, term, key, SLOT_SUBJECTS, subject_key);
 }
 
 std::string missing_subjects(shim_db *h, const Xapian::Query &q,
