@@ -86,6 +86,8 @@ struct xmlrec {
     int field;          /* which field it goes to */
     strbuf text;
     int too_long;
+    int gap;            /* an inline element of emphasis began or ended
+                           since the last text (inline_gap) */
     /* the record being read */
     int in_record;
     uint64_t rec_line;
@@ -153,7 +155,30 @@ static void start_capture(xmlrec *x, int field)
     x->capture = x->depth;
     x->field = field;
     x->too_long = 0;
+    x->gap = 0;
     sb_clear(&x->text);
+}
+
+/* Inline markup in a captured field.  NLM writes emphasis hard against
+ * the words around it ("at the<i>TERT</i>gene region"): the words are
+ * still words, so where such an element begins or ends between two word
+ * characters a space is put (on_text).  Sub- and superscripts stay
+ * joined ("CO<sub>2</sub>" is CO2, "r<sup>2</sup>" r2), as does any
+ * other element. */
+static int inline_gap(const char *name)
+{
+    static const char *const emphasis[] = {"i", "b", "u", "em", "strong",
+                                           "sc", "italic", "bold"};
+    for (size_t i = 0; i < sizeof emphasis / sizeof emphasis[0]; i++)
+        if (!strcmp(name, emphasis[i]))
+            return 1;
+    return 0;
+}
+
+/* A letter or digit, or a byte of a character past ASCII. */
+static int word_byte(unsigned char c)
+{
+    return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
 
 /* Which field an element's text goes to, by its name. */
@@ -240,8 +265,10 @@ static void XMLCALL on_start(void *ud, const XML_Char *qname,
     }
     snprintf(x->path[x->depth], NAME_MAX_LEN + 1, "%s", name);
     x->depth++;
-    if (x->capture)
-        return; /* inline markup inside a captured field: its text counts */
+    if (x->capture) { /* inline markup inside a captured field: its text counts */
+        x->gap |= inline_gap(name);
+        return;
+    }
     const char *parent = up(x, 1);
     if (x->format == PDX_FORMAT_PUBMED) {
         if (is(name, "PubmedArticle") || is(name, "PubmedBookArticle") ||
@@ -368,9 +395,15 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
     x->events++;
     if (!x->capture)
         return;
-    if (x->text.len + (size_t)len > FIELD_MAX) {
+    if (x->text.len + (size_t)len + 1 > FIELD_MAX) {
         x->too_long = 1;
         return;
+    }
+    if (x->gap && len > 0) {
+        if (x->text.len && word_byte((unsigned char)x->text.s[x->text.len - 1]) &&
+            word_byte((unsigned char)s[0]))
+            sb_putc(&x->text, ' ');
+        x->gap = 0;
     }
     sb_append(&x->text, s, (size_t)len);
 }
@@ -416,6 +449,8 @@ static void XMLCALL on_end(void *ud, const XML_Char *qname)
         x->deep--;
         return;
     }
+    if (x->capture && x->depth > x->capture)
+        x->gap |= inline_gap(name); /* the end of inline markup */
     if (x->capture == x->depth) {
         x->capture = 0;
         if (x->too_long)

@@ -639,6 +639,21 @@ try:
     check("a UTF-16 file cut inside a character: the last line named, the first read",
           rc == 3 and "cut.jsonl:2: invalid UTF-8" in err and "converted from UTF-16LE" in err and
           "1 added" in out, (rc, out, err))
+    # Inline markup written hard against the words around it.
+    with open(os.path.join(enc, "inline.xml"), "w") as f:
+        f.write("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"
+                "<ArticleTitle>Moss at the<i>MOS1</i>locus under <b>heat</b> and CO<sub>2</sub></ArticleTitle>"
+                "<Abstract><AbstractText>Growth rose (r<sup>2</sup>=0.5; p<sub>trend</sub>) near the"
+                "<i>MOS1</i>region, in <i>Sphagnum</i>.</AbstractText></Abstract>"
+                "</Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n")
+    db = os.path.join(T, "inline")
+    rc, out, err = index(db, os.path.join(enc, "inline.xml"))
+    w = show(db, "pmid:99003") or {}
+    check("PubMed: emphasis against words is a word boundary, sub- and superscripts join",
+          w.get("title") == "Moss at the MOS1 locus under heat and CO2" and
+          w.get("abstract") == "Growth rose (r2=0.5; ptrend) near the MOS1 region, in Sphagnum.", w)
+    check("and the word in italics is found as a word",
+          search_ids(db, '"MOS1 locus"')[0] == ["pmid:99003"], search_ids(db, '"MOS1 locus"'))
 finally:
     shutil.rmtree(T, ignore_errors=True)
 done()
