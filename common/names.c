@@ -35,7 +35,7 @@ static int is_particle(const char *w, size_t n)
     return 0;
 }
 
-static int is_suffix(const char *w, size_t n)
+int text_name_is_suffix(const char *w, size_t n)
 {
     static const char *const suffixes[] = {"Jr", "Jr.", "Sr", "Sr.", "II",
                                            "III", "IV", "jr", "jr."};
@@ -192,7 +192,7 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
     }
     span w[64];
     size_t k = split_words(name, n, w, 64);
-    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+    while (k > 1 && text_name_is_suffix(w[k - 1].p, w[k - 1].n))
         k--;
     if (k == 0) {
         out->family = arena_strdup(a, "");
@@ -314,7 +314,7 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
     }
     span w[64];
     size_t k = split_words(name, n, w, 64);
-    while (k > 1 && is_suffix(w[k - 1].p, w[k - 1].n))
+    while (k > 1 && text_name_is_suffix(w[k - 1].p, w[k - 1].n))
         k--;
     if (k < 2)
         return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;

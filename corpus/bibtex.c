@@ -370,8 +370,20 @@ static char *clean(arena *a, const char *s)
     return t && *t ? t : NULL;
 }
 
+/* The n bytes at s without the white space around them. */
+static const char *trimmed(const char *s, size_t *n)
+{
+    while (*n && isspace((unsigned char)*s))
+        s++, (*n)--;
+    while (*n && isspace((unsigned char)s[*n - 1]))
+        (*n)--;
+    return s;
+}
+
 /* "von Last, Jr, First" / "Last, First" / "First Last" -> "First von
- * Last Jr"; a name in braces as a whole stays as it is. */
+ * Last Jr"; a name in braces as a whole stays as it is.  "Last, First,
+ * Jr." (a suffix last and none in the middle), which exports write for
+ * BibTeX's "Last, Jr., First", is read as that. */
 static char *name_of(arena *a, const char *s, size_t n)
 {
     while (n && isspace((unsigned char)*s))
@@ -397,7 +409,19 @@ static char *name_of(arena *a, const char *s, size_t n)
         const char *jr = nc == 2 ? comma[0] + 1 : NULL;
         size_t jr_n = nc == 2 ? (size_t)(comma[1] - jr) : 0;
         const char *first = (nc == 2 ? comma[1] : comma[0]) + 1;
-        sb_append(&o, first, (size_t)(end - first));
+        size_t first_n = (size_t)(end - first);
+        if (jr) {
+            jr = trimmed(jr, &jr_n);
+            first = trimmed(first, &first_n);
+            if (text_name_is_suffix(first, first_n) &&
+                !text_name_is_suffix(jr, jr_n)) { /* "Last, First, Jr." */
+                const char *t = jr;
+                size_t t_n = jr_n;
+                jr = first, jr_n = first_n;
+                first = t, first_n = t_n;
+            }
+        }
+        sb_append(&o, first, first_n);
         sb_putc(&o, ' ');
         sb_append(&o, last, last_n);
         if (jr) {

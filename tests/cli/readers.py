@@ -639,6 +639,16 @@ try:
     check("a UTF-16 file cut inside a character: the last line named, the first read",
           rc == 3 and "cut.jsonl:2: invalid UTF-8" in err and "converted from UTF-16LE" in err and
           "1 added" in out, (rc, out, err))
+    # A suffix written last ("Last, First, Jr.", as exports write it) or in
+    # BibTeX's own place ("Last, Jr., First"): the same name.
+    with open(os.path.join(enc, "suffix.bib"), "w") as f:
+        f.write("@article{s1,\n  title = {Moss Suffixes},\n  year = 2004,\n"
+                "  author = {Sherwin, Joan F., Jr. and Reade, Jr., Jonas M. and Vale, III, Ann and Orr, Tom, II}\n}\n")
+    db = os.path.join(T, "suffix")
+    rc, out, err = index(db, os.path.join(enc, "suffix.bib"))
+    got = (works(db) or [{}])[0].get("authors")
+    check("BibTeX: a suffix after the given name or before it is the suffix",
+          got == ["Joan F. Sherwin Jr.", "Jonas M. Reade Jr.", "Ann Vale III", "Tom Orr II"], got)
     # Inline markup written hard against the words around it.
     with open(os.path.join(enc, "inline.xml"), "w") as f:
         f.write("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"
