@@ -705,6 +705,10 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
         snprintf(r->totals.note, sizeof r->totals.note,
                  "%s is the citation key of %zu works (in different "
                  "files); put it in quotes to search it as words", id, r->n);
+    else if (!strcmp(id, r->hits[0].work->id))
+        snprintf(r->totals.note, sizeof r->totals.note,
+                 "%s is a work's id; put it in quotes to search it as words",
+                 id);
     else
         snprintf(r->totals.note, sizeof r->totals.note,
                  "%s is the %s of %s; put it in quotes to search it as words",

@@ -100,7 +100,8 @@ for form, wid in forms:
     res = json.loads(out) if rc == 0 else {}
     check("search %s: the work alone" % form,
           res.get("total") == 1 and [h["id"] for h in res.get("hits", [])] == [wid] and
-          ("is the citation key of" if form in by_key else "is the id of") in res.get("note", ""),
+          ("is the citation key of" if form in by_key else "is a work's id" if form == wid
+           else "is the id of") in res.get("note", ""),
           (rc, str(res)[:300], err.strip()[:200]))
 print("ids tried: %s" % dict(kinds))
 check("every kind of id tried",
@@ -109,13 +110,13 @@ check("every kind of id tried",
 # An id no work has: searched as words, no note naming a work; show says
 # there is none (exit 1).
 rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", "arXiv:2512.99999")
-check("an unknown arXiv id is searched, not named", rc == 0 and "is the id of" not in json.loads(out).get("note", ""),
+check("an unknown arXiv id is searched, not named", rc == 0 and "put it in quotes" not in json.loads(out).get("note", ""),
       (rc, out[:200]))
 rc, out, err = run("show", "--db", db, "2512.99999")
 check("show of an unknown id: exit 1, named", rc == 1 and "2512.99999" in err, (rc, err))
 # A quoted id is words.
 rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", '"%s"' % forms[-1][0])
-check("a quoted id is searched as words", rc == 0 and "is the id of" not in json.loads(out).get("note", ""),
+check("a quoted id is searched as words", rc == 0 and "put it in quotes" not in json.loads(out).get("note", ""),
       (rc, out[:200]))
 # One key in two files: each file's work, and the note says there are two.
 two = os.path.join(work, "two")
