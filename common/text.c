@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <utf8proc.h>
 
 /* FNV-1a, 64 bits (text_hash64): its basis, and one byte into h.  Every
@@ -461,6 +462,128 @@ static char *clean(arena *a, const char *s, int tex)
 char *text_clean(arena *a, const char *s) { return clean(a, s, 1); }
 
 char *text_collapse(arena *a, const char *s) { return clean(a, s, 0); }
+
+/* The inline tag at s ('<' first), as text_strip_markup reads it: its
+ * length through '>' and what it stands for (1 emphasis, 2 joined, 3 a
+ * break), or 0 when s begins no such tag. */
+static size_t markup_tag(const char *s, int *kind)
+{
+    static const struct {
+        const char *name;
+        int kind, attrs; /* attrs: may carry attributes */
+    } tags[] = {{"i", 1, 0},      {"b", 1, 0},       {"u", 1, 0},
+                {"em", 1, 1},     {"strong", 1, 1},  {"sc", 1, 0},
+                {"scp", 1, 0},    {"span", 1, 1},    {"a", 1, 1},
+                {"font", 1, 1},   {"small", 1, 0},   {"italic", 1, 0},
+                {"bold", 1, 0},   {"sub", 2, 0},     {"sup", 2, 0},
+                {"inf", 2, 0},    {"p", 3, 1},       {"br", 3, 1},
+                {"div", 3, 1}};
+    const char *p = s + 1;
+    if (*p == '/')
+        p++;
+    const char *name = p;
+    while (isalnum((unsigned char)*p) || *p == ':' || *p == '-')
+        p++;
+    size_t n = (size_t)(p - name);
+    if (!n)
+        return 0;
+    const char *end = strchr(p, '>');
+    if (!end || memchr(p, '<', (size_t)(end - p)))
+        return 0;
+    int has_attrs = 0;
+    for (const char *q = p; q < end; q++)
+        if (*q != '/' && !isspace((unsigned char)*q))
+            has_attrs = 1;
+    if (n > 4 && !strncasecmp(name, "mml:", 4)) {
+        *kind = 2;
+        return (size_t)(end - s) + 1;
+    }
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+        if (strlen(tags[i].name) == n && !strncasecmp(tags[i].name, name, n) &&
+            (!has_attrs || tags[i].attrs)) {
+            *kind = tags[i].kind;
+            return (size_t)(end - s) + 1;
+        }
+    return 0;
+}
+
+/* The entity at s ('&' first): its length through ';', its character in
+ * *cp; 0 when s begins no entity read here. */
+static size_t markup_entity(const char *s, utf8proc_int32_t *cp)
+{
+    static const struct {
+        const char *name;
+        utf8proc_int32_t cp;
+    } named[] = {{"amp", '&'},  {"lt", '<'},    {"gt", '>'},
+                 {"quot", '"'}, {"apos", '\''}, {"nbsp", ' '}};
+    const char *semi = strchr(s, ';');
+    if (!semi || semi - s > 10)
+        return 0;
+    size_t n = (size_t)(semi - s) - 1;
+    if (s[1] == '#') {
+        char *e;
+        const int hex = s[2] == 'x' || s[2] == 'X';
+        const char *digits = s + 2 + hex;
+        if (!(hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
+            return 0;
+        long v = strtol(digits, &e, hex ? 16 : 10);
+        if (e != semi || !utf8proc_codepoint_valid((utf8proc_int32_t)v) || v == 0)
+            return 0;
+        *cp = (utf8proc_int32_t)v;
+        return (size_t)(semi - s) + 1;
+    }
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strlen(named[i].name) == n && !memcmp(named[i].name, s + 1, n)) {
+            *cp = named[i].cp;
+            return (size_t)(semi - s) + 1;
+        }
+    return 0;
+}
+
+/* A letter or digit, or a byte of a character past ASCII. */
+static int markup_word_byte(unsigned char c)
+{
+    return c >= 0x80 || isalnum(c);
+}
+
+char *text_strip_markup(arena *a, const char *s)
+{
+    if (!strpbrk(s, "<&"))
+        return arena_strdup(a, s);
+    strbuf b = STRBUF_INIT;
+    int gap = 0; /* an emphasis (1) or a break (2) tag before p */
+    for (const char *p = s; *p;) {
+        int kind = 0;
+        utf8proc_int32_t cp;
+        size_t n;
+        if (*p == '<' && (n = markup_tag(p, &kind))) {
+            if (kind == 3)
+                gap = 2;
+            else if (kind == 1 && !gap)
+                gap = 1;
+            p += n;
+            continue;
+        }
+        if (gap) { /* 1: a space between word characters; 2: a space */
+            if (b.len && (gap == 2 ? !isspace((unsigned char)b.s[b.len - 1]) &&
+                                         !isspace((unsigned char)*p)
+                                   : markup_word_byte((unsigned char)b.s[b.len - 1]) &&
+                                         markup_word_byte((unsigned char)*p)))
+                sb_putc(&b, ' ');
+            gap = 0;
+        }
+        if (*p == '&' && (n = markup_entity(p, &cp))) {
+            utf8proc_uint8_t u[4];
+            sb_append(&b, (const char *)u, (size_t)utf8proc_encode_char(cp, u));
+            p += n;
+            continue;
+        }
+        sb_putc(&b, *p++);
+    }
+    char *r = b.ok ? arena_strndup(a, b.s ? b.s : "", b.len) : NULL;
+    sb_release(&b);
+    return r;
+}
 
 /* Letters that carry no combining mark in Unicode but are matched as
  * their base letter by every bibliographic search users know. */

@@ -126,6 +126,17 @@ int text_category_keys(arena *a, const char *cat, int query,
  * stay as it is.  Same contract as text_clean. */
 char *text_collapse(arena *a, const char *s);
 
+/* s with the inline HTML that Crossref and OpenAlex titles and abstracts
+ * carry made plain text: the tags of emphasis (i, b, u, em, strong, sc,
+ * scp, span, a, font, small), of sub- and superscripts and of MathML
+ * (mml:...) dropped, keeping their text; where emphasis stands between
+ * two word characters ("the<i>TERT</i>gene") a space instead, and for p,
+ * br and div a space; the entities &amp; &lt; &gt; &quot; &apos; &nbsp;
+ * and numeric ones (&#233; &#xE9;) decoded.  Anything else that is no
+ * such tag ("a < b", "x<y>z") stays as it is.  In `a`; NULL on
+ * out-of-memory. */
+char *text_strip_markup(arena *a, const char *s);
+
 /* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
 unsigned long long text_hash64(const char *s, size_t n);
 

@@ -210,7 +210,10 @@ pdx_skip openalex_decode(arena *a, pdx_work *w, const cJSON *obj,
         const char *slash = strrchr(pmcid, '/');
         pmcid = slash && slash[1] ? slash + 1 : (slash ? NULL : pmcid);
     }
-    if (title && !(w->title = text_collapse(a, title)))
+    /* Crossref's titles come with their HTML (CO<sub>2</sub>, <i>in
+     * situ</i>, &amp;): plain text, as the work reads */
+    const char *plain = title ? text_strip_markup(a, title) : NULL;
+    if (title && (!plain || !(w->title = text_collapse(a, plain))))
         goto oom;
     if (w->title && !*w->title)
         w->title = NULL;
@@ -232,6 +235,11 @@ pdx_skip openalex_decode(arena *a, pdx_work *w, const cJSON *obj,
                                                              "abstract_inverted_index"),
                          &w->abstract, why))
         return PDX_SKIP_FIELD;
+    if (w->abstract && (!(w->abstract = text_strip_markup(a, w->abstract)) ||
+                        !(w->abstract = text_collapse(a, w->abstract))))
+        goto oom;
+    if (w->abstract && !*w->abstract)
+        w->abstract = NULL;
     if (names(a, cJSON_GetObjectItemCaseSensitive(obj, "authorships"), "author",
               "display_name", &w->authors, &w->n_authors, 5000))
         goto oom;

@@ -649,6 +649,19 @@ try:
     got = (works(db) or [{}])[0].get("authors")
     check("BibTeX: a suffix after the given name or before it is the suffix",
           got == ["Joan F. Sherwin Jr.", "Jonas M. Reade Jr.", "Ann Vale III", "Tom Orr II"], got)
+    # Crossref's HTML in an OpenAlex title and abstract: plain text.
+    with open(os.path.join(enc, "oa-markup.jsonl"), "w") as f:
+        f.write(json.dumps({"id": "https://openalex.org/W99004",
+                            "title": "Moss under CO<sub>2</sub>: an <i>in situ</i> study of <scp>Sphagnum</scp> &amp; lichens",
+                            "publication_year": 2020,
+                            "abstract_inverted_index": {"Moss": [0], "grew": [1], "<i>fast</i>": [2]}}) + "\n")
+    db = os.path.join(T, "oa-markup")
+    rc, out, err = index(db, os.path.join(enc, "oa-markup.jsonl"))
+    w = show(db, "W99004") or {}
+    check("OpenAlex: HTML in the title and abstract is plain text",
+          w.get("title") == "Moss under CO2: an in situ study of Sphagnum & lichens" and
+          w.get("abstract") == "Moss grew fast", w)
+    check("and CO2 is found as written", search_ids(db, "CO2")[0] == ["W99004"], search_ids(db, "CO2"))
     # Inline markup written hard against the words around it.
     with open(os.path.join(enc, "inline.xml"), "w") as f:
         f.write("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"

@@ -249,8 +249,37 @@ static void test_filter_names(void)
     filter("Da Wenhao", "dawenhao///0 | wenhao/da/d/0 | da/wenhao/w/0");
 }
 
+/* Crossref's inline HTML in OpenAlex titles: plain text, and nothing
+ * that only looks like a tag touched. */
+static void test_strip_markup(void)
+{
+    arena a = {0};
+    static const char *const cases[][2] = {
+        {"CO<sub>2</sub> under <i>in situ</i> light", "CO2 under in situ light"},
+        {"at the<i>TERT</i>gene", "at the TERT gene"},
+        {"(<i>TERT</i>)", "(TERT)"},
+        {"<scp>Sphagnum</scp> &amp; lichens", "Sphagnum & lichens"},
+        {"<span class=\"x\">a</span>b", "a b"},
+        {"line<br/>two<p>three</p>", "line two three"},
+        {"<mml:math><mml:mi>x</mml:mi></mml:math>-ray", "x-ray"},
+        {"Caf&#233; &#xE9;t&#xe9; &lt;3 &quot;q&quot;", "Caf\xc3\xa9 \xc3\xa9t\xc3\xa9 <3 \"q\""},
+        {"a < b and c > d", "a < b and c > d"},
+        {"x<y>z and p<b class=q>r", "x<y>z and p<b class=q>r"},
+        {"&bogus; &#0; &#xZZ; & alone &", "&bogus; &#0; &#xZZ; & alone &"},
+        {"no markup at all", "no markup at all"},
+        {"<i>", ""},
+        {"cut <i", "cut <i"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = text_strip_markup(&a, cases[i][0]);
+        CHECK_STR(got ? got : "(null)", cases[i][1]);
+    }
+    arena_free(&a);
+}
+
 int main(void)
 {
+    test_strip_markup();
     test_filter_names();
     test_utf8();
     test_clean();
