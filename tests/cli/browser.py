@@ -310,6 +310,12 @@ try:
     sug = until("document.querySelector('#hits p.suggest a') && document.querySelector('#hits p.suggest a').textContent")
     check("a misspelling offers the API's suggestion", sug and sug == api({"q": "glaicer"}).get("suggestion"), sug)
 
+    # A note: a category no work has is named, as the API names it.
+    typed("#q", "glacier category:cs.XX\ue007")
+    note = until("document.querySelector('#hits p.note') && document.querySelector('#hits p.note').textContent")
+    check("the page shows the search's note", note and note == api({"q": "glacier category:cs.XX"}).get("note")
+          and "no work has category" in note, note)
+
     # A phone.
     wd("POST", S + "/window/rect", {"width": 390, "height": 844})
     typed("#q", "graph neural networks\ue007")
