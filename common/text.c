@@ -585,6 +585,54 @@ char *text_strip_markup(arena *a, const char *s)
     return r;
 }
 
+/* The length of the script at s[i] == '$' ("$_2$", "$^{2+}$"), with
+ * its text at *at (*len bytes); 0 when s[i] begins none. */
+static size_t tex_script_at(const char *s, size_t n, size_t i,
+                            const char **at, size_t *len)
+{
+    size_t j = i + 1;
+    if (j + 2 >= n || (s[j] != '_' && s[j] != '^'))
+        return 0;
+    j++;
+    const int braced = s[j] == '{';
+    j += braced;
+    const size_t from = j;
+    while (j < n && j - from < 8 &&
+           (isalnum((unsigned char)s[j]) || (braced && (s[j] == '+' || s[j] == '-'))))
+        j++;
+    if (j == from || (!braced && j - from != 1))
+        return 0;
+    *at = s + from;
+    *len = j - from;
+    if (braced) {
+        if (j >= n || s[j] != '}')
+            return 0;
+        j++;
+    }
+    if (j >= n || s[j] != '$')
+        return 0;
+    return j + 1 - i;
+}
+
+size_t text_join_tex_scripts(const char *s, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const char *at;
+        size_t len, k;
+        if (s[i] == '$' && o > 0 &&
+            (isalnum((unsigned char)out[o - 1]) || (unsigned char)out[o - 1] >= 0x80) &&
+            (k = tex_script_at(s, n, i, &at, &len))) {
+            memmove(out + o, at, len);
+            o += len;
+            i += k;
+            continue;
+        }
+        out[o++] = s[i++];
+    }
+    return o;
+}
+
 /* Letters that carry no combining mark in Unicode but are matched as
  * their base letter by every bibliographic search users know. */
 static utf8proc_int32_t fold_special(utf8proc_int32_t cp)

@@ -137,6 +137,14 @@ char *text_collapse(arena *a, const char *s);
  * out-of-memory. */
 char *text_strip_markup(arena *a, const char *s);
 
+/* The n bytes at s with each TeX sub- or superscript of letters, digits,
+ * + and - written right after a word joined to it, as a formula is said
+ * and searched: "CO$_2$" is CO2, "H$_{2}$O" H2O, "MoS$_2$" MoS2, "T$_c$"
+ * Tc, "Ca$^{2+}$" Ca2+ (up to 8 characters a script).  Anything else
+ * stays as it is.  Written to out, which has room for n bytes (joining
+ * only shortens) and may be s itself; returns the length written. */
+size_t text_join_tex_scripts(const char *s, size_t n, char *out);
+
 /* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
 unsigned long long text_hash64(const char *s, size_t n);
 

@@ -44,6 +44,9 @@
 
 #include "../common/hash_counts.hh"
 #include "../common/shim_db.hh"
+extern "C" {
+#include "../common/text.h"
+}
 
 #include <algorithm>
 #include <climits>
@@ -349,6 +352,12 @@ void TextTerms::index_cjk(const char *text, size_t n,
 void TextTerms::index(const char *text, size_t n, const std::string &prefix,
                       Xapian::termpos gap)
 {
+    /* A formula's scripts joined to it ("CO$_2$" is the word co2) */
+    if (memchr(text, '$', n)) {
+        joined.resize(n);
+        n = text_join_tex_scripts(text, n, &joined[0]);
+        text = joined.data();
+    }
     if (cjk && may_hold_cjk(text, n)) {
         for (size_t i = 0; i < used; i++) /* their positions so far */
             terms[i].next_at = terms[i].at.size();

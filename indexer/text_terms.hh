@@ -120,6 +120,7 @@ class TextTerms {
     std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
+    std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */
     size_t used = 0;

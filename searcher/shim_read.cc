@@ -1233,6 +1233,18 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
 {
     try {
         const Deadline deadline(q->time_limit); /* retries included */
+        /* A formula's TeX scripts joined, as the indexer joins them
+         * ("MoS$_2$" is the word mos2) */
+        std::string joined;
+        shim_query jq;
+        if (q->text && strchr(q->text, '$')) {
+            joined = q->text;
+            joined.resize(text_join_tex_scripts(joined.data(), joined.size(),
+                                                &joined[0]));
+            jq = *q;
+            jq.text = joined.c_str();
+            q = &jq;
+        }
         settle(h);
         std::vector<shim_hit> hits;
         std::map<std::string, double> stems;

@@ -5,7 +5,8 @@ Variants of one term meet (searcher/query_parse.cc, "Variants"): a letter
 and digit word and its hyphenated form (ResNet50 / ResNet-50, GPT4 /
 GPT-4, COVID19 / COVID-19), a word with an umlaut or ß and its German
 transliteration (Schrödinger / Schroedinger, Straße / Strasse), a Greek letter and its TeX
-or spelt name (β, $\\beta$, beta).  On invented works, each form of the
+or spelt name (β, $\\beta$, beta), a formula with its TeX scripts and
+without (MoS$_2$ / MoS2, H$_{2}$O / H2O, T$_c$ / Tc).  On invented works, each form of the
 query finds the works that write any form, in the default field and in
 the title, alone and beside other words; and a plain word holding "oe"
 (poem) does not turn into another (pom): the plain vowel is searched
@@ -40,6 +41,9 @@ TITLES = {
     "v10": ("Nuclear decay revisited", "The β decay of heavy nuclei."),
     "v11": ("A poem generator", "Verse from rules."),
     "v12": ("Pom and other fruit", "A catalogue."),
+    "v18": ("Strain in monolayer MoS$_2$ flakes", "We grow H$_{2}$O films at T$_c$."),
+    "v19": ("MoS2 transistors", "Water (H2O) and Tc."),
+    "v20": ("Mos eisley", "A moss; two of them."),
 }
 with open(src, "w", encoding="utf-8") as f:
     for i, (k, (t, a)) in enumerate(TITLES.items()):
@@ -68,6 +72,8 @@ CASES = [
     ("β", ["v10", "v9"]), ("beta", ["v10", "v9"]), ("$\\beta$", ["v10", "v9"]), ("\\beta", ["v10", "v9"]),
     ("poem", ["v11"]), ("pom", ["v12"]),
     ("Straße", ["v14", "v15", "v16"]), ("Strasse", ["v14", "v15", "v16"]), ("class", ["v17"]),
+    ("MoS2", ["v18", "v19"]), ("MoS$_2$", ["v18", "v19"]), ("H2O", ["v18", "v19"]),
+    ("H$_{2}$O", ["v18", "v19"]), ("Tc", ["v18", "v19"]), ('"monolayer MoS2"', ["v18"]),
 ]
 for q, want in CASES:
     if want is None:

@@ -3,7 +3,8 @@
  * Xapian::TermGenerator set up as the layout says (common/layout.h: the
  * English stemmer under STEM_ALL, paperdex's stop words under STOP_ALL,
  * words of at most LAYOUT_MAX_WORD_BYTES, CJK text in n-grams or as
- * words, as the index records), a field gap after each field.
+ * words, as the index records), a field gap after each field, on the
+ * text with its TeX scripts joined (text_join_tex_scripts).
  * Shared by tests/unit/test_text_terms.cc and tests/fuzz/fuzz_terms.cc.
  */
 #ifndef PDX_TERMS_REF_HH
@@ -21,6 +22,17 @@
 #include "../../common/shim_db.hh"
 #include "../../common/stopwords.h"
 #include "../../indexer/text_terms.hh"
+extern "C" {
+#include "../../common/text.h"
+}
+
+/* s with its TeX scripts joined, as the indexer reads a field. */
+inline std::string tex_joined(const std::string &s)
+{
+    std::string out(s.size(), '\0');
+    out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0]));
+    return out;
+}
 
 struct TermsRef {
     Xapian::SimpleStopper stopper;
@@ -56,7 +68,7 @@ struct TermsRef {
         tg.set_document(doc);
         tt.clear();
         for (const auto &f : fields) {
-            tg.index_text(f.second, 1, f.first);
+            tg.index_text(tex_joined(f.second), 1, f.first);
             tg.increase_termpos(LAYOUT_FIELD_GAP);
             tt.index(f.second.data(), f.second.size(), f.first,
                      LAYOUT_FIELD_GAP);
@@ -95,7 +107,7 @@ struct TermsRef {
         Xapian::Document doc;
         words.set_document(doc);
         for (const auto &f : fields)
-            words.index_text(f.second, 1, "");
+            words.index_text(tex_joined(f.second), 1, "");
         words.set_document(Xapian::Document());
         const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
         std::vector<uint32_t> want, self, other;

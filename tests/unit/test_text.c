@@ -277,8 +277,35 @@ static void test_strip_markup(void)
     arena_free(&a);
 }
 
+/* A formula's TeX scripts joined to the word before them, and nothing
+ * else touched. */
+static void test_tex_scripts(void)
+{
+    static const char *const cases[][2] = {
+        {"CO$_2$ and H$_{2}$O", "CO2 and H2O"},
+        {"Ba$_2$Cu$_3$O$_7$ at T$_c$", "Ba2Cu3O7 at Tc"},
+        {"Ca$^{2+}$ ions, x$^2$", "Ca2+ ions, x2"},
+        {"costs $5 and $_2$ alone", "costs $5 and $_2$ alone"},
+        {"a $_{toolongscript}$ b", "a $_{toolongscript}$ b"},
+        {"A$_{2 }$ B$_2 C$_2", "A$_{2 }$ B$_2 C$_2"},
+        {"F$_1$-score", "F1-score"},
+        {"x$_", "x$_"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64];
+        size_t n = text_join_tex_scripts(cases[i][0], strlen(cases[i][0]), out);
+        out[n] = '\0';
+        CHECK_STR(out, cases[i][1]);
+    }
+    char in_place[] = "MoS$_2$ on SiO$_{2}$";
+    in_place[text_join_tex_scripts(in_place, strlen(in_place), in_place)] = '\0';
+    CHECK_STR(in_place, "MoS2 on SiO2");
+}
+
 int main(void)
 {
+    test_tex_scripts();
     test_strip_markup();
     test_filter_names();
     test_utf8();
