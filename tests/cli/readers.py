@@ -639,38 +639,39 @@ try:
     check("a UTF-16 file cut inside a character: the last line named, the first read",
           rc == 3 and "cut.jsonl:2: invalid UTF-8" in err and "converted from UTF-16LE" in err and
           "1 added" in out, (rc, out, err))
+    def index_file(name, text):
+        """The index of one file `name` holding text, written here."""
+        with open(os.path.join(enc, name), "w") as f:
+            f.write(text)
+        db = os.path.join(T, "one-" + name)
+        index(db, os.path.join(enc, name))
+        return db
+
     # A suffix written last ("Last, First, Jr.", as exports write it) or in
     # BibTeX's own place ("Last, Jr., First"): the same name.
-    with open(os.path.join(enc, "suffix.bib"), "w") as f:
-        f.write("@article{s1,\n  title = {Moss Suffixes},\n  year = 2004,\n"
-                "  author = {Sherwin, Joan F., Jr. and Reade, Jr., Jonas M. and Vale, III, Ann and Orr, Tom, II}\n}\n")
-    db = os.path.join(T, "suffix")
-    rc, out, err = index(db, os.path.join(enc, "suffix.bib"))
+    db = index_file("suffix.bib", "@article{s1,\n  title = {Moss Suffixes},\n  year = 2004,\n"
+                    "  author = {Sherwin, Joan F., Jr. and Reade, Jr., Jonas M. and Vale, III, Ann and Orr, Tom, II}\n}\n")
     got = (works(db) or [{}])[0].get("authors")
     check("BibTeX: a suffix after the given name or before it is the suffix",
           got == ["Joan F. Sherwin Jr.", "Jonas M. Reade Jr.", "Ann Vale III", "Tom Orr II"], got)
     # Crossref's HTML in an OpenAlex title and abstract: plain text.
-    with open(os.path.join(enc, "oa-markup.jsonl"), "w") as f:
-        f.write(json.dumps({"id": "https://openalex.org/W99004",
-                            "title": "Moss under CO<sub>2</sub>: an <i>in situ</i> study of <scp>Sphagnum</scp> &amp; lichens",
-                            "publication_year": 2020,
-                            "abstract_inverted_index": {"Moss": [0], "grew": [1], "<i>fast</i>": [2]}}) + "\n")
-    db = os.path.join(T, "oa-markup")
-    rc, out, err = index(db, os.path.join(enc, "oa-markup.jsonl"))
+    db = index_file("oa-markup.jsonl", json.dumps({
+        "id": "https://openalex.org/W99004",
+        "title": "Moss under CO<sub>2</sub>: an <i>in situ</i> study of <scp>Sphagnum</scp> &amp; lichens",
+        "publication_year": 2020,
+        "abstract_inverted_index": {"Moss": [0], "grew": [1], "<i>fast</i>": [2]}}) + "\n")
     w = show(db, "W99004") or {}
     check("OpenAlex: HTML in the title and abstract is plain text",
           w.get("title") == "Moss under CO2: an in situ study of Sphagnum & lichens" and
           w.get("abstract") == "Moss grew fast", w)
     check("and CO2 is found as written", search_ids(db, "CO2")[0] == ["W99004"], search_ids(db, "CO2"))
     # Inline markup written hard against the words around it.
-    with open(os.path.join(enc, "inline.xml"), "w") as f:
-        f.write("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"
-                "<ArticleTitle>Moss at the<i>MOS1</i>locus under <b>heat</b> and CO<sub>2</sub></ArticleTitle>"
-                "<Abstract><AbstractText>Growth rose (r<sup>2</sup>=0.5; p<sub>trend</sub>) near the"
-                "<i>MOS1</i>region, in <i>Sphagnum</i>.</AbstractText></Abstract>"
-                "</Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n")
-    db = os.path.join(T, "inline")
-    rc, out, err = index(db, os.path.join(enc, "inline.xml"))
+    db = index_file("inline.xml",
+                    "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"
+                    "<ArticleTitle>Moss at the<i>MOS1</i>locus under <b>heat</b> and CO<sub>2</sub></ArticleTitle>"
+                    "<Abstract><AbstractText>Growth rose (r<sup>2</sup>=0.5; p<sub>trend</sub>) near the"
+                    "<i>MOS1</i>region, in <i>Sphagnum</i>.</AbstractText></Abstract>"
+                    "</Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n")
     w = show(db, "pmid:99003") or {}
     check("PubMed: emphasis against words is a word boundary, sub- and superscripts join",
           w.get("title") == "Moss at the MOS1 locus under heat and CO2" and
