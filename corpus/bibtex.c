@@ -538,8 +538,12 @@ static pdx_skip build(bibtex *b, arena *a, pdx_work *w, strbuf *why)
     *w = init;
     if (b->key[0] && !(w->source_key = arena_strdup(a, b->key)))
         goto oom;
+    /* Scopus's exports keep the title's HTML (CO<inf>2</inf>, &amp;) */
     w->title = clean(a, raw(b, "title"));
     w->abstract = clean(a, raw(b, "abstract"));
+    if ((w->title && !(w->title = text_strip_markup(a, w->title))) ||
+        (w->abstract && !(w->abstract = text_strip_markup(a, w->abstract))))
+        goto oom;
     const char *au = raw(b, "author");
     if (au && authors(a, au, w))
         goto oom;

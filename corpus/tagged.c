@@ -444,8 +444,15 @@ static pdx_skip build(tagged_rec *t, arena *a, pdx_work *w, strbuf *why)
                   p ? ": " : "", p ? p : "");
         return PDX_SKIP_FIELD;
     }
+    /* Scopus's and Web of Science's RIS keep the title's HTML
+     * (CO<inf>2</inf>, <i>in vivo</i>, &amp;): plain text */
     w->title = field(a, t, TG_TITLE);
     w->abstract = field(a, t, TG_ABSTRACT);
+    if ((w->title && !(w->title = text_strip_markup(a, w->title))) ||
+        (w->abstract && !(w->abstract = text_strip_markup(a, w->abstract)))) {
+        sb_puts(why, "out of memory");
+        return PDX_SKIP_FIELD;
+    }
     w->venue = field(a, t, TG_VENUE);
     if (!w->venue)
         w->venue = field(a, t, TG_VENUE2);

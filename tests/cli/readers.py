@@ -665,6 +665,19 @@ try:
           w.get("title") == "Moss under CO2: an in situ study of Sphagnum & lichens" and
           w.get("abstract") == "Moss grew fast", w)
     check("and CO2 is found as written", search_ids(db, "CO2")[0] == ["W99004"], search_ids(db, "CO2"))
+    # Scopus's RIS and BibTeX keep the title's HTML too.
+    db = index_file("scopus-markup.ris", "TY  - JOUR\nTI  - Moss uptake of CO<inf>2</inf> by <i>in situ</i> "
+                    "Ti&amp;O<inf>2</inf> films\nAU  - Doe, Jane\nPY  - 2021\nAB  - Uptake rose "
+                    "(R<sup>2</sup> = 0.9).\nER  - \n")
+    w = (works(db) or [{}])[0]
+    check("RIS: HTML in the title and abstract is plain text",
+          w.get("title") == "Moss uptake of CO2 by in situ Ti&O2 films" and
+          w.get("abstract") == "Uptake rose (R2 = 0.9).", w)
+    db = index_file("scopus-markup.bib", "@article{m1,\n  title = {Moss and CO<inf>2</inf> in "
+                    "{\\textit{situ}} \\& <i>vivo</i>},\n  year = 2020\n}\n")
+    w = (works(db) or [{}])[0]
+    check("BibTeX: HTML in the title is plain text, TeX as before",
+          w.get("title") == "Moss and CO2 in situ & vivo", w)
     # Inline markup written hard against the words around it.
     db = index_file("inline.xml",
                     "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>99003</PMID><Article>"
