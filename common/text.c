@@ -463,21 +463,42 @@ char *text_clean(arena *a, const char *s) { return clean(a, s, 1); }
 
 char *text_collapse(arena *a, const char *s) { return clean(a, s, 0); }
 
-/* The inline tag at s ('<' first), as text_strip_markup reads it: its
- * length through '>' and what it stands for (1 emphasis, 2 joined, 3 a
- * break), or 0 when s begins no such tag. */
-static size_t markup_tag(const char *s, int *kind)
+int text_markup_kind(const char *name, size_t n)
 {
     static const struct {
         const char *name;
-        int kind, attrs; /* attrs: may carry attributes */
-    } tags[] = {{"i", 1, 0},      {"b", 1, 0},       {"u", 1, 0},
-                {"em", 1, 1},     {"strong", 1, 1},  {"sc", 1, 0},
-                {"scp", 1, 0},    {"span", 1, 1},    {"a", 1, 1},
-                {"font", 1, 1},   {"small", 1, 0},   {"italic", 1, 0},
-                {"bold", 1, 0},   {"sub", 2, 0},     {"sup", 2, 0},
-                {"inf", 2, 0},    {"p", 3, 1},       {"br", 3, 1},
-                {"div", 3, 1}};
+        int kind;
+    } tags[] = {{"i", TEXT_MARKUP_EMPHASIS},      {"b", TEXT_MARKUP_EMPHASIS},
+                {"u", TEXT_MARKUP_EMPHASIS},      {"em", TEXT_MARKUP_EMPHASIS},
+                {"strong", TEXT_MARKUP_EMPHASIS}, {"sc", TEXT_MARKUP_EMPHASIS},
+                {"scp", TEXT_MARKUP_EMPHASIS},    {"span", TEXT_MARKUP_EMPHASIS},
+                {"a", TEXT_MARKUP_EMPHASIS},      {"font", TEXT_MARKUP_EMPHASIS},
+                {"small", TEXT_MARKUP_EMPHASIS},  {"italic", TEXT_MARKUP_EMPHASIS},
+                {"bold", TEXT_MARKUP_EMPHASIS},   {"sub", TEXT_MARKUP_JOINED},
+                {"sup", TEXT_MARKUP_JOINED},      {"inf", TEXT_MARKUP_JOINED},
+                {"p", TEXT_MARKUP_BREAK},         {"br", TEXT_MARKUP_BREAK},
+                {"div", TEXT_MARKUP_BREAK}};
+    if (n > 4 && !strncasecmp(name, "mml:", 4))
+        return TEXT_MARKUP_JOINED; /* MathML's text joins as written */
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+        if (strlen(tags[i].name) == n && !strncasecmp(tags[i].name, name, n))
+            return tags[i].kind;
+    return 0;
+}
+
+int text_word_byte(unsigned char c)
+{
+    return c >= 0x80 || isalnum(c);
+}
+
+/* The inline tag at s ('<' first), as text_strip_markup reads it: its
+ * length through '>', its text_markup_kind in *kind; 0 when s begins no
+ * such tag.  Attributes are taken only where HTML writes them (span,
+ * a, font, em, strong, p, br, div): "x<b and y>" is no tag. */
+static size_t markup_tag(const char *s, int *kind)
+{
+    static const char *const with_attrs[] = {"em", "strong", "span", "a",
+                                             "font", "p", "br", "div"};
     const char *p = s + 1;
     if (*p == '/')
         p++;
@@ -485,7 +506,8 @@ static size_t markup_tag(const char *s, int *kind)
     while (isalnum((unsigned char)*p) || *p == ':' || *p == '-')
         p++;
     size_t n = (size_t)(p - name);
-    if (!n)
+    const int k = n ? text_markup_kind(name, n) : 0;
+    if (!k)
         return 0;
     const char *end = strchr(p, '>');
     if (!end || memchr(p, '<', (size_t)(end - p)))
@@ -494,17 +516,13 @@ static size_t markup_tag(const char *s, int *kind)
     for (const char *q = p; q < end; q++)
         if (*q != '/' && !isspace((unsigned char)*q))
             has_attrs = 1;
-    if (n > 4 && !strncasecmp(name, "mml:", 4)) {
-        *kind = 2;
-        return (size_t)(end - s) + 1;
-    }
-    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
-        if (strlen(tags[i].name) == n && !strncasecmp(tags[i].name, name, n) &&
-            (!has_attrs || tags[i].attrs)) {
-            *kind = tags[i].kind;
-            return (size_t)(end - s) + 1;
-        }
-    return 0;
+    int attrs_ok = n > 4 && !strncasecmp(name, "mml:", 4);
+    for (size_t i = 0; i < sizeof with_attrs / sizeof with_attrs[0]; i++)
+        attrs_ok |= strlen(with_attrs[i]) == n && !strncasecmp(with_attrs[i], name, n);
+    if (has_attrs && !attrs_ok)
+        return 0;
+    *kind = k;
+    return (size_t)(end - s) + 1;
 }
 
 /* The entity at s ('&' first): its length through ';', its character in
@@ -540,12 +558,6 @@ static size_t markup_entity(const char *s, utf8proc_int32_t *cp)
     return 0;
 }
 
-/* A letter or digit, or a byte of a character past ASCII. */
-static int markup_word_byte(unsigned char c)
-{
-    return c >= 0x80 || isalnum(c);
-}
-
 char *text_strip_markup(arena *a, const char *s)
 {
     if (!strpbrk(s, "<&"))
@@ -557,9 +569,9 @@ char *text_strip_markup(arena *a, const char *s)
         utf8proc_int32_t cp;
         size_t n;
         if (*p == '<' && (n = markup_tag(p, &kind))) {
-            if (kind == 3)
+            if (kind == TEXT_MARKUP_BREAK)
                 gap = 2;
-            else if (kind == 1 && !gap)
+            else if (kind == TEXT_MARKUP_EMPHASIS && !gap)
                 gap = 1;
             p += n;
             continue;
@@ -567,8 +579,8 @@ char *text_strip_markup(arena *a, const char *s)
         if (gap) { /* 1: a space between word characters; 2: a space */
             if (b.len && (gap == 2 ? !isspace((unsigned char)b.s[b.len - 1]) &&
                                          !isspace((unsigned char)*p)
-                                   : markup_word_byte((unsigned char)b.s[b.len - 1]) &&
-                                         markup_word_byte((unsigned char)*p)))
+                                   : text_word_byte((unsigned char)b.s[b.len - 1]) &&
+                                         text_word_byte((unsigned char)*p)))
                 sb_putc(&b, ' ');
             gap = 0;
         }
@@ -620,8 +632,7 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out)
     for (size_t i = 0; i < n;) {
         const char *at;
         size_t len, k;
-        if (s[i] == '$' && o > 0 &&
-            (isalnum((unsigned char)out[o - 1]) || (unsigned char)out[o - 1] >= 0x80) &&
+        if (s[i] == '$' && o > 0 && text_word_byte((unsigned char)out[o - 1]) &&
             (k = tex_script_at(s, n, i, &at, &len))) {
             memmove(out + o, at, len);
             o += len;

@@ -137,6 +137,17 @@ char *text_collapse(arena *a, const char *s);
  * out-of-memory. */
 char *text_strip_markup(arena *a, const char *s);
 
+/* What an inline element named name[0..n) stands for in a title or an
+ * abstract (text_strip_markup's set, the XML readers' too): emphasis,
+ * whose text is still its own words, a sub- or superscript joined to
+ * the word before it, a break between words; 0 for any other name. */
+enum { TEXT_MARKUP_EMPHASIS = 1, TEXT_MARKUP_JOINED, TEXT_MARKUP_BREAK };
+int text_markup_kind(const char *name, size_t n);
+
+/* A letter or digit, or a byte of a character past ASCII: where the two
+ * sides of a tag are word characters, the tag stood inside a word. */
+int text_word_byte(unsigned char c);
+
 /* The n bytes at s with each TeX sub- or superscript of letters, digits,
  * + and - written right after a word joined to it, as a formula is said
  * and searched: "CO$_2$" is CO2, "H$_{2}$O" H2O, "MoS$_2$" MoS2, "T$_c$"

@@ -386,10 +386,7 @@ static const char *trimmed(const char *s, size_t *n)
  * BibTeX's "Last, Jr., First", is read as that. */
 static char *name_of(arena *a, const char *s, size_t n)
 {
-    while (n && isspace((unsigned char)*s))
-        s++, n--;
-    while (n && isspace((unsigned char)s[n - 1]))
-        n--;
+    s = trimmed(s, &n);
     const char *comma[2] = {NULL, NULL};
     int depth = 0, nc = 0;
     for (size_t i = 0; i < n; i++) {

@@ -161,24 +161,13 @@ static void start_capture(xmlrec *x, int field)
 
 /* Inline markup in a captured field.  NLM writes emphasis hard against
  * the words around it ("at the<i>TERT</i>gene region"): the words are
- * still words, so where such an element begins or ends between two word
- * characters a space is put (on_text).  Sub- and superscripts stay
- * joined ("CO<sub>2</sub>" is CO2, "r<sup>2</sup>" r2), as does any
- * other element. */
+ * still words, so where such an element (text_markup_kind) begins or
+ * ends between two word characters a space is put (on_text).  Sub- and
+ * superscripts stay joined ("CO<sub>2</sub>" is CO2, "r<sup>2</sup>"
+ * r2), as does any other element. */
 static int inline_gap(const char *name)
 {
-    static const char *const emphasis[] = {"i", "b", "u", "em", "strong",
-                                           "sc", "italic", "bold"};
-    for (size_t i = 0; i < sizeof emphasis / sizeof emphasis[0]; i++)
-        if (!strcmp(name, emphasis[i]))
-            return 1;
-    return 0;
-}
-
-/* A letter or digit, or a byte of a character past ASCII. */
-static int word_byte(unsigned char c)
-{
-    return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+    return text_markup_kind(name, strlen(name)) == TEXT_MARKUP_EMPHASIS;
 }
 
 /* Which field an element's text goes to, by its name. */
@@ -400,8 +389,8 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
         return;
     }
     if (x->gap && len > 0) {
-        if (x->text.len && word_byte((unsigned char)x->text.s[x->text.len - 1]) &&
-            word_byte((unsigned char)s[0]))
+        if (x->text.len && text_word_byte((unsigned char)x->text.s[x->text.len - 1]) &&
+            text_word_byte((unsigned char)s[0]))
             sb_putc(&x->text, ' ');
         x->gap = 0;
     }

@@ -267,15 +267,7 @@ struct YearField : public Xapian::FieldProcessor {
             return Xapian::Query::MatchNothing;
         }
         seen->emplace_back(lo, hi);
-        if (lo && hi)
-            return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
-                                 Xapian::sortable_serialise(lo),
-                                 Xapian::sortable_serialise(hi));
-        if (lo)
-            return Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
-                                 Xapian::sortable_serialise(lo));
-        return Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
-                             Xapian::sortable_serialise(hi));
+        return year_range_query(lo, hi);
     }
 };
 
@@ -344,6 +336,19 @@ static Xapian::Query filter_part(const std::vector<Xapian::Query> &alts,
     return Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end());
 }
 
+Xapian::Query year_range_query(int lo, int hi)
+{
+    if (lo && hi)
+        return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
+                             Xapian::sortable_serialise(lo),
+                             Xapian::sortable_serialise(hi));
+    if (lo)
+        return Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
+                             Xapian::sortable_serialise(lo));
+    return Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
+                         Xapian::sortable_serialise(hi));
+}
+
 Xapian::Query build_filter(shim_db *h, const shim_query *q)
 {
     std::vector<Xapian::Query> parts;
@@ -376,16 +381,9 @@ Xapian::Query build_filter(shim_db *h, const shim_query *q)
         }
         parts.push_back(filter_part(alts, groups, all));
     }
-    if (q->year_min > 0 && q->year_max > 0)
-        parts.emplace_back(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
-                           Xapian::sortable_serialise(q->year_min),
-                           Xapian::sortable_serialise(q->year_max));
-    else if (q->year_min > 0)
-        parts.emplace_back(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
-                           Xapian::sortable_serialise(q->year_min));
-    else if (q->year_max > 0)
-        parts.emplace_back(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
-                           Xapian::sortable_serialise(q->year_max));
+    if (q->year_min > 0 || q->year_max > 0)
+        parts.push_back(year_range_query(q->year_min > 0 ? q->year_min : 0,
+                                         q->year_max > 0 ? q->year_max : 0));
     if (parts.empty())
         return Xapian::Query();
     return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());

@@ -813,13 +813,8 @@ static void append_note(shim_totals *totals, const char *what)
 {
     std::string note = totals->note;
     note += (note.empty() ? "" : "; ") + std::string(what);
-    if (note.size() >= sizeof totals->note) {
-        size_t n = sizeof totals->note - 1;
-        while (n > 0 && (static_cast<unsigned char>(note[n]) & 0xC0) == 0x80)
-            n--; /* note[n] begins the character cut off */
-        note.resize(n);
-    }
-    memcpy(totals->note, note.c_str(), note.size() + 1);
+    text_truncate_utf8(&note[0], sizeof totals->note - 1);
+    memcpy(totals->note, note.c_str(), strlen(note.c_str()) + 1);
 }
 
 /* The least time a stage of a request is given when the stages before

@@ -628,6 +628,43 @@ static std::string written_category(shim_db *h, const std::string &term,
     return written_value(h, term, key, SLOT_CATS, category_key_of);
 }
 
+/* The keys of the terms under prefix pfx within edit distance of key
+ * (a third of its length, at least 2), nearer first, then the more
+ * common: a missing category's or subject's nearest. */
+static std::vector<std::string> nearest_keys(shim_db *h, const std::string &pfx,
+                                             const std::string &key)
+{
+    const size_t limit = std::max<size_t>(2, key.size() / 3);
+    std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
+        near;
+    for (Xapian::TermIterator c = h->db.allterms_begin(pfx);
+         c != h->db.allterms_end(pfx); ++c) {
+        std::string cand = (*c).substr(pfx.size());
+        const size_t d = edit_distance(key, cand, limit);
+        if (d <= limit)
+            near.push_back({{d, ~c.get_termfreq()}, std::move(cand)});
+    }
+    std::sort(near.begin(), near.end());
+    std::vector<std::string> keys;
+    for (auto &n : near)
+        keys.push_back(std::move(n.second));
+    return keys;
+}
+
+/* The alternatives of a filter value ("A|B": A and B). */
+static std::vector<std::string> alternatives(const std::string &v)
+{
+    std::vector<std::string> out;
+    for (size_t at = 0; at <= v.size();) {
+        size_t end = v.find('|', at);
+        if (end == std::string::npos)
+            end = v.size();
+        out.push_back(v.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
 std::string missing_categories(shim_db *h, const Xapian::Query &q)
 {
     const std::string pfx = LAYOUT_P_CATEGORY;
@@ -673,20 +710,9 @@ std::string missing_categories(shim_db *h, const Xapian::Query &q)
                 shown.push_back(written_category(h, code_term, category_key(like[i])) +
                                 " " + arxiv_category_name(like[i]));
         }
-        const size_t limit = std::max<size_t>(2, key.size() / 3);
-        std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
-            near;
-        for (Xapian::TermIterator c = h->db.allterms_begin(pfx);
-             c != h->db.allterms_end(pfx); ++c) {
-            const std::string cand = (*c).substr(pfx.size());
-            size_t d = edit_distance(key, cand, limit);
-            if (d <= limit)
-                near.push_back({{d, ~c.get_termfreq()}, cand});
-        }
-        std::sort(near.begin(), near.end());
+        const std::vector<std::string> near = nearest_keys(h, pfx, key);
         for (size_t i = 0; i < near.size() && shown.size() < 3; i++) {
-            const std::string w =
-                written_category(h, pfx + near[i].second, near[i].second);
+            const std::string w = written_category(h, pfx + near[i], near[i]);
             bool dup = false;
             for (const std::string &x : shown)
                 dup = dup || x.compare(0, w.size() + 1, w + " ") == 0;
@@ -734,19 +760,9 @@ static int nearest_year(shim_db *h, int from, bool back)
  * year range [lo, hi] (0: open), or "" when a work is from it. */
 static std::string empty_years(shim_db *h, int lo, int hi)
 {
-    Xapian::Query range;
-    if (lo && hi)
-        range = Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
-                              Xapian::sortable_serialise(lo),
-                              Xapian::sortable_serialise(hi));
-    else if (lo)
-        range = Xapian::Query(Xapian::Query::OP_VALUE_GE, SLOT_YEAR,
-                              Xapian::sortable_serialise(lo));
-    else if (hi)
-        range = Xapian::Query(Xapian::Query::OP_VALUE_LE, SLOT_YEAR,
-                              Xapian::sortable_serialise(hi));
-    else
+    if (!lo && !hi)
         return std::string();
+    const Xapian::Query range = year_range_query(lo, hi);
     if (any_work(h, range))
         return std::string();
     std::string span = !lo         ? std::to_string(hi) + " or earlier"
@@ -772,15 +788,11 @@ static std::string empty_years(shim_db *h, int lo, int hi)
 static std::string empty_author(shim_db *h, const std::string &name)
 {
     std::vector<Xapian::Query> alts;
-    for (size_t at = 0; at <= name.size();) {
-        size_t end = name.find('|', at);
-        if (end == std::string::npos)
-            end = name.size();
+    for (const std::string &alt : alternatives(name)) {
         Xapian::Query one;
-        if (author_name_query(h, name.substr(at, end - at), one) == -1)
+        if (author_name_query(h, alt, one) == -1)
             throw std::bad_alloc();
         alts.push_back(one); /* -2, no family name: the empty query */
-        at = end + 1;
     }
     const Xapian::Query q(Xapian::Query::OP_OR, alts.begin(), alts.end());
     return q.empty() || any_work(h, q) ? std::string()
@@ -846,44 +858,28 @@ std::string missing_subjects(shim_db *h, const Xapian::Query &q,
                              const shim_query *sq)
 {
     const std::string pfx = LAYOUT_P_SUBJECT;
-    /* each key as the filter gave it: --subject's alternatives, then
-     * subject: values */
-    std::map<std::string, std::string> given;
-    for (size_t i = 0; sq->subject_names && i < sq->n_subject_names; i++) {
-        const std::string v = sq->subject_names[i] ? sq->subject_names[i] : "";
-        for (size_t at = 0; at <= v.size();) {
-            size_t end = v.find('|', at);
-            if (end == std::string::npos)
-                end = v.size();
-            given.emplace(subject_key(v.substr(at, end - at)),
-                          v.substr(at, end - at));
-            at = end + 1;
-        }
-    }
-    for (const auto &g : reader(h).subject_values)
-        given.emplace(subject_key(g), g);
+    std::map<std::string, std::string> given; /* made at the first missing */
     std::string note;
     for (Xapian::TermIterator t = q.get_unique_terms_begin();
          t != q.get_unique_terms_end(); ++t) {
         const std::string &term = *t;
         if (term.compare(0, pfx.size(), pfx) || h->db.get_termfreq(term))
             continue;
-        const std::string key = term.substr(pfx.size());
-        const size_t limit = std::max<size_t>(2, key.size() / 3);
-        std::vector<std::pair<std::pair<size_t, Xapian::doccount>, std::string>>
-            near;
-        for (Xapian::TermIterator c = h->db.allterms_begin(pfx);
-             c != h->db.allterms_end(pfx); ++c) {
-            const size_t d = edit_distance(key, (*c).substr(pfx.size()), limit);
-            if (d <= limit)
-                near.push_back({{d, ~c.get_termfreq()}, *c});
+        if (given.empty()) {
+            /* each key as the filter gave it: --subject's alternatives,
+             * then subject: values */
+            for (size_t i = 0; sq->subject_names && i < sq->n_subject_names; i++)
+                for (const std::string &alt : alternatives(
+                         sq->subject_names[i] ? sq->subject_names[i] : ""))
+                    given.emplace(subject_key(alt), alt);
+            for (const auto &g : reader(h).subject_values)
+                given.emplace(subject_key(g), g);
         }
-        std::sort(near.begin(), near.end());
+        const std::string key = term.substr(pfx.size());
+        const std::vector<std::string> near = nearest_keys(h, pfx, key);
         std::string list;
         for (size_t i = 0; i < near.size() && i < 3; i++)
-            list += (i ? ", " : "") +
-                    written_subject(h, near[i].second,
-                                    near[i].second.substr(pfx.size()));
+            list += (i ? ", " : "") + written_subject(h, pfx + near[i], near[i]);
         const auto g = given.find(key);
         note += std::string(note.empty() ? "" : "; ") +
                 "no work has subject \"" +
