@@ -11,6 +11,10 @@
  *   GET /healthz          {"status": "ok", "works": N}, or 503
  *   GET /                 the search page (searcher/www/index.html)
  *
+ * The door: the server listens itself (serve_gate.c) and hands
+ * libmicrohttpd each new connection once its first request head is in
+ * and within bounds; one past them gets a JSON 414 or 431 there.
+ *
  * Threads: libmicrohttpd's one polling thread reads every request and
  * sends every answer, and never searches; a request that needs the index
  * is suspended and queued, first in first out, for a fixed pool of worker
@@ -25,8 +29,9 @@
  * look like a slow client).  /healthz goes to the front of the queue.
  * Limits on what a client
  * controls: connections (--max-connections), an idle connection's time
- * and a request's time to send its headers (--timeout, on_connection()), the request's size (URL and headers within a 32 KB
- * connection buffer: longer requests are refused by libmicrohttpd), every
+ * and a request's time to send its headers (--timeout, on_connection()
+ * and the gate), the request's head (24 KB and 100 header fields:
+ * serve_gate.h; a longer one is refused in JSON), every
  * parameter's range (checked here, each error naming its parameter) and
  * their number (uri_seen()), a body (answered before it is read), the
  * query's length and terms (the library's limits).  No endpoint writes.
@@ -34,8 +39,8 @@
  * Errors are JSON, {"error": {"status": N, "message": ..., "parameter":
  * ...}}: 400 for a bad parameter or query (the message names the query
  * position), 404 for an unknown path or id, 405 for a method other than
- * GET or HEAD, 413 for a GET with a body, 503 while the index cannot be
- * opened.  One access-log line
+ * GET or HEAD, 413 for a GET with a body, 414 and 431 for a request head
+ * past its bounds, 503 while the index cannot be opened.  One access-log line
  * per request, as JSON, on standard output (--quiet: none).  SIGTERM and
  * SIGINT stop it cleanly: it stops accepting, the requests in flight are
  * answered (for up to DRAIN_SECONDS), handles are closed.  SIGHUP does
@@ -63,6 +68,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "serve_gate.h"
 #include "serve_params.h"
 
 #define MAX_DBS 64
@@ -94,7 +100,8 @@ static const char help[] =
     "  --threads N          worker threads, each with its own index handle,\n"
     "                       taking the requests in the order they came\n"
     "                       (default 4)\n"
-    "  --max-connections N  connections at once (default 256)\n"
+    "  --max-connections N  connections at once (default 256; as many\n"
+    "                       again may wait for their first request)\n"
     "  --timeout SECONDS    a connection idle this long, or a request whose\n"
     "                       headers are not all in after this long, is\n"
     "                       closed (default 10)\n"
@@ -127,6 +134,17 @@ static const char help[] =
 
 /* How long a stop waits for the requests in flight to be answered. */
 #define DRAIN_SECONDS 30
+/* libmicrohttpd's memory pool a connection (its read buffer, the
+ * parsed headers, the answer's headers): it holds any request head the
+ * gate lets in (SERVE_HEAD_MAX, SERVE_HEAD_FIELDS: serve_gate.h), so
+ * libmicrohttpd never answers a connection's first request itself.  A
+ * later request of a kept-alive connection, which the gate does not
+ * see, gets handle()'s JSON 414 or 431 past those bounds, up to what
+ * the pool holds (a head of about 32,300 bytes, or about 450 fields);
+ * past that, libmicrohttpd's own 414 or 431 page, or the connection
+ * closed. */
+#define SERVE_POOL_BYTES (32 * 1024)
+
 /* Access-log lines waiting for standard output, at most. */
 #define LOG_QUEUE 4096
 
@@ -909,30 +927,53 @@ static void *sweeper(void *arg)
 }
 
 /* libmicrohttpd 0.9.75 splits a URL's query string into the connection's
- * memory pool before handle() sees the request, and a URL of about 500
- * parameters (1.2 KB of "a&a&...") exhausts it: the client would get no
- * answer, and no line would be logged.  The URL is seen first here
+ * memory pool before handle() sees the request, and a URL of many
+ * parameters could exhaust it: the client would get no answer, and no
+ * line would be logged.  The URL is seen first here
  * (MHD_OPTION_URI_LOG_CALLBACK, called "before MHD modifies the URI or
- * its arguments"): one of more than SERVE_MAX_PARAMS parameters has its
- * query string emptied in place, in the connection's own read buffer, so
- * that libmicrohttpd parses none, and handle() answers it with a 400
- * (&too_many_params, returned here, is its first *con_cls). */
-static char too_many_params;
+ * its arguments"): one of more than SERVE_MAX_PARAMS parameters, or one
+ * longer than SERVE_HEAD_MAX (a later request of a kept-alive
+ * connection, which the gate does not see), has its query string
+ * emptied in place, in the connection's own read buffer, so that
+ * libmicrohttpd parses none, and handle() answers it with a 400 or a 414
+ * (&too_many_params or &uri_too_long, returned here, is its first
+ * *con_cls). */
+static char too_many_params, uri_too_long;
+
+static int is_flag(const void *con_cls)
+{
+    return con_cls == &too_many_params || con_cls == &uri_too_long;
+}
 
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls;
     (void)c;
     char *q = strchr(uri, '?');
-    if (!q)
-        return NULL;
     size_t params = 1;
-    for (const char *p = q + 1; *p; p++)
+    for (const char *p = q ? q + 1 : ""; *p; p++)
         params += *p == '&';
-    if (params <= SERVE_MAX_PARAMS)
-        return NULL;
-    q[1] = '\0';
-    return &too_many_params;
+    void *flag = strlen(uri) > SERVE_HEAD_MAX ? &uri_too_long
+                 : q && params > SERVE_MAX_PARAMS ? &too_many_params
+                                                  : NULL;
+    if (flag && q)
+        q[1] = '\0';
+    return flag;
+}
+
+/* The bytes ("Name: value\r\n") and the number of c's request headers. */
+typedef struct header_size {
+    size_t bytes, fields;
+} header_size;
+
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind,
+                                       const char *key, const char *value)
+{
+    (void)kind;
+    header_size *h = cls;
+    h->bytes += strlen(key) + (value ? strlen(value) : 0) + 4;
+    h->fields++;
+    return MHD_YES;
 }
 
 /* ------------------------------------------------------- workers */
@@ -1045,9 +1086,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     (void)version;
     (void)upload;
     server *s = cls;
-    request *rq = *con_cls == &too_many_params ? NULL : *con_cls;
+    request *rq = is_flag(*con_cls) ? NULL : *con_cls;
     if (!rq) { /* the first call: headers only */
-        const int flood = *con_cls == &too_many_params;
+        const void *flag = *con_cls;
         clock_request(s, c, 0);
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
@@ -1055,10 +1096,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         snprintf(rq->path, sizeof rq->path, "%s %s", method, url);
         *con_cls = rq;
-        if (flood)
+        if (flag == &too_many_params)
             return send_error(c, rq, 400, NULL, "more than %d query "
                               "parameters: at most %d are read",
                               SERVE_MAX_PARAMS, SERVE_MAX_PARAMS);
+        /* The gate (serve_gate.c) answers a connection's first request
+         * past these bounds; these are its later ones. */
+        if (flag == &uri_too_long)
+            return send_error(c, rq, 414, NULL, "the request line (the "
+                              "URL) is longer than %d bytes",
+                              SERVE_HEAD_MAX);
+        header_size hs = {0, 0};
+        MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_size, &hs);
+        if (hs.bytes > SERVE_HEAD_MAX)
+            return send_error(c, rq, 431, NULL, "the request's headers are "
+                              "longer than %d bytes in all", SERVE_HEAD_MAX);
+        if (hs.fields > SERVE_HEAD_FIELDS)
+            return send_error(c, rq, 431, NULL, "the request has more than "
+                              "%d header fields", SERVE_HEAD_FIELDS);
         /* Answered before any body is read: a client that announces a
          * body it never sends (a chunked upload that never ends, a
          * Content-Length of 10 GB) gets its answer at once, and the
@@ -1179,13 +1234,54 @@ static void *log_writer(void *arg)
 }
 
 /* The access-log line, once the response is sent (or the client gone). */
+/* Queue the access-log line of one request: from the peer sa (NULL:
+ * unknown), for the request line req_line, answered with status and
+ * bytes in ms; `ended` says why it ended early (NULL: it did not). */
+static void access_log(server *s, const struct sockaddr *sa,
+                       const char *req_line, unsigned status, size_t bytes,
+                       double ms, const char *ended)
+{
+    char addr[INET6_ADDRSTRLEN] = "-";
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, addr,
+                  sizeof addr);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+                  addr, sizeof addr);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "time", (double)time(NULL));
+    cJSON_AddStringToObject(o, "remote", addr);
+    cJSON_AddStringToObject(o, "request", req_line);
+    cJSON_AddNumberToObject(o, "status", status);
+    cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+    cJSON_AddNumberToObject(o, "ms", round(ms * 1000) / 1000);
+    if (ended)
+        cJSON_AddStringToObject(o, "ended", ended);
+    char *line = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (line)
+        log_line(s, line);
+}
+
+/* A connection the gate answered itself (serve_gate.c). */
+static void gate_refused(void *ctx, const struct sockaddr *peer,
+                         unsigned status, const char *req_line,
+                         size_t bytes)
+{
+    server *s = ctx;
+    if (!s->quiet)
+        access_log(s, peer, req_line, status, bytes, 0,
+                   status == 414 ? "request line too long"
+                                 : "headers too long");
+}
+
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why)
 {
     server *s = cls;
     request *rq = *con_cls;
     clock_request(s, c, 1); /* the next request on this connection */
-    if (!rq || *con_cls == &too_many_params)
+    if (!rq || is_flag(rq))
         return;
     *con_cls = NULL;
     if (rq->ans) /* a worker's answer, its client gone before it was sent */
@@ -1195,32 +1291,13 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         clock_gettime(CLOCK_MONOTONIC, &end);
         double ms = (double)(end.tv_sec - rq->start.tv_sec) * 1e3 +
                     (double)(end.tv_nsec - rq->start.tv_nsec) / 1e6;
-        char addr[INET6_ADDRSTRLEN] = "-";
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-        if (ci && ci->client_addr) {
-            const struct sockaddr *sa = ci->client_addr;
-            if (sa->sa_family == AF_INET)
-                inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
-                          addr, sizeof addr);
-            else if (sa->sa_family == AF_INET6)
-                inet_ntop(AF_INET6,
-                          &((const struct sockaddr_in6 *)sa)->sin6_addr, addr,
-                          sizeof addr);
-        }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "time", (double)time(NULL));
-        cJSON_AddStringToObject(o, "remote", addr);
-        cJSON_AddStringToObject(o, "request", rq->path);
-        cJSON_AddNumberToObject(o, "status", rq->status);
-        cJSON_AddNumberToObject(o, "bytes", (double)rq->bytes);
-        cJSON_AddNumberToObject(o, "ms", round(ms * 1000) / 1000);
-        if (why != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-            cJSON_AddStringToObject(o, "ended", "client gone or timed out");
-        char *line = cJSON_PrintUnformatted(o);
-        cJSON_Delete(o);
-        if (line)
-            log_line(s, line);
+        access_log(s, ci ? ci->client_addr : NULL, rq->path, rq->status,
+                   rq->bytes, ms,
+                   why != MHD_REQUEST_TERMINATED_COMPLETED_OK
+                       ? "client gone or timed out"
+                       : NULL);
     }
     free(rq);
     s->in_flight--;
@@ -1394,26 +1471,38 @@ int cmd_serve(int argc, char **argv)
             cli_error("cannot start the worker threads");
             return EXIT_ERROR;
         }
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-            MHD_ALLOW_SUSPEND_RESUME |
-            (addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-        0, NULL, NULL, handle, &s,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
-        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
-        MHD_OPTION_END);
-    if (!d) {
+    /* The gate listens, and hands libmicrohttpd each connection whose
+     * first request head fits (serve_gate.c). */
+    serve_gate *gate;
+    if (gate_listen(&gate, (struct sockaddr *)&addr, alen)) {
         int e = errno;
         stop_workers(&s);
         cli_error("cannot listen on %s: %s", listen, strerror(e));
         return EXIT_ERROR;
     }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
+        0, NULL, NULL, handle, &s,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conn,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_POOL_BYTES,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
+        MHD_OPTION_END);
+    if (!d || gate_start(gate, d, (unsigned)max_conn, (unsigned)timeout,
+                         gate_refused, &s)) {
+        int e = errno;
+        gate_stop(gate);
+        stop_workers(&s);
+        if (d)
+            MHD_stop_daemon(d);
+        cli_error("cannot serve on %s: %s", listen, strerror(e));
+        return EXIT_ERROR;
+    }
     if (!s.quiet && pthread_create(&s.log_thread, NULL, log_writer, &s)) {
+        gate_stop(gate);
         stop_workers(&s);
         MHD_stop_daemon(d);
         cli_error("cannot start the access log's thread");
@@ -1421,18 +1510,17 @@ int cmd_serve(int argc, char **argv)
     }
     if (timeout > 0 &&
         pthread_create(&s.sweeper_thread, NULL, sweeper, &s)) {
+        gate_stop(gate);
         stop_workers(&s);
         MHD_stop_daemon(d);
         cli_error("cannot start the slow clients' thread");
         return EXIT_ERROR;
     }
-    const union MHD_DaemonInfo *info =
-        MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     char host[128];
     snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
              listen);
     fprintf(stderr, "listening on http://%s:%u\n", host,
-            info ? (unsigned)info->port : 0u);
+            gate_port(gate));
     fflush(stderr);
     int sig = 0;
     for (;;) {
@@ -1446,9 +1534,7 @@ int cmd_serve(int argc, char **argv)
     }
     /* Stop accepting; let the requests in flight finish and be answered
      * (for up to DRAIN_SECONDS); then close every connection and stop. */
-    MHD_socket ls = MHD_quiesce_daemon(d);
-    if (ls != MHD_INVALID_SOCKET)
-        close(ls);
+    gate_stop(gate);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long left = 0;

@@ -266,8 +266,9 @@ error("path traversal", "/works/..%2f..%2fetc%2fpasswd", 404)
 error("path traversal in the path", "/../../etc/passwd", 404)
 error("unknown path", "/admin", 404)
 error("POST", "/search?q=x", 405, method="POST")
-st, _, _ = get("/search?q=" + "a" * (1 << 20))
-check("a 1 MB URL is refused (414 or 431), not served", st in (414, 431), st)
+st, ctype, body = get("/search?q=" + "a" * (1 << 20))
+check("a 1 MB URL is refused with a JSON 414", st == 414 and ctype.startswith("application/json") and
+      json.loads(body)["error"]["status"] == 414 and "24576" in json.loads(body)["error"]["message"], (st, body[:200]))
 
 # ---- floods and bodies that never end: an answer at once, in JSON --------
 
@@ -298,6 +299,75 @@ def raw(request, wait=5.0):
     except (ValueError, KeyError):
         return int(data[9:12]), None
 
+
+# A request head past 24 KB, or of more than 100 header fields: a JSON
+# 414 (the URL is most of it) or 431 (the headers), on a connection's
+# first request (the gate answers it) and on a later one of a kept-alive
+# connection (the handler does); a head just under the bounds is served.
+for label, req, status, says in (
+        ("a 40 KB URL", b"GET /search?q=" + b"a" * 40000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+         "request line (the URL) is longer than 24576 bytes"),
+        ("a 20 KB URL and 5 KB of headers", b"GET /search?q=" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n" +
+         b"X-Pad: " + b"b" * 5000 + b"\r\n\r\n", 414, "20024 of them its request line"),
+        ("a 40 KB header", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"b" * 40000 + b"\r\n\r\n", 431,
+         "headers are longer than 24576 bytes"),
+        ("101 header fields", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\n" +
+         b"".join(b"X-P%d: 1\r\n" % i for i in range(100)) + b"\r\n", 431, "more than 100 header fields"),
+        ("1,000 empty header fields", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\n" +
+         b"".join(b"a%d:\r\n" % i for i in range(1000)) + b"\r\n", 431, "more than 100 header fields")):
+    st, e = raw(req)
+    check(label + ": %d in JSON" % status, st == status and e is not None and e["status"] == status and
+          says in e["message"], (st, e))
+st, e = raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"d" * 24000 + b"\r\nConnection: close\r\n\r\n")
+check("a 24,000-byte header (a head under 24 KB) is served", st == 200, (st, e))
+st, e = raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-P%d: 1\r\n" % i for i in range(98)) +
+            b"Connection: close\r\n\r\n")
+check("100 header fields are served", st == 200, (st, e))
+
+
+def second(request):
+    """The status and JSON error of `request` sent as the second request
+    of a kept-alive connection, after a /healthz."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.settimeout(5)
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    first = s.recv(65536)
+    s.sendall(request)
+    data = b""
+    try:
+        while not (b"\r\n\r\n" in data and data.rstrip().endswith(b"}")):
+            d = s.recv(65536)
+            if not d:
+                break
+            data += d
+    except OSError:
+        pass
+    s.close()
+    if not first.startswith(b"HTTP/1.1 200") or not data.startswith(b"HTTP/1.1 "):
+        return None, None
+    try:
+        return int(data[9:12]), json.loads(data[data.find(b"\r\n\r\n") + 4:])["error"]
+    except (ValueError, KeyError):
+        return int(data[9:12]), None
+
+
+for label, req, status in (
+        ("a 28 KB URL", b"GET /search?q=" + b"a" * 28000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        ("a 28 KB header", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"b" * 28000 + b"\r\n\r\n", 431),
+        ("150 header fields", b"GET /search?q=x HTTP/1.1\r\nHost: x\r\n" +
+         b"".join(b"X-P%d: 1\r\n" % i for i in range(150)) + b"\r\n", 431)):
+    st, e = second(req)
+    check(label + " as a kept-alive connection's second request: %d in JSON" % status,
+          st == status and e is not None and e["status"] == status, (st, e))
+# A head sent in pieces, the pieces apart: the gate waits for the rest.
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(5)
+for part in (b"GET /hea", b"lthz HTTP/1.1\r\n", b"Host: x\r\n", b"Connection: close\r\n", b"\r\n"):
+    s.sendall(part)
+    time.sleep(0.2)
+got = s.recv(65536)
+s.close()
+check("a head sent in five pieces is served", got.startswith(b"HTTP/1.1 200"), got[:80])
 
 for n in (65, 500, 2000):
     st, e = raw(("GET /search?q=x&%s HTTP/1.1\r\nHost: x\r\n\r\n" % "&".join(["a"] * n)).encode())
@@ -490,6 +560,11 @@ log = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
 check("one JSON access-log line per request", len(log) >= 30 and
       all({"remote", "request", "status", "bytes", "ms"} <= set(l) for l in log), len(log))
 check("the log has the errors' statuses", any(l["status"] == 404 for l in log) and any(l["status"] == 400 for l in log))
+check("the log has the requests refused at the gate, by method and path",
+      any(l["status"] == 414 and l["request"] == "GET /search" and l.get("ended") == "request line too long"
+          for l in log) and
+      any(l["status"] == 431 and l["request"] == "GET /search" for l in log),
+      [l for l in log if l["status"] in (414, 431)][:4])
 # An access log nobody reads: standard output a pipe that fills (64 KiB, a
 # few hundred lines) never stalls the serving; the lines past the queue
 # are dropped and counted.
