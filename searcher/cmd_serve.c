@@ -1103,17 +1103,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         /* The gate (serve_gate.c) answers a connection's first request
          * past these bounds; these are its later ones. */
         if (flag == &uri_too_long)
-            return send_error(c, rq, 414, NULL, "the request line (the "
-                              "URL) is longer than %d bytes",
+            return send_error(c, rq, 414, NULL, SERVE_LINE_TOO_LONG,
                               SERVE_HEAD_MAX);
         header_size hs = {0, 0};
         MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_size, &hs);
         if (hs.bytes > SERVE_HEAD_MAX)
-            return send_error(c, rq, 431, NULL, "the request's headers are "
-                              "longer than %d bytes in all", SERVE_HEAD_MAX);
+            return send_error(c, rq, 431, NULL, SERVE_HEADERS_TOO_LONG,
+                              SERVE_HEAD_MAX);
         if (hs.fields > SERVE_HEAD_FIELDS)
-            return send_error(c, rq, 431, NULL, "the request has more than "
-                              "%d header fields", SERVE_HEAD_FIELDS);
+            return send_error(c, rq, 431, NULL, SERVE_TOO_MANY_FIELDS,
+                              SERVE_HEAD_FIELDS);
         /* Answered before any body is read: a client that announces a
          * body it never sends (a chunked upload that never ends, a
          * Content-Length of 10 GB) gets its answer at once, and the
@@ -1233,7 +1232,6 @@ static void *log_writer(void *arg)
     return NULL;
 }
 
-/* The access-log line, once the response is sent (or the client gone). */
 /* Queue the access-log line of one request: from the peer sa (NULL:
  * unknown), for the request line req_line, answered with status and
  * bytes in ms; `ended` says why it ended early (NULL: it did not). */
@@ -1275,6 +1273,7 @@ static void gate_refused(void *ctx, const struct sockaddr *peer,
                                  : "headers too long");
 }
 
+/* The access-log line, once the response is sent (or the client gone). */
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode why)
 {

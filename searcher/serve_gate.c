@@ -60,7 +60,7 @@
 typedef struct gate_conn {
     int fd;
     int draining;       /* refused: reading what is left, then closed */
-    size_t seen;        /* bytes looked at, or drained */
+    size_t drained;     /* bytes read and dropped, once refused */
     struct timespec since;
     struct sockaddr_storage peer;
     socklen_t peer_len;
@@ -157,18 +157,15 @@ static void refuse(serve_gate *g, size_t i, enum too why_)
     char why[100], body[200], msg[512];
     const size_t line_bytes = strcspn(g->buf, "\n");
     if (why_ == LINE_TOO_LONG && line_bytes >= SERVE_HEAD_MAX)
-        snprintf(why, sizeof why, "the request line (the URL) is longer "
-                 "than %d bytes", SERVE_HEAD_MAX);
+        snprintf(why, sizeof why, SERVE_LINE_TOO_LONG, SERVE_HEAD_MAX);
     else if (why_ == LINE_TOO_LONG)
         snprintf(why, sizeof why, "the request is longer than %d bytes, "
                  "%zu of them its request line (the URL)", SERVE_HEAD_MAX,
                  line_bytes);
     else if (why_ == HEADERS_TOO_LONG)
-        snprintf(why, sizeof why, "the request's headers are longer than "
-                 "%d bytes in all", SERVE_HEAD_MAX);
+        snprintf(why, sizeof why, SERVE_HEADERS_TOO_LONG, SERVE_HEAD_MAX);
     else
-        snprintf(why, sizeof why, "the request has more than %d header "
-                 "fields", SERVE_HEAD_FIELDS);
+        snprintf(why, sizeof why, SERVE_TOO_MANY_FIELDS, SERVE_HEAD_FIELDS);
     int bn = snprintf(body, sizeof body,
                       "{\"error\":{\"status\":%u,\"message\":\"%s\"}}",
                       status, why);
@@ -197,7 +194,7 @@ static void refuse(serve_gate *g, size_t i, enum too why_)
     (void)send(k->fd, msg, (size_t)mn, MSG_NOSIGNAL | MSG_DONTWAIT);
     shutdown(k->fd, SHUT_WR);
     k->draining = 1;
-    k->seen = 0;
+    k->drained = 0;
     clock_gettime(CLOCK_MONOTONIC, &k->since);
     low_mark(k->fd, 1);
 }
@@ -209,7 +206,7 @@ static void look(serve_gate *g, size_t i, short revents)
     gate_conn *k = &g->conns[i];
     if (k->draining) {
         ssize_t r = recv(k->fd, g->buf, sizeof g->buf, MSG_DONTWAIT);
-        if (r > 0 && (k->seen += (size_t)r) < DRAIN_BYTES)
+        if (r > 0 && (k->drained += (size_t)r) < DRAIN_BYTES)
             return;
         if (r < 0 && (errno == EAGAIN || errno == EINTR))
             return;
@@ -252,7 +249,6 @@ static void look(serve_gate *g, size_t i, short revents)
         drop(g, i);
         return;
     }
-    k->seen = n;
     low_mark(k->fd, n + 1);
 }
 

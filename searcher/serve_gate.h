@@ -19,6 +19,13 @@
 #define SERVE_HEAD_MAX (24 * 1024)
 #define SERVE_HEAD_FIELDS 100
 
+/* What a refused head is told (printf formats of the bound), by the gate
+ * and, for a later request of a kept-alive connection, by cmd_serve.c. */
+#define SERVE_LINE_TOO_LONG "the request line (the URL) is longer than %d bytes"
+#define SERVE_HEADERS_TOO_LONG \
+    "the request's headers are longer than %d bytes in all"
+#define SERVE_TOO_MANY_FIELDS "the request has more than %d header fields"
+
 typedef struct serve_gate serve_gate;
 
 /* Told of each connection the gate answered itself (status 414 or 431),
