@@ -605,6 +605,16 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         settle(h);
         if (!h->writable)
             h->db.reopen();
+        if (h->writable && h->writer) {
+            /* A writer's copy holds all it wrote: what it keeps for its
+             * last commit (the spelling counts, Writer::spelling) is
+             * committed first.  Its close then has nothing to write --
+             * and must not: sync_compact_beside() swaps the copy in
+             * before it closes the handle, and glass writes its version
+             * file by the directory's name, into the copy. */
+            h->writer->before_commit(true);
+            h->wdb.commit();
+        }
         int newest = 0;
         with_reopen(h, [&] {
             empty_dir(dest);

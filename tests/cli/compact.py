@@ -18,13 +18,17 @@ updated the same way without --compact beside it:
     taken) leaves the index updated, uncompacted, with a warning, exit 0;
   * a run killed while it compacts leaves the index updated and whole;
     the next run removes the work directory it left, with a note;
-  * --compact with --in-place is refused, naming both.
+  * --compact with --in-place is refused, naming both;
+  * a run whose last batch brings over 10,000 new words (their spelling
+    counts kept for the writer's last commit) ends with a compacted copy
+    that holds them, is whole (xapian-check) and takes the next run.
 
 usage: compact.py PAPERDEX
 """
 import json
 import re
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -181,6 +185,31 @@ if killed:
 r = pdx("index", "--db", ix, "--full", "--in-place", "--compact", src)
 check("--compact with --in-place is refused, naming both",
       r.returncode == 2 and "--compact" in r.stderr and "--in-place" in r.stderr, (r.returncode, r.stderr))
+
+# Many new words in the last batch (over 10,000): the writer keeps their
+# spelling counts for its last commit.  The compacted copy holds them, and
+# the index swapped in is whole (the writer's close wrote nothing into it).
+rng = random.Random(11)
+wsrc = os.path.join(tmp, "words.jsonl")
+with open(wsrc, "w", encoding="utf-8") as f:
+    for k in range(2000):
+        words = ["".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(9)) for _ in range(12)]
+        f.write(json.dumps({"id": "wd%d" % k, "title": "Glaciology note %d" % k,
+                            "abstract": "glaciology of " + " ".join(words),
+                            "authors": ["Ada Lovelace"], "year": 2020}) + "\n")
+wix = os.path.join(tmp, "words-ix")
+r = pdx("index", "--db", wix, "--compact", wsrc)
+check("many new words: the run ends compacted", r.returncode == 0 and "compacted" in r.stdout,
+      (r.returncode, r.stdout, r.stderr))
+x = subprocess.run(["xapian-check", wix], capture_output=True, text=True)
+check("many new words: the compacted index is whole (xapian-check)",
+      x.returncode == 0 and "No errors found" in x.stdout, (x.stdout[-300:], x.stderr))
+r = pdx("search", "--db", wix, "--limit", "0", "--format", "json", "glaciolgy")
+check("many new words: the index searches, its spelling table in the copy",
+      r.returncode in (0, 1) and r.stdout and json.loads(r.stdout).get("suggestion") == "glaciology",
+      (r.returncode, r.stdout[:300], r.stderr))
+r = pdx("index", "--db", wix, wsrc)
+check("many new words: and takes the next run", r.returncode == 0, r.stdout + r.stderr)
 
 shutil.rmtree(tmp)
 done()

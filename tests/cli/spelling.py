@@ -18,12 +18,15 @@ On invented works:
   - nothing for a wildcard, a word of digits, or a word enough works
     write;
   - an index without the table (made by an older paperdex, here by
-    taking its stamp away) is corrected from its stems.
+    taking its stamp away) is corrected from its stems;
+  - built by two workers (--jobs 2, committing every two works), the
+    table gives the same suggestions.
 With SHARED (../shared), on 20,000 arXiv works: 300 typos made as
 bench/typos.py makes them (one edit of a word of five letters or more
 that 20 works write, the typo itself in none: on 20,000 works a word
 one work writes is no typo), and the suggestion
-is the intended word for at least 85% of them.
+is the intended word for at least 85% of them, and an index of the same
+works built with --jobs 2 suggests the same word for each.
 """
 import collections
 import json
@@ -50,8 +53,9 @@ def write(works):
             f.write(json.dumps(w) + "\n")
 
 
-def index():
-    r = subprocess.run([PDX, "index", "--quiet", "--db", db, src], capture_output=True, text=True)
+def index(d=None, extra=()):
+    r = subprocess.run([PDX, "index", "--quiet", "--db", d or db] + list(extra) + [src],
+                       capture_output=True, text=True)
     check("index", r.returncode == 0, r.stderr)
 
 
@@ -88,6 +92,14 @@ check("a written word is no typo", suggestion("glaciology") == "", suggestion("g
 check("no suggestion for a wildcard", suggestion("glaciolg*") == "", suggestion("glaciolg*"))
 check("no suggestion for digits", suggestion("20245") == "", suggestion("20245"))
 check("a short word is left alone", suggestion("glx") == "", suggestion("glx"))
+
+# Built by two workers committing every two works, the table counts the
+# same: each shard hands its counts over at its end alone.
+jdb = os.path.join(work, "ix-jobs")
+index(jdb, ["--jobs", "2", "--batch", "2"])
+for q, want in (("glaciolgy", "glaciology"), ("modle", "model"), ("atention", ""),
+                ("attenton", "attention")):
+    check("--jobs 2: %s" % q, suggestion(q, jdb) == want, suggestion(q, jdb))
 
 # The second work's new version drops the word: one work writes it now.
 changed = [dict(w) for w in WORKS]
@@ -136,9 +148,18 @@ if SHARED and os.path.exists(os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz")
              w[:i] + w[i + 1:i + 2] + w[i] + w[i + 2:])[kind]
         if t != w and t not in stops and df.get(t, 0) == 0:
             typos.append((w, t))
-    right = sum(suggestion(t, big) == w for w, t in typos)
+    got = [suggestion(t, big) for w, t in typos]
+    right = sum(g == w for g, (w, t) in zip(got, typos))
     print("arXiv 20,000: %d of %d typos corrected to the intended word" % (right, len(typos)))
     check("at least 85% of typos corrected", right >= 0.85 * len(typos), "%d of %d" % (right, len(typos)))
+    # The same works built by two workers: the same table, the same words.
+    jbig = os.path.join(work, "ix-arxiv-jobs")
+    r = subprocess.run([PDX, "index", "--quiet", "--jobs", "2", "--db", jbig, sub],
+                       capture_output=True, text=True)
+    check("index 20,000 arXiv works with --jobs 2", r.returncode == 0, r.stderr)
+    jgot = [suggestion(t, jbig) for w, t in typos]
+    differ = [(t, g, j) for g, j, (w, t) in zip(got, jgot, typos) if g != j]
+    check("--jobs 2 suggests as one process does", not differ, str(differ[:5]))
 else:
     print("no ../shared: the arXiv typos are left out")
 done()
