@@ -10,6 +10,9 @@ killed too).  After every kill:
   * a search runs and shows a committed state: every source the index has
     a fingerprint for has all its records in the index (the fingerprint
     is written in the same commit as the source's last records);
+  * after every fourth kill, phrases, quoted words and NEAR match the
+    works they match in a fresh build of the works the index holds (the
+    works' positions are committed with them);
 
 and at the end one more run completes the work and the index equals a
 fresh build of the same sources.  Then a full disk: a run whose files may
@@ -114,6 +117,40 @@ def committed_state_ok(label):
               per_file.get(fp["path"], 0) == fp["records"], per_file.get(fp["path"], 0))
 
 
+PHRASES = ['"neural network"', '"graph neural network"', '"wind power"', '"protein folding"',
+           'title:"neural network"', '"forecast"', 'glacier NEAR/2 radar', '"privacy retrieval"']
+
+
+def matched(path, q):
+    """The ids of the works query q matches in path, and the exit code."""
+    s = subprocess.run([PDX, "search", "--db", path, "--limit", "10000", "--format", "jsonl", q],
+                       capture_output=True, text=True)
+    return sorted(json.loads(l)["id"] for l in s.stdout.splitlines()), s.returncode
+
+
+def phrases_agree(label):
+    """Phrases, quoted words and NEAR over the index as a kill left it
+    match what they match in a fresh build of the same works: the works'
+    positions are committed with them."""
+    if not os.path.exists(os.path.join(db, "iamglass")):
+        return
+    lines, err = all_works(db)
+    if lines is None:
+        return
+    same = os.path.join(tmp, "same")
+    shutil.rmtree(same, ignore_errors=True)
+    with open(same + ".jsonl", "w", encoding="utf-8") as f:
+        for l in lines:
+            w = json.loads(l)
+            f.write(json.dumps({k: w[k] for k in ("id", "title", "abstract", "authors", "year")
+                                if k in w}, ensure_ascii=False) + "\n")
+    subprocess.run([PDX, "index", "--quiet", "--db", same, same + ".jsonl"], capture_output=True, check=True)
+    for q in PHRASES:
+        a, b = matched(db, q), matched(same, q)
+        check("%s: %s matches as in a fresh build of its %d works" % (label, q, len(lines)),
+              a == b and a[0], "%d works against %d" % (len(a[0]), len(b[0])))
+
+
 def snapshot(path):
     out, err = all_works(path)
     if out is None:
@@ -156,6 +193,8 @@ for n in range(KILLS):
         change_sources()
     kills += killed_run(150, 0.02, KILL_BY)
     committed_state_ok("after run %d" % n)
+    if n % 4 == 3:
+        phrases_agree("after run %d" % n)
 check("at least 20 kills landed mid-run", kills >= 20, kills)
 
 p = run_index()
