@@ -93,8 +93,8 @@ check("no suggestion for a wildcard", suggestion("glaciolg*") == "", suggestion(
 check("no suggestion for digits", suggestion("20245") == "", suggestion("20245"))
 check("a short word is left alone", suggestion("glx") == "", suggestion("glx"))
 
-# Built by two workers committing every two works, the table counts the
-# same: each shard hands its counts over at its end alone.
+# Built by two workers committing every two works, the table counts as
+# one process's does: the compactor sums the shards' tables.
 jdb = os.path.join(work, "ix-jobs")
 index(jdb, ["--jobs", "2", "--batch", "2"])
 for q, want in (("glaciolgy", "glaciology"), ("modle", "model"), ("atention", ""),
