@@ -439,6 +439,9 @@
  * paperdex) matches a quoted word by its stem, as it was built, until it
  * is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_FORMS "paperdex.forms"
+/* Set ("1") on an index whose positions are kept by the term
+ * (common/chunks.cc, layout 9, in progress). */
+#define LAYOUT_META_CHUNKS "paperdex.chunks"
 #define LAYOUT_FORMS_WORDS "words"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"

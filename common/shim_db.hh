@@ -26,6 +26,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "layout.h"
@@ -110,6 +111,10 @@ struct shim_db {
     /* Its works' word forms are indexed (LAYOUT_META_FORMS): the
      * writer adds XF terms, quoted words and wildcards read them */
     bool forms = false;
+    /* Its positions are kept by the term (LAYOUT_META_CHUNKS,
+     * common/chunks.cc), not in the positions and forms values. */
+    bool chunks = false;
+    bool nosync = false;     /* SHIM_NOSYNC: a shard of a --jobs build */
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */
@@ -504,6 +509,85 @@ class PhraseFilter : public Xapian::MatchDecider {
     {
     }
     bool operator()(const Xapian::Document &doc) const override;
+};
+
+/* ---- positions kept by the term (common/chunks.cc, layout 9) */
+
+/* The most works a chunk holds, and the namespace of an index written by
+ * one writer. */
+const unsigned CHUNK_WORKS = 128;
+const unsigned char CHUNK_NS_ONE = 0xff;
+
+/* The metadata key of a term's chunks (all of them begin with the
+ * prefix), and of one of them. */
+std::string chunk_prefix(const std::string &term);
+std::string chunk_key(const std::string &term, unsigned char ns,
+                      Xapian::docid last);
+
+/* One positional term of one work, as the writer hands it over: its
+ * positions less the field's base (ascending), and the form each was
+ * written in (form_hash32; 0 for the stem itself; empty: all the stem
+ * itself), or unsure when they are not known. */
+struct ChunkTerm {
+    std::string term;
+    std::vector<Xapian::termpos> at;
+    std::vector<uint32_t> form;
+    bool unsure = false;
+};
+
+/* The chunks of the works added since the last flush, in memory; flush
+ * writes them into db's metadata (before its commit).  Works must be
+ * added in increasing docid order. */
+class ChunkBuilder {
+    struct Open {
+        std::string entries;
+        std::vector<uint32_t> forms;
+        Xapian::docid last = 0;
+        unsigned works = 0;
+        uint32_t index_of(uint32_t form);
+        std::string take();
+    };
+    std::unordered_map<std::string, Open> open;
+    std::vector<std::pair<std::string, std::string>> sealed;
+    size_t held = 0;
+    void seal(const std::string &term, Open &o);
+
+  public:
+    unsigned char ns = CHUNK_NS_ONE;
+    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
+    size_t bytes() const { return held; }
+    bool empty() const { return open.empty() && sealed.empty(); }
+    void flush(Xapian::WritableDatabase &db);
+};
+
+/* One term's works and positions, read from its chunks in docid order.
+ * Not thread-safe. */
+class ChunkCursor {
+    Xapian::Database db;
+    std::string term, prefix;
+    Xapian::TermIterator key, key_end;
+    std::string chunk;
+    const unsigned char *p = nullptr, *end = nullptr;
+    Xapian::docid chunk_last = 0;
+    unsigned in_chunk = 0;
+    std::vector<uint32_t> forms, form;
+    unsigned kind = 0;
+    uint32_t only = 0;
+    bool load();
+
+  public:
+    Xapian::docid did = 0;          /* the work (0: before the first, or
+                                     * past the last) */
+    std::vector<Xapian::termpos> at; /* its positions, less its base */
+    ChunkCursor(const Xapian::Database &db, const std::string &term);
+    /* To the next work, or false past the last. */
+    bool next();
+    /* To the first work from d on (stays when there already), or false. */
+    bool skip_to(Xapian::docid d);
+    /* The form at[i] was written in: form_hash32, 0 for the stem itself,
+     * or 0 for every one when forms_unknown(). */
+    uint32_t form_at(size_t i) const;
+    bool forms_unknown() const { return kind == 3; }
 };
 
 /* Works: documents but tombstones (common/layout.h).  Two counts Xapian

@@ -6,6 +6,8 @@
  */
 #include <xapian.h>
 
+#include <atomic>
+
 #include <cjson/cJSON.h>
 
 #include <unistd.h>
@@ -98,7 +100,8 @@ class SpellingCounts : public HashCounts {
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling);
+               Xapian::Document &doc, SpellWords *spelling,
+               std::vector<ChunkTerm> *chunk_terms);
 void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
@@ -139,6 +142,7 @@ struct Job {
     std::shared_ptr<const RecordDict> dict; /* to pack its record with */
     Xapian::Document doc;
     SpellWords spelling; /* its words, for the spelling table */
+    std::vector<ChunkTerm> chunk_terms; /* its positions, with h->chunks */
     std::exception_ptr error;
 
     const char *keep(const char *p)
@@ -340,6 +344,9 @@ struct Writer : Side {
      * before then loses the counts gathered since (its works stay): the
      * table lags until the index is rebuilt. */
     SpellingCounts spelling;
+    /* With h->chunks: the positions of the works written since the last
+     * commit, by term (the caller's thread's). */
+    ChunkBuilder chunks;
 
     explicit Writer(shim_db *h_)
         : h(h_),
@@ -349,7 +356,13 @@ struct Writer : Side {
               PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
               h_->cjk_ngram)
     {
-        tt.forms = btt.forms = h->forms;
+        tt.forms = btt.forms = h->forms || h->chunks;
+        /* In progress: each shard of a --jobs build (written without
+         * fsync) its own namespace, so that they write distinct keys; the
+         * merged index does not yet know their docid offsets. */
+        static std::atomic<unsigned> shards{0};
+        if (h->nosync)
+            chunks.ns = static_cast<unsigned char>(1 + shards++ % 250);
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
@@ -383,7 +396,8 @@ struct Writer : Side {
             try {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
                           h->xapian_positions, j->doc,
-                          h->spelling ? &j->spelling : nullptr);
+                          h->spelling ? &j->spelling : nullptr,
+                          h->chunks ? &j->chunk_terms : nullptr);
             } catch (...) {
                 j->error = std::current_exception();
             }
@@ -437,7 +451,9 @@ struct Writer : Side {
                 try {
                     if (j->error)
                         std::rethrow_exception(j->error);
-                    h->wdb.add_document(j->doc);
+                    const Xapian::docid did = h->wdb.add_document(j->doc);
+                    if (h->chunks)
+                        chunks.add(did, j->chunk_terms);
                     add_words(h, j->spelling);
                 } catch (const Xapian::DatabaseCorruptError &x) {
                     first = std::make_exception_ptr(
@@ -489,6 +505,10 @@ struct Writer : Side {
     void settle() override { write_built(0); }
     void before_commit(bool closing) override
     {
+        /* The chunks of the works written since the last commit go into
+         * this one (common/chunks.cc). */
+        if (!chunks.empty())
+            chunks.flush(h->wdb);
         if (!closing && spelling.size() >= SPELLING_SMALL &&
             spelling.size() < SPELLING_MOST)
             return;
@@ -649,10 +669,53 @@ namespace {
 /* Work d as a document: its terms (by the layout, common/layout.h), its
  * values and its stored record.  Runs on the caller's thread or the
  * builder's, each with its own tt. */
+/* The work's positional terms as the chunks keep them
+ * (common/chunks.cc): each field's positions less the field's least, and
+ * the form each position was written in. */
+void gather_chunk_terms(TextTerms &tt, std::vector<ChunkTerm> &out)
+{
+    const std::vector<const TextTerms::Term *> &terms = tt.sorted();
+    Xapian::termpos base[3] = {~0u, ~0u, ~0u};
+    std::string stem;
+    auto field_of = [&stem](const std::string &term) {
+        const char *f = term_field(term, stem);
+        return !strcmp(f, "text") ? 0 : !strcmp(f, "title") ? 1 : 2;
+    };
+    for (const TextTerms::Term *t : terms)
+        if (!t->at.empty()) {
+            Xapian::termpos &b = base[field_of(t->name)];
+            b = std::min(b, t->at[0]);
+        }
+    out.resize(terms.size());
+    size_t n = 0;
+    for (const TextTerms::Term *t : terms) {
+        if (t->at.empty())
+            continue;
+        ChunkTerm &c = out[n++];
+        const Xapian::termpos b = base[field_of(t->name)];
+        c.term = t->name;
+        c.at.resize(t->at.size());
+        for (size_t i = 0; i < t->at.size(); i++)
+            c.at[i] = t->at[i] - b;
+        c.unsure = t->unsure;
+        c.form.clear();
+        if (!t->unsure && !t->seen.empty()) {
+            c.form.assign(t->at.size(), 0);
+            for (const auto &fp : t->seen) {
+                auto it = std::lower_bound(t->at.begin(), t->at.end(), fp.second);
+                if (it != t->at.end() && *it == fp.second)
+                    c.form[static_cast<size_t>(it - t->at.begin())] = fp.first;
+            }
+        }
+    }
+    out.resize(n);
+}
+
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling)
+               Xapian::Document &doc, SpellWords *spelling,
+               std::vector<ChunkTerm> *chunk_terms)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -689,6 +752,8 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         if (xapian_positions) {
             for (Xapian::termpos at : t->at)
                 doc.add_posting(term, at);
+        } else if (chunk_terms) {
+            doc.add_term(term, wdf);
         } else {
             doc.add_term(term, wdf);
             positions.add(term, t->at);
@@ -710,8 +775,10 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
             positions.also_holds(pw.first); /* a default-field term */
         doc.add_term(pw.first, pw.second);
     }
+    if (chunk_terms)
+        gather_chunk_terms(tt, *chunk_terms);
     /* The words as written (LAYOUT_META_FORMS, common/forms.cc). */
-    if (tt.forms) {
+    if (tt.forms && !chunk_terms) {
         doc.add_value(SLOT_FORMS, forms_value(tt.word_forms()));
         /* And where (forms.cc, "Forms at their positions"). */
         const std::string at = forms_at_value(tt.form_positions());
@@ -755,7 +822,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         doc.add_value(SLOT_CATS, cats);
     if (!names.empty())
         doc.add_value(SLOT_AUTHORS, names);
-    if (!xapian_positions) {
+    if (!xapian_positions && !chunk_terms) {
         std::string v = positions.take();
         if (!v.empty())
             doc.add_value(SLOT_POSITIONS, v);
@@ -840,9 +907,17 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (!d->fresh)
             forget_words(h, w.tt, idterm);
         SpellWords words;
+        std::vector<ChunkTerm> chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
-                  doc, h->spelling ? &words : nullptr);
-        if (d->fresh)
+                  doc, h->spelling ? &words : nullptr,
+                  h->chunks ? &chunk_terms : nullptr);
+        if (h->chunks) {
+            /* A replaced work is deleted and added again: docids only
+             * grow along the chunks (common/chunks.cc). */
+            if (!d->fresh)
+                h->wdb.delete_document(idterm);
+            w.chunks.add(h->wdb.add_document(doc), chunk_terms);
+        } else if (d->fresh)
             h->wdb.add_document(doc);
         else
             h->wdb.replace_document(idterm, doc);

@@ -1,0 +1,323 @@
+/*
+ * test_chunks.cc -- positions kept by the term (common/chunks.cc): the
+ * chunks a ChunkBuilder writes read back exactly through ChunkCursor.
+ *
+ * What it checks, on random works (random terms, 1 to 40 positions, each
+ * written as the stem, as one other form, in several forms, or unknown)
+ * written over several commits, as the writer writes them:
+ *  - walking each term with next() gives every work holding it, in
+ *    docid order, with its positions and each position's form;
+ *  - skip_to() to random docids (forward, equal, past the last) lands
+ *    on the first work from there on, within a chunk and across chunks
+ *    and commits;
+ *  - a term no work holds has no work;
+ *  - a damaged chunk is a DatabaseCorruptError;
+ *  - with SAMPLES_DIR: corpus/samples indexed with the positions values
+ *    (layout 8) and with chunks (PDX_LAYOUT9) give the same positions
+ *    for every positional term of every work (each field's counted from
+ *    its least), and the same forms where the forms values say which
+ *    words a work writes.
+ *
+ * usage: test_chunks WORK_DIR [SAMPLES_DIR]
+ */
+#include <xapian.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "paperdex.h"
+#include "shim_db.hh"
+
+using namespace pdxshim;
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string &what)
+{
+    if (!ok) {
+        failures++;
+        std::fprintf(stderr, "FAIL %s\n", what.c_str());
+    }
+}
+
+struct Want {
+    std::vector<Xapian::termpos> at;
+    std::vector<uint32_t> form; /* per position; empty with unsure */
+    bool unsure = false;
+};
+
+/* Index samples into dir/name, with chunks or with the values. */
+void index_samples(const std::string &db, const char *samples, bool chunks)
+{
+    if (chunks)
+        setenv("PDX_LAYOUT9", "1", 1);
+    else
+        unsetenv("PDX_LAYOUT9");
+    pdx_sync_options o = PDX_SYNC_OPTIONS_INIT;
+    o.full = 1;
+    pdx_sync_summary sum = PDX_SYNC_SUMMARY_INIT;
+    const char *src[] = {samples};
+    if (int rc = pdx_sync(&sum, db.c_str(), src, 1, &o)) {
+        std::fprintf(stderr, "cannot index %s into %s: %d %s\n", samples, db.c_str(), rc, sum.message);
+        std::exit(1);
+    }
+    unsetenv("PDX_LAYOUT9");
+}
+
+/* Each field's positions less its least, as the chunks keep them. */
+std::map<std::string, std::vector<Xapian::termpos>>
+relative(const std::map<std::string, std::vector<Xapian::termpos>> &by_term)
+{
+    std::map<char, Xapian::termpos> base;
+    auto field = [](const std::string &t) {
+        return t[0] == 'S' || t[0] == 'A' ? t[0] : '\0';
+    };
+    for (const auto &kv : by_term) {
+        auto it = base.find(field(kv.first));
+        if (it == base.end() || kv.second[0] < it->second)
+            base[field(kv.first)] = kv.second[0];
+    }
+    std::map<std::string, std::vector<Xapian::termpos>> out;
+    for (const auto &kv : by_term)
+        for (Xapian::termpos p : kv.second)
+            out[kv.first].push_back(p - base[field(kv.first)]);
+    return out;
+}
+
+void same_as_values(const std::string &dir, const char *samples)
+{
+    const std::string v8 = dir + "-values", v9 = dir + "-chunks";
+    index_samples(v8, samples, false);
+    index_samples(v9, samples, true);
+    Xapian::Database a(v8), b(v9);
+    check(b.get_metadata(LAYOUT_META_CHUNKS) == "1", "the chunked index is stamped");
+    check(a.get_doccount() == b.get_doccount(), "as many works");
+    size_t terms = 0, works = 0, formed = 0;
+    std::set<std::string> compared;
+    for (Xapian::PostingIterator p = a.postlist_begin(""); p != a.postlist_end(""); ++p) {
+        const Xapian::Document da = a.get_document(*p);
+        const std::string id = da.get_value(SLOT_ID);
+        /* the same work in the chunked index, by its id term */
+        Xapian::docid db_did = 0;
+        for (Xapian::TermIterator t = da.termlist_begin(); t != da.termlist_end(); ++t)
+            if ((*t)[0] == 'Q') {
+                Xapian::PostingIterator q = b.postlist_begin(*t);
+                if (q != b.postlist_end(*t))
+                    db_did = *q;
+                break;
+            }
+        check(db_did != 0, id + ": in the chunked index");
+        if (!db_did)
+            continue;
+        works++;
+        const std::string value = da.get_value(SLOT_POSITIONS);
+        std::vector<std::string> positional;
+        for (Xapian::TermIterator t = da.termlist_begin(); t != da.termlist_end(); ++t) {
+            const std::string &n = *t;
+            if (n.empty() || (n[0] >= 'A' && n[0] <= 'Z' && n[0] != 'S' && n[0] != 'A'))
+                continue;
+            if ((n[0] == 'S' || n[0] == 'A') && n.size() > 1 && n[1] >= 'A' && n[1] <= 'Z')
+                continue;
+            positional.push_back(n);
+        }
+        std::vector<std::vector<Xapian::termpos>> pos;
+        if (value.empty()) /* a work without words */
+            pos.assign(positional.size(), {});
+        else
+            positions_find(value, *p, positional, pos);
+        std::map<std::string, std::vector<Xapian::termpos>> by_term;
+        for (size_t i = 0; i < positional.size(); i++)
+            if (!pos[i].empty())
+                by_term[positional[i]] = pos[i];
+        const auto want = relative(by_term);
+        const std::string forms = da.get_value(SLOT_FORMS);
+        for (const auto &kv : want) {
+            ChunkCursor c(b, kv.first);
+            const bool got = c.skip_to(db_did) && c.did == db_did;
+            compared.insert(kv.first + "@" + std::to_string(db_did));
+            check(got && c.at == kv.second, id + ": positions of " + kv.first);
+            terms++;
+            /* each form the chunk names is one the work writes */
+            if (got && !c.forms_unknown())
+                for (size_t i = 0; i < c.at.size(); i++) {
+                    const uint32_t f = c.form_at(i);
+                    if (!f)
+                        continue;
+                    formed++;
+                    bool listed = false;
+                    for (size_t k = 1; k + 4 <= forms.size(); k += 4) {
+                        uint32_t h = 0;
+                        for (int j = 0; j < 4; j++)
+                            h |= static_cast<uint32_t>(static_cast<unsigned char>(forms[k + j])) << (8 * j);
+                        listed |= h == f;
+                    }
+                    check(listed, id + ": a form of " + kv.first + " the work writes");
+                }
+        }
+    }
+    /* and nothing more: the chunks' entries, all terms together, are
+     * the ones compared */
+    size_t all = 0, stale = 0;
+    std::string last_term;
+    for (Xapian::TermIterator k = b.metadata_keys_begin(std::string(1, '\1'));
+         k != b.metadata_keys_end(std::string(1, '\1')); ++k) {
+        const std::string key = *k;
+        const std::string term = key.substr(1, key.find('\0', 1) - 1);
+        if (term == last_term)
+            continue;
+        last_term = term;
+        for (ChunkCursor c(b, term); c.next();) {
+            /* a work deleted (merged into another) keeps its entries
+             * until the index is compacted */
+            try {
+                b.get_document(c.did, Xapian::DOC_ASSUME_VALID);
+                (void)b.get_doclength(c.did);
+            } catch (const Xapian::DocNotFoundError &) {
+                stale++;
+                continue;
+            }
+            all++;
+            check(compared.count(term + "@" + std::to_string(c.did)) == 1,
+                  "an entry the values lack: " + term + " in " + std::to_string(c.did));
+        }
+    }
+    check(all == terms, "the chunks hold " + std::to_string(all) + " entries, not " + std::to_string(terms));
+    std::printf("samples: %zu works, %zu terms' positions and %zu forms as the values give them "
+                "(and %zu entries of deleted works)\n", works, terms, formed, stale);
+    check(works > 100 && terms > 3000 && formed > 1000, "the samples were compared");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2 && argc != 3) {
+        std::fprintf(stderr, "usage: test_chunks WORK_DIR [SAMPLES_DIR]\n");
+        return 2;
+    }
+    const std::string dir = argv[1];
+    std::mt19937 rng(20261130);
+    std::map<std::string, std::map<Xapian::docid, Want>> want;
+    const char *names[] = {"model", "Smodel", "Amodel", "graph", "neural",
+                           "Sgraph", "x", "long-term-name-of-a-term"};
+    const uint32_t forms[] = {0x11111111u, 0x22222222u, 0x33333333u,
+                              0xdeadbeefu};
+    {
+        Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE);
+        ChunkBuilder b;
+        Xapian::docid did = 0;
+        for (int commit = 0; commit < 5; commit++) {
+            const int works = 1 + static_cast<int>(rng() % 400);
+            for (int w = 0; w < works; w++) {
+                did += 1 + rng() % 3; /* deleted works leave gaps */
+                std::vector<ChunkTerm> terms;
+                for (const char *name : names) {
+                    if (rng() % 3)
+                        continue; /* the work does not hold it */
+                    ChunkTerm t;
+                    t.term = name;
+                    const unsigned n = 1 + rng() % (rng() % 8 ? 4 : 40);
+                    Xapian::termpos at = rng() % 300;
+                    const unsigned style = rng() % 4;
+                    for (unsigned i = 0; i < n; i++) {
+                        t.at.push_back(at);
+                        at += 1 + rng() % (rng() % 4 ? 5 : 400);
+                        if (style == 1)
+                            t.form.push_back(forms[did % 4]);
+                        else if (style == 2)
+                            t.form.push_back(rng() % 2 ? forms[rng() % 4] : 0);
+                        else if (style == 0 && rng() % 2)
+                            t.form.push_back(0);
+                    }
+                    if (style == 0 && t.form.size() != t.at.size())
+                        t.form.clear(); /* all the stem: said either way */
+                    t.unsure = style == 3;
+                    Want &wnt = want[name][did];
+                    wnt.at = t.at;
+                    wnt.unsure = t.unsure;
+                    wnt.form = t.unsure ? std::vector<uint32_t>()
+                               : t.form.empty()
+                                   ? std::vector<uint32_t>(t.at.size(), 0)
+                                   : t.form;
+                    terms.push_back(t);
+                }
+                b.add(did, terms);
+            }
+            b.flush(db);
+            db.commit();
+        }
+    }
+    Xapian::Database db(dir);
+    size_t entries = 0;
+    for (const auto &kv : want) {
+        const std::string &term = kv.first;
+        ChunkCursor c(db, term);
+        auto it = kv.second.begin();
+        while (c.next()) {
+            if (it == kv.second.end()) {
+                check(false, term + ": a work past the last");
+                break;
+            }
+            entries++;
+            const std::string at = term + " in " + std::to_string(c.did);
+            check(c.did == it->first, at + ": docid " + std::to_string(it->first) + " expected");
+            check(c.at == it->second.at, at + ": positions");
+            check(c.forms_unknown() == it->second.unsure, at + ": forms known");
+            if (!it->second.unsure)
+                for (size_t i = 0; i < c.at.size() && i < it->second.form.size(); i++)
+                    check(c.form_at(i) == it->second.form[i],
+                          at + ": the form of position " + std::to_string(i));
+            ++it;
+        }
+        check(it == kv.second.end(), term + ": works missing");
+        /* skip_to: random targets, ascending, some equal to a work's */
+        for (int round = 0; round < 20; round++) {
+            ChunkCursor s(db, term);
+            Xapian::docid to = 0;
+            for (;;) {
+                to += 1 + rng() % (rng() % 2 ? 3 : 200);
+                auto first = kv.second.lower_bound(to);
+                const bool got = s.skip_to(to);
+                if (first == kv.second.end()) {
+                    check(!got, term + ": skip_to past the last finds nothing");
+                    break;
+                }
+                check(got && s.did == first->first && s.at == first->second.at,
+                      term + ": skip_to(" + std::to_string(to) + ") gives " +
+                          std::to_string(s.did) + ", not " + std::to_string(first->first));
+                if (rng() % 3 == 0) { /* to the same work again */
+                    check(s.skip_to(to) && s.did == first->first, term + ": skip_to again stays");
+                }
+            }
+        }
+    }
+    ChunkCursor none(db, "nowhere");
+    check(!none.next() && !none.skip_to(1), "a term no work holds");
+    /* A damaged chunk: its forms count past its end. */
+    {
+        Xapian::WritableDatabase w(dir, Xapian::DB_OPEN);
+        w.set_metadata(chunk_key("broken", CHUNK_NS_ONE, 7), std::string("\x05\x01", 2));
+        w.commit();
+    }
+    Xapian::Database again(dir);
+    bool threw = false;
+    try {
+        ChunkCursor b(again, "broken");
+        b.next();
+    } catch (const Xapian::DatabaseCorruptError &) {
+        threw = true;
+    }
+    check(threw, "a damaged chunk is a DatabaseCorruptError");
+    std::printf("%zu entries of %zu terms read back\n", entries, want.size());
+    if (argc == 3)
+        same_as_values(dir, argv[2]);
+    std::printf("%d failures\n", failures);
+    return failures ? 1 : 0;
+}
