@@ -544,16 +544,20 @@ class ChunkBuilder {
         std::vector<uint32_t> forms;
         Xapian::docid last = 0;
         unsigned works = 0;
+        bool dirty = false;  /* added to since written */
+        std::string written; /* the key it was last written under */
         uint32_t index_of(uint32_t form);
-        std::string take();
+        std::string value() const;
     };
     std::unordered_map<std::string, Open> open;
     std::vector<std::pair<std::string, std::string>> sealed;
+    std::vector<std::string> gone; /* keys to delete: chunks rewritten */
     size_t held = 0;
     void seal(const std::string &term, Open &o);
 
   public:
     unsigned char ns = CHUNK_NS_ONE;
+    size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
     void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
     size_t bytes() const { return held; }
     bool empty() const { return open.empty() && sealed.empty(); }
