@@ -339,4 +339,105 @@ uint32_t ChunkCursor::form_at(size_t i) const
     return kind == 2 ? form[i] : only;
 }
 
+/* ---- ChunkFormSource ---------------------------------------------------- */
+
+ChunkFormSource::ChunkFormSource(std::vector<FormRule> rules_)
+    : rules(std::move(rules_))
+{
+}
+
+Xapian::PostingSource *ChunkFormSource::clone() const
+{
+    return new ChunkFormSource(rules);
+}
+
+void ChunkFormSource::init(const Xapian::Database &db_)
+{
+    db = db_;
+    cursors.clear();
+    cursors.resize(rules.size());
+    static const char *const fields[] = {"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR};
+    for (size_t r = 0; r < rules.size(); r++)
+        for (const std::string &stem : rules[r].stems)
+            for (const char *f : fields)
+                cursors[r].emplace_back(new ChunkCursor(db, f + stem));
+    did = 0;
+    from = 1;
+    ended = rules.empty();
+}
+
+Xapian::doccount ChunkFormSource::get_termfreq_est() const
+{
+    return db.get_doccount() / 100; /* few works write a given form */
+}
+
+Xapian::doccount ChunkFormSource::get_termfreq_max() const
+{
+    return db.get_doccount();
+}
+
+/* Whether d writes a word of rule r: a position of one of its stems, in
+ * any field, written in one of its forms (its cursors move to d). */
+bool ChunkFormSource::rule_at(size_t r, Xapian::docid d)
+{
+    const FormRule &rule = rules[r];
+    for (auto &c : cursors[r]) {
+        if (!c->skip_to(d) || c->did != d)
+            continue;
+        if (c->forms_unknown())
+            return true;
+        for (size_t i = 0; i < c->at.size(); i++) {
+            const uint32_t f = c->form_at(i);
+            if (f == 0 ? rule.self
+                       : std::find(rule.any.begin(), rule.any.end(), f) !=
+                             rule.any.end())
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The first work from d on that passes every rule; or the end. */
+void ChunkFormSource::find(Xapian::docid d)
+{
+    for (;;) {
+        /* the next work holding one of the first rule's stems */
+        Xapian::docid next = 0;
+        for (auto &c : cursors[0])
+            if (c->skip_to(d) && (!next || c->did < next))
+                next = c->did;
+        if (!next)
+            break;
+        bool all = true;
+        for (size_t r = 0; r < rules.size() && all; r++)
+            all = rule_at(r, next);
+        if (all) {
+            did = next;
+            from = next + 1;
+            return;
+        }
+        d = next + 1;
+    }
+    ended = true;
+    did = 0;
+}
+
+void ChunkFormSource::next(double)
+{
+    if (!ended)
+        find(from);
+}
+
+void ChunkFormSource::skip_to(Xapian::docid d, double)
+{
+    if (ended || (did >= d && from == did + 1))
+        return;
+    find(std::max(d, from));
+}
+
+std::string ChunkFormSource::get_description() const
+{
+    return "ChunkFormSource(" + std::to_string(rules.size()) + " words)";
+}
+
 } // namespace pdxshim

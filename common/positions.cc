@@ -725,7 +725,11 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
             asked_field.push_back(f);
         }
     }
-    if (value) {
+    if (chunked) {
+        pos.resize(asked.size());
+        for (size_t i = 0; i < asked.size(); i++)
+            chunk_positions(d, db, asked_field[i] * n + i % n, pos[i]);
+    } else if (value) {
         positions_find(*value, d, asked, pos);
     } else if (doc) {
         /* Each position list read where the work's term list stands on
@@ -781,6 +785,32 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
             return true;
     }
     return false;
+}
+
+void PhraseCheck::chunk_positions(Xapian::docid d, const Xapian::Database &db,
+                                  size_t t, std::vector<Xapian::termpos> &out)
+{
+    out.clear();
+    if (cursors.c.size() < terms.size()) {
+        cursors.c.resize(terms.size());
+        cursors.asked.resize(terms.size());
+    }
+    std::unique_ptr<ChunkCursor> &c = cursors.c[t];
+    if (!c || d < cursors.asked[t]) /* asked about an earlier work */
+        c.reset(new ChunkCursor(db, terms[t]));
+    cursors.asked[t] = d;
+    if (!c->skip_to(d) || c->did != d)
+        return;
+    const size_t w = t % stems.size();
+    if (form.empty() || w >= form.size() || c->forms_unknown()) {
+        out = c->at;
+        return;
+    }
+    /* the word as written: the stem itself (form 0), or its form */
+    const uint32_t want = form[w] == form_stem[w] ? 0 : form[w];
+    for (size_t i = 0; i < c->at.size(); i++)
+        if (c->form_at(i) == want)
+            out.push_back(c->at[i]);
 }
 
 /* Move it forward to d (never back: at or past d it stays); whether it
@@ -1015,7 +1045,7 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
         if (!ok)
             return false;
     }
-    if (!forms.empty()) {
+    if (!forms.empty() && !(checks.empty() ? false : checks[0].chunked)) {
         const std::string f = doc.get_value(SLOT_FORMS);
         for (const FormRule &r : forms)
             if (!r.holds(f))

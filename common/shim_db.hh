@@ -327,6 +327,10 @@ struct FormRule {
     uint32_t self_hash = 0;       /*   holds it, or */
     uint32_t unlisted_hash = 0;   /*   none of this */
     std::vector<uint32_t> others; /*   and none of these */
+    /* The stems whose positions may be written so (layout 9's chunks
+     * keep each position's form: any of `any`, or with self the stem
+     * itself). */
+    std::vector<std::string> stems;
     bool holds(const std::string &value) const;
     /* The rule for `form` of `stem`; others: the index's other words of
      * that stem (read only when form is stem). */
@@ -346,6 +350,116 @@ class FormSource : public Xapian::ValuePostingSource {
     void next(double min_wt) override;
     void skip_to(Xapian::docid did, double min_wt) override;
     bool check(Xapian::docid did, double min_wt) override;
+    Xapian::PostingSource *clone() const override;
+    std::string get_description() const override;
+};
+
+/* ---- positions kept by the term (common/chunks.cc, layout 9) */
+
+/* The most works a chunk holds, and the namespace of an index written by
+ * one writer. */
+const unsigned CHUNK_WORKS = 128;
+const unsigned char CHUNK_NS_ONE = 0xff;
+
+/* The metadata key of a term's chunks (all of them begin with the
+ * prefix), and of one of them. */
+std::string chunk_prefix(const std::string &term);
+std::string chunk_key(const std::string &term, unsigned char ns,
+                      Xapian::docid last);
+
+/* One positional term of one work, as the writer hands it over: its
+ * positions less the field's base (ascending), and the form each was
+ * written in (form_hash32; 0 for the stem itself; empty: all the stem
+ * itself), or unsure when they are not known. */
+struct ChunkTerm {
+    std::string term;
+    std::vector<Xapian::termpos> at;
+    std::vector<uint32_t> form;
+    bool unsure = false;
+};
+
+/* The chunks of the works added since the last flush, in memory; flush
+ * writes them into db's metadata (before its commit).  Works must be
+ * added in increasing docid order. */
+class ChunkBuilder {
+    struct Open {
+        std::string entries;
+        std::vector<uint32_t> forms;
+        Xapian::docid last = 0;
+        unsigned works = 0;
+        bool dirty = false;  /* added to since written */
+        std::string written; /* the key it was last written under */
+        uint32_t index_of(uint32_t form);
+        std::string value() const;
+    };
+    std::unordered_map<std::string, Open> open;
+    std::vector<std::pair<std::string, std::string>> sealed;
+    std::vector<std::string> gone; /* keys to delete: chunks rewritten */
+    size_t held = 0;
+    void seal(const std::string &term, Open &o);
+
+  public:
+    unsigned char ns = CHUNK_NS_ONE;
+    size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
+    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
+    size_t bytes() const { return held; }
+    bool empty() const { return open.empty() && sealed.empty(); }
+    void flush(Xapian::WritableDatabase &db);
+};
+
+/* One term's works and positions, read from its chunks in docid order.
+ * Not thread-safe. */
+class ChunkCursor {
+    Xapian::Database db;
+    std::string term, prefix;
+    Xapian::TermIterator key, key_end;
+    std::string chunk;
+    const unsigned char *p = nullptr, *end = nullptr;
+    Xapian::docid chunk_last = 0;
+    unsigned in_chunk = 0;
+    std::vector<uint32_t> forms, form;
+    unsigned kind = 0;
+    uint32_t only = 0;
+    bool load();
+
+  public:
+    Xapian::docid did = 0;          /* the work (0: before the first, or
+                                     * past the last) */
+    std::vector<Xapian::termpos> at; /* its positions, less its base */
+    ChunkCursor(const Xapian::Database &db, const std::string &term);
+    /* To the next work, or false past the last. */
+    bool next();
+    /* To the first work from d on (stays when there already), or false. */
+    bool skip_to(Xapian::docid d);
+    /* The form at[i] was written in: form_hash32, 0 for the stem itself,
+     * or 0 for every one when forms_unknown(). */
+    uint32_t form_at(size_t i) const;
+    bool forms_unknown() const { return kind == 3; }
+};
+
+/* FormSource's works in an index of layout 9: those writing a position
+ * of one of each rule's stems, in any field, in the rule's form.  It may
+ * give deleted works (their chunks stay until compaction): used under
+ * OP_FILTER of a query on the stems, which holds only works that are. */
+class ChunkFormSource : public Xapian::PostingSource {
+    std::vector<FormRule> rules;
+    Xapian::Database db;
+    std::vector<std::vector<std::unique_ptr<ChunkCursor>>> cursors;
+    Xapian::docid did = 0, from = 1;
+    bool ended = false;
+    bool rule_at(size_t r, Xapian::docid d);
+    void find(Xapian::docid d);
+
+  public:
+    explicit ChunkFormSource(std::vector<FormRule> rules);
+    void init(const Xapian::Database &db) override;
+    Xapian::doccount get_termfreq_min() const override { return 0; }
+    Xapian::doccount get_termfreq_est() const override;
+    Xapian::doccount get_termfreq_max() const override;
+    Xapian::docid get_docid() const override { return did; }
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid d, double min_wt) override;
+    bool at_end() const override { return ended; }
     Xapian::PostingSource *clone() const override;
     std::string get_description() const override;
 };
@@ -420,6 +534,27 @@ struct PhraseCheck {
     std::vector<uint32_t> form, form_stem; /* form_hash32s */
     const std::function<const std::string *()> *forms_at = nullptr;
     std::vector<Xapian::termpos> found;
+    /* Layout 9 (common/chunks.cc): the positions are read from each
+     * term's chunks in db, a cursor a term moved forward from one work to
+     * the next; the words as written from the form of each position.  A
+     * copy starts without cursors. */
+    bool chunked = false;
+    struct Cursors {
+        std::vector<std::unique_ptr<ChunkCursor>> c;
+        std::vector<Xapian::docid> asked;
+        Cursors() = default;
+        Cursors(const Cursors &) {}
+        Cursors &operator=(const Cursors &)
+        {
+            c.clear();
+            asked.clear();
+            return *this;
+        }
+    } cursors;
+    /* The positions of terms[t] in work d of db, held to its word's form
+     * (when the phrase is held to its forms). */
+    void chunk_positions(Xapian::docid d, const Xapian::Database &db,
+                         size_t t, std::vector<Xapian::termpos> &out);
 
     PhraseCheck(std::vector<std::string> stems,
                 std::vector<std::string> fields, Xapian::termcount window,
@@ -509,89 +644,6 @@ class PhraseFilter : public Xapian::MatchDecider {
     {
     }
     bool operator()(const Xapian::Document &doc) const override;
-};
-
-/* ---- positions kept by the term (common/chunks.cc, layout 9) */
-
-/* The most works a chunk holds, and the namespace of an index written by
- * one writer. */
-const unsigned CHUNK_WORKS = 128;
-const unsigned char CHUNK_NS_ONE = 0xff;
-
-/* The metadata key of a term's chunks (all of them begin with the
- * prefix), and of one of them. */
-std::string chunk_prefix(const std::string &term);
-std::string chunk_key(const std::string &term, unsigned char ns,
-                      Xapian::docid last);
-
-/* One positional term of one work, as the writer hands it over: its
- * positions less the field's base (ascending), and the form each was
- * written in (form_hash32; 0 for the stem itself; empty: all the stem
- * itself), or unsure when they are not known. */
-struct ChunkTerm {
-    std::string term;
-    std::vector<Xapian::termpos> at;
-    std::vector<uint32_t> form;
-    bool unsure = false;
-};
-
-/* The chunks of the works added since the last flush, in memory; flush
- * writes them into db's metadata (before its commit).  Works must be
- * added in increasing docid order. */
-class ChunkBuilder {
-    struct Open {
-        std::string entries;
-        std::vector<uint32_t> forms;
-        Xapian::docid last = 0;
-        unsigned works = 0;
-        bool dirty = false;  /* added to since written */
-        std::string written; /* the key it was last written under */
-        uint32_t index_of(uint32_t form);
-        std::string value() const;
-    };
-    std::unordered_map<std::string, Open> open;
-    std::vector<std::pair<std::string, std::string>> sealed;
-    std::vector<std::string> gone; /* keys to delete: chunks rewritten */
-    size_t held = 0;
-    void seal(const std::string &term, Open &o);
-
-  public:
-    unsigned char ns = CHUNK_NS_ONE;
-    size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
-    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
-    size_t bytes() const { return held; }
-    bool empty() const { return open.empty() && sealed.empty(); }
-    void flush(Xapian::WritableDatabase &db);
-};
-
-/* One term's works and positions, read from its chunks in docid order.
- * Not thread-safe. */
-class ChunkCursor {
-    Xapian::Database db;
-    std::string term, prefix;
-    Xapian::TermIterator key, key_end;
-    std::string chunk;
-    const unsigned char *p = nullptr, *end = nullptr;
-    Xapian::docid chunk_last = 0;
-    unsigned in_chunk = 0;
-    std::vector<uint32_t> forms, form;
-    unsigned kind = 0;
-    uint32_t only = 0;
-    bool load();
-
-  public:
-    Xapian::docid did = 0;          /* the work (0: before the first, or
-                                     * past the last) */
-    std::vector<Xapian::termpos> at; /* its positions, less its base */
-    ChunkCursor(const Xapian::Database &db, const std::string &term);
-    /* To the next work, or false past the last. */
-    bool next();
-    /* To the first work from d on (stays when there already), or false. */
-    bool skip_to(Xapian::docid d);
-    /* The form at[i] was written in: form_hash32, 0 for the stem itself,
-     * or 0 for every one when forms_unknown(). */
-    uint32_t form_at(size_t i) const;
-    bool forms_unknown() const { return kind == 3; }
 };
 
 /* Works: documents but tombstones (common/layout.h).  Two counts Xapian

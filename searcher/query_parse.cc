@@ -509,6 +509,15 @@ static std::vector<std::string> words_from(shim_db *h, const std::string &prefix
     return out;
 }
 
+/* The posting source of the works passing rules: their forms values, or
+ * in an index of layout 9 their chunks. */
+static Xapian::PostingSource *form_source(shim_db *h, std::vector<FormRule> rules)
+{
+    if (h->chunks)
+        return (new ChunkFormSource(std::move(rules)))->release();
+    return (new FormSource(std::move(rules)))->release();
+}
+
 /* The rule for `form` of `stem` (common/forms.cc): for a stem written as
  * itself, the index's other words of that stem, which begin with the
  * stem or all of it but its last letter (porter2's y to i: study,
@@ -546,7 +555,8 @@ static Xapian::Query form_wildcard(shim_db *h, const Xapian::Query &q,
     for (const std::string &w : words_from(h, prefix)) {
         const std::string stem = h->stem(w);
         if (stem.compare(0, prefix.size(), prefix) != 0) {
-            outside.insert(stem);
+            if (outside.insert(stem).second)
+                written.stems.push_back(stem);
             written.any.push_back(form_hash32(w));
         }
     }
@@ -561,8 +571,7 @@ static Xapian::Query form_wildcard(shim_db *h, const Xapian::Query &q,
         q, Xapian::Query(
                Xapian::Query::OP_FILTER,
                Xapian::Query(Xapian::Query::OP_OR, extra.begin(), extra.end()),
-               Xapian::Query(
-                   (new FormSource(std::vector<FormRule>{written}))->release()))};
+               Xapian::Query(form_source(h, std::vector<FormRule>{written})))};
     return Xapian::Query(
         Xapian::Query::OP_FILTER,
         Xapian::Query(Xapian::Query::OP_SYNONYM, scored.begin(), scored.end()),
@@ -721,13 +730,13 @@ static std::vector<FormRule> quoted_rules(shim_db *h,
 }
 
 /* q held to the works whose forms pass rules (q itself for none). */
-static Xapian::Query held_to(const Xapian::Query &q, std::vector<FormRule> rules)
+static Xapian::Query held_to(shim_db *h, const Xapian::Query &q,
+                             std::vector<FormRule> rules)
 {
     if (rules.empty())
         return q;
-    return Xapian::Query(
-        Xapian::Query::OP_FILTER, q,
-        Xapian::Query((new FormSource(std::move(rules)))->release()));
+    return Xapian::Query(Xapian::Query::OP_FILTER, q,
+                         Xapian::Query(form_source(h, std::move(rules))));
 }
 
 /* q held to the words of the first unused quoted passage whose stems are
@@ -736,7 +745,7 @@ static Xapian::Query quoted_as_written(shim_db *h, const Xapian::Query &q,
                                        const std::vector<std::string> &stems,
                                        std::vector<Quoted> *quoted)
 {
-    return held_to(q, quoted_rules(h, stems, quoted));
+    return held_to(h, q, quoted_rules(h, stems, quoted));
 }
 
 /* How one query's phrases are searched: `hoist` takes the phrases every
@@ -815,7 +824,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     std::vector<FormRule> rules;
     if (op == Xapian::Query::OP_PHRASE)
         rules = quoted_rules(h, stems, plan.quoted);
-    auto written = [&](const Xapian::Query &r) { return held_to(r, rules); };
+    auto written = [&](const Xapian::Query &r) { return held_to(h, r, rules); };
     /* Where the field's positions are: the abstract's and the default
      * field's in the plain stems. */
     const char *prefix = field == "title"    ? LAYOUT_P_TITLE
@@ -882,6 +891,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
             ? std::vector<std::string>{"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR}
             : std::vector<std::string>{prefix};
     PhraseCheck check(stems, fields, window, op == Xapian::Query::OP_PHRASE);
+    check.chunked = h->chunks;
     /* Its words at their forms' positions, where the works keep them. */
     if (rules.size() == stems.size())
         for (size_t i = 0; i < rules.size(); i++) {
