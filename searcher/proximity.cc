@@ -294,12 +294,17 @@ void ProximityReader::init(const Xapian::Database &db_)
     valued = false;
     held.assign(terms.size(), 0);
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
+    chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
+    cursors.clear();
+    cursors.resize(terms.size());
 }
 
 void ProximityReader::rewind()
 {
     std::fill(opened.begin(), opened.end(), 0);
     valued = false;
+    for (auto &c : cursors)
+        c.reset();
 }
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
@@ -337,6 +342,18 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
         any |= (held[p.a] && held[p.b]) || (held[n + p.a] && held[n + p.b]);
     if (!any)
         return 0; /* no pair scores: parts left empty */
+    if (chunked) {
+        for (size_t i = 0; i < terms.size(); i++) {
+            pos[i].clear();
+            if (!held[i])
+                continue;
+            if (!cursors[i])
+                cursors[i].reset(new ChunkCursor(db, terms[i]));
+            if (cursors[i]->skip_to(did) && cursors[i]->did == did)
+                pos[i] = cursors[i]->at;
+        }
+        return pq->score(pos, parts);
+    }
     asked.clear();
     for (size_t i = 0; i < terms.size(); i++)
         if (held[i])

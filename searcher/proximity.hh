@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/shim_db.hh"
+
 namespace pdxshim {
 
 /* The pairs a query keeps at most: a longer one, its heaviest. */
@@ -87,6 +89,11 @@ class ProximityReader {
     std::vector<Xapian::PostingIterator> lists; /* one a term */
     std::vector<char> opened; /* lists[i] opened since init or rewind */
     bool valued = false;      /* values opened since then */
+    /* Layout 9 (common/chunks.cc): each term's positions from its
+     * chunks, a cursor a term, opened when first asked since init or
+     * rewind. */
+    bool chunked = false;
+    std::vector<std::unique_ptr<ChunkCursor>> cursors;
     std::vector<char> held;
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> got, pos;
