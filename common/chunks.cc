@@ -69,6 +69,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -248,6 +249,18 @@ ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_)
     : db(db_), term(term_), prefix(chunk_prefix(term_)),
       key(db_.metadata_keys_begin(prefix)), key_end(db_.metadata_keys_end(prefix))
 {
+    const std::string o(LAYOUT_META_CHUNK_OFF);
+    for (Xapian::TermIterator k = db.metadata_keys_begin(o);
+         k != db.metadata_keys_end(o); ++k) {
+        const int ns = atoi((*k).c_str() + o.size());
+        if (ns < 0 || ns > 255)
+            continue;
+        const std::string v = db.get_metadata(*k);
+        char *rest = nullptr;
+        off[ns] = strtoll(v.c_str(), &rest, 10);
+        lo[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
+        hi[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
+    }
 }
 
 bool ChunkCursor::load()
@@ -255,7 +268,9 @@ bool ChunkCursor::load()
     if (key == key_end)
         return false;
     const std::string k = *key;
-    chunk_last = get_be32(k.data() + k.size() - 4);
+    chunk_ns = static_cast<unsigned char>(k[k.size() - 5]);
+    chunk_last = static_cast<Xapian::docid>(
+        get_be32(k.data() + k.size() - 4) + off[chunk_ns]);
     chunk = db.get_metadata(k);
     ++key;
     p = reinterpret_cast<const unsigned char *>(chunk.data());
@@ -272,6 +287,17 @@ bool ChunkCursor::load()
 
 bool ChunkCursor::next()
 {
+    do
+        if (!step())
+            return false;
+    while (hi[chunk_ns] && (local < lo[chunk_ns] || local > hi[chunk_ns]));
+    did = static_cast<Xapian::docid>(local + off[chunk_ns]);
+    return true;
+}
+
+/* The next entry, its docid in its namespace's own numbering in local. */
+bool ChunkCursor::step()
+{
     while (p == end)
         if (!load()) {
             did = 0;
@@ -280,7 +306,7 @@ bool ChunkCursor::next()
     uint32_t gap, head;
     if (!get_varint(p, end, gap) || !get_varint(p, end, head))
         corrupt(term);
-    did = in_chunk++ ? did + gap : gap;
+    local = in_chunk++ ? local + gap : gap;
     const uint32_t count = (head >> 2) + 1;
     kind = head & 3;
     only = 0;
@@ -317,12 +343,15 @@ bool ChunkCursor::skip_to(Xapian::docid d)
         return true;
     /* A later chunk when this one ends before d: the key of d's. */
     if (key != key_end && (p == end || chunk_last < d)) {
-        /* in the namespace of the next chunk (one namespace only, so
-         * far: a merged --jobs index's shards are not yet read in their
-         * docid order) */
+        /* in the namespace of the next chunk: a chunk of a later
+         * namespace holds later works only (namespaces are in docid
+         * order), so the key found is d's chunk's either way */
         const std::string &next_key = *key;
-        std::string want = prefix + next_key[prefix.size()];
-        put_be32(want, d);
+        const unsigned char ns =
+            static_cast<unsigned char>(next_key[prefix.size()]);
+        std::string want = prefix + static_cast<char>(ns);
+        const long long in_ns = static_cast<long long>(d) - off[ns];
+        put_be32(want, in_ns > 0 ? static_cast<uint32_t>(in_ns) : 0);
         if (*key < want) {
             key.skip_to(want);
             p = end = nullptr;

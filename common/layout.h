@@ -442,6 +442,11 @@
 /* Set ("1") on an index whose positions are kept by the term
  * (common/chunks.cc, layout 9, in progress). */
 #define LAYOUT_META_CHUNKS "paperdex.chunks"
+/* The chunk namespace a shard of a --jobs build writes (decimal), and
+ * each namespace's docid offset (LAYOUT_META_CHUNK_OFF<ns>: decimal),
+ * which the compactor that merges shards sets (common/chunks.cc). */
+#define LAYOUT_META_CHUNK_NS "paperdex.chunks.ns"
+#define LAYOUT_META_CHUNK_OFF "paperdex.chunks.off."
 #define LAYOUT_FORMS_WORDS "words"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"

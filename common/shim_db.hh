@@ -412,6 +412,13 @@ class ChunkBuilder {
 class ChunkCursor {
     Xapian::Database db;
     std::string term, prefix;
+    /* Each namespace's docid offset (the compactor may move docids down)
+     * and the range of its own docids that are its works' (hi 0: all):
+     * a shard's chunks keep the entries of works it deleted, which
+     * outside that range would fall on other shards' works. */
+    long long off[256] = {};
+    Xapian::docid lo[256] = {}, hi[256] = {};
+    unsigned char chunk_ns = 0;
     Xapian::TermIterator key, key_end;
     std::string chunk;
     const unsigned char *p = nullptr, *end = nullptr;
@@ -420,7 +427,9 @@ class ChunkCursor {
     std::vector<uint32_t> forms, form;
     unsigned kind = 0;
     uint32_t only = 0;
+    Xapian::docid local = 0; /* the entry's docid in its namespace */
     bool load();
+    bool step();
 
   public:
     Xapian::docid did = 0;          /* the work (0: before the first, or

@@ -7,6 +7,7 @@
 #include <xapian.h>
 
 #include <atomic>
+#include <map>
 
 #include <cjson/cJSON.h>
 
@@ -357,12 +358,11 @@ struct Writer : Side {
               h_->cjk_ngram)
     {
         tt.forms = btt.forms = h->forms || h->chunks;
-        /* In progress: each shard of a --jobs build (written without
-         * fsync) its own namespace, so that they write distinct keys; the
-         * merged index does not yet know their docid offsets. */
-        static std::atomic<unsigned> shards{0};
-        if (h->nosync)
-            chunks.ns = static_cast<unsigned char>(1 + shards++ % 250);
+        /* A shard of a --jobs build writes the namespace its run gave
+         * it (common/chunks.cc). */
+        const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);
+        if (!ns.empty())
+            chunks.ns = static_cast<unsigned char>(atoi(ns.c_str()));
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
@@ -615,6 +615,57 @@ bool old_layout(shim_db *h, shim_err *e)
 
 } // namespace
 
+namespace {
+
+/* The docid offsets of the chunk namespaces in out, compacted from h's
+ * databases (common/chunks.cc).  The compactor moves each database's
+ * docids by an offset of its own when it merges several, found here by
+ * one work of each, looked up by its id term; each shard's namespace
+ * then keeps its offset and the range of its own live docids (value "off
+ * lo hi").  One database is compacted without renumbering
+ * (shim_compact): its namespaces keep what they had.  A shard's
+ * namespace mark goes: the writers of the merged index write in
+ * CHUNK_NS_ONE, whose works come after every shard's. */
+void chunk_offsets(shim_db *h, Xapian::WritableDatabase &out)
+{
+    if (h->subs.size() < 2)
+        return;
+    const std::string o(LAYOUT_META_CHUNK_OFF);
+    std::map<int, std::string> offsets;
+    for (const Xapian::Database &sub : h->subs) {
+        Xapian::PostingIterator p = sub.postlist_begin("");
+        if (p == sub.postlist_end(""))
+            continue;
+        const Xapian::docid first = *p;
+        Xapian::docid last = first;
+        for (; p != sub.postlist_end(""); ++p)
+            last = *p;
+        long long moved = 0;
+        const Xapian::Document d = sub.get_document(first);
+        for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end(); ++t)
+            if (!(*t).empty() && (*t)[0] == LAYOUT_P_ID[0]) {
+                Xapian::PostingIterator q = out.postlist_begin(*t);
+                if (q != out.postlist_end(*t))
+                    moved = static_cast<long long>(*q) - static_cast<long long>(first);
+                break;
+            }
+        const std::string ns = sub.get_metadata(LAYOUT_META_CHUNK_NS);
+        const int n = ns.empty() ? CHUNK_NS_ONE : atoi(ns.c_str());
+        if (offsets.count(n) ||
+            sub.metadata_keys_begin(o) != sub.metadata_keys_end(o))
+            throw Xapian::InvalidOperationError(
+                "only the shards of one --jobs build merge into one index "
+                "of positions kept by the term");
+        offsets[n] = std::to_string(moved) + " " + std::to_string(first) +
+                     " " + std::to_string(last);
+    }
+    for (const auto &kv : offsets)
+        out.set_metadata(o + std::to_string(kv.first), kv.second);
+    out.set_metadata(LAYOUT_META_CHUNK_NS, std::string());
+}
+
+} // namespace
+
 extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
 {
     try {
@@ -638,7 +689,12 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         int newest = 0;
         with_reopen(h, [&] {
             empty_dir(dest);
-            h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS,
+            /* One index of positions kept by the term keeps its docids
+             * (common/chunks.cc): its chunks name them. */
+            const bool keep = h->chunks && h->subs.size() == 1;
+            h->db.compact(dest,
+                          Xapian::DBCOMPACT_MULTIPASS |
+                              (keep ? Xapian::DBCOMPACT_NO_RENUMBER : 0),
                           LAYOUT_BLOCK_SIZE);
             newest = 0;
             for (const Xapian::Database &sub : h->subs)
@@ -654,10 +710,10 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
          * an empty key, so it cannot tell the layout from another.) */
         Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
         if (newest > 0 &&
-            atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest) {
+            atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest)
             out.set_metadata(LAYOUT_META_LAYOUT, std::to_string(newest));
-            out.commit();
-        }
+        chunk_offsets(h, out);
+        out.commit();
         return 0;
     } catch (...) {
         return fail(e);

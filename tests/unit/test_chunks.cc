@@ -16,7 +16,8 @@
  *    (layout 8) and with chunks (PDX_LAYOUT9) give the same positions
  *    for every positional term of every work (each field's counted from
  *    its least), and the same forms where the forms values say which
- *    words a work writes.
+ *    words a work writes; and so does the chunked index built by two
+ *    and by three workers, whose shards' chunks the compactor merged.
  *
  * usage: test_chunks WORK_DIR [SAMPLES_DIR]
  */
@@ -54,7 +55,8 @@ struct Want {
 };
 
 /* Index samples into dir/name, with chunks or with the values. */
-void index_samples(const std::string &db, const char *samples, bool chunks)
+void index_samples(const std::string &db, const char *samples, bool chunks,
+                   unsigned jobs = 1)
 {
     if (chunks)
         setenv("PDX_LAYOUT9", "1", 1);
@@ -62,6 +64,7 @@ void index_samples(const std::string &db, const char *samples, bool chunks)
         unsetenv("PDX_LAYOUT9");
     pdx_sync_options o = PDX_SYNC_OPTIONS_INIT;
     o.full = 1;
+    o.jobs = jobs;
     pdx_sync_summary sum = PDX_SYNC_SUMMARY_INIT;
     const char *src[] = {samples};
     if (int rc = pdx_sync(&sum, db.c_str(), src, 1, &o)) {
@@ -91,11 +94,11 @@ relative(const std::map<std::string, std::vector<Xapian::termpos>> &by_term)
     return out;
 }
 
-void same_as_values(const std::string &dir, const char *samples)
+void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
 {
     const std::string v8 = dir + "-values", v9 = dir + "-chunks";
     index_samples(v8, samples, false);
-    index_samples(v9, samples, true);
+    index_samples(v9, samples, true, jobs);
     Xapian::Database a(v8), b(v9);
     check(b.get_metadata(LAYOUT_META_CHUNKS) == "1", "the chunked index is stamped");
     check(a.get_doccount() == b.get_doccount(), "as many works");
@@ -316,8 +319,13 @@ int main(int argc, char **argv)
     }
     check(threw, "a damaged chunk is a DatabaseCorruptError");
     std::printf("%zu entries of %zu terms read back\n", entries, want.size());
-    if (argc == 3)
-        same_as_values(dir, argv[2]);
+    if (argc == 3) {
+        same_as_values(dir, argv[2], 1);
+        /* shards merged by the compactor: each its namespace, moved by
+         * its offset */
+        same_as_values(dir, argv[2], 2);
+        same_as_values(dir, argv[2], 3);
+    }
     std::printf("%d failures\n", failures);
     return failures ? 1 : 0;
 }
