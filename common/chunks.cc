@@ -245,9 +245,7 @@ void ChunkBuilder::flush(Xapian::WritableDatabase &db)
 
 /* ---- the reader's side ------------------------------------------------ */
 
-ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_)
-    : db(db_), term(term_), prefix(chunk_prefix(term_)),
-      key(db_.metadata_keys_begin(prefix)), key_end(db_.metadata_keys_end(prefix))
+ChunkSpace::ChunkSpace(const Xapian::Database &db)
 {
     const std::string o(LAYOUT_META_CHUNK_OFF);
     for (Xapian::TermIterator k = db.metadata_keys_begin(o);
@@ -263,6 +261,14 @@ ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_)
     }
 }
 
+ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_,
+                         std::shared_ptr<const ChunkSpace> space_)
+    : db(db_), term(term_), prefix(chunk_prefix(term_)),
+      space(std::move(space_)), key(db_.metadata_keys_begin(prefix)),
+      key_end(db_.metadata_keys_end(prefix))
+{
+}
+
 bool ChunkCursor::load()
 {
     if (key == key_end)
@@ -270,7 +276,7 @@ bool ChunkCursor::load()
     const std::string k = *key;
     chunk_ns = static_cast<unsigned char>(k[k.size() - 5]);
     chunk_last = static_cast<Xapian::docid>(
-        get_be32(k.data() + k.size() - 4) + off[chunk_ns]);
+        get_be32(k.data() + k.size() - 4) + space->off[chunk_ns]);
     chunk = db.get_metadata(k);
     ++key;
     p = reinterpret_cast<const unsigned char *>(chunk.data());
@@ -290,8 +296,8 @@ bool ChunkCursor::next()
     do
         if (!step())
             return false;
-    while (hi[chunk_ns] && (local < lo[chunk_ns] || local > hi[chunk_ns]));
-    did = static_cast<Xapian::docid>(local + off[chunk_ns]);
+    while (space->hi[chunk_ns] && (local < space->lo[chunk_ns] || local > space->hi[chunk_ns]));
+    did = static_cast<Xapian::docid>(local + space->off[chunk_ns]);
     return true;
 }
 
@@ -350,7 +356,7 @@ bool ChunkCursor::skip_to(Xapian::docid d)
         const unsigned char ns =
             static_cast<unsigned char>(next_key[prefix.size()]);
         std::string want = prefix + static_cast<char>(ns);
-        const long long in_ns = static_cast<long long>(d) - off[ns];
+        const long long in_ns = static_cast<long long>(d) - space->off[ns];
         put_be32(want, in_ns > 0 ? static_cast<uint32_t>(in_ns) : 0);
         if (*key < want) {
             key.skip_to(want);
@@ -383,13 +389,14 @@ Xapian::PostingSource *ChunkFormSource::clone() const
 void ChunkFormSource::init(const Xapian::Database &db_)
 {
     db = db_;
+    space = std::make_shared<const ChunkSpace>(db);
     cursors.clear();
     cursors.resize(rules.size());
     static const char *const fields[] = {"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR};
     for (size_t r = 0; r < rules.size(); r++)
         for (const std::string &stem : rules[r].stems)
             for (const char *f : fields)
-                cursors[r].emplace_back(new ChunkCursor(db, f + stem));
+                cursors[r].emplace_back(new ChunkCursor(db, f + stem, space));
     did = 0;
     from = 1;
     ended = rules.empty();

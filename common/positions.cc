@@ -795,9 +795,11 @@ void PhraseCheck::chunk_positions(Xapian::docid d, const Xapian::Database &db,
         cursors.c.resize(terms.size());
         cursors.asked.resize(terms.size());
     }
+    if (!cursors.space)
+        cursors.space = std::make_shared<const ChunkSpace>(db);
     std::unique_ptr<ChunkCursor> &c = cursors.c[t];
     if (!c || d < cursors.asked[t]) /* asked about an earlier work */
-        c.reset(new ChunkCursor(db, terms[t]));
+        c.reset(new ChunkCursor(db, terms[t], cursors.space));
     cursors.asked[t] = d;
     if (!c->skip_to(d) || c->did != d)
         return;

@@ -409,15 +409,22 @@ class ChunkBuilder {
 
 /* One term's works and positions, read from its chunks in docid order.
  * Not thread-safe. */
+/* Where each chunk namespace's works are (LAYOUT_META_CHUNK_OFF), read
+ * once a database and shared by its cursors: each namespace's docid
+ * offset (the compactor may move docids down) and the range of its own
+ * docids that are its works' (hi 0: all): a shard's chunks keep the
+ * entries of works it deleted, which outside that range would fall on
+ * other shards' works. */
+struct ChunkSpace {
+    long long off[256] = {};
+    Xapian::docid lo[256] = {}, hi[256] = {};
+    explicit ChunkSpace(const Xapian::Database &db);
+};
+
 class ChunkCursor {
     Xapian::Database db;
     std::string term, prefix;
-    /* Each namespace's docid offset (the compactor may move docids down)
-     * and the range of its own docids that are its works' (hi 0: all):
-     * a shard's chunks keep the entries of works it deleted, which
-     * outside that range would fall on other shards' works. */
-    long long off[256] = {};
-    Xapian::docid lo[256] = {}, hi[256] = {};
+    std::shared_ptr<const ChunkSpace> space;
     unsigned char chunk_ns = 0;
     Xapian::TermIterator key, key_end;
     std::string chunk;
@@ -435,7 +442,8 @@ class ChunkCursor {
     Xapian::docid did = 0;          /* the work (0: before the first, or
                                      * past the last) */
     std::vector<Xapian::termpos> at; /* its positions, less its base */
-    ChunkCursor(const Xapian::Database &db, const std::string &term);
+    ChunkCursor(const Xapian::Database &db, const std::string &term,
+                std::shared_ptr<const ChunkSpace> space);
     /* To the next work, or false past the last. */
     bool next();
     /* To the first work from d on (stays when there already), or false. */
@@ -454,6 +462,7 @@ class ChunkFormSource : public Xapian::PostingSource {
     std::vector<FormRule> rules;
     Xapian::Database db;
     std::vector<std::vector<std::unique_ptr<ChunkCursor>>> cursors;
+    std::shared_ptr<const ChunkSpace> space;
     Xapian::docid did = 0, from = 1;
     bool ended = false;
     bool rule_at(size_t r, Xapian::docid d);
@@ -551,12 +560,14 @@ struct PhraseCheck {
     struct Cursors {
         std::vector<std::unique_ptr<ChunkCursor>> c;
         std::vector<Xapian::docid> asked;
+        std::shared_ptr<const ChunkSpace> space;
         Cursors() = default;
         Cursors(const Cursors &) {}
         Cursors &operator=(const Cursors &)
         {
             c.clear();
             asked.clear();
+            space.reset();
             return *this;
         }
     } cursors;

@@ -295,16 +295,17 @@ void ProximityReader::init(const Xapian::Database &db_)
     held.assign(terms.size(), 0);
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
     chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
+    space = chunked ? std::make_shared<const ChunkSpace>(db) : nullptr;
     cursors.clear();
     cursors.resize(terms.size());
+    cursor_at.assign(terms.size(), 0);
 }
 
 void ProximityReader::rewind()
 {
     std::fill(opened.begin(), opened.end(), 0);
     valued = false;
-    for (auto &c : cursors)
-        c.reset();
+    /* a cursor goes back only when asked about an earlier work */
 }
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
@@ -347,8 +348,9 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             pos[i].clear();
             if (!held[i])
                 continue;
-            if (!cursors[i])
-                cursors[i].reset(new ChunkCursor(db, terms[i]));
+            if (!cursors[i] || did < cursor_at[i])
+                cursors[i].reset(new ChunkCursor(db, terms[i], space));
+            cursor_at[i] = did;
             if (cursors[i]->skip_to(did) && cursors[i]->did == did)
                 pos[i] = cursors[i]->at;
         }

@@ -93,7 +93,9 @@ class ProximityReader {
      * chunks, a cursor a term, opened when first asked since init or
      * rewind. */
     bool chunked = false;
+    std::shared_ptr<const ChunkSpace> space;
     std::vector<std::unique_ptr<ChunkCursor>> cursors;
+    std::vector<Xapian::docid> cursor_at; /* the work each was asked */
     std::vector<char> held;
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> got, pos;

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <set>
 #include <random>
 #include <string>
@@ -100,6 +101,7 @@ void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
     index_samples(v8, samples, false);
     index_samples(v9, samples, true, jobs);
     Xapian::Database a(v8), b(v9);
+    const auto space = std::make_shared<const ChunkSpace>(b);
     check(b.get_metadata(LAYOUT_META_CHUNKS) == "1", "the chunked index is stamped");
     check(a.get_doccount() == b.get_doccount(), "as many works");
     size_t terms = 0, works = 0, formed = 0;
@@ -142,7 +144,7 @@ void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
         const auto want = relative(by_term);
         const std::string forms = da.get_value(SLOT_FORMS);
         for (const auto &kv : want) {
-            ChunkCursor c(b, kv.first);
+            ChunkCursor c(b, kv.first, space);
             const bool got = c.skip_to(db_did) && c.did == db_did;
             compared.insert(kv.first + "@" + std::to_string(db_did));
             check(got && c.at == kv.second, id + ": positions of " + kv.first);
@@ -176,7 +178,7 @@ void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
         if (term == last_term)
             continue;
         last_term = term;
-        for (ChunkCursor c(b, term); c.next();) {
+        for (ChunkCursor c(b, term, space); c.next();) {
             /* a work deleted (merged into another) keeps its entries
              * until the index is compacted */
             try {
@@ -261,7 +263,7 @@ int main(int argc, char **argv)
     size_t entries = 0;
     for (const auto &kv : want) {
         const std::string &term = kv.first;
-        ChunkCursor c(db, term);
+        ChunkCursor c(db, term, std::make_shared<const ChunkSpace>(db));
         auto it = kv.second.begin();
         while (c.next()) {
             if (it == kv.second.end()) {
@@ -282,7 +284,7 @@ int main(int argc, char **argv)
         check(it == kv.second.end(), term + ": works missing");
         /* skip_to: random targets, ascending, some equal to a work's */
         for (int round = 0; round < 20; round++) {
-            ChunkCursor s(db, term);
+            ChunkCursor s(db, term, std::make_shared<const ChunkSpace>(db));
             Xapian::docid to = 0;
             for (;;) {
                 to += 1 + rng() % (rng() % 2 ? 3 : 200);
@@ -301,7 +303,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    ChunkCursor none(db, "nowhere");
+    ChunkCursor none(db, "nowhere", std::make_shared<const ChunkSpace>(db));
     check(!none.next() && !none.skip_to(1), "a term no work holds");
     /* A damaged chunk: its forms count past its end. */
     {
@@ -312,7 +314,7 @@ int main(int argc, char **argv)
     Xapian::Database again(dir);
     bool threw = false;
     try {
-        ChunkCursor b(again, "broken");
+        ChunkCursor b(again, "broken", std::make_shared<const ChunkSpace>(again));
         b.next();
     } catch (const Xapian::DatabaseCorruptError &) {
         threw = true;
