@@ -291,17 +291,41 @@ bool ChunkCursor::load()
     return true;
 }
 
+/* Past n varints at q (below e), or false for a truncated one. */
+static bool skip_varints(const unsigned char *&q, const unsigned char *e,
+                         uint32_t n)
+{
+    while (n) {
+        if (q == e)
+            return false;
+        n -= !(*q++ & 0x80);
+    }
+    return true;
+}
+
 bool ChunkCursor::next()
+{
+    if (!advance())
+        return false;
+    decode();
+    return true;
+}
+
+/* To the next entry of a work of its namespace, its positions left
+ * undecoded (decode()). */
+bool ChunkCursor::advance()
 {
     do
         if (!step())
             return false;
-    while (space->hi[chunk_ns] && (local < space->lo[chunk_ns] || local > space->hi[chunk_ns]));
+    while (space->hi[chunk_ns] &&
+           (local < space->lo[chunk_ns] || local > space->hi[chunk_ns]));
     did = static_cast<Xapian::docid>(local + space->off[chunk_ns]);
     return true;
 }
 
-/* The next entry, its docid in its namespace's own numbering in local. */
+/* The next entry: its docid in its namespace's own numbering in local,
+ * its head read, its positions stepped over (body: where they are). */
 bool ChunkCursor::step()
 {
     while (p == end)
@@ -313,7 +337,7 @@ bool ChunkCursor::step()
     if (!get_varint(p, end, gap) || !get_varint(p, end, head))
         corrupt(term);
     local = in_chunk++ ? local + gap : gap;
-    const uint32_t count = (head >> 2) + 1;
+    count = (head >> 2) + 1;
     kind = head & 3;
     only = 0;
     if (kind == 1) {
@@ -322,11 +346,21 @@ bool ChunkCursor::step()
             corrupt(term);
         only = forms[f];
     }
+    body = p;
+    if (!skip_varints(p, end, kind == 2 ? 2 * count : count))
+        corrupt(term);
+    return true;
+}
+
+/* The positions (and forms) of the entry step() read. */
+void ChunkCursor::decode()
+{
+    const unsigned char *q = body;
     at.resize(count);
     uint32_t x = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t d;
-        if (!get_varint(p, end, d))
+        if (!get_varint(q, end, d))
             corrupt(term);
         at[i] = x += d;
     }
@@ -335,12 +369,11 @@ bool ChunkCursor::step()
         form.resize(count);
         for (uint32_t i = 0; i < count; i++) {
             uint32_t f;
-            if (!get_varint(p, end, f) || f > forms.size())
+            if (!get_varint(q, end, f) || f > forms.size())
                 corrupt(term);
             form[i] = f ? forms[f - 1] : 0;
         }
     }
-    return true;
 }
 
 bool ChunkCursor::skip_to(Xapian::docid d)
@@ -363,9 +396,11 @@ bool ChunkCursor::skip_to(Xapian::docid d)
             p = end = nullptr;
         }
     }
-    while (next())
-        if (did >= d)
+    while (advance())
+        if (did >= d) {
+            decode();
             return true;
+        }
     return false;
 }
 

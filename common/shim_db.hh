@@ -435,8 +435,12 @@ class ChunkCursor {
     unsigned kind = 0;
     uint32_t only = 0;
     Xapian::docid local = 0; /* the entry's docid in its namespace */
+    uint32_t count = 0;      /* its positions */
+    const unsigned char *body = nullptr; /* where they are */
     bool load();
     bool step();
+    bool advance();
+    void decode();
 
   public:
     Xapian::docid did = 0;          /* the work (0: before the first, or
