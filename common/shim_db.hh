@@ -579,6 +579,10 @@ struct PhraseCheck {
      * (when the phrase is held to its forms). */
     void chunk_positions(Xapian::docid d, const Xapian::Database &db,
                          size_t t, std::vector<Xapian::termpos> &out);
+    /* The positions of the entry c stands on, of the phrase's word w,
+     * held to its form (when the phrase is held to its forms). */
+    void held_positions(const ChunkCursor &c, size_t w,
+                        std::vector<Xapian::termpos> &out) const;
 
     PhraseCheck(std::vector<std::string> stems,
                 std::vector<std::string> fields, Xapian::termcount window,
@@ -607,9 +611,20 @@ class PhraseSource : public Xapian::PostingSource {
     Xapian::doccount tf = 0;
     Xapian::docid did = 0, from = 1;
     bool ended = false;
+    /* Layout 9 (common/chunks.cc): the phrase's terms' chunks walked
+     * side by side, field by field (cur[f * n + i], the order of
+     * phrase.terms), instead of the AND of the first field's postings;
+     * at[f] is the work field f's cursors stand together on (0: none
+     * left). */
+    bool chunked = false;
+    std::shared_ptr<const ChunkSpace> space;
+    std::vector<std::unique_ptr<ChunkCursor>> cur;
+    std::vector<Xapian::docid> field_at;
 
     bool holds(Xapian::docid d);
     bool align(Xapian::docid d);
+    bool align_chunks(Xapian::docid d);
+    bool holds_chunks(Xapian::docid d);
     void find(Xapian::docid d);
 
   public:

@@ -900,7 +900,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                                         : r.any.empty() ? 0 : r.any[0]);
             check.form_stem.push_back(form_hash32(stems[i]));
         }
-    if (required && plan.hoist) {
+    if (required && plan.hoist && (!h->chunks || getenv("PDX_HOIST"))) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter),
          * and so are its words as written. */
