@@ -617,47 +617,119 @@ bool old_layout(shim_db *h, shim_err *e)
 
 namespace {
 
-/* The docid offsets of the chunk namespaces in out, compacted from h's
- * databases (common/chunks.cc).  The compactor moves each database's
- * docids by an offset of its own when it merges several, found here by
- * one work of each, looked up by its id term; each shard's namespace
- * then keeps its offset and the range of its own live docids (value "off
- * lo hi").  One database is compacted without renumbering
- * (shim_compact): its namespaces keep what they had.  A shard's
- * namespace mark goes: the writers of the merged index write in
- * CHUNK_NS_ONE, whose works come after every shard's. */
+/* Where sub's first and last works are, and how far the compactor moved
+ * sub's docids into out (found by its first work, looked up by its id
+ * term).  False for a database without works. */
+bool moved_by(const Xapian::Database &sub, Xapian::WritableDatabase &out,
+              Xapian::docid &first, Xapian::docid &last, long long &moved)
+{
+    Xapian::PostingIterator p = sub.postlist_begin("");
+    if (p == sub.postlist_end(""))
+        return false;
+    first = last = *p;
+    for (; p != sub.postlist_end(""); ++p)
+        last = *p;
+    moved = 0;
+    const Xapian::Document d = sub.get_document(first);
+    for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end(); ++t)
+        if (!(*t).empty() && (*t)[0] == LAYOUT_P_ID[0]) {
+            Xapian::PostingIterator q = out.postlist_begin(*t);
+            if (q != out.postlist_end(*t))
+                moved = static_cast<long long>(*q) - static_cast<long long>(first);
+            break;
+        }
+    return true;
+}
+
+/* The chunk namespaces of out, compacted from h's databases
+ * (common/chunks.cc).  One database is compacted without renumbering
+ * (shim_compact): its namespaces keep what they had.  Several are
+ * renumbered by the compactor, each moved by an offset of its own:
+ *
+ *  - the shards of one --jobs build each wrote a namespace of their own
+ *    (LAYOUT_META_CHUNK_NS): each keeps it, with its offset and the range
+ *    of its own live docids (value "off lo hi"; outside it, the entries
+ *    of works the shard deleted would fall on another shard's works);
+ *  - other indexes may share namespaces, whose keys the compactor kept
+ *    one of: their chunks are copied again, each database's namespaces
+ *    into new ones in docid order (1, 2, ...), with their offsets and
+ *    ranges.
+ *
+ * The shards' namespace mark goes: the writers of the merged index write
+ * in CHUNK_NS_ONE, whose works come after every other namespace's. */
 void chunk_offsets(shim_db *h, Xapian::WritableDatabase &out)
 {
     if (h->subs.size() < 2)
         return;
-    const std::string o(LAYOUT_META_CHUNK_OFF);
-    std::map<int, std::string> offsets;
+    const std::string o(LAYOUT_META_CHUNK_OFF), chunks(1, '\1');
+    size_t chunked = 0, shards = 0;
     for (const Xapian::Database &sub : h->subs) {
-        Xapian::PostingIterator p = sub.postlist_begin("");
-        if (p == sub.postlist_end(""))
-            continue;
-        const Xapian::docid first = *p;
-        Xapian::docid last = first;
-        for (; p != sub.postlist_end(""); ++p)
-            last = *p;
-        long long moved = 0;
-        const Xapian::Document d = sub.get_document(first);
-        for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end(); ++t)
-            if (!(*t).empty() && (*t)[0] == LAYOUT_P_ID[0]) {
-                Xapian::PostingIterator q = out.postlist_begin(*t);
-                if (q != out.postlist_end(*t))
-                    moved = static_cast<long long>(*q) - static_cast<long long>(first);
-                break;
+        chunked += sub.get_metadata(LAYOUT_META_CHUNKS) == "1";
+        shards += !sub.get_metadata(LAYOUT_META_CHUNK_NS).empty() &&
+                  sub.metadata_keys_begin(o) == sub.metadata_keys_end(o);
+    }
+    if (!chunked)
+        return;
+    if (chunked != h->subs.size())
+        throw Xapian::InvalidOperationError(
+            "an index of positions kept by the term (layout 9) merges only "
+            "with others of its kind: rebuild the older ones first");
+    std::map<int, std::string> offsets;
+    if (shards == h->subs.size()) {
+        for (const Xapian::Database &sub : h->subs) {
+            Xapian::docid first, last;
+            long long moved;
+            if (!moved_by(sub, out, first, last, moved))
+                continue;
+            const int n = atoi(sub.get_metadata(LAYOUT_META_CHUNK_NS).c_str());
+            offsets[n] = std::to_string(moved) + " " + std::to_string(first) +
+                         " " + std::to_string(last);
+        }
+    } else {
+        /* every chunk copied again under a namespace of its own */
+        for (Xapian::TermIterator k = out.metadata_keys_begin(chunks);
+             k != out.metadata_keys_end(chunks); ++k)
+            out.set_metadata(*k, std::string());
+        for (Xapian::TermIterator k = out.metadata_keys_begin(o);
+             k != out.metadata_keys_end(o); ++k)
+            out.set_metadata(*k, std::string());
+        int next_ns = 1;
+        for (const Xapian::Database &sub : h->subs) {
+            Xapian::docid first, last;
+            long long moved;
+            if (!moved_by(sub, out, first, last, moved))
+                continue;
+            const ChunkSpace space(sub);
+            std::map<int, int> renamed; /* the sub's namespace: out's */
+            for (Xapian::TermIterator k = sub.metadata_keys_begin(chunks);
+                 k != sub.metadata_keys_end(chunks); ++k) {
+                std::string key = *k;
+                const int ns = static_cast<unsigned char>(key[key.size() - 5]);
+                if (!renamed.count(ns))
+                    renamed[ns] = 0; /* numbered below, in order */
             }
-        const std::string ns = sub.get_metadata(LAYOUT_META_CHUNK_NS);
-        const int n = ns.empty() ? CHUNK_NS_ONE : atoi(ns.c_str());
-        if (offsets.count(n) ||
-            sub.metadata_keys_begin(o) != sub.metadata_keys_end(o))
-            throw Xapian::InvalidOperationError(
-                "only the shards of one --jobs build merge into one index "
-                "of positions kept by the term");
-        offsets[n] = std::to_string(moved) + " " + std::to_string(first) +
-                     " " + std::to_string(last);
+            for (auto &kv : renamed) {
+                if (next_ns >= CHUNK_NS_ONE)
+                    throw Xapian::InvalidOperationError(
+                        "too many indexes merged at once");
+                kv.second = next_ns++;
+                const Xapian::docid lo =
+                    space.hi[kv.first] ? std::max(space.lo[kv.first], first) : first;
+                const Xapian::docid hi =
+                    space.hi[kv.first] ? std::min(space.hi[kv.first], last) : last;
+                offsets[kv.second] =
+                    std::to_string(space.off[kv.first] + moved) + " " +
+                    std::to_string(lo) + " " + std::to_string(hi);
+            }
+            for (Xapian::TermIterator k = sub.metadata_keys_begin(chunks);
+                 k != sub.metadata_keys_end(chunks); ++k) {
+                std::string key = *k;
+                const int ns = static_cast<unsigned char>(key[key.size() - 5]);
+                const std::string value = sub.get_metadata(key);
+                key[key.size() - 5] = static_cast<char>(renamed[ns]);
+                out.set_metadata(key, value);
+            }
+        }
     }
     for (const auto &kv : offsets)
         out.set_metadata(o + std::to_string(kv.first), kv.second);
