@@ -141,9 +141,9 @@ void ChunkBuilder::add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
     for (const ChunkTerm &t : terms) {
         if (t.at.empty())
             continue;
-        Open &o = open[t.term];
+        Open &o = find(t.term);
         if (o.works == CHUNK_WORKS)
-            seal(t.term, o);
+            seal(o);
         o.dirty = true;
         const size_t before = o.entries.size();
         put_varint(o.entries, o.works ? did - o.last : did);
@@ -196,9 +196,36 @@ std::string ChunkBuilder::Open::value() const
     return v;
 }
 
-void ChunkBuilder::seal(const std::string &term, Open &o)
+ChunkBuilder::Open &ChunkBuilder::find(const std::string &term)
 {
-    const std::string key = chunk_key(term, ns, o.last);
+    const uint64_t h = fnv1a64(term.data(), term.size());
+    if (open.size() * 2 >= slots.size()) {
+        slots.assign(std::max<size_t>(1024, slots.size() * 2), 0);
+        const size_t mask = slots.size() - 1;
+        for (size_t i = 0; i < open.size(); i++) {
+            size_t at = open[i].hash & mask;
+            while (slots[at])
+                at = (at + 1) & mask;
+            slots[at] = static_cast<uint32_t>(i + 1);
+        }
+    }
+    const size_t mask = slots.size() - 1;
+    size_t at = h & mask;
+    for (; slots[at]; at = (at + 1) & mask) {
+        Open &o = open[slots[at] - 1];
+        if (o.hash == h && o.term == term)
+            return o;
+    }
+    slots[at] = static_cast<uint32_t>(open.size() + 1);
+    open.emplace_back();
+    open.back().term = term;
+    open.back().hash = h;
+    return open.back();
+}
+
+void ChunkBuilder::seal(Open &o)
+{
+    const std::string key = chunk_key(o.term, ns, o.last);
     if (!o.written.empty() && o.written != key)
         gone.push_back(std::move(o.written));
     sealed.emplace_back(key, o.value());
@@ -222,23 +249,21 @@ void ChunkBuilder::flush(Xapian::WritableDatabase &db)
      * place of the key it went in under before; it stays open, so that
      * the next commit's works of the term join it rather than begin a
      * chunk of their own. */
-    for (auto it = open.begin(); it != open.end();) {
-        Open &o = it->second;
+    for (Open &o : open)
         if (o.dirty && o.works) {
-            const std::string key = chunk_key(it->first, ns, o.last);
+            const std::string key = chunk_key(o.term, ns, o.last);
             if (!o.written.empty() && o.written != key)
                 db.set_metadata(o.written, std::string());
             db.set_metadata(key, o.value());
             o.written = key;
             o.dirty = false;
         }
-        ++it;
-    }
     /* Past the memory budget, the open chunks are let go: written
      * already, they stay as they are, and a term's next works begin a
      * chunk of their own. */
     if (held > budget) {
         open.clear();
+        slots.clear();
         held = 0;
     }
 }
@@ -424,6 +449,12 @@ Xapian::PostingSource *ChunkFormSource::clone() const
 void ChunkFormSource::init(const Xapian::Database &db_)
 {
     db = db_;
+    values.reset();
+    if (db.get_metadata(LAYOUT_META_CHUNKS) != "1") {
+        values.reset(new FormSource(rules));
+        values->init(db);
+        return;
+    }
     space = std::make_shared<const ChunkSpace>(db);
     cursors.clear();
     cursors.resize(rules.size());
@@ -439,12 +470,14 @@ void ChunkFormSource::init(const Xapian::Database &db_)
 
 Xapian::doccount ChunkFormSource::get_termfreq_est() const
 {
+    if (values)
+        return values->get_termfreq_est();
     return db.get_doccount() / 100; /* few works write a given form */
 }
 
 Xapian::doccount ChunkFormSource::get_termfreq_max() const
 {
-    return db.get_doccount();
+    return values ? values->get_termfreq_max() : db.get_doccount();
 }
 
 /* Whether d writes a word of rule r: a position of one of its stems, in
@@ -493,17 +526,31 @@ void ChunkFormSource::find(Xapian::docid d)
     did = 0;
 }
 
-void ChunkFormSource::next(double)
+void ChunkFormSource::next(double min_wt)
 {
-    if (!ended)
+    if (values)
+        values->next(min_wt);
+    else if (!ended)
         find(from);
 }
 
-void ChunkFormSource::skip_to(Xapian::docid d, double)
+void ChunkFormSource::skip_to(Xapian::docid d, double min_wt)
 {
+    if (values) {
+        values->skip_to(d, min_wt);
+        return;
+    }
     if (ended || (did >= d && from == did + 1))
         return;
     find(std::max(d, from));
+}
+
+bool ChunkFormSource::check(Xapian::docid d, double min_wt)
+{
+    if (values)
+        return values->check(d, min_wt);
+    skip_to(d, min_wt);
+    return true;
 }
 
 std::string ChunkFormSource::get_description() const

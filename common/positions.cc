@@ -871,7 +871,8 @@ void PhraseSource::init(const Xapian::Database &db_)
     did = 0;
     from = 1;
     ended = by_tf.empty();
-    chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
+    /* each database of several as it is written */
+    chunked = phrase.chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
     cur.clear();
     field_at.assign(phrase.fields.size(), 0);
     if (chunked) {

@@ -439,7 +439,9 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                LAYOUT_FORMS_WORDS;
     /* In progress: only a new index made with PDX_LAYOUT9 set. */
     h->chunks = read_stamp(h, docs, LAYOUT_META_CHUNKS,
-                           getenv("PDX_LAYOUT9") ? "1" : "") == "1";
+                           getenv("PDX_LAYOUT9") && !h->xapian_positions
+                               ? "1"
+                               : "") == "1";
 }
 
 /* Check (and for a new writer, stamp) the layout metadata. */

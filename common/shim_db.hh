@@ -114,6 +114,9 @@ struct shim_db {
     /* Its positions are kept by the term (LAYOUT_META_CHUNKS,
      * common/chunks.cc), not in the positions and forms values. */
     bool chunks = false;
+    /* Whether some database searched keeps its positions by the term
+     * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
+    int chunks_any = -1;
     bool nosync = false;     /* SHIM_NOSYNC: a shard of a --jobs build */
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
@@ -383,6 +386,8 @@ struct ChunkTerm {
  * added in increasing docid order. */
 class ChunkBuilder {
     struct Open {
+        std::string term;
+        uint64_t hash = 0; /* fnv1a64 of term */
         std::string entries;
         std::vector<uint32_t> forms;
         Xapian::docid last = 0;
@@ -392,11 +397,15 @@ class ChunkBuilder {
         uint32_t index_of(uint32_t form);
         std::string value() const;
     };
-    std::unordered_map<std::string, Open> open;
+    /* The open chunks, by term: open addressing over their hashes, each
+     * slot an index into open + 1 (0: empty), at most half full. */
+    std::vector<Open> open;
+    std::vector<uint32_t> slots;
+    Open &find(const std::string &term);
     std::vector<std::pair<std::string, std::string>> sealed;
     std::vector<std::string> gone; /* keys to delete: chunks rewritten */
     size_t held = 0;
-    void seal(const std::string &term, Open &o);
+    void seal(Open &o);
 
   public:
     unsigned char ns = CHUNK_NS_ONE;
@@ -465,6 +474,9 @@ class ChunkCursor {
 class ChunkFormSource : public Xapian::PostingSource {
     std::vector<FormRule> rules;
     Xapian::Database db;
+    /* A database of the values' layouts (one of several searched): its
+     * FormSource. */
+    std::unique_ptr<Xapian::PostingSource> values;
     std::vector<std::vector<std::unique_ptr<ChunkCursor>>> cursors;
     std::shared_ptr<const ChunkSpace> space;
     Xapian::docid did = 0, from = 1;
@@ -478,10 +490,14 @@ class ChunkFormSource : public Xapian::PostingSource {
     Xapian::doccount get_termfreq_min() const override { return 0; }
     Xapian::doccount get_termfreq_est() const override;
     Xapian::doccount get_termfreq_max() const override;
-    Xapian::docid get_docid() const override { return did; }
+    Xapian::docid get_docid() const override
+    {
+        return values ? values->get_docid() : did;
+    }
     void next(double min_wt) override;
     void skip_to(Xapian::docid d, double min_wt) override;
-    bool at_end() const override { return ended; }
+    bool check(Xapian::docid d, double min_wt) override;
+    bool at_end() const override { return values ? values->at_end() : ended; }
     Xapian::PostingSource *clone() const override;
     std::string get_description() const override;
 };

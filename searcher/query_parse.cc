@@ -509,11 +509,24 @@ static std::vector<std::string> words_from(shim_db *h, const std::string &prefix
     return out;
 }
 
+/* Whether some database searched keeps its positions by the term
+ * (common/chunks.cc), asked once a handle. */
+static bool any_chunks(shim_db *h)
+{
+    if (h->chunks_any < 0) {
+        h->chunks_any = h->chunks;
+        for (const Xapian::Database &d : h->subs)
+            if (d.get_metadata(LAYOUT_META_CHUNKS) == "1")
+                h->chunks_any = 1;
+    }
+    return h->chunks_any > 0;
+}
+
 /* The posting source of the works passing rules: their forms values, or
- * in an index of layout 9 their chunks. */
+ * where a database keeps its positions by the term, its chunks. */
 static Xapian::PostingSource *form_source(shim_db *h, std::vector<FormRule> rules)
 {
-    if (h->chunks)
+    if (any_chunks(h))
         return (new ChunkFormSource(std::move(rules)))->release();
     return (new FormSource(std::move(rules)))->release();
 }
@@ -900,10 +913,12 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                                         : r.any.empty() ? 0 : r.any[0]);
             check.form_stem.push_back(form_hash32(stems[i]));
         }
-    if (required && plan.hoist && (!h->chunks || getenv("PDX_HOIST"))) {
+    if (required && plan.hoist && !(any_chunks(h) && h->subs.size() > 1)) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter),
-         * and so are its words as written. */
+         * and so are its words as written.  (Not over several indexes of
+         * positions kept by the term: the decider cannot tell which
+         * index a work is in, so which chunks to read.) */
         plan.hoist->checks.push_back(check);
         for (FormRule &r : rules)
             plan.hoist->forms.push_back(std::move(r));
