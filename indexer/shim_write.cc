@@ -661,6 +661,7 @@ void chunk_offsets(shim_db *h, Xapian::WritableDatabase &out)
 {
     if (h->subs.size() < 2)
         return;
+    out.set_metadata(LAYOUT_META_CHUNK_NS, std::string());
     const std::string o(LAYOUT_META_CHUNK_OFF), chunks(1, '\1');
     size_t chunked = 0, shards = 0;
     for (const Xapian::Database &sub : h->subs) {
@@ -733,7 +734,6 @@ void chunk_offsets(shim_db *h, Xapian::WritableDatabase &out)
     }
     for (const auto &kv : offsets)
         out.set_metadata(o + std::to_string(kv.first), kv.second);
-    out.set_metadata(LAYOUT_META_CHUNK_NS, std::string());
 }
 
 } // namespace
