@@ -235,21 +235,139 @@ void ChunkBuilder::seal(Open &o)
     o.written.clear();
     o.works = 0;
     o.dirty = false;
+    /* its entries in deltas are in this chunk too: the next ones begin a
+     * chunk, their first docid whole */
+    o.from = 0;
+    o.from_last = 0;
 }
 
-void ChunkBuilder::flush(Xapian::WritableDatabase &db)
+std::string delta_key(unsigned char ns, uint32_t seq)
 {
+    std::string k(1, DELTA_PREFIX);
+    k += static_cast<char>(ns);
+    put_be32(k, seq);
+    return k;
+}
+
+/* Before the writer's first work: the deltas a writer that did not end
+ * left (its open chunks lost with it) are read back, their entries added
+ * to this writer's open chunks (their docids are below any it adds), and
+ * its first commit made whole, which writes them into chunks and drops
+ * the deltas. */
+void ChunkBuilder::start(Xapian::WritableDatabase &db)
+{
+    started = true;
+    const std::string prefix(1, DELTA_PREFIX);
+    std::vector<std::string> keys;
+    for (Xapian::TermIterator k = db.metadata_keys_begin(prefix);
+         k != db.metadata_keys_end(prefix); ++k)
+        if ((*k).size() > 1 && static_cast<unsigned char>((*k)[1]) == ns)
+            keys.push_back(*k);
+    if (keys.empty())
+        return;
+    const auto space = std::make_shared<const ChunkSpace>(db);
+    std::vector<std::string> terms;
+    for (const auto &d : space->deltas) {
+        if (d.first != ns)
+            continue;
+        const std::string &blob = d.second;
+        const unsigned char *b = reinterpret_cast<const unsigned char *>(blob.data());
+        const unsigned char *e = b + blob.size();
+        const uint32_t n = blob.size() >= 4 ? get_le32(b) : 0;
+        for (uint32_t i = 0; i < n && 4 + 4 * (i + 1) <= blob.size(); i++) {
+            const unsigned char *q = b + get_le32(b + 4 + 4 * i);
+            uint32_t tn;
+            if (q >= e || !get_varint(q, e, tn) || tn > static_cast<size_t>(e - q))
+                corrupt("(a delta)");
+            terms.emplace_back(reinterpret_cast<const char *>(q), tn);
+        }
+    }
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    std::vector<ChunkTerm> one(1);
+    for (const std::string &term : terms) {
+        ChunkCursor c(db, term, space);
+        while (c.next()) {
+            if (!c.from_delta())
+                continue;
+            ChunkTerm &t = one[0];
+            t.term = term;
+            t.at = c.at;
+            t.unsure = c.forms_unknown();
+            t.form.clear();
+            if (!t.unsure)
+                for (size_t i = 0; i < c.at.size(); i++)
+                    t.form.push_back(c.form_at(i));
+            add(c.did, one);
+        }
+    }
+    gone.insert(gone.end(), keys.begin(), keys.end());
+    recovered = true;
+}
+
+/* The entries of the open chunks since the last delta, as one delta:
+ *
+ *   delta   := n offset[n] section[n]
+ *   n       4 bytes, little-endian: how many terms
+ *   offset  4 bytes each, little-endian: where each section begins, the
+ *           sections in the order of their terms
+ *   section := len term base nforms form[nforms] bytes entry*
+ *           varints but the forms (4 bytes each, as a chunk's): the
+ *           term, the docid the first entry's gap is from (0: its docid
+ *           is whole), the open chunk's forms, the entries' bytes */
+void ChunkBuilder::write_delta(Xapian::WritableDatabase &db)
+{
+    std::vector<Open *> news;
+    for (Open &o : open)
+        if (o.works && o.entries.size() > o.from)
+            news.push_back(&o);
+    if (news.empty())
+        return;
+    std::sort(news.begin(), news.end(),
+              [](const Open *a, const Open *b) { return a->term < b->term; });
+    std::string head, body;
+    put_le32(head, static_cast<uint32_t>(news.size()));
+    const size_t at0 = 4 + 4 * news.size();
+    for (Open *o : news) {
+        put_le32(head, static_cast<uint32_t>(at0 + body.size()));
+        put_varint(body, static_cast<uint32_t>(o->term.size()));
+        body += o->term;
+        put_varint(body, o->from_last);
+        put_varint(body, static_cast<uint32_t>(o->forms.size()));
+        for (uint32_t f : o->forms)
+            put_le32(body, f);
+        put_varint(body, static_cast<uint32_t>(o->entries.size() - o->from));
+        body.append(o->entries, o->from, std::string::npos);
+        o->from = o->entries.size();
+        o->from_last = o->last;
+    }
+    const std::string key = delta_key(ns, next_delta++);
+    db.set_metadata(key, head + body);
+    deltas.push_back(key);
+}
+
+void ChunkBuilder::commit(Xapian::WritableDatabase &db, bool whole)
+{
+    if (!started)
+        start(db);
+    if (recovered)
+        whole = true;
+    recovered = false;
     for (const std::string &k : gone)
         db.set_metadata(k, std::string());
     gone.clear();
     for (const auto &kv : sealed)
         db.set_metadata(kv.first, kv.second);
     sealed.clear();
-    /* Each open chunk that changed goes in under its last docid, in
-     * place of the key it went in under before; it stays open, so that
-     * the next commit's works of the term join it rather than begin a
-     * chunk of their own. */
-    for (Open &o : open)
+    if (!whole && held <= budget) {
+        write_delta(db);
+        return;
+    }
+    /* Each open chunk that changed goes in whole under its last docid,
+     * in place of the key it went in under before; it stays open, so that
+     * the next works of the term join it rather than begin a chunk of
+     * their own.  The deltas are then in chunks. */
+    for (Open &o : open) {
         if (o.dirty && o.works) {
             const std::string key = chunk_key(o.term, ns, o.last);
             if (!o.written.empty() && o.written != key)
@@ -258,6 +376,12 @@ void ChunkBuilder::flush(Xapian::WritableDatabase &db)
             o.written = key;
             o.dirty = false;
         }
+        o.from = o.entries.size();
+        o.from_last = o.last;
+    }
+    for (const std::string &k : deltas)
+        db.set_metadata(k, std::string());
+    deltas.clear();
     /* Past the memory budget, the open chunks are let go: written
      * already, they stay as they are, and a term's next works begin a
      * chunk of their own. */
@@ -272,6 +396,12 @@ void ChunkBuilder::flush(Xapian::WritableDatabase &db)
 
 ChunkSpace::ChunkSpace(const Xapian::Database &db)
 {
+    const std::string dp(1, DELTA_PREFIX);
+    for (Xapian::TermIterator k = db.metadata_keys_begin(dp);
+         k != db.metadata_keys_end(dp); ++k)
+        if ((*k).size() > 1)
+            deltas.emplace_back(static_cast<unsigned char>((*k)[1]),
+                                db.get_metadata(*k));
     const std::string o(LAYOUT_META_CHUNK_OFF);
     for (Xapian::TermIterator k = db.metadata_keys_begin(o);
          k != db.metadata_keys_end(o); ++k) {
@@ -286,6 +416,49 @@ ChunkSpace::ChunkSpace(const Xapian::Database &db)
     }
 }
 
+bool ChunkSpace::section(size_t i, const std::string &term,
+                         Xapian::docid &base, const unsigned char *&p,
+                         const unsigned char *&end) const
+{
+    const std::string &blob = deltas[i].second;
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(blob.data());
+    const unsigned char *e = b + blob.size();
+    const uint32_t n = blob.size() >= 4 ? get_le32(b) : 0;
+    if (4 + 4 * static_cast<size_t>(n) > blob.size())
+        corrupt(term);
+    /* the term's section, by binary search over the offsets */
+    size_t l = 0, r = n;
+    while (l < r) {
+        const size_t mid = (l + r) / 2;
+        const unsigned char *q = b + get_le32(b + 4 + 4 * mid);
+        uint32_t tn;
+        if (q >= e || !get_varint(q, e, tn) || tn > static_cast<size_t>(e - q))
+            corrupt(term);
+        const int c = std::string(reinterpret_cast<const char *>(q), tn).compare(term);
+        if (c == 0) {
+            q += tn;
+            uint32_t b32, nbytes;
+            if (!get_varint(q, e, b32))
+                corrupt(term);
+            base = b32;
+            p = q; /* nforms form* then the entries' byte count */
+            uint32_t nf;
+            if (!get_varint(q, e, nf) || nf > static_cast<size_t>(e - q) / 4)
+                corrupt(term);
+            q += 4 * nf;
+            if (!get_varint(q, e, nbytes) || nbytes > static_cast<size_t>(e - q))
+                corrupt(term);
+            end = q + nbytes;
+            return true;
+        }
+        if (c < 0)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return false;
+}
+
 ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_,
                          std::shared_ptr<const ChunkSpace> space_)
     : db(db_), term(term_), prefix(chunk_prefix(term_)),
@@ -297,7 +470,7 @@ ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_,
 bool ChunkCursor::load()
 {
     if (key == key_end)
-        return false;
+        return load_delta();
     const std::string k = *key;
     chunk_ns = static_cast<unsigned char>(k[k.size() - 5]);
     chunk_last = static_cast<Xapian::docid>(
@@ -314,6 +487,41 @@ bool ChunkCursor::load()
         forms[i] = get_le32(p);
     in_chunk = 0;
     return true;
+}
+
+/* Past the chunks, the term's section of the next delta that has one
+ * (false: none left).  Its first entry's docid is a gap from its base;
+ * its entries up to the last the chunks gave of its namespace are in a
+ * chunk too (advance() passes them). */
+bool ChunkCursor::load_delta()
+{
+    while (next_delta < space->deltas.size()) {
+        const size_t i = next_delta++;
+        Xapian::docid base;
+        const unsigned char *q, *e;
+        if (!space->section(i, term, base, q, e))
+            continue;
+        in_delta = true;
+        chunk_ns = space->deltas[i].first;
+        if (chunked_ns != chunk_ns)
+            chunked_to = 0;
+        uint32_t n;
+        if (!get_varint(q, e, n) || n > static_cast<size_t>(e - q) / 4)
+            corrupt(term);
+        forms.resize(n);
+        for (uint32_t f = 0; f < n; f++, q += 4)
+            forms[f] = get_le32(q);
+        uint32_t nbytes;
+        if (!get_varint(q, e, nbytes))
+            corrupt(term);
+        p = q;
+        end = e;
+        local = base;
+        in_chunk = 1; /* the first entry's docid is a gap from base */
+        chunk_last = ~0u;
+        return true;
+    }
+    return false;
 }
 
 /* Past n varints at q (below e), or false for a truncated one. */
@@ -343,8 +551,13 @@ bool ChunkCursor::advance()
     do
         if (!step())
             return false;
-    while (space->hi[chunk_ns] &&
-           (local < space->lo[chunk_ns] || local > space->hi[chunk_ns]));
+    while ((space->hi[chunk_ns] &&
+            (local < space->lo[chunk_ns] || local > space->hi[chunk_ns])) ||
+           (in_delta && local <= chunked_to));
+    if (!in_delta) {
+        chunked_to = local;
+        chunked_ns = chunk_ns;
+    }
     did = static_cast<Xapian::docid>(local + space->off[chunk_ns]);
     return true;
 }
@@ -406,7 +619,7 @@ bool ChunkCursor::skip_to(Xapian::docid d)
     if (did >= d && did)
         return true;
     /* A later chunk when this one ends before d: the key of d's. */
-    if (key != key_end && (p == end || chunk_last < d)) {
+    if (!in_delta && key != key_end && (p == end || chunk_last < d)) {
         /* in the namespace of the next chunk: a chunk of a later
          * namespace holds later works only (namespaces are in docid
          * order), so the key found is d's chunk's either way */

@@ -392,8 +392,13 @@ class ChunkBuilder {
         std::vector<uint32_t> forms;
         Xapian::docid last = 0;
         unsigned works = 0;
-        bool dirty = false;  /* added to since written */
+        bool dirty = false;  /* added to since written whole */
         std::string written; /* the key it was last written under */
+        /* The entries from byte `from` on are in no delta yet; the one
+         * before them is work from_last (0: none, the first entry's
+         * docid is whole). */
+        size_t from = 0;
+        Xapian::docid from_last = 0;
         uint32_t index_of(uint32_t form);
         std::string value() const;
     };
@@ -404,17 +409,33 @@ class ChunkBuilder {
     Open &find(const std::string &term);
     std::vector<std::pair<std::string, std::string>> sealed;
     std::vector<std::string> gone; /* keys to delete: chunks rewritten */
+    std::vector<std::string> deltas; /* the deltas this writer wrote */
+    uint32_t next_delta = 0;
+    bool started = false, recovered = false;
     size_t held = 0;
     void seal(Open &o);
+    void write_delta(Xapian::WritableDatabase &db);
 
   public:
+    /* Before the first add: what a writer that did not end left in
+     * deltas joins this one's chunks (the first commit is then whole).
+     * Called by commit() if not before. */
+    void start(Xapian::WritableDatabase &db);
     unsigned char ns = CHUNK_NS_ONE;
     size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
     void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
     size_t bytes() const { return held; }
     bool empty() const { return open.empty() && sealed.empty(); }
-    void flush(Xapian::WritableDatabase &db);
+    /* At a commit: the full chunks, and the rest as one delta (whole, at
+     * the last commit or past the memory budget: every open chunk
+     * written and the deltas dropped). */
+    void commit(Xapian::WritableDatabase &db, bool whole);
 };
+
+/* The metadata key of namespace ns's delta seq (common/chunks.cc), and
+ * the prefix of them all. */
+std::string delta_key(unsigned char ns, uint32_t seq);
+const char DELTA_PREFIX = '\2';
 
 /* One term's works and positions, read from its chunks in docid order.
  * Not thread-safe. */
@@ -427,7 +448,14 @@ class ChunkBuilder {
 struct ChunkSpace {
     long long off[256] = {};
     Xapian::docid lo[256] = {}, hi[256] = {};
+    /* The deltas of commits not yet folded into chunks, in order (their
+     * namespace, their bytes). */
+    std::vector<std::pair<unsigned char, std::string>> deltas;
     explicit ChunkSpace(const Xapian::Database &db);
+    /* term's section in delta i: its base docid, forms and entries, or
+     * false. */
+    bool section(size_t i, const std::string &term, Xapian::docid &base,
+                 const unsigned char *&p, const unsigned char *&end) const;
 };
 
 class ChunkCursor {
@@ -446,7 +474,14 @@ class ChunkCursor {
     Xapian::docid local = 0; /* the entry's docid in its namespace */
     uint32_t count = 0;      /* its positions */
     const unsigned char *body = nullptr; /* where they are */
+    size_t next_delta = 0;   /* past the chunks: the next delta to read */
+    bool in_delta = false;
+    /* The last docid, in the writer's namespace, the chunks gave: a
+     * delta's entries up to it are in a chunk too. */
+    Xapian::docid chunked_to = 0;
+    unsigned char chunked_ns = 0;
     bool load();
+    bool load_delta();
     bool step();
     bool advance();
     void decode();
@@ -465,6 +500,8 @@ class ChunkCursor {
      * or 0 for every one when forms_unknown(). */
     uint32_t form_at(size_t i) const;
     bool forms_unknown() const { return kind == 3; }
+    /* Whether the work stands in a delta, not yet in a chunk. */
+    bool from_delta() const { return in_delta; }
 };
 
 /* FormSource's works in an index of layout 9: those writing a position

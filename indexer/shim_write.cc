@@ -363,6 +363,8 @@ struct Writer : Side {
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);
         if (!ns.empty())
             chunks.ns = static_cast<unsigned char>(atoi(ns.c_str()));
+        if (h->chunks)
+            chunks.start(h->wdb);
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
@@ -507,8 +509,8 @@ struct Writer : Side {
     {
         /* The chunks of the works written since the last commit go into
          * this one (common/chunks.cc). */
-        if (!chunks.empty())
-            chunks.flush(h->wdb);
+        if (!chunks.empty() || closing)
+            chunks.commit(h->wdb, closing);
         if (!closing && spelling.size() >= SPELLING_SMALL &&
             spelling.size() < SPELLING_MOST)
             return;

@@ -49,6 +49,11 @@ void check(bool ok, const std::string &what)
     }
 }
 
+void check_at(const std::string &when, bool ok, const std::string &what)
+{
+    check(ok, when + ": " + what);
+}
+
 struct Want {
     std::vector<Xapian::termpos> at;
     std::vector<uint32_t> form; /* per position; empty with unsure */
@@ -214,95 +219,128 @@ int main(int argc, char **argv)
                            "Sgraph", "x", "long-term-name-of-a-term"};
     const uint32_t forms[] = {0x11111111u, 0x22222222u, 0x33333333u,
                               0xdeadbeefu};
+    Xapian::docid did = 0;
+    /* A commit's works: random terms, positions and forms. */
+    auto works_of_a_commit = [&](ChunkBuilder &b) {
+    const int works = 1 + static_cast<int>(rng() % 400);
+    for (int w = 0; w < works; w++) {
+        did += 1 + rng() % 3; /* deleted works leave gaps */
+        std::vector<ChunkTerm> terms;
+        for (const char *name : names) {
+            if (rng() % 3)
+                continue; /* the work does not hold it */
+            ChunkTerm t;
+            t.term = name;
+            const unsigned n = 1 + rng() % (rng() % 8 ? 4 : 40);
+            Xapian::termpos at = rng() % 300;
+            const unsigned style = rng() % 4;
+            for (unsigned i = 0; i < n; i++) {
+                t.at.push_back(at);
+                at += 1 + rng() % (rng() % 4 ? 5 : 400);
+                if (style == 1)
+                    t.form.push_back(forms[did % 4]);
+                else if (style == 2)
+                    t.form.push_back(rng() % 2 ? forms[rng() % 4] : 0);
+                else if (style == 0 && rng() % 2)
+                    t.form.push_back(0);
+            }
+            if (style == 0 && t.form.size() != t.at.size())
+                t.form.clear(); /* all the stem: said either way */
+            t.unsure = style == 3;
+            Want &wnt = want[name][did];
+            wnt.at = t.at;
+            wnt.unsure = t.unsure;
+            wnt.form = t.unsure ? std::vector<uint32_t>()
+                       : t.form.empty()
+                           ? std::vector<uint32_t>(t.at.size(), 0)
+                           : t.form;
+            terms.push_back(t);
+        }
+        b.add(did, terms);
+    }
+    };
+    size_t entries = 0;
+    /* Every term's works, read back: next() and skip_to(). */
+    auto verify = [&](const std::string &when) {
+        Xapian::Database db(dir);
+        for (const auto &kv : want) {
+            const std::string &term = kv.first;
+            ChunkCursor c(db, term, std::make_shared<const ChunkSpace>(db));
+            auto it = kv.second.begin();
+            while (c.next()) {
+                if (it == kv.second.end()) {
+                    check_at(when, false, term + ": a work past the last");
+                    break;
+                }
+                entries++;
+                const std::string at = term + " in " + std::to_string(c.did);
+                check_at(when, c.did == it->first, at + ": docid " + std::to_string(it->first) + " expected");
+                check_at(when, c.at == it->second.at, at + ": positions");
+                check_at(when, c.forms_unknown() == it->second.unsure, at + ": forms known");
+                if (!it->second.unsure)
+                    for (size_t i = 0; i < c.at.size() && i < it->second.form.size(); i++)
+                        check_at(when, c.form_at(i) == it->second.form[i],
+                              at + ": the form of position " + std::to_string(i));
+                ++it;
+            }
+            check_at(when, it == kv.second.end(), term + ": works missing");
+            /* skip_to: random targets, ascending, some equal to a work's */
+            for (int round = 0; round < 20; round++) {
+                ChunkCursor s(db, term, std::make_shared<const ChunkSpace>(db));
+                Xapian::docid to = 0;
+                for (;;) {
+                    to += 1 + rng() % (rng() % 2 ? 3 : 200);
+                    auto first = kv.second.lower_bound(to);
+                    const bool got = s.skip_to(to);
+                    if (first == kv.second.end()) {
+                        check_at(when, !got, term + ": skip_to past the last finds nothing");
+                        break;
+                    }
+                    check_at(when, got && s.did == first->first && s.at == first->second.at,
+                          term + ": skip_to(" + std::to_string(to) + ") gives " +
+                              std::to_string(s.did) + ", not " + std::to_string(first->first));
+                    if (rng() % 3 == 0) { /* to the same work again */
+                        check_at(when, s.skip_to(to) && s.did == first->first, term + ": skip_to again stays");
+                    }
+                }
+            }
+        }
+    };
     {
+        /* A writer that commits three times and never ends: its last
+         * works are in deltas only. */
         Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE);
         ChunkBuilder b;
-        Xapian::docid did = 0;
-        for (int commit = 0; commit < 5; commit++) {
-            const int works = 1 + static_cast<int>(rng() % 400);
-            for (int w = 0; w < works; w++) {
-                did += 1 + rng() % 3; /* deleted works leave gaps */
-                std::vector<ChunkTerm> terms;
-                for (const char *name : names) {
-                    if (rng() % 3)
-                        continue; /* the work does not hold it */
-                    ChunkTerm t;
-                    t.term = name;
-                    const unsigned n = 1 + rng() % (rng() % 8 ? 4 : 40);
-                    Xapian::termpos at = rng() % 300;
-                    const unsigned style = rng() % 4;
-                    for (unsigned i = 0; i < n; i++) {
-                        t.at.push_back(at);
-                        at += 1 + rng() % (rng() % 4 ? 5 : 400);
-                        if (style == 1)
-                            t.form.push_back(forms[did % 4]);
-                        else if (style == 2)
-                            t.form.push_back(rng() % 2 ? forms[rng() % 4] : 0);
-                        else if (style == 0 && rng() % 2)
-                            t.form.push_back(0);
-                    }
-                    if (style == 0 && t.form.size() != t.at.size())
-                        t.form.clear(); /* all the stem: said either way */
-                    t.unsure = style == 3;
-                    Want &wnt = want[name][did];
-                    wnt.at = t.at;
-                    wnt.unsure = t.unsure;
-                    wnt.form = t.unsure ? std::vector<uint32_t>()
-                               : t.form.empty()
-                                   ? std::vector<uint32_t>(t.at.size(), 0)
-                                   : t.form;
-                    terms.push_back(t);
-                }
-                b.add(did, terms);
-            }
-            b.flush(db);
+        for (int commit = 0; commit < 3; commit++) {
+            works_of_a_commit(b);
+            b.commit(db, false);
             db.commit();
         }
     }
-    Xapian::Database db(dir);
-    size_t entries = 0;
-    for (const auto &kv : want) {
-        const std::string &term = kv.first;
-        ChunkCursor c(db, term, std::make_shared<const ChunkSpace>(db));
-        auto it = kv.second.begin();
-        while (c.next()) {
-            if (it == kv.second.end()) {
-                check(false, term + ": a work past the last");
-                break;
-            }
-            entries++;
-            const std::string at = term + " in " + std::to_string(c.did);
-            check(c.did == it->first, at + ": docid " + std::to_string(it->first) + " expected");
-            check(c.at == it->second.at, at + ": positions");
-            check(c.forms_unknown() == it->second.unsure, at + ": forms known");
-            if (!it->second.unsure)
-                for (size_t i = 0; i < c.at.size() && i < it->second.form.size(); i++)
-                    check(c.form_at(i) == it->second.form[i],
-                          at + ": the form of position " + std::to_string(i));
-            ++it;
+    verify("a writer that did not end");
+    {
+        Xapian::WritableDatabase db(dir, Xapian::DB_OPEN);
+        check(db.metadata_keys_begin(std::string(1, DELTA_PREFIX)) !=
+                  db.metadata_keys_end(std::string(1, DELTA_PREFIX)),
+              "it left deltas");
+        /* the next writer folds them in at its first commit */
+        ChunkBuilder b;
+        b.start(db);
+        for (int commit = 0; commit < 3; commit++) {
+            works_of_a_commit(b);
+            b.commit(db, false);
+            db.commit();
+            verify("the next writer, commit " + std::to_string(commit));
         }
-        check(it == kv.second.end(), term + ": works missing");
-        /* skip_to: random targets, ascending, some equal to a work's */
-        for (int round = 0; round < 20; round++) {
-            ChunkCursor s(db, term, std::make_shared<const ChunkSpace>(db));
-            Xapian::docid to = 0;
-            for (;;) {
-                to += 1 + rng() % (rng() % 2 ? 3 : 200);
-                auto first = kv.second.lower_bound(to);
-                const bool got = s.skip_to(to);
-                if (first == kv.second.end()) {
-                    check(!got, term + ": skip_to past the last finds nothing");
-                    break;
-                }
-                check(got && s.did == first->first && s.at == first->second.at,
-                      term + ": skip_to(" + std::to_string(to) + ") gives " +
-                          std::to_string(s.did) + ", not " + std::to_string(first->first));
-                if (rng() % 3 == 0) { /* to the same work again */
-                    check(s.skip_to(to) && s.did == first->first, term + ": skip_to again stays");
-                }
-            }
-        }
+        works_of_a_commit(b);
+        b.commit(db, true);
+        db.commit();
+        check(db.metadata_keys_begin(std::string(1, DELTA_PREFIX)) ==
+                  db.metadata_keys_end(std::string(1, DELTA_PREFIX)),
+              "a writer that ends leaves no delta");
     }
+    verify("a writer that ended");
+    Xapian::Database db(dir);
     ChunkCursor none(db, "nowhere", std::make_shared<const ChunkSpace>(db));
     check(!none.next() && !none.skip_to(1), "a term no work holds");
     /* A damaged chunk: its forms count past its end. */
