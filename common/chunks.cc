@@ -136,12 +136,40 @@ std::string chunk_key(const std::string &term, unsigned char ns,
 
 /* ---- the writer's side ------------------------------------------------ */
 
+/* A work's terms are looked up in three passes, so that the cache misses
+ * of one term's slot, chunk and entries overlap those of the others
+ * rather than follow one another: each slot fetched, then each chunk,
+ * then each chunk's entries written.  The open chunks of the 101k are
+ * some 60 MB, read at random: one lookup at a time, they cost about 6% of
+ * the build. */
 void ChunkBuilder::add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
 {
-    for (const ChunkTerm &t : terms) {
+    grow(terms.size());
+    const size_t mask = slots.size() - 1;
+    hashes.resize(terms.size());
+    found.resize(terms.size());
+    for (size_t i = 0; i < terms.size(); i++) {
+        hashes[i] = fnv1a64(terms[i].term.data(), terms[i].term.size());
+        __builtin_prefetch(&slots[hashes[i] & mask]);
+    }
+    for (size_t i = 0; i < terms.size(); i++) {
+        found[i] = probe(terms[i].term, hashes[i]);
+        const char *o = reinterpret_cast<const char *>(&open[found[i]]);
+        __builtin_prefetch(o);
+        __builtin_prefetch(o + 64);
+    }
+    for (size_t i = 0; i < terms.size(); i++) {
+        const Open &o = open[found[i]];
+        __builtin_prefetch(o.entries.data() + o.entries.size());
+    }
+    for (size_t i = 0; i < terms.size(); i++) {
+        const ChunkTerm &t = terms[i];
         if (t.at.empty())
             continue;
-        Open &o = find(t.term);
+        Open *op = &open[found[i]];
+        if (op->term != t.term)
+            op = &find(t.term, hashes[i]); /* the high bits met another's */
+        Open &o = *op;
         if (o.works == CHUNK_WORKS)
             seal(o);
         o.dirty = true;
@@ -168,8 +196,8 @@ void ChunkBuilder::add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
         if (kind == 1)
             put_varint(o.entries, o.index_of(only));
         put_varint(o.entries, t.at[0]);
-        for (size_t i = 1; i < t.at.size(); i++)
-            put_varint(o.entries, t.at[i] - t.at[i - 1]);
+        for (size_t j = 1; j < t.at.size(); j++)
+            put_varint(o.entries, t.at[j] - t.at[j - 1]);
         if (kind == 2)
             for (uint32_t f : t.form)
                 put_varint(o.entries, f ? o.index_of(f) + 1 : 0);
@@ -196,30 +224,63 @@ std::string ChunkBuilder::Open::value() const
     return v;
 }
 
-ChunkBuilder::Open &ChunkBuilder::find(const std::string &term)
+/* Room in slots for `more` new terms, at most half full; open reserves
+ * as many, so that add()'s prefetches stay where they point. */
+void ChunkBuilder::grow(size_t more)
 {
-    const uint64_t h = fnv1a64(term.data(), term.size());
-    if (open.size() * 2 >= slots.size()) {
-        slots.assign(std::max<size_t>(1024, slots.size() * 2), 0);
-        const size_t mask = slots.size() - 1;
-        for (size_t i = 0; i < open.size(); i++) {
-            size_t at = open[i].hash & mask;
-            while (slots[at])
-                at = (at + 1) & mask;
-            slots[at] = static_cast<uint32_t>(i + 1);
-        }
+    if (open.capacity() < open.size() + more)
+        open.reserve(std::max(open.size() + more, open.capacity() * 2));
+    if ((open.size() + more) * 2 < slots.size())
+        return;
+    size_t n = std::max<size_t>(1024, slots.size());
+    while ((open.size() + more) * 2 >= n)
+        n *= 2;
+    slots.assign(n, 0);
+    const size_t mask = n - 1;
+    for (size_t i = 0; i < open.size(); i++) {
+        size_t at = open[i].hash & mask;
+        while (slots[at])
+            at = (at + 1) & mask;
+        slots[at] = uint64_t{tag(open[i].hash)} << 32 | (i + 1);
     }
+}
+
+/* The index in open of the first chunk from h's slot on whose hash has
+ * h's high bits, or of a new chunk of term. */
+uint32_t ChunkBuilder::probe(const std::string &term, uint64_t h)
+{
+    const size_t mask = slots.size() - 1;
+    size_t at = h & mask;
+    for (; slots[at]; at = (at + 1) & mask)
+        if (slots[at] >> 32 == tag(h))
+            return static_cast<uint32_t>((slots[at] & 0xffffffffu) - 1);
+    slots[at] = uint64_t{tag(h)} << 32 | (open.size() + 1);
+    open.emplace_back();
+    open.back().hash = h;
+    open.back().term = term;
+    return static_cast<uint32_t>(open.size() - 1);
+}
+
+/* term's open chunk (h its hash), by its whole term: when probe() met a
+ * chunk of another term with the same high bits. */
+ChunkBuilder::Open &ChunkBuilder::find(const std::string &term, uint64_t h)
+{
     const size_t mask = slots.size() - 1;
     size_t at = h & mask;
     for (; slots[at]; at = (at + 1) & mask) {
-        Open &o = open[slots[at] - 1];
+        Open &o = open[(slots[at] & 0xffffffffu) - 1];
         if (o.hash == h && o.term == term)
             return o;
     }
-    slots[at] = static_cast<uint32_t>(open.size() + 1);
+    grow(1);
+    const size_t m2 = slots.size() - 1;
+    at = h & m2;
+    while (slots[at])
+        at = (at + 1) & m2;
+    slots[at] = uint64_t{tag(h)} << 32 | (open.size() + 1);
     open.emplace_back();
-    open.back().term = term;
     open.back().hash = h;
+    open.back().term = term;
     return open.back();
 }
 
@@ -353,31 +414,43 @@ void ChunkBuilder::commit(Xapian::WritableDatabase &db, bool whole)
     if (recovered)
         whole = true;
     recovered = false;
+    /* In key order: Xapian's B-tree then finds each key in or beside the
+     * block of the one before, where in the order they came (at random
+     * by term) each costs a read of its block. */
+    std::sort(gone.begin(), gone.end());
     for (const std::string &k : gone)
         db.set_metadata(k, std::string());
     gone.clear();
+    std::sort(sealed.begin(), sealed.end());
     for (const auto &kv : sealed)
         db.set_metadata(kv.first, kv.second);
     sealed.clear();
     if (!whole && held <= budget) {
-        write_delta(db);
+        if (write_deltas)
+            write_delta(db);
         return;
     }
     /* Each open chunk that changed goes in whole under its last docid,
      * in place of the key it went in under before; it stays open, so that
      * the next works of the term join it rather than begin a chunk of
      * their own.  The deltas are then in chunks. */
+    std::vector<Open *> todo;
     for (Open &o : open) {
-        if (o.dirty && o.works) {
-            const std::string key = chunk_key(o.term, ns, o.last);
-            if (!o.written.empty() && o.written != key)
-                db.set_metadata(o.written, std::string());
-            db.set_metadata(key, o.value());
-            o.written = key;
-            o.dirty = false;
-        }
+        if (o.dirty && o.works)
+            todo.push_back(&o);
         o.from = o.entries.size();
         o.from_last = o.last;
+    }
+    std::sort(todo.begin(), todo.end(), [](const Open *a, const Open *b) {
+        return a->term < b->term;
+    });
+    for (Open *o : todo) {
+        const std::string key = chunk_key(o->term, ns, o->last);
+        if (!o->written.empty() && o->written != key)
+            db.set_metadata(o->written, std::string());
+        db.set_metadata(key, o->value());
+        o->written = key;
+        o->dirty = false;
     }
     for (const std::string &k : deltas)
         db.set_metadata(k, std::string());

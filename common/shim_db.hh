@@ -386,13 +386,14 @@ struct ChunkTerm {
  * added in increasing docid order. */
 class ChunkBuilder {
     struct Open {
-        std::string term;
+        /* What add() touches first, in the struct's first cache line. */
         uint64_t hash = 0; /* fnv1a64 of term */
-        std::string entries;
-        std::vector<uint32_t> forms;
         Xapian::docid last = 0;
         unsigned works = 0;
         bool dirty = false;  /* added to since written whole */
+        std::string entries;
+        std::string term;
+        std::vector<uint32_t> forms;
         std::string written; /* the key it was last written under */
         /* The entries from byte `from` on are in no delta yet; the one
          * before them is work from_last (0: none, the first entry's
@@ -403,10 +404,17 @@ class ChunkBuilder {
         std::string value() const;
     };
     /* The open chunks, by term: open addressing over their hashes, each
-     * slot an index into open + 1 (0: empty), at most half full. */
+     * slot the hash's high 32 bits over the index into open + 1 (0:
+     * empty), at most half full.  The high bits let a probe pass over
+     * other terms' slots without reading their chunks. */
     std::vector<Open> open;
-    std::vector<uint32_t> slots;
-    Open &find(const std::string &term);
+    std::vector<uint64_t> slots;
+    std::vector<uint64_t> hashes; /* add()'s: each term's hash */
+    std::vector<uint32_t> found;  /* and its index in open */
+    void grow(size_t more);
+    uint32_t probe(const std::string &term, uint64_t h);
+    uint32_t tag(uint64_t h) const { return static_cast<uint32_t>(h >> 32) & tag_mask; }
+    Open &find(const std::string &term, uint64_t h);
     std::vector<std::pair<std::string, std::string>> sealed;
     std::vector<std::string> gone; /* keys to delete: chunks rewritten */
     std::vector<std::string> deltas; /* the deltas this writer wrote */
@@ -423,6 +431,14 @@ class ChunkBuilder {
     void start(Xapian::WritableDatabase &db);
     unsigned char ns = CHUNK_NS_ONE;
     size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
+    /* Whether a commit that is not whole writes a delta.  Off for a
+     * writer nobody reads until its last commit (a shard of a --jobs
+     * build): its commits then write the full chunks alone, and the last
+     * one the rest. */
+    bool write_deltas = true;
+    /* The hash bits a slot keeps beside its index (fewer in tests, so
+     * that probes meet other terms' slots). */
+    uint32_t tag_mask = 0xffffffffu;
     void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
     size_t bytes() const { return held; }
     bool empty() const { return open.empty() && sealed.empty(); }

@@ -343,7 +343,9 @@ struct Writer : Side {
      * cron, a program that commits small batches) or many (SPELLING_MOST
      * words: bounded memory), and always at close.  A writer killed
      * before then loses the counts gathered since (its works stay): the
-     * table lags until the index is rebuilt. */
+     * table lags until the index is rebuilt.  A shard of a --jobs build,
+     * read by nobody before its last commit, hands them over at close
+     * (or at SPELLING_MOST) alone. */
     SpellingCounts spelling;
     /* With h->chunks: the positions of the works written since the last
      * commit, by term (the caller's thread's). */
@@ -363,6 +365,8 @@ struct Writer : Side {
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);
         if (!ns.empty())
             chunks.ns = static_cast<unsigned char>(atoi(ns.c_str()));
+        /* Nobody reads a shard before its last commit (sync_jobs.c). */
+        chunks.write_deltas = !h->nosync;
         if (h->chunks)
             chunks.start(h->wdb);
         /* Made at the first document: only shim_put adds documents. */
@@ -511,7 +515,7 @@ struct Writer : Side {
          * this one (common/chunks.cc). */
         if (!chunks.empty() || closing)
             chunks.commit(h->wdb, closing);
-        if (!closing && spelling.size() >= SPELLING_SMALL &&
+        if (!closing && (spelling.size() >= SPELLING_SMALL || h->nosync) &&
             spelling.size() < SPELLING_MOST)
             return;
         spelling.each([this](std::string_view w, uint32_t n) {

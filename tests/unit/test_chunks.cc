@@ -215,8 +215,11 @@ int main(int argc, char **argv)
     const std::string dir = argv[1];
     std::mt19937 rng(20261130);
     std::map<std::string, std::map<Xapian::docid, Want>> want;
-    const char *names[] = {"model", "Smodel", "Amodel", "graph", "neural",
-                           "Sgraph", "x", "long-term-name-of-a-term"};
+    std::vector<std::string> names = {"model", "Smodel", "Amodel", "graph", "neural",
+                                      "Sgraph", "x", "long-term-name-of-a-term"};
+    /* and rarer terms, enough for probes to meet other terms' slots */
+    for (int i = 0; i < 600; i++)
+        names.push_back("t" + std::to_string(i));
     const uint32_t forms[] = {0x11111111u, 0x22222222u, 0x33333333u,
                               0xdeadbeefu};
     Xapian::docid did = 0;
@@ -226,8 +229,8 @@ int main(int argc, char **argv)
     for (int w = 0; w < works; w++) {
         did += 1 + rng() % 3; /* deleted works leave gaps */
         std::vector<ChunkTerm> terms;
-        for (const char *name : names) {
-            if (rng() % 3)
+        for (const std::string &name : names) {
+            if (name[0] == 't' ? rng() % 30 : rng() % 3)
                 continue; /* the work does not hold it */
             ChunkTerm t;
             t.term = name;
@@ -311,6 +314,7 @@ int main(int argc, char **argv)
          * works are in deltas only. */
         Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE);
         ChunkBuilder b;
+        b.tag_mask = 0; /* every probe meets the first term's slot */
         for (int commit = 0; commit < 3; commit++) {
             works_of_a_commit(b);
             b.commit(db, false);
@@ -325,6 +329,7 @@ int main(int argc, char **argv)
               "it left deltas");
         /* the next writer folds them in at its first commit */
         ChunkBuilder b;
+        b.tag_mask = 1; /* half the probes meet another's slot */
         b.start(db);
         for (int commit = 0; commit < 3; commit++) {
             works_of_a_commit(b);
