@@ -542,14 +542,29 @@ ChunkCursor::ChunkCursor(const Xapian::Database &db_, const std::string &term_,
 
 bool ChunkCursor::load()
 {
-    if (key == key_end)
-        return load_delta();
-    const std::string k = *key;
+    std::string k;
+    if (!ahead.empty()) {
+        k = std::move(ahead.front().first);
+        chunk = std::move(ahead.front().second);
+        ahead.pop_front();
+    } else {
+        if (key == key_end)
+            return load_delta();
+        /* Each get_metadata() reads its key's block unless Xapian's
+         * B-tree is there already, and the cursors of a query take turns:
+         * a cursor reading on without a jump reads the next chunks now,
+         * beside this one. */
+        readahead = jumped ? 0 : std::min(8u, readahead ? 2 * readahead : 1);
+        jumped = false;
+        k = *key;
+        chunk = db.get_metadata(k);
+        ++key;
+        for (unsigned i = 0; i < readahead && key != key_end; i++, ++key)
+            ahead.emplace_back(*key, db.get_metadata(*key));
+    }
     chunk_ns = static_cast<unsigned char>(k[k.size() - 5]);
     chunk_last = static_cast<Xapian::docid>(
         get_be32(k.data() + k.size() - 4) + space->off[chunk_ns]);
-    chunk = db.get_metadata(k);
-    ++key;
     p = reinterpret_cast<const unsigned char *>(chunk.data());
     end = p + chunk.size();
     uint32_t n;
@@ -601,6 +616,24 @@ bool ChunkCursor::load_delta()
 static bool skip_varints(const unsigned char *&q, const unsigned char *e,
                          uint32_t n)
 {
+    /* Eight bytes at a time: a varint ends at each byte without its high
+     * bit. */
+    while (n >= 8 && e - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        const unsigned ends = static_cast<unsigned>(
+            __builtin_popcountll(~w & 0x8080808080808080ULL));
+        if (ends > n)
+            break;
+        n -= ends;
+        q += 8;
+        if (!n) {
+            /* the n-th end may be earlier than the eighth byte */
+            q -= 8;
+            n = ends;
+            break;
+        }
+    }
     while (n) {
         if (q == e)
             return false;
@@ -692,18 +725,24 @@ bool ChunkCursor::skip_to(Xapian::docid d)
     if (did >= d && did)
         return true;
     /* A later chunk when this one ends before d: the key of d's. */
-    if (!in_delta && key != key_end && (p == end || chunk_last < d)) {
+    if (!in_delta && (!ahead.empty() || key != key_end) &&
+        (p == end || chunk_last < d)) {
         /* in the namespace of the next chunk: a chunk of a later
          * namespace holds later works only (namespaces are in docid
          * order), so the key found is d's chunk's either way */
-        const std::string &next_key = *key;
+        const std::string &next_key = ahead.empty() ? *key : ahead.front().first;
         const unsigned char ns =
             static_cast<unsigned char>(next_key[prefix.size()]);
         std::string want = prefix + static_cast<char>(ns);
         const long long in_ns = static_cast<long long>(d) - space->off[ns];
         put_be32(want, in_ns > 0 ? static_cast<uint32_t>(in_ns) : 0);
-        if (*key < want) {
-            key.skip_to(want);
+        if (next_key < want) {
+            while (!ahead.empty() && ahead.front().first < want)
+                ahead.pop_front();
+            if (ahead.empty() && key != key_end && *key < want) {
+                key.skip_to(want);
+                jumped = true;
+            }
             p = end = nullptr;
         }
     }

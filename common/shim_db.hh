@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -480,6 +481,12 @@ class ChunkCursor {
     std::shared_ptr<const ChunkSpace> space;
     unsigned char chunk_ns = 0;
     Xapian::TermIterator key, key_end;
+    /* Chunks read ahead, in key order, before *key: read while Xapian's
+     * B-tree is at their block (a cursor that reads chunk after chunk
+     * reads the next ones with it, up to 8, doubling). */
+    std::deque<std::pair<std::string, std::string>> ahead;
+    unsigned readahead = 0; /* how many the next load reads beside */
+    bool jumped = false;    /* skip_to moved key since the last load */
     std::string chunk;
     const unsigned char *p = nullptr, *end = nullptr;
     Xapian::docid chunk_last = 0;
