@@ -142,27 +142,27 @@ std::string chunk_key(const std::string &term, unsigned char ns,
  * then each chunk's entries written.  The open chunks of the 101k are
  * some 60 MB, read at random: one lookup at a time, they cost about 6% of
  * the build. */
-void ChunkBuilder::add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
+void ChunkBuilder::add(Xapian::docid did, const ChunkTerm *terms, size_t n)
 {
-    grow(terms.size());
+    grow(n);
     const size_t mask = slots.size() - 1;
-    hashes.resize(terms.size());
-    found.resize(terms.size());
-    for (size_t i = 0; i < terms.size(); i++) {
+    hashes.resize(n);
+    found.resize(n);
+    for (size_t i = 0; i < n; i++) {
         hashes[i] = fnv1a64(terms[i].term.data(), terms[i].term.size());
         __builtin_prefetch(&slots[hashes[i] & mask]);
     }
-    for (size_t i = 0; i < terms.size(); i++) {
+    for (size_t i = 0; i < n; i++) {
         found[i] = probe(terms[i].term, hashes[i]);
         const char *o = reinterpret_cast<const char *>(&open[found[i]]);
         __builtin_prefetch(o);
         __builtin_prefetch(o + 64);
     }
-    for (size_t i = 0; i < terms.size(); i++) {
+    for (size_t i = 0; i < n; i++) {
         const Open &o = open[found[i]];
         __builtin_prefetch(o.entries.data() + o.entries.size());
     }
-    for (size_t i = 0; i < terms.size(); i++) {
+    for (size_t i = 0; i < n; i++) {
         const ChunkTerm &t = terms[i];
         if (t.at.empty())
             continue;

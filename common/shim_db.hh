@@ -382,6 +382,13 @@ struct ChunkTerm {
     bool unsure = false;
 };
 
+/* A work's first n ChunkTerms, the rest kept for their memory: the
+ * writer hands a work's back to be filled with another's. */
+struct ChunkTerms {
+    std::vector<ChunkTerm> v;
+    size_t n = 0;
+};
+
 /* The chunks of the works added since the last flush, in memory; flush
  * writes them into db's metadata (before its commit).  Works must be
  * added in increasing docid order. */
@@ -440,7 +447,11 @@ class ChunkBuilder {
     /* The hash bits a slot keeps beside its index (fewer in tests, so
      * that probes meet other terms' slots). */
     uint32_t tag_mask = 0xffffffffu;
-    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms);
+    void add(Xapian::docid did, const ChunkTerm *terms, size_t n);
+    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
+    {
+        add(did, terms.data(), terms.size());
+    }
     size_t bytes() const { return held; }
     bool empty() const { return open.empty() && sealed.empty(); }
     /* At a commit: the full chunks, and the rest as one delta (whole, at

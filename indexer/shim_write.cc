@@ -102,7 +102,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                Xapian::Document &doc, SpellWords *spelling,
-               std::vector<ChunkTerm> *chunk_terms);
+               ChunkTerms *chunk_terms);
 void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
@@ -143,7 +143,7 @@ struct Job {
     std::shared_ptr<const RecordDict> dict; /* to pack its record with */
     Xapian::Document doc;
     SpellWords spelling; /* its words, for the spelling table */
-    std::vector<ChunkTerm> chunk_terms; /* its positions, with h->chunks */
+    ChunkTerms chunk_terms; /* its positions, with h->chunks */
     std::exception_ptr error;
 
     const char *keep(const char *p)
@@ -329,6 +329,10 @@ struct Writer : Side {
     std::mutex mu;
     std::condition_variable to_build, built;
     std::deque<std::unique_ptr<Job>> todo, done; /* under mu */
+    /* Works' ChunkTerms written, handed back to the builder to fill
+     * again (their strings and vectors keep their memory): spare under
+     * mu, recycled the caller's thread's until it next takes mu. */
+    std::vector<std::vector<ChunkTerm>> spare, recycled;
     bool stop = false;                          /* under mu */
     size_t in_flight_n = 0;                     /* the caller's thread's */
     std::unordered_map<std::string, unsigned> keys; /* the same */
@@ -398,6 +402,10 @@ struct Writer : Side {
                 return;
             std::unique_ptr<Job> j = std::move(todo.front());
             todo.pop_front();
+            if (!spare.empty()) {
+                j->chunk_terms.v = std::move(spare.back());
+                spare.pop_back();
+            }
             g.unlock();
             try {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
@@ -441,6 +449,10 @@ struct Writer : Side {
                 if (in_flight_n > most)
                     built.wait(g, [this] { return !done.empty(); });
                 ready.swap(done);
+                for (auto &v : recycled)
+                    if (spare.size() < 2 * MAX_IN_FLIGHT)
+                        spare.push_back(std::move(v));
+                recycled.clear();
             }
             if (ready.empty())
                 return;
@@ -458,8 +470,10 @@ struct Writer : Side {
                     if (j->error)
                         std::rethrow_exception(j->error);
                     const Xapian::docid did = h->wdb.add_document(j->doc);
-                    if (h->chunks)
-                        chunks.add(did, j->chunk_terms);
+                    if (h->chunks) {
+                        chunks.add(did, j->chunk_terms.v.data(), j->chunk_terms.n);
+                        recycled.push_back(std::move(j->chunk_terms.v));
+                    }
                     add_words(h, j->spelling);
                 } catch (const Xapian::DatabaseCorruptError &x) {
                     first = std::make_exception_ptr(
@@ -806,7 +820,7 @@ namespace {
 /* The work's positional terms as the chunks keep them
  * (common/chunks.cc): each field's positions less the field's least, and
  * the form each position was written in. */
-void gather_chunk_terms(TextTerms &tt, std::vector<ChunkTerm> &out)
+void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
 {
     const std::vector<const TextTerms::Term *> &terms = tt.sorted();
     Xapian::termpos base[3] = {~0u, ~0u, ~0u};
@@ -820,7 +834,9 @@ void gather_chunk_terms(TextTerms &tt, std::vector<ChunkTerm> &out)
             Xapian::termpos &b = base[field_of(t->name)];
             b = std::min(b, t->at[0]);
         }
-    out.resize(terms.size());
+    std::vector<ChunkTerm> &out = ct.v;
+    if (out.size() < terms.size())
+        out.resize(terms.size());
     size_t n = 0;
     for (const TextTerms::Term *t : terms) {
         if (t->at.empty())
@@ -842,14 +858,14 @@ void gather_chunk_terms(TextTerms &tt, std::vector<ChunkTerm> &out)
             }
         }
     }
-    out.resize(n);
+    ct.n = n;
 }
 
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                Xapian::Document &doc, SpellWords *spelling,
-               std::vector<ChunkTerm> *chunk_terms)
+               ChunkTerms *chunk_terms)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -1041,7 +1057,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (!d->fresh)
             forget_words(h, w.tt, idterm);
         SpellWords words;
-        std::vector<ChunkTerm> chunk_terms;
+        ChunkTerms chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
                   doc, h->spelling ? &words : nullptr,
                   h->chunks ? &chunk_terms : nullptr);
@@ -1050,7 +1066,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
              * grow along the chunks (common/chunks.cc). */
             if (!d->fresh)
                 h->wdb.delete_document(idterm);
-            w.chunks.add(h->wdb.add_document(doc), chunk_terms);
+            w.chunks.add(h->wdb.add_document(doc), chunk_terms.v.data(), chunk_terms.n);
         } else if (d->fresh)
             h->wdb.add_document(doc);
         else
