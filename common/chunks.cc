@@ -1,6 +1,6 @@
 /*
  * chunks.cc -- each positional term's positions kept by the term, in
- * chunks of works (layout 9, in progress).  Both sides use it: the
+ * chunks of works (layout 9).  Both sides use it: the
  * writer gathers and writes the chunks (indexer/shim_write.cc), the
  * searcher walks them (ChunkCursor).
  *
@@ -51,19 +51,39 @@
  *          word is not stored as 130 when it is the abstract's 30th
  *   delta  count - 1 varints: each position less the one before (>= 1)
  *
- * A chunk holds at most CHUNK_WORKS works.  The writer gathers the
- * chunks of the works it adds in memory and writes them at each commit,
- * with the works (ChunkBuilder::flush), so that no committed work lacks
- * its chunks.  A term's last chunk stays open in memory across commits
- * and is written again, under its new last docid, at each commit that
- * added to it: a chunk a commit would cost the rare terms a key each
- * (on the arXiv 101k built in commits of 10,000 works, 1.7 million keys
- * for 300,000 terms, most of them under 16 bytes).  Past a memory
- * budget the open chunks are let go, and a term's next works begin a
- * chunk of their own.  Replacing a work deletes it and adds it again under a new
- * docid, so that docids only grow along a namespace; the chunks of a
- * deleted work stay until the index is compacted, and a reader drops
- * them by checking that the work still exists.
+ * A chunk holds at most CHUNK_WORKS works.  The writer
+ * (ChunkBuilder) keeps each term's last chunk open in memory across
+ * commits: a chunk a commit would cost the rare terms a key each (on the
+ * arXiv 101k built in commits of 10,000 works, 1.7 million keys for
+ * 300,000 terms, most of them under 16 bytes).  A commit writes, with its
+ * works, the chunks that filled, and everything else its works added as
+ * one delta:
+ *
+ *   key    := 0x02 ns seq (seq 4 bytes, big-endian: the writer's count)
+ *   delta  := n offset[n] section[n]: a directory of the n terms, each
+ *             section the term, the docid before its first entry, the
+ *             forms its entries name and the entries, as in a chunk
+ *
+ * so that no committed work lacks its positions and a commit writes only
+ * what is new.  Cursors read a term's deltas after its chunks, passing
+ * the entries a chunk already holds.  The writer's last commit (or a
+ * commit past its memory budget) writes each open chunk whole under its
+ * new last docid, in place of the key it went in under before, and drops
+ * the deltas; past the budget the open chunks are then let go, and a
+ * term's next works begin a chunk of their own.  A writer that did not
+ * end leaves its deltas: the next one reads them back into its open
+ * chunks before its first work and makes its first commit whole.  A
+ * shard of a --jobs build, read by nobody before its end, writes no
+ * deltas.
+ *
+ * Replacing a work deletes it and adds it again under a new docid, so
+ * that docids only grow along a namespace.  The entries of a deleted
+ * work stay until the index is compacted; a reader meets them only
+ * through a query that also holds the work's stems, which a deleted work
+ * no longer has.  The compactor that merges a --jobs build's shards
+ * renumbers their works: it records each namespace's docid offset and
+ * the range of its live works (LAYOUT_META_CHUNK_OFF), read once a
+ * database (ChunkSpace); one index compacts without renumbering.
  */
 #include <xapian.h>
 

@@ -437,9 +437,12 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                              LAYOUT_SPELLING_WORDS) == LAYOUT_SPELLING_WORDS;
     h->forms = read_stamp(h, docs, LAYOUT_META_FORMS, LAYOUT_FORMS_WORDS) ==
                LAYOUT_FORMS_WORDS;
-    /* In progress: only a new index made with PDX_LAYOUT9 set. */
+    /* A new index keeps its positions by the term (common/chunks.cc),
+     * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
+     * PDX_LAYOUT8 in the environment makes one with layout 8's positions
+     * values instead (for the tests of indexes made before). */
     h->chunks = read_stamp(h, docs, LAYOUT_META_CHUNKS,
-                           getenv("PDX_LAYOUT9") && !h->xapian_positions
+                           !getenv("PDX_LAYOUT8") && !h->xapian_positions
                                ? "1"
                                : "") == "1";
 }

@@ -389,9 +389,10 @@ struct ChunkTerms {
     size_t n = 0;
 };
 
-/* The chunks of the works added since the last flush, in memory; flush
- * writes them into db's metadata (before its commit).  Works must be
- * added in increasing docid order. */
+/* The writer's side of the chunks (common/chunks.cc): each term's open
+ * chunk in memory; commit() writes what the works added since the last
+ * one need into db's metadata (before db's own commit).  Works must be
+ * added in increasing docid order.  One writer's thread. */
 class ChunkBuilder {
     struct Open {
         /* What add() touches first, in the struct's first cache line. */

@@ -13,7 +13,7 @@
  *  - a term no work holds has no work;
  *  - a damaged chunk is a DatabaseCorruptError;
  *  - with SAMPLES_DIR: corpus/samples indexed with the positions values
- *    (layout 8) and with chunks (PDX_LAYOUT9) give the same positions
+ *    (layout 8, PDX_LAYOUT8) and with chunks give the same positions
  *    for every positional term of every work (each field's counted from
  *    its least), and the same forms where the forms values say which
  *    words a work writes; and so does the chunked index built by two
@@ -65,9 +65,9 @@ void index_samples(const std::string &db, const char *samples, bool chunks,
                    unsigned jobs = 1)
 {
     if (chunks)
-        setenv("PDX_LAYOUT9", "1", 1);
+        unsetenv("PDX_LAYOUT8");
     else
-        unsetenv("PDX_LAYOUT9");
+        setenv("PDX_LAYOUT8", "1", 1);
     pdx_sync_options o = PDX_SYNC_OPTIONS_INIT;
     o.full = 1;
     o.jobs = jobs;
@@ -77,7 +77,7 @@ void index_samples(const std::string &db, const char *samples, bool chunks,
         std::fprintf(stderr, "cannot index %s into %s: %d %s\n", samples, db.c_str(), rc, sum.message);
         std::exit(1);
     }
-    unsetenv("PDX_LAYOUT9");
+    unsetenv("PDX_LAYOUT8");
 }
 
 /* Each field's positions less its least, as the chunks keep them. */
