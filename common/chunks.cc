@@ -587,14 +587,21 @@ bool ChunkCursor::load()
         get_be32(k.data() + k.size() - 4) + space->off[chunk_ns]);
     p = reinterpret_cast<const unsigned char *>(chunk.data());
     end = p + chunk.size();
-    uint32_t n;
-    if (!get_varint(p, end, n) || n > static_cast<size_t>(end - p) / 4)
-        corrupt(term);
-    forms.resize(n);
-    for (uint32_t i = 0; i < n; i++, p += 4)
-        forms[i] = get_le32(p);
+    read_forms(p, end);
     in_chunk = 0;
     return true;
+}
+
+/* The table of forms a chunk or a delta's section begins with, at q
+ * (moved past it). */
+void ChunkCursor::read_forms(const unsigned char *&q, const unsigned char *e)
+{
+    uint32_t n;
+    if (!get_varint(q, e, n) || n > static_cast<size_t>(e - q) / 4)
+        corrupt(term);
+    forms.resize(n);
+    for (uint32_t f = 0; f < n; f++, q += 4)
+        forms[f] = get_le32(q);
 }
 
 /* Past the chunks, the term's section of the next delta that has one
@@ -613,12 +620,7 @@ bool ChunkCursor::load_delta()
         chunk_ns = space->deltas[i].first;
         if (chunked_ns != chunk_ns)
             chunked_to = 0;
-        uint32_t n;
-        if (!get_varint(q, e, n) || n > static_cast<size_t>(e - q) / 4)
-            corrupt(term);
-        forms.resize(n);
-        for (uint32_t f = 0; f < n; f++, q += 4)
-            forms[f] = get_le32(q);
+        read_forms(q, e);
         uint32_t nbytes;
         if (!get_varint(q, e, nbytes))
             corrupt(term);

@@ -517,6 +517,7 @@ class ChunkCursor {
     unsigned char chunked_ns = 0;
     bool load();
     bool load_delta();
+    void read_forms(const unsigned char *&q, const unsigned char *e);
     bool step();
     bool advance();
     void decode();
