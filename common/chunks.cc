@@ -506,7 +506,23 @@ ChunkSpace::ChunkSpace(const Xapian::Database &db)
         off[ns] = strtoll(v.c_str(), &rest, 10);
         lo[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
         hi[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
+        if (hi[ns])
+            ends.emplace_back(static_cast<Xapian::docid>(off[ns] + hi[ns]),
+                              static_cast<unsigned char>(ns));
     }
+    std::sort(ends.begin(), ends.end(),
+              [](const std::pair<Xapian::docid, unsigned char> &a,
+                 const std::pair<Xapian::docid, unsigned char> &b) {
+                  return a.second < b.second;
+              });
+}
+
+unsigned char ChunkSpace::ns_of(Xapian::docid d) const
+{
+    for (const auto &e : ends)
+        if (e.first >= d)
+            return e.second;
+    return CHUNK_NS_ONE;
 }
 
 bool ChunkSpace::section(size_t i, const std::string &term,
@@ -568,6 +584,7 @@ bool ChunkCursor::load()
         chunk = std::move(ahead.front().second);
         ahead.pop_front();
     } else {
+        reseek();
         if (key == key_end)
             return load_delta();
         /* Each get_metadata() reads its key's block unless Xapian's
@@ -579,9 +596,19 @@ bool ChunkCursor::load()
         k = *key;
         chunk = db.get_metadata(k);
         ++key;
-        for (unsigned i = 0; i < readahead && key != key_end; i++, ++key)
+        nread++;
+        for (unsigned i = 0; i < readahead && key != key_end; i++, ++key, nread++)
             ahead.emplace_back(*key, db.get_metadata(*key));
     }
+    if (keeping)
+        kept.emplace_back(k, chunk);
+    enter(k);
+    return true;
+}
+
+/* Into chunk, read from key k: its forms read, at its first entry. */
+void ChunkCursor::enter(const std::string &k)
+{
     chunk_ns = static_cast<unsigned char>(k[k.size() - 5]);
     chunk_last = static_cast<Xapian::docid>(
         get_be32(k.data() + k.size() - 4) + space->off[chunk_ns]);
@@ -589,7 +616,63 @@ bool ChunkCursor::load()
     end = p + chunk.size();
     read_forms(p, end);
     in_chunk = 0;
-    return true;
+}
+
+/* After rewind_to(): the key iterator, left further on, set again to the
+ * key after the chunk gone back to. */
+void ChunkCursor::reseek()
+{
+    if (after.empty())
+        return;
+    key = db.metadata_keys_begin(prefix);
+    key.skip_to(after);
+    if (key != key_end && *key == after)
+        ++key;
+    after.clear();
+    jumped = true;
+}
+
+bool ChunkCursor::rewind_to(Xapian::docid d)
+{
+    for (size_t i = kept.size(); i-- > 0;) {
+        const std::string &k = kept[i].first;
+        const unsigned char ns = static_cast<unsigned char>(k[k.size() - 5]);
+        const long long last = get_be32(k.data() + k.size() - 4) + space->off[ns];
+        if (last < static_cast<long long>(d))
+            continue;
+        /* its first entry's docid */
+        const unsigned char *q =
+            reinterpret_cast<const unsigned char *>(kept[i].second.data());
+        const unsigned char *e = q + kept[i].second.size();
+        uint32_t nf, first;
+        if (!get_varint(q, e, nf) || nf > static_cast<size_t>(e - q) / 4)
+            corrupt(term);
+        q += 4 * static_cast<size_t>(nf);
+        if (!get_varint(q, e, first))
+            corrupt(term);
+        if (first + space->off[ns] > static_cast<long long>(d))
+            continue;
+        chunk = kept[i].second;
+        enter(k);
+        after = k;
+        ahead.clear();
+        in_delta = false;
+        next_delta = 0;
+        did = 0;
+        return skip_to(d);
+    }
+    /* from the term's first chunk */
+    key = db.metadata_keys_begin(prefix);
+    after.clear();
+    ahead.clear();
+    p = end = nullptr;
+    in_delta = false;
+    next_delta = 0;
+    chunked_to = 0;
+    readahead = 0;
+    jumped = false;
+    did = 0;
+    return skip_to(d);
 }
 
 /* The table of forms a chunk or a delta's section begins with, at q
@@ -747,14 +830,18 @@ bool ChunkCursor::skip_to(Xapian::docid d)
     if (did >= d && did)
         return true;
     /* A later chunk when this one ends before d: the key of d's. */
+    if (!in_delta && (p == end || chunk_last < d))
+        reseek();
     if (!in_delta && (!ahead.empty() || key != key_end) &&
         (p == end || chunk_last < d)) {
-        /* in the namespace of the next chunk: a chunk of a later
-         * namespace holds later works only (namespaces are in docid
-         * order), so the key found is d's chunk's either way */
+        /* in d's namespace, or the next chunk's when that is later:
+         * namespaces are in docid order, so a chunk of a later one holds
+         * later works only and the key found is d's chunk's either way
+         * (a fresh cursor, at the first namespace's first chunk, would
+         * otherwise land at the start of d's namespace and read on) */
         const std::string &next_key = ahead.empty() ? *key : ahead.front().first;
-        const unsigned char ns =
-            static_cast<unsigned char>(next_key[prefix.size()]);
+        const unsigned char ns = std::max(
+            static_cast<unsigned char>(next_key[prefix.size()]), space->ns_of(d));
         std::string want = prefix + static_cast<char>(ns);
         const long long in_ns = static_cast<long long>(d) - space->off[ns];
         put_be32(want, in_ns > 0 ? static_cast<uint32_t>(in_ns) : 0);

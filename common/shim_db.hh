@@ -480,7 +480,14 @@ struct ChunkSpace {
     /* The deltas of commits not yet folded into chunks, in order (their
      * namespace, their bytes). */
     std::vector<std::pair<unsigned char, std::string>> deltas;
+    /* The namespaces given a range, by the last docid of their works
+     * (increasing with the namespace: namespaces are in docid order). */
+    std::vector<std::pair<Xapian::docid, unsigned char>> ends;
     explicit ChunkSpace(const Xapian::Database &db);
+    /* The namespace whose chunks hold docid d's entry, if any: the first
+     * given a range that ends at d or later, else CHUNK_NS_ONE, whose
+     * works come after every other's. */
+    unsigned char ns_of(Xapian::docid d) const;
     /* term's section in delta i: its base docid, forms and entries, or
      * false. */
     bool section(size_t i, const std::string &term, Xapian::docid &base,
@@ -515,7 +522,14 @@ class ChunkCursor {
      * delta's entries up to it are in a chunk too. */
     Xapian::docid chunked_to = 0;
     unsigned char chunked_ns = 0;
+    unsigned long nread = 0;
+    /* With keep(): the chunks read (key, bytes), for rewind_to(). */
+    bool keeping = false;
+    std::vector<std::pair<std::string, std::string>> kept;
+    std::string after; /* rewind_to() left key further on than this */
     bool load();
+    void enter(const std::string &k);
+    void reseek();
     bool load_delta();
     void read_forms(const unsigned char *&q, const unsigned char *e);
     bool step();
@@ -532,12 +546,22 @@ class ChunkCursor {
     bool next();
     /* To the first work from d on (stays when there already), or false. */
     bool skip_to(Xapian::docid d);
+    /* Keep each chunk read from now on, for rewind_to() (memory: the
+     * chunks' bytes, until the cursor goes). */
+    void keep() { keeping = true; }
+    /* To the first work from d on, d before the work it is at or not:
+     * skip_to(d) from the term's start, but reading nothing where a
+     * chunk kept spans d. */
+    bool rewind_to(Xapian::docid d);
     /* The form at[i] was written in: form_hash32, 0 for the stem itself,
      * or 0 for every one when forms_unknown(). */
     uint32_t form_at(size_t i) const;
     bool forms_unknown() const { return kind == 3; }
     /* Whether the work stands in a delta, not yet in a chunk. */
     bool from_delta() const { return in_delta; }
+    /* The chunks it has read from the database so far: what its moves
+     * cost (read ahead included). */
+    unsigned long chunks_read() const { return nread; }
 };
 
 /* FormSource's works in an index of layout 9: those writing a position

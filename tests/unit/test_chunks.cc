@@ -9,7 +9,10 @@
  *    docid order, with its positions and each position's form;
  *  - skip_to() to random docids (forward, equal, past the last) lands
  *    on the first work from there on, within a chunk and across chunks
- *    and commits;
+ *    and commits, and so does rewind_to() back to earlier ones, reading
+ *    nothing for a work in a chunk it kept;
+ *  - a fresh cursor skipping into the second of two namespaces reads
+ *    one chunk, not the namespace's chunks before it;
  *  - a term no work holds has no work;
  *  - a damaged chunk is a DatabaseCorruptError;
  *  - with SAMPLES_DIR: corpus/samples indexed with the positions values
@@ -204,6 +207,56 @@ void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
     check(works > 100 && terms > 3000 && formed > 1000, "the samples were compared");
 }
 
+/* Two namespaces, as the compactor leaves a --jobs 2 build: works 1 to
+ * 2000 of each, the second's moved by 2000.  A fresh cursor skipping
+ * into either reads the chunk it lands in (and at most the next, read
+ * ahead), not every chunk of its namespace before it, which a skip
+ * keyed by the first chunk's namespace would read. */
+void namespaces(const std::string &dir)
+{
+    const Xapian::docid per_ns = 2000;
+    {
+        Xapian::WritableDatabase db(dir, Xapian::DB_CREATE_OR_OVERWRITE);
+        for (unsigned char ns = 1; ns <= 2; ns++) {
+            ChunkBuilder b;
+            b.ns = ns;
+            for (Xapian::docid d = 1; d <= per_ns; d++) {
+                ChunkTerm t;
+                t.term = "every";
+                t.at = {d % 7, d % 7 + 3};
+                b.add(d, std::vector<ChunkTerm>{t});
+            }
+            b.commit(db, true);
+            db.set_metadata(LAYOUT_META_CHUNK_OFF + std::to_string(ns),
+                            std::to_string((ns - 1) * per_ns) + " 1 " +
+                                std::to_string(per_ns));
+        }
+        db.set_metadata(LAYOUT_META_CHUNKS, "1");
+        db.commit();
+    }
+    Xapian::Database db(dir);
+    const auto space = std::make_shared<const ChunkSpace>(db);
+    for (Xapian::docid d : {Xapian::docid(5), Xapian::docid(1500),
+                            Xapian::docid(2001), Xapian::docid(3900),
+                            Xapian::docid(4000)}) {
+        ChunkCursor c(db, "every", space);
+        const Xapian::docid local = (d - 1) % per_ns + 1;
+        const std::vector<Xapian::termpos> at = {local % 7, local % 7 + 3};
+        const bool got = c.skip_to(d);
+        check(got && c.did == d && c.at == at,
+              "namespaces: skip_to(" + std::to_string(d) + ") gives " +
+                  std::to_string(c.did));
+        check(c.chunks_read() <= 2,
+              "namespaces: a fresh cursor's skip_to(" + std::to_string(d) +
+                  ") read " + std::to_string(c.chunks_read()) + " chunks, not 1 or 2");
+    }
+    ChunkCursor all(db, "every", space);
+    Xapian::docid n = 0;
+    while (all.next())
+        check(all.did == ++n, "namespaces: next() gives " + std::to_string(all.did));
+    check(n == 2 * per_ns, "namespaces: " + std::to_string(n) + " works walked");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -290,6 +343,8 @@ int main(int argc, char **argv)
             /* skip_to: random targets, ascending, some equal to a work's */
             for (int round = 0; round < 20; round++) {
                 ChunkCursor s(db, term, std::make_shared<const ChunkSpace>(db));
+                if (round % 2)
+                    s.keep();
                 Xapian::docid to = 0;
                 for (;;) {
                     to += 1 + rng() % (rng() % 2 ? 3 : 200);
@@ -304,6 +359,22 @@ int main(int argc, char **argv)
                               std::to_string(s.did) + ", not " + std::to_string(first->first));
                     if (rng() % 3 == 0) { /* to the same work again */
                         check_at(when, s.skip_to(to) && s.did == first->first, term + ": skip_to again stays");
+                    }
+                    if (round % 2 && rng() % 4 == 0) {
+                        /* back to an earlier work: from the chunks kept
+                         * (none read for the work it is at), or from
+                         * the term's start */
+                        const unsigned long read = s.chunks_read();
+                        check_at(when, s.rewind_to(first->first) && s.did == first->first &&
+                                           s.chunks_read() == read,
+                                 term + ": rewind_to the work it is at reads nothing");
+                        const Xapian::docid back = 1 + rng() % to;
+                        auto b = kv.second.lower_bound(back);
+                        check_at(when, s.rewind_to(back) && s.did == b->first && s.at == b->second.at,
+                                 term + ": rewind_to(" + std::to_string(back) + ") gives " +
+                                     std::to_string(s.did) + ", not " + std::to_string(b->first));
+                        check_at(when, s.skip_to(to) && s.did == first->first,
+                                 term + ": skip_to after rewind_to");
                     }
                 }
             }
@@ -364,6 +435,7 @@ int main(int argc, char **argv)
     }
     check(threw, "a damaged chunk is a DatabaseCorruptError");
     std::printf("%zu entries of %zu terms read back\n", entries, want.size());
+    namespaces(dir + "-ns");
     if (argc == 3) {
         same_as_values(dir, argv[2], 1);
         /* shards merged by the compactor: each its namespace, moved by
