@@ -345,6 +345,7 @@ std::pair<unsigned, unsigned> formats(const std::string &path)
  * works in layout 8's format beside the old ones: the same answers. */
 void upgrade7(const std::string &work)
 {
+    const std::string this_layout = std::to_string(PDX_LAYOUT_VERSION);
     const std::string a = work + "/a", b = work + "/b";
     std::mt19937 rng(11);
     pdx_index *ix = open_index(a, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
@@ -380,7 +381,7 @@ void upgrade7(const std::string &work)
         pdx_close(shards);
         Xapian::Database db(ac);
         const std::string layout = db.get_metadata("paperdex.layout");
-        CHECK_STR(layout.c_str(), std::to_string(PDX_LAYOUT_VERSION).c_str());
+        CHECK_STR(layout.c_str(), this_layout.c_str());
         const std::pair<unsigned, unsigned> fac = formats(ac);
         CHECK_INT(fac.first, 200);
         CHECK_INT(fac.second, 400);
@@ -401,7 +402,7 @@ void upgrade7(const std::string &work)
         Xapian::Database db(a);
         const std::string layout = db.get_metadata("paperdex.layout"),
                           where = db.get_metadata(LAYOUT_META_POSITIONS);
-        CHECK_STR(layout.c_str(), std::to_string(PDX_LAYOUT_VERSION).c_str());
+        CHECK_STR(layout.c_str(), this_layout.c_str());
         CHECK_STR(where.c_str(), ""); /* in the values */
     }
     std::mt19937 again(11), more2(12);
