@@ -233,6 +233,7 @@ FormRule FormRule::written(const std::string &form, const std::string &stem,
                            const std::vector<std::string> &others)
 {
     FormRule r;
+    r.stems.push_back(stem);
     if (form != stem) {
         r.any.push_back(form_hash32(form));
         return r;

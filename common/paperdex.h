@@ -86,7 +86,7 @@ extern "C" {
  *  alone).  An index of an
  *  older layout is rebuilt beside itself by `paperdex index` and
  *  pdx_sync() (PDX_OPEN_UPGRADE). */
-#define PDX_LAYOUT_VERSION 8
+#define PDX_LAYOUT_VERSION 9
 #define PDX_LAYOUT_COMPATIBLE 5
 /** 0xMMmmpp: major, minor, patch.  Compare numerically. */
 #define PDX_VERNUM 0x000100

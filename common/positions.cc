@@ -725,7 +725,11 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
             asked_field.push_back(f);
         }
     }
-    if (value) {
+    if (chunked) {
+        pos.resize(asked.size());
+        for (size_t i = 0; i < asked.size(); i++)
+            chunk_positions(d, db, asked_field[i] * n + i % n, pos[i]);
+    } else if (value) {
         positions_find(*value, d, asked, pos);
     } else if (doc) {
         /* Each position list read where the work's term list stands on
@@ -783,6 +787,40 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
     return false;
 }
 
+void PhraseCheck::chunk_positions(Xapian::docid d, const Xapian::Database &db,
+                                  size_t t, std::vector<Xapian::termpos> &out)
+{
+    out.clear();
+    if (cursors.c.size() < terms.size()) {
+        cursors.c.resize(terms.size());
+        cursors.asked.resize(terms.size());
+    }
+    if (!cursors.space)
+        cursors.space = std::make_shared<const ChunkSpace>(db);
+    std::unique_ptr<ChunkCursor> &c = cursors.c[t];
+    if (!c || d < cursors.asked[t]) /* asked about an earlier work */
+        c.reset(new ChunkCursor(db, terms[t], cursors.space));
+    cursors.asked[t] = d;
+    if (!c->skip_to(d) || c->did != d)
+        return;
+    held_positions(*c, t % stems.size(), out);
+}
+
+void PhraseCheck::held_positions(const ChunkCursor &c, size_t w,
+                                 std::vector<Xapian::termpos> &out) const
+{
+    if (form.empty() || w >= form.size() || c.forms_unknown()) {
+        out = c.at;
+        return;
+    }
+    /* the word as written: the stem itself (form 0), or its form */
+    out.clear();
+    const uint32_t want = form[w] == form_stem[w] ? 0 : form[w];
+    for (size_t i = 0; i < c.at.size(); i++)
+        if (c.form_at(i) == want)
+            out.push_back(c.at[i]);
+}
+
 /* Move it forward to d (never back: at or past d it stays); whether it
  * stands on d.  The probes of PhraseSource and PhraseFilter, asked about
  * increasing docids. */
@@ -833,6 +871,67 @@ void PhraseSource::init(const Xapian::Database &db_)
     did = 0;
     from = 1;
     ended = by_tf.empty();
+    /* each database of several as it is written */
+    chunked = phrase.chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
+    cur.clear();
+    field_at.assign(phrase.fields.size(), 0);
+    if (chunked) {
+        lists.clear();
+        probes.clear();
+        space = std::make_shared<const ChunkSpace>(db);
+        for (const std::string &t : phrase.terms)
+            cur.emplace_back(new ChunkCursor(db, t, space));
+    }
+}
+
+/* Field by field, the first work from d on whose chunks hold each of the
+ * field's terms (field_at[f]); did the least of them (false: none left). */
+bool PhraseSource::align_chunks(Xapian::docid d)
+{
+    const size_t n = phrase.stems.size();
+    Xapian::docid best = 0;
+    for (size_t f = 0; f < phrase.fields.size(); f++) {
+        Xapian::docid x = std::max(d, field_at[f]);
+        bool alive = true;
+        for (bool moved = true; moved && alive;) {
+            moved = false;
+            for (size_t i = 0; i < n; i++) {
+                ChunkCursor &c = *cur[f * n + i];
+                if (!c.skip_to(x)) {
+                    alive = false;
+                    break;
+                }
+                if (c.did > x) {
+                    x = c.did;
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        field_at[f] = alive ? x : 0;
+        if (alive && (!best || x < best))
+            best = x;
+    }
+    if (!best)
+        return false;
+    did = best;
+    return true;
+}
+
+/* Whether a field whose cursors stand on d holds the phrase there. */
+bool PhraseSource::holds_chunks(Xapian::docid d)
+{
+    const size_t n = phrase.stems.size();
+    for (size_t f = 0; f < phrase.fields.size(); f++) {
+        if (field_at[f] != d)
+            continue;
+        phrase.one.resize(n);
+        for (size_t i = 0; i < n; i++)
+            phrase.held_positions(*cur[f * n + i], i, phrase.one[i]);
+        if (positions_match(phrase.one, phrase.window, phrase.ordered))
+            return true;
+    }
+    return false;
 }
 
 /* Whether the work d, which holds the first field's terms, holds the
@@ -898,6 +997,18 @@ bool PhraseSource::align(Xapian::docid d)
 /* The first work at or after d holding the phrase; or the end. */
 void PhraseSource::find(Xapian::docid d)
 {
+    if (chunked) {
+        while (align_chunks(d)) {
+            if (holds_chunks(did)) {
+                from = did + 1;
+                return;
+            }
+            d = did + 1;
+        }
+        ended = true;
+        did = 0;
+        return;
+    }
     while (align(d)) {
         if (holds(did)) {
             from = did + 1;
@@ -930,6 +1041,20 @@ bool PhraseSource::check(Xapian::docid d, double)
         return true;
     if (did >= d && from == did + 1)
         return true;
+    if (chunked) {
+        if (!align_chunks(d)) {
+            ended = true;
+            did = 0;
+            return true;
+        }
+        if (did == d && holds_chunks(d)) {
+            from = d + 1;
+            return true;
+        }
+        from = d + 1;
+        did = 0;
+        return false;
+    }
     if (!align(d)) {
         ended = true;
         did = 0;
@@ -1015,7 +1140,7 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
         if (!ok)
             return false;
     }
-    if (!forms.empty()) {
+    if (!forms.empty() && !(checks.empty() ? false : checks[0].chunked)) {
         const std::string f = doc.get_value(SLOT_FORMS);
         for (const FormRule &r : forms)
             if (!r.holds(f))

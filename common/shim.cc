@@ -437,6 +437,14 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                              LAYOUT_SPELLING_WORDS) == LAYOUT_SPELLING_WORDS;
     h->forms = read_stamp(h, docs, LAYOUT_META_FORMS, LAYOUT_FORMS_WORDS) ==
                LAYOUT_FORMS_WORDS;
+    /* A new index keeps its positions by the term (common/chunks.cc),
+     * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
+     * PDX_LAYOUT8 in the environment makes one with layout 8's positions
+     * values instead (for the tests of indexes made before). */
+    h->chunks = read_stamp(h, docs, LAYOUT_META_CHUNKS,
+                           !getenv("PDX_LAYOUT8") && !h->xapian_positions
+                               ? "1"
+                               : "") == "1";
 }
 
 /* Check (and for a new writer, stamp) the layout metadata. */
@@ -733,6 +741,7 @@ extern "C" int shim_open(shim_db **out, const char *path, unsigned mode,
             h->db = h->wdb;
             h->subs.push_back(h->db);
             h->writable = true;
+            h->nosync = (mode & SHIM_NOSYNC) != 0;
         } else {
             shard_id id;
             h->db = open_local_reader(p, id);

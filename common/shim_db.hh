@@ -23,9 +23,11 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "layout.h"
@@ -110,6 +112,13 @@ struct shim_db {
     /* Its works' word forms are indexed (LAYOUT_META_FORMS): the
      * writer adds XF terms, quoted words and wildcards read them */
     bool forms = false;
+    /* Its positions are kept by the term (LAYOUT_META_CHUNKS,
+     * common/chunks.cc), not in the positions and forms values. */
+    bool chunks = false;
+    /* Whether some database searched keeps its positions by the term
+     * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
+    int chunks_any = -1;
+    bool nosync = false;     /* SHIM_NOSYNC: a shard of a --jobs build */
     bool upgrade = false;    /* SHIM_UPGRADE: an older layout is let in */
     /* What a reader was opened on, to notice a directory swapped in under
      * the same name (follow_replaced). */
@@ -322,6 +331,10 @@ struct FormRule {
     uint32_t self_hash = 0;       /*   holds it, or */
     uint32_t unlisted_hash = 0;   /*   none of this */
     std::vector<uint32_t> others; /*   and none of these */
+    /* The stems whose positions may be written so (layout 9's chunks
+     * keep each position's form: any of `any`, or with self the stem
+     * itself). */
+    std::vector<std::string> stems;
     bool holds(const std::string &value) const;
     /* The rule for `form` of `stem`; others: the index's other words of
      * that stem (read only when form is stem). */
@@ -341,6 +354,247 @@ class FormSource : public Xapian::ValuePostingSource {
     void next(double min_wt) override;
     void skip_to(Xapian::docid did, double min_wt) override;
     bool check(Xapian::docid did, double min_wt) override;
+    Xapian::PostingSource *clone() const override;
+    std::string get_description() const override;
+};
+
+/* ---- positions kept by the term (common/chunks.cc, layout 9) */
+
+/* The most works a chunk holds, and the namespace of an index written by
+ * one writer. */
+const unsigned CHUNK_WORKS = 128;
+const unsigned char CHUNK_NS_ONE = 0xff;
+
+/* The metadata key of a term's chunks (all of them begin with the
+ * prefix), and of one of them. */
+std::string chunk_prefix(const std::string &term);
+std::string chunk_key(const std::string &term, unsigned char ns,
+                      Xapian::docid last);
+
+/* One positional term of one work, as the writer hands it over: its
+ * positions less the field's base (ascending), and the form each was
+ * written in (form_hash32; 0 for the stem itself; empty: all the stem
+ * itself), or unsure when they are not known. */
+struct ChunkTerm {
+    std::string term;
+    std::vector<Xapian::termpos> at;
+    std::vector<uint32_t> form;
+    bool unsure = false;
+};
+
+/* A work's first n ChunkTerms, the rest kept for their memory: the
+ * writer hands a work's back to be filled with another's. */
+struct ChunkTerms {
+    std::vector<ChunkTerm> v;
+    size_t n = 0;
+};
+
+/* The writer's side of the chunks (common/chunks.cc): each term's open
+ * chunk in memory; commit() writes what the works added since the last
+ * one need into db's metadata (before db's own commit).  Works must be
+ * added in increasing docid order.  One writer's thread. */
+class ChunkBuilder {
+    struct Open {
+        /* What add() touches first, in the struct's first cache line. */
+        uint64_t hash = 0; /* fnv1a64 of term */
+        Xapian::docid last = 0;
+        unsigned works = 0;
+        bool dirty = false;  /* added to since written whole */
+        std::string entries;
+        std::string term;
+        std::vector<uint32_t> forms;
+        std::string written; /* the key it was last written under */
+        /* The entries from byte `from` on are in no delta yet; the one
+         * before them is work from_last (0: none, the first entry's
+         * docid is whole). */
+        size_t from = 0;
+        Xapian::docid from_last = 0;
+        uint32_t index_of(uint32_t form);
+        std::string value() const;
+    };
+    /* The open chunks, by term: open addressing over their hashes, each
+     * slot the hash's high 32 bits over the index into open + 1 (0:
+     * empty), at most half full.  The high bits let a probe pass over
+     * other terms' slots without reading their chunks. */
+    std::vector<Open> open;
+    std::vector<uint64_t> slots;
+    std::vector<uint64_t> hashes; /* add()'s: each term's hash */
+    std::vector<uint32_t> found;  /* and its index in open */
+    void grow(size_t more);
+    uint32_t probe(const std::string &term, uint64_t h);
+    uint32_t tag(uint64_t h) const { return static_cast<uint32_t>(h >> 32) & tag_mask; }
+    Open &find(const std::string &term, uint64_t h);
+    std::vector<std::pair<std::string, std::string>> sealed;
+    std::vector<std::string> gone; /* keys to delete: chunks rewritten */
+    std::vector<std::string> deltas; /* the deltas this writer wrote */
+    uint32_t next_delta = 0;
+    bool started = false, recovered = false;
+    size_t held = 0;
+    void seal(Open &o);
+    void write_delta(Xapian::WritableDatabase &db);
+
+  public:
+    /* Before the first add: what a writer that did not end left in
+     * deltas joins this one's chunks (the first commit is then whole).
+     * Called by commit() if not before. */
+    void start(Xapian::WritableDatabase &db);
+    unsigned char ns = CHUNK_NS_ONE;
+    size_t budget = 256u << 20; /* bytes of open chunks kept in memory */
+    /* Whether a commit that is not whole writes a delta.  Off for a
+     * writer nobody reads until its last commit (a shard of a --jobs
+     * build): its commits then write the full chunks alone, and the last
+     * one the rest. */
+    bool write_deltas = true;
+    /* The hash bits a slot keeps beside its index (fewer in tests, so
+     * that probes meet other terms' slots). */
+    uint32_t tag_mask = 0xffffffffu;
+    void add(Xapian::docid did, const ChunkTerm *terms, size_t n);
+    void add(Xapian::docid did, const std::vector<ChunkTerm> &terms)
+    {
+        add(did, terms.data(), terms.size());
+    }
+    size_t bytes() const { return held; }
+    bool empty() const { return open.empty() && sealed.empty(); }
+    /* At a commit: the full chunks, and the rest as one delta (whole, at
+     * the last commit or past the memory budget: every open chunk
+     * written and the deltas dropped). */
+    void commit(Xapian::WritableDatabase &db, bool whole);
+};
+
+/* The metadata key of namespace ns's delta seq (common/chunks.cc), and
+ * the prefix of them all. */
+std::string delta_key(unsigned char ns, uint32_t seq);
+const char DELTA_PREFIX = '\2';
+
+/* One term's works and positions, read from its chunks in docid order.
+ * Not thread-safe. */
+/* Where each chunk namespace's works are (LAYOUT_META_CHUNK_OFF), read
+ * once a database and shared by its cursors: each namespace's docid
+ * offset (the compactor may move docids down) and the range of its own
+ * docids that are its works' (hi 0: all): a shard's chunks keep the
+ * entries of works it deleted, which outside that range would fall on
+ * other shards' works. */
+struct ChunkSpace {
+    long long off[256] = {};
+    Xapian::docid lo[256] = {}, hi[256] = {};
+    /* The deltas of commits not yet folded into chunks, in order (their
+     * namespace, their bytes). */
+    std::vector<std::pair<unsigned char, std::string>> deltas;
+    /* The namespaces given a range, by the last docid of their works
+     * (increasing with the namespace: namespaces are in docid order). */
+    std::vector<std::pair<Xapian::docid, unsigned char>> ends;
+    explicit ChunkSpace(const Xapian::Database &db);
+    /* The namespace whose chunks hold docid d's entry, if any: the first
+     * given a range that ends at d or later, else CHUNK_NS_ONE, whose
+     * works come after every other's. */
+    unsigned char ns_of(Xapian::docid d) const;
+    /* term's section in delta i: its base docid, forms and entries, or
+     * false. */
+    bool section(size_t i, const std::string &term, Xapian::docid &base,
+                 const unsigned char *&p, const unsigned char *&end) const;
+};
+
+class ChunkCursor {
+    Xapian::Database db;
+    std::string term, prefix;
+    std::shared_ptr<const ChunkSpace> space;
+    unsigned char chunk_ns = 0;
+    Xapian::TermIterator key, key_end;
+    /* Chunks read ahead, in key order, before *key: read while Xapian's
+     * B-tree is at their block (a cursor that reads chunk after chunk
+     * reads the next ones with it, up to 8, doubling). */
+    std::deque<std::pair<std::string, std::string>> ahead;
+    unsigned readahead = 0; /* how many the next load reads beside */
+    bool jumped = false;    /* skip_to moved key since the last load */
+    std::string chunk;
+    const unsigned char *p = nullptr, *end = nullptr;
+    Xapian::docid chunk_last = 0;
+    unsigned in_chunk = 0;
+    std::vector<uint32_t> forms, form;
+    unsigned kind = 0;
+    uint32_t only = 0;
+    Xapian::docid local = 0; /* the entry's docid in its namespace */
+    uint32_t count = 0;      /* its positions */
+    const unsigned char *body = nullptr; /* where they are */
+    size_t next_delta = 0;   /* past the chunks: the next delta to read */
+    bool in_delta = false;
+    /* The last docid, in the writer's namespace, the chunks gave: a
+     * delta's entries up to it are in a chunk too. */
+    Xapian::docid chunked_to = 0;
+    unsigned char chunked_ns = 0;
+    unsigned long nread = 0;
+    /* With keep(): the chunks read (key, bytes), for rewind_to(). */
+    bool keeping = false;
+    std::vector<std::pair<std::string, std::string>> kept;
+    std::string after; /* rewind_to() left key further on than this */
+    bool load();
+    void enter(const std::string &k);
+    void reseek();
+    bool load_delta();
+    void read_forms(const unsigned char *&q, const unsigned char *e);
+    bool step();
+    bool advance();
+    void decode();
+
+  public:
+    Xapian::docid did = 0;          /* the work (0: before the first, or
+                                     * past the last) */
+    std::vector<Xapian::termpos> at; /* its positions, less its base */
+    ChunkCursor(const Xapian::Database &db, const std::string &term,
+                std::shared_ptr<const ChunkSpace> space);
+    /* To the next work, or false past the last. */
+    bool next();
+    /* To the first work from d on (stays when there already), or false. */
+    bool skip_to(Xapian::docid d);
+    /* Keep each chunk read from now on, for rewind_to() (memory: the
+     * chunks' bytes, until the cursor goes). */
+    void keep() { keeping = true; }
+    /* To the first work from d on, d before the work it is at or not:
+     * skip_to(d) from the term's start, but reading nothing where a
+     * chunk kept spans d. */
+    bool rewind_to(Xapian::docid d);
+    /* The form at[i] was written in: form_hash32, 0 for the stem itself,
+     * or 0 for every one when forms_unknown(). */
+    uint32_t form_at(size_t i) const;
+    bool forms_unknown() const { return kind == 3; }
+    /* Whether the work stands in a delta, not yet in a chunk. */
+    bool from_delta() const { return in_delta; }
+    /* The chunks it has read from the database so far: what its moves
+     * cost (read ahead included). */
+    unsigned long chunks_read() const { return nread; }
+};
+
+/* FormSource's works in an index of layout 9: those writing a position
+ * of one of each rule's stems, in any field, in the rule's form.  It may
+ * give deleted works (their chunks stay until compaction): used under
+ * OP_FILTER of a query on the stems, which holds only works that are. */
+class ChunkFormSource : public Xapian::PostingSource {
+    std::vector<FormRule> rules;
+    Xapian::Database db;
+    /* A database of the values' layouts (one of several searched): its
+     * FormSource. */
+    std::unique_ptr<Xapian::PostingSource> values;
+    std::vector<std::vector<std::unique_ptr<ChunkCursor>>> cursors;
+    std::shared_ptr<const ChunkSpace> space;
+    Xapian::docid did = 0, from = 1;
+    bool ended = false;
+    bool rule_at(size_t r, Xapian::docid d);
+    void find(Xapian::docid d);
+
+  public:
+    explicit ChunkFormSource(std::vector<FormRule> rules);
+    void init(const Xapian::Database &db) override;
+    Xapian::doccount get_termfreq_min() const override { return 0; }
+    Xapian::doccount get_termfreq_est() const override;
+    Xapian::doccount get_termfreq_max() const override;
+    Xapian::docid get_docid() const override
+    {
+        return values ? values->get_docid() : did;
+    }
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid d, double min_wt) override;
+    bool check(Xapian::docid d, double min_wt) override;
+    bool at_end() const override { return values ? values->at_end() : ended; }
     Xapian::PostingSource *clone() const override;
     std::string get_description() const override;
 };
@@ -415,6 +669,33 @@ struct PhraseCheck {
     std::vector<uint32_t> form, form_stem; /* form_hash32s */
     const std::function<const std::string *()> *forms_at = nullptr;
     std::vector<Xapian::termpos> found;
+    /* Layout 9 (common/chunks.cc): the positions are read from each
+     * term's chunks in db, a cursor a term moved forward from one work to
+     * the next; the words as written from the form of each position.  A
+     * copy starts without cursors. */
+    bool chunked = false;
+    struct Cursors {
+        std::vector<std::unique_ptr<ChunkCursor>> c;
+        std::vector<Xapian::docid> asked;
+        std::shared_ptr<const ChunkSpace> space;
+        Cursors() = default;
+        Cursors(const Cursors &) {}
+        Cursors &operator=(const Cursors &)
+        {
+            c.clear();
+            asked.clear();
+            space.reset();
+            return *this;
+        }
+    } cursors;
+    /* The positions of terms[t] in work d of db, held to its word's form
+     * (when the phrase is held to its forms). */
+    void chunk_positions(Xapian::docid d, const Xapian::Database &db,
+                         size_t t, std::vector<Xapian::termpos> &out);
+    /* The positions of the entry c stands on, of the phrase's word w,
+     * held to its form (when the phrase is held to its forms). */
+    void held_positions(const ChunkCursor &c, size_t w,
+                        std::vector<Xapian::termpos> &out) const;
 
     PhraseCheck(std::vector<std::string> stems,
                 std::vector<std::string> fields, Xapian::termcount window,
@@ -443,9 +724,20 @@ class PhraseSource : public Xapian::PostingSource {
     Xapian::doccount tf = 0;
     Xapian::docid did = 0, from = 1;
     bool ended = false;
+    /* Layout 9 (common/chunks.cc): the phrase's terms' chunks walked
+     * side by side, field by field (cur[f * n + i], the order of
+     * phrase.terms), instead of the AND of the first field's postings;
+     * at[f] is the work field f's cursors stand together on (0: none
+     * left). */
+    bool chunked = false;
+    std::shared_ptr<const ChunkSpace> space;
+    std::vector<std::unique_ptr<ChunkCursor>> cur;
+    std::vector<Xapian::docid> field_at;
 
     bool holds(Xapian::docid d);
     bool align(Xapian::docid d);
+    bool align_chunks(Xapian::docid d);
+    bool holds_chunks(Xapian::docid d);
     void find(Xapian::docid d);
 
   public:

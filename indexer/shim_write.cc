@@ -6,6 +6,9 @@
  */
 #include <xapian.h>
 
+#include <atomic>
+#include <map>
+
 #include <cjson/cJSON.h>
 
 #include <unistd.h>
@@ -98,7 +101,8 @@ class SpellingCounts : public HashCounts {
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling);
+               Xapian::Document &doc, SpellWords *spelling,
+               ChunkTerms *chunk_terms);
 void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
@@ -139,6 +143,7 @@ struct Job {
     std::shared_ptr<const RecordDict> dict; /* to pack its record with */
     Xapian::Document doc;
     SpellWords spelling; /* its words, for the spelling table */
+    ChunkTerms chunk_terms; /* its positions, with h->chunks */
     std::exception_ptr error;
 
     const char *keep(const char *p)
@@ -324,6 +329,10 @@ struct Writer : Side {
     std::mutex mu;
     std::condition_variable to_build, built;
     std::deque<std::unique_ptr<Job>> todo, done; /* under mu */
+    /* Works' ChunkTerms written, handed back to the builder to fill
+     * again (their strings and vectors keep their memory): spare under
+     * mu, recycled the caller's thread's until it next takes mu. */
+    std::vector<std::vector<ChunkTerm>> spare, recycled;
     bool stop = false;                          /* under mu */
     size_t in_flight_n = 0;                     /* the caller's thread's */
     std::unordered_map<std::string, unsigned> keys; /* the same */
@@ -338,8 +347,13 @@ struct Writer : Side {
      * cron, a program that commits small batches) or many (SPELLING_MOST
      * words: bounded memory), and always at close.  A writer killed
      * before then loses the counts gathered since (its works stay): the
-     * table lags until the index is rebuilt. */
+     * table lags until the index is rebuilt.  A shard of a --jobs build,
+     * read by nobody before its last commit, hands them over at close
+     * (or at SPELLING_MOST) alone. */
     SpellingCounts spelling;
+    /* With h->chunks: the positions of the works written since the last
+     * commit, by term (the caller's thread's). */
+    ChunkBuilder chunks;
 
     explicit Writer(shim_db *h_)
         : h(h_),
@@ -349,7 +363,16 @@ struct Writer : Side {
               PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
               h_->cjk_ngram)
     {
-        tt.forms = btt.forms = h->forms;
+        tt.forms = btt.forms = h->forms || h->chunks;
+        /* A shard of a --jobs build writes the namespace its run gave
+         * it (common/chunks.cc). */
+        const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);
+        if (!ns.empty())
+            chunks.ns = static_cast<unsigned char>(atoi(ns.c_str()));
+        /* Nobody reads a shard before its last commit (sync_jobs.c). */
+        chunks.write_deltas = !h->nosync;
+        if (h->chunks)
+            chunks.start(h->wdb);
         /* Made at the first document: only shim_put adds documents. */
         if (h->wdb.get_doccount() == 0)
             written.start();
@@ -379,11 +402,16 @@ struct Writer : Side {
                 return;
             std::unique_ptr<Job> j = std::move(todo.front());
             todo.pop_front();
+            if (!spare.empty()) {
+                j->chunk_terms.v = std::move(spare.back());
+                spare.pop_back();
+            }
             g.unlock();
             try {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
                           h->xapian_positions, j->doc,
-                          h->spelling ? &j->spelling : nullptr);
+                          h->spelling ? &j->spelling : nullptr,
+                          h->chunks ? &j->chunk_terms : nullptr);
             } catch (...) {
                 j->error = std::current_exception();
             }
@@ -421,6 +449,10 @@ struct Writer : Side {
                 if (in_flight_n > most)
                     built.wait(g, [this] { return !done.empty(); });
                 ready.swap(done);
+                for (auto &v : recycled)
+                    if (spare.size() < 2 * MAX_IN_FLIGHT)
+                        spare.push_back(std::move(v));
+                recycled.clear();
             }
             if (ready.empty())
                 return;
@@ -437,7 +469,11 @@ struct Writer : Side {
                 try {
                     if (j->error)
                         std::rethrow_exception(j->error);
-                    h->wdb.add_document(j->doc);
+                    const Xapian::docid did = h->wdb.add_document(j->doc);
+                    if (h->chunks) {
+                        chunks.add(did, j->chunk_terms.v.data(), j->chunk_terms.n);
+                        recycled.push_back(std::move(j->chunk_terms.v));
+                    }
                     add_words(h, j->spelling);
                 } catch (const Xapian::DatabaseCorruptError &x) {
                     first = std::make_exception_ptr(
@@ -489,7 +525,11 @@ struct Writer : Side {
     void settle() override { write_built(0); }
     void before_commit(bool closing) override
     {
-        if (!closing && spelling.size() >= SPELLING_SMALL &&
+        /* The chunks of the works written since the last commit go into
+         * this one (common/chunks.cc). */
+        if (!chunks.empty() || closing)
+            chunks.commit(h->wdb, closing);
+        if (!closing && (spelling.size() >= SPELLING_SMALL || h->nosync) &&
             spelling.size() < SPELLING_MOST)
             return;
         spelling.each([this](std::string_view w, uint32_t n) {
@@ -595,6 +635,129 @@ bool old_layout(shim_db *h, shim_err *e)
 
 } // namespace
 
+namespace {
+
+/* Where sub's first and last works are, and how far the compactor moved
+ * sub's docids into out (found by its first work, looked up by its id
+ * term).  False for a database without works. */
+bool moved_by(const Xapian::Database &sub, Xapian::WritableDatabase &out,
+              Xapian::docid &first, Xapian::docid &last, long long &moved)
+{
+    Xapian::PostingIterator p = sub.postlist_begin("");
+    if (p == sub.postlist_end(""))
+        return false;
+    first = last = *p;
+    for (; p != sub.postlist_end(""); ++p)
+        last = *p;
+    moved = 0;
+    const Xapian::Document d = sub.get_document(first);
+    for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end(); ++t)
+        if (!(*t).empty() && (*t)[0] == LAYOUT_P_ID[0]) {
+            Xapian::PostingIterator q = out.postlist_begin(*t);
+            if (q != out.postlist_end(*t))
+                moved = static_cast<long long>(*q) - static_cast<long long>(first);
+            break;
+        }
+    return true;
+}
+
+/* The chunk namespaces of out, compacted from h's databases
+ * (common/chunks.cc).  One database is compacted without renumbering
+ * (shim_compact): its namespaces keep what they had.  Several are
+ * renumbered by the compactor, each moved by an offset of its own:
+ *
+ *  - the shards of one --jobs build each wrote a namespace of their own
+ *    (LAYOUT_META_CHUNK_NS): each keeps it, with its offset and the range
+ *    of its own live docids (value "off lo hi"; outside it, the entries
+ *    of works the shard deleted would fall on another shard's works);
+ *  - other indexes may share namespaces, whose keys the compactor kept
+ *    one of: their chunks are copied again, each database's namespaces
+ *    into new ones in docid order (1, 2, ...), with their offsets and
+ *    ranges.
+ *
+ * The shards' namespace mark goes: the writers of the merged index write
+ * in CHUNK_NS_ONE, whose works come after every other namespace's. */
+void chunk_offsets(shim_db *h, Xapian::WritableDatabase &out)
+{
+    if (h->subs.size() < 2)
+        return;
+    out.set_metadata(LAYOUT_META_CHUNK_NS, std::string());
+    const std::string o(LAYOUT_META_CHUNK_OFF), chunks(1, '\1');
+    size_t chunked = 0, shards = 0;
+    for (const Xapian::Database &sub : h->subs) {
+        chunked += sub.get_metadata(LAYOUT_META_CHUNKS) == "1";
+        shards += !sub.get_metadata(LAYOUT_META_CHUNK_NS).empty() &&
+                  sub.metadata_keys_begin(o) == sub.metadata_keys_end(o);
+    }
+    if (!chunked)
+        return;
+    if (chunked != h->subs.size())
+        throw Xapian::InvalidOperationError(
+            "an index of positions kept by the term (layout 9) merges only "
+            "with others of its kind: rebuild the older ones first");
+    std::map<int, std::string> offsets;
+    if (shards == h->subs.size()) {
+        for (const Xapian::Database &sub : h->subs) {
+            Xapian::docid first, last;
+            long long moved;
+            if (!moved_by(sub, out, first, last, moved))
+                continue;
+            const int n = atoi(sub.get_metadata(LAYOUT_META_CHUNK_NS).c_str());
+            offsets[n] = std::to_string(moved) + " " + std::to_string(first) +
+                         " " + std::to_string(last);
+        }
+    } else {
+        /* every chunk copied again under a namespace of its own */
+        for (Xapian::TermIterator k = out.metadata_keys_begin(chunks);
+             k != out.metadata_keys_end(chunks); ++k)
+            out.set_metadata(*k, std::string());
+        for (Xapian::TermIterator k = out.metadata_keys_begin(o);
+             k != out.metadata_keys_end(o); ++k)
+            out.set_metadata(*k, std::string());
+        int next_ns = 1;
+        for (const Xapian::Database &sub : h->subs) {
+            Xapian::docid first, last;
+            long long moved;
+            if (!moved_by(sub, out, first, last, moved))
+                continue;
+            const ChunkSpace space(sub);
+            std::map<int, int> renamed; /* the sub's namespace: out's */
+            for (Xapian::TermIterator k = sub.metadata_keys_begin(chunks);
+                 k != sub.metadata_keys_end(chunks); ++k) {
+                std::string key = *k;
+                const int ns = static_cast<unsigned char>(key[key.size() - 5]);
+                if (!renamed.count(ns))
+                    renamed[ns] = 0; /* numbered below, in order */
+            }
+            for (auto &kv : renamed) {
+                if (next_ns >= CHUNK_NS_ONE)
+                    throw Xapian::InvalidOperationError(
+                        "too many indexes merged at once");
+                kv.second = next_ns++;
+                const Xapian::docid lo =
+                    space.hi[kv.first] ? std::max(space.lo[kv.first], first) : first;
+                const Xapian::docid hi =
+                    space.hi[kv.first] ? std::min(space.hi[kv.first], last) : last;
+                offsets[kv.second] =
+                    std::to_string(space.off[kv.first] + moved) + " " +
+                    std::to_string(lo) + " " + std::to_string(hi);
+            }
+            for (Xapian::TermIterator k = sub.metadata_keys_begin(chunks);
+                 k != sub.metadata_keys_end(chunks); ++k) {
+                std::string key = *k;
+                const int ns = static_cast<unsigned char>(key[key.size() - 5]);
+                const std::string value = sub.get_metadata(key);
+                key[key.size() - 5] = static_cast<char>(renamed[ns]);
+                out.set_metadata(key, value);
+            }
+        }
+    }
+    for (const auto &kv : offsets)
+        out.set_metadata(o + std::to_string(kv.first), kv.second);
+}
+
+} // namespace
+
 extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
 {
     try {
@@ -618,7 +781,12 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         int newest = 0;
         with_reopen(h, [&] {
             empty_dir(dest);
-            h->db.compact(dest, Xapian::DBCOMPACT_MULTIPASS,
+            /* One index of positions kept by the term keeps its docids
+             * (common/chunks.cc): its chunks name them. */
+            const bool keep = h->chunks && h->subs.size() == 1;
+            h->db.compact(dest,
+                          Xapian::DBCOMPACT_MULTIPASS |
+                              (keep ? Xapian::DBCOMPACT_NO_RENUMBER : 0),
                           LAYOUT_BLOCK_SIZE);
             newest = 0;
             for (const Xapian::Database &sub : h->subs)
@@ -634,10 +802,10 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
          * an empty key, so it cannot tell the layout from another.) */
         Xapian::WritableDatabase out(dest, Xapian::DB_OPEN);
         if (newest > 0 &&
-            atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest) {
+            atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest)
             out.set_metadata(LAYOUT_META_LAYOUT, std::to_string(newest));
-            out.commit();
-        }
+        chunk_offsets(h, out);
+        out.commit();
         return 0;
     } catch (...) {
         return fail(e);
@@ -649,10 +817,55 @@ namespace {
 /* Work d as a document: its terms (by the layout, common/layout.h), its
  * values and its stored record.  Runs on the caller's thread or the
  * builder's, each with its own tt. */
+/* The work's positional terms as the chunks keep them
+ * (common/chunks.cc): each field's positions less the field's least, and
+ * the form each position was written in. */
+void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
+{
+    const std::vector<const TextTerms::Term *> &terms = tt.sorted();
+    Xapian::termpos base[3] = {~0u, ~0u, ~0u};
+    std::string stem;
+    auto field_of = [&stem](const std::string &term) {
+        const char *f = term_field(term, stem);
+        return !strcmp(f, "text") ? 0 : !strcmp(f, "title") ? 1 : 2;
+    };
+    for (const TextTerms::Term *t : terms)
+        if (!t->at.empty()) {
+            Xapian::termpos &b = base[field_of(t->name)];
+            b = std::min(b, t->at[0]);
+        }
+    std::vector<ChunkTerm> &out = ct.v;
+    if (out.size() < terms.size())
+        out.resize(terms.size());
+    size_t n = 0;
+    for (const TextTerms::Term *t : terms) {
+        if (t->at.empty())
+            continue;
+        ChunkTerm &c = out[n++];
+        const Xapian::termpos b = base[field_of(t->name)];
+        c.term = t->name;
+        c.at.resize(t->at.size());
+        for (size_t i = 0; i < t->at.size(); i++)
+            c.at[i] = t->at[i] - b;
+        c.unsure = t->unsure;
+        c.form.clear();
+        if (!t->unsure && !t->seen.empty()) {
+            c.form.assign(t->at.size(), 0);
+            for (const auto &fp : t->seen) {
+                auto it = std::lower_bound(t->at.begin(), t->at.end(), fp.second);
+                if (it != t->at.end() && *it == fp.second)
+                    c.form[static_cast<size_t>(it - t->at.begin())] = fp.first;
+            }
+        }
+    }
+    ct.n = n;
+}
+
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling)
+               Xapian::Document &doc, SpellWords *spelling,
+               ChunkTerms *chunk_terms)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -689,6 +902,8 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         if (xapian_positions) {
             for (Xapian::termpos at : t->at)
                 doc.add_posting(term, at);
+        } else if (chunk_terms) {
+            doc.add_term(term, wdf);
         } else {
             doc.add_term(term, wdf);
             positions.add(term, t->at);
@@ -710,8 +925,10 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
             positions.also_holds(pw.first); /* a default-field term */
         doc.add_term(pw.first, pw.second);
     }
+    if (chunk_terms)
+        gather_chunk_terms(tt, *chunk_terms);
     /* The words as written (LAYOUT_META_FORMS, common/forms.cc). */
-    if (tt.forms) {
+    if (tt.forms && !chunk_terms) {
         doc.add_value(SLOT_FORMS, forms_value(tt.word_forms()));
         /* And where (forms.cc, "Forms at their positions"). */
         const std::string at = forms_at_value(tt.form_positions());
@@ -755,7 +972,7 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         doc.add_value(SLOT_CATS, cats);
     if (!names.empty())
         doc.add_value(SLOT_AUTHORS, names);
-    if (!xapian_positions) {
+    if (!xapian_positions && !chunk_terms) {
         std::string v = positions.take();
         if (!v.empty())
             doc.add_value(SLOT_POSITIONS, v);
@@ -840,9 +1057,17 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         if (!d->fresh)
             forget_words(h, w.tt, idterm);
         SpellWords words;
+        ChunkTerms chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
-                  doc, h->spelling ? &words : nullptr);
-        if (d->fresh)
+                  doc, h->spelling ? &words : nullptr,
+                  h->chunks ? &chunk_terms : nullptr);
+        if (h->chunks) {
+            /* A replaced work is deleted and added again: docids only
+             * grow along the chunks (common/chunks.cc). */
+            if (!d->fresh)
+                h->wdb.delete_document(idterm);
+            w.chunks.add(h->wdb.add_document(doc), chunk_terms.v.data(), chunk_terms.n);
+        } else if (d->fresh)
             h->wdb.add_document(doc);
         else
             h->wdb.replace_document(idterm, doc);

@@ -28,12 +28,14 @@
 #include <unistd.h>
 
 #include "../common/handle.h"
+#include "../common/layout.h"
 #include "../common/paperdex.h"
 #include "../common/shim.h"
 #include "../corpus/merge.h"
 #include "../corpus/prefetch.h"
 #include "../corpus/reader.h"
 #include "exchange.h"
+#include "shim_write.h"
 #include "write.h"
 #include "sync_run.h"
 
@@ -58,6 +60,14 @@ static void *work(void *arg)
     int rc = pdx_open(&w->ix, wk->shard,
                       PDX_OPEN_WRITE | PDX_OPEN_CREATE | PDX_OPEN_NOSYNC |
                           w->positions);
+    if (!rc) {
+        /* Its positions' chunks in a namespace of its own, in the order
+         * the compactor merges the shards (common/chunks.cc). */
+        char ns[8];
+        shim_err e = {0, ""};
+        snprintf(ns, sizeof ns, "%u", wk->w.part_k + 1);
+        rc = shim_meta_set(w->ix->db, LAYOUT_META_CHUNK_NS, ns, &e);
+    }
     if (rc) {
         sync_fail(w, rc, "%s", pdx_errmsg(w->ix));
     } else {

@@ -725,7 +725,8 @@ class BM25OrSource : public Xapian::PostingSource {
         double w;      /* its weight, bonus included, once done */
         uint64_t here; /* which stems it holds (at most 64: two a pair) */
         bool pending;  /* it holds both words of a pair */
-        bool done;     /* weighed */
+        bool done;     /* weighed (w -1: found below the page) */
+        size_t pair_at; /* with pending, its pairs' bounds in pair_ub */
     };
     static_assert(2 * MAX_PAIRS <= 64, "a pair's stems in Cand::here");
 
@@ -733,6 +734,7 @@ class BM25OrSource : public Xapian::PostingSource {
     {
         const size_t s = prox_->stems.size();
         std::vector<Cand> cands;
+        std::vector<double> pair_ub;
         /* the top_ largest bases met, and of the weights found; the
          * smallest of each on top */
         MinHeap bases, finals;
@@ -795,12 +797,25 @@ class BM25OrSource : public Xapian::PostingSource {
                 if (sweep && finals.size() == top_ && c.ub * SLACK < finals.top())
                     continue; /* cannot reach the page */
                 c.w = c.base;
+                c.done = true;
                 if (c.pending) {
                     for (size_t k = 0; k < s; k++)
                         here_[k] = (c.here >> k) & 1;
-                    c.w += reader_->weigh(c.did, &here_);
+                    /* past top_ weights found, the bonus a work needs to
+                     * reach the page: a work short of it is let go
+                     * (ProximityReader::weigh, where only some of its
+                     * words may be read) */
+                    const double need = finals.size() == top_
+                                            ? finals.top() / SLACK - c.base
+                                            : -1;
+                    const double bonus = reader_->weigh(
+                        c.did, &here_, nullptr, &pair_ub[c.pair_at], need);
+                    if (bonus < 0) {
+                        c.w = -1; /* below the page: pruned, not proposed */
+                        continue;
+                    }
+                    c.w += bonus;
                 }
-                c.done = true;
                 keep(finals, c.w);
             }
             raise();
@@ -820,10 +835,18 @@ class BM25OrSource : public Xapian::PostingSource {
                 from = cur_ + 1;
                 continue;
             }
-            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false};
+            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false, pair_ub.size()};
             for (size_t k = 0; pending_ && k < s; k++)
                 if (nodes_[stem_word_[k]].here)
                     c.here |= uint64_t(1) << k;
+            /* each pair's bound in the work, as advance() summed it */
+            for (size_t p = 0; pending_ && p < pair_words_.size(); p++) {
+                const size_t a = pair_words_[p].first, b = pair_words_[p].second;
+                pair_ub.push_back(nodes_[a].here && nodes_[b].here
+                                      ? prox_->pair_max(p, words_[a].it.get_wdf(),
+                                                        words_[b].it.get_wdf())
+                                      : 0);
+            }
             cands.push_back(c);
             keep(bases, weight_);
             raise();
@@ -845,7 +868,7 @@ class BM25OrSource : public Xapian::PostingSource {
                 break;
         }
         for (const Cand &c : cands)
-            if (c.done)
+            if (c.done && c.w >= 0)
                 chosen_.emplace_back(c.did, c.w);
         std::sort(chosen_.begin(), chosen_.end());
     }

@@ -55,9 +55,15 @@
  * and SciFact, which must not fall (bench/RESULTS.md, "Ranking";
  * docs/ranking.md).
  *
- * Positions come from the work's positions value (common/positions.cc),
- * one read for all the pairs, and only for the terms the work holds
- * (ProximityReader says why).
+ * Positions come from the work's positions value (layouts 7 and 8,
+ * common/positions.cc), one read for all the pairs, or, in an index of
+ * layout 9 (common/chunks.cc), from each word's chunks, a read a word
+ * (and a chunk kept once read: the works are weighed in batches, each
+ * in docid order, and a batch goes back to where an earlier one read).
+ * Either way only the words of a pair whose both words the work holds
+ * in a field are read (ProximityReader says why), and in layout 9 a
+ * work weighed to find a page has its pairs read largest bound first,
+ * and is given up on once the rest cannot lift it onto the page.
  *
  * Cost.  Inside an OR of words -- a query of plain words, most of what
  * people type -- the bonus rides in the OR's own source (bm25.cc,
@@ -261,6 +267,16 @@ std::vector<std::string> ProximityQuery::asked() const
     return out;
 }
 
+double ProximityQuery::pair_score(size_t p,
+                                  const std::vector<std::vector<Xapian::termpos>> &pos) const
+{
+    const size_t n = stems.size();
+    const Pair &pr = pairs[p];
+    const double tp = co_occurrence(pos[pr.a], pos[pr.b], window) +
+                      title_factor * co_occurrence(pos[n + pr.a], pos[n + pr.b], window);
+    return tp > 0 ? pr.weight * (K + 1) * tp / (K + tp) : 0;
+}
+
 double ProximityQuery::score(const std::vector<std::vector<Xapian::termpos>> &pos,
                              std::vector<Part> *parts) const
 {
@@ -293,35 +309,32 @@ void ProximityReader::init(const Xapian::Database &db_)
     opened.assign(terms.size(), 0);
     valued = false;
     held.assign(terms.size(), 0);
+    has.assign(terms.size(), 0);
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
+    chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
+    space = chunked ? std::make_shared<const ChunkSpace>(db) : nullptr;
+    cursors.clear();
+    cursors.resize(terms.size());
+    cursor_at.assign(terms.size(), 0);
+    got_at.assign(terms.size(), 0);
 }
 
 void ProximityReader::rewind()
 {
     std::fill(opened.begin(), opened.end(), 0);
     valued = false;
+    /* a cursor goes back only when asked about an earlier work */
 }
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
-                              std::vector<ProximityQuery::Part> *parts)
+                              std::vector<ProximityQuery::Part> *parts,
+                              const double *pair_ub, double need)
 {
     const size_t n = pq->stems.size();
     const Xapian::PostingIterator none;
-    for (size_t i = 0; i < terms.size(); i++) {
-        if (here && i < n) {
-            held[i] = (*here)[i];
-            continue;
-        }
-        /* A title word is in the default field too: a stem the work
-         * lacks there is not in its title either, and its title term's
-         * list need not move. */
-        if (i >= n && !held[i - n]) {
-            held[i] = 0;
-            continue;
-        }
-        /* a list is opened when first asked: the caller's here spares
-         * the stems' own, and a title word's is asked only where the
-         * work holds the stem */
+    /* Whether the work holds term i: its list moved to did (a list is
+     * opened when first asked since init or rewind). */
+    auto holds = [&](size_t i) {
         Xapian::PostingIterator &it = lists[i];
         if (!opened[i]) {
             it = db.postlist_begin(terms[i]);
@@ -329,14 +342,89 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
         }
         if (it != none && *it < did)
             it.skip_to(did);
-        held[i] = it != none && *it == did;
-    }
-    /* A pair counts only where a field holds both its words. */
-    bool any = false;
-    for (const ProximityQuery::Pair &p : pq->pairs)
-        any |= (held[p.a] && held[p.b]) || (held[n + p.a] && held[n + p.b]);
-    if (!any)
+        return it != none && *it == did;
+    };
+    /* A pair counts only where a field holds both its words, so a word
+     * is read (its title list moved, its positions looked up) only where
+     * some pair of it has both: a term held alone weighs nothing, and
+     * each costs a lookup of its own in an index of layout 9. */
+    auto pair_held = [&](size_t off) {
+        std::fill(held.begin() + static_cast<std::ptrdiff_t>(off),
+                  held.begin() + static_cast<std::ptrdiff_t>(off + n), 0);
+        bool any = false;
+        for (const ProximityQuery::Pair &p : pq->pairs)
+            if (has[off + p.a] && has[off + p.b]) {
+                held[off + p.a] = held[off + p.b] = 1;
+                any = true;
+            }
+        return any;
+    };
+    /* the caller's here spares the stems' own lists */
+    for (size_t i = 0; i < n; i++)
+        has[i] = here ? (*here)[i] : holds(i);
+    if (!pair_held(0))
         return 0; /* no pair scores: parts left empty */
+    /* A title word is in the default field too: a word in no pair held
+     * there is in none held in the title, and its title list need not
+     * move. */
+    for (size_t i = 0; i < n; i++)
+        has[n + i] = held[i] && holds(n + i);
+    pair_held(n);
+    if (chunked) {
+        /* term i's positions in the work, read when first needed */
+        auto read = [&](size_t i) {
+            if (!held[i] || got_at[i] == did)
+                return;
+            got_at[i] = did;
+            /* a batch of works goes back to earlier ones: each cursor
+             * keeps the chunks it read, and reads again only those it
+             * lacks */
+            if (!cursors[i]) {
+                cursors[i].reset(new ChunkCursor(db, terms[i], space));
+                cursors[i]->keep();
+            }
+            ChunkCursor &c = *cursors[i];
+            const bool found = did < cursor_at[i] ? c.rewind_to(did) : c.skip_to(did);
+            cursor_at[i] = did;
+            if (found && c.did == did)
+                pos[i] = c.at;
+        };
+        for (size_t i = 0; i < terms.size(); i++) {
+            pos[i].clear();
+            got_at[i] = 0;
+        }
+        if (pair_ub && !parts) {
+            /* Pair by pair, the largest bound first, each pair's words
+             * read when it comes: once what the pairs gave and the
+             * bounds of those left fall short of need, the work cannot
+             * reach the page, and its other words are not read. */
+            order.clear();
+            double rest = 0;
+            for (size_t p = 0; p < pq->pairs.size(); p++)
+                if (pair_ub[p] > 0 && (has[pq->pairs[p].a] && has[pq->pairs[p].b])) {
+                    order.push_back(p);
+                    rest += pair_ub[p];
+                }
+            std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+                return pair_ub[x] > pair_ub[y];
+            });
+            double sum = 0;
+            for (size_t p : order) {
+                const ProximityQuery::Pair &pr = pq->pairs[p];
+                read(pr.a);
+                read(pr.b);
+                read(n + pr.a);
+                read(n + pr.b);
+                sum += pq->pair_score(p, pos);
+                rest -= pair_ub[p];
+                if (sum + rest < need)
+                    return -1;
+            }
+        }
+        for (size_t i = 0; i < terms.size(); i++)
+            read(i);
+        return pq->score(pos, parts);
+    }
     asked.clear();
     for (size_t i = 0; i < terms.size(); i++)
         if (held[i])

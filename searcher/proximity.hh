@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/shim_db.hh"
+
 namespace pdxshim {
 
 /* The pairs a query keeps at most: a longer one, its heaviest. */
@@ -70,6 +72,9 @@ struct ProximityQuery {
     };
     double score(const std::vector<std::vector<Xapian::termpos>> &pos,
                  std::vector<Part> *parts = nullptr) const;
+    /* Pair p's part of score(), from the same positions. */
+    double pair_score(size_t p,
+                      const std::vector<std::vector<Xapian::termpos>> &pos) const;
 };
 
 /* What reads a work's positions for the bonus, in docid order.  A
@@ -87,7 +92,17 @@ class ProximityReader {
     std::vector<Xapian::PostingIterator> lists; /* one a term */
     std::vector<char> opened; /* lists[i] opened since init or rewind */
     bool valued = false;      /* values opened since then */
-    std::vector<char> held;
+    /* Layout 9 (common/chunks.cc): each term's positions from its
+     * chunks, a cursor a term, opened when first asked since init,
+     * keeping the chunks it read (a rewind goes back through them). */
+    bool chunked = false;
+    std::shared_ptr<const ChunkSpace> space;
+    std::vector<std::unique_ptr<ChunkCursor>> cursors;
+    std::vector<Xapian::docid> cursor_at; /* the work each was asked */
+    std::vector<Xapian::docid> got_at;    /* the work each was read for */
+    std::vector<size_t> order;            /* weigh()'s pairs, by bound */
+    std::vector<char> held;  /* the terms whose positions weigh() reads */
+    std::vector<char> has;   /* the terms the work holds */
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> got, pos;
 
@@ -104,9 +119,14 @@ class ProximityReader {
      * not null, says for each stem (pq->stems' order) whether the work
      * holds it in the default field, which the caller knows.  With
      * parts, each pair's (ProximityQuery::score), for --explain: a
-     * reader made for the one work. */
+     * reader made for the one work.  With pair_ub (each pair's bound in
+     * this work, 0 for a pair it lacks a word of), a bonus below need
+     * may be given up on before every word is read (an index of layout
+     * 9, where each word is a read of its own): then the result is -1,
+     * and the bonus is less than need. */
     double weigh(Xapian::docid did, const std::vector<char> *here = nullptr,
-                 std::vector<ProximityQuery::Part> *parts = nullptr);
+                 std::vector<ProximityQuery::Part> *parts = nullptr,
+                 const double *pair_ub = nullptr, double need = 0);
 };
 
 /* The bonus as a posting source, for the right side of an AND_MAYBE: it

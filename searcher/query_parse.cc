@@ -509,6 +509,28 @@ static std::vector<std::string> words_from(shim_db *h, const std::string &prefix
     return out;
 }
 
+/* Whether some database searched keeps its positions by the term
+ * (common/chunks.cc), asked once a handle. */
+static bool any_chunks(shim_db *h)
+{
+    if (h->chunks_any < 0) {
+        h->chunks_any = h->chunks;
+        for (const Xapian::Database &d : h->subs)
+            if (d.get_metadata(LAYOUT_META_CHUNKS) == "1")
+                h->chunks_any = 1;
+    }
+    return h->chunks_any > 0;
+}
+
+/* The posting source of the works passing rules: their forms values, or
+ * where a database keeps its positions by the term, its chunks. */
+static Xapian::PostingSource *form_source(shim_db *h, std::vector<FormRule> rules)
+{
+    if (any_chunks(h))
+        return (new ChunkFormSource(std::move(rules)))->release();
+    return (new FormSource(std::move(rules)))->release();
+}
+
 /* The rule for `form` of `stem` (common/forms.cc): for a stem written as
  * itself, the index's other words of that stem, which begin with the
  * stem or all of it but its last letter (porter2's y to i: study,
@@ -546,7 +568,8 @@ static Xapian::Query form_wildcard(shim_db *h, const Xapian::Query &q,
     for (const std::string &w : words_from(h, prefix)) {
         const std::string stem = h->stem(w);
         if (stem.compare(0, prefix.size(), prefix) != 0) {
-            outside.insert(stem);
+            if (outside.insert(stem).second)
+                written.stems.push_back(stem);
             written.any.push_back(form_hash32(w));
         }
     }
@@ -561,8 +584,7 @@ static Xapian::Query form_wildcard(shim_db *h, const Xapian::Query &q,
         q, Xapian::Query(
                Xapian::Query::OP_FILTER,
                Xapian::Query(Xapian::Query::OP_OR, extra.begin(), extra.end()),
-               Xapian::Query(
-                   (new FormSource(std::vector<FormRule>{written}))->release()))};
+               Xapian::Query(form_source(h, std::vector<FormRule>{written})))};
     return Xapian::Query(
         Xapian::Query::OP_FILTER,
         Xapian::Query(Xapian::Query::OP_SYNONYM, scored.begin(), scored.end()),
@@ -721,13 +743,13 @@ static std::vector<FormRule> quoted_rules(shim_db *h,
 }
 
 /* q held to the works whose forms pass rules (q itself for none). */
-static Xapian::Query held_to(const Xapian::Query &q, std::vector<FormRule> rules)
+static Xapian::Query held_to(shim_db *h, const Xapian::Query &q,
+                             std::vector<FormRule> rules)
 {
     if (rules.empty())
         return q;
-    return Xapian::Query(
-        Xapian::Query::OP_FILTER, q,
-        Xapian::Query((new FormSource(std::move(rules)))->release()));
+    return Xapian::Query(Xapian::Query::OP_FILTER, q,
+                         Xapian::Query(form_source(h, std::move(rules))));
 }
 
 /* q held to the words of the first unused quoted passage whose stems are
@@ -736,7 +758,7 @@ static Xapian::Query quoted_as_written(shim_db *h, const Xapian::Query &q,
                                        const std::vector<std::string> &stems,
                                        std::vector<Quoted> *quoted)
 {
-    return held_to(q, quoted_rules(h, stems, quoted));
+    return held_to(h, q, quoted_rules(h, stems, quoted));
 }
 
 /* How one query's phrases are searched: `hoist` takes the phrases every
@@ -815,7 +837,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
     std::vector<FormRule> rules;
     if (op == Xapian::Query::OP_PHRASE)
         rules = quoted_rules(h, stems, plan.quoted);
-    auto written = [&](const Xapian::Query &r) { return held_to(r, rules); };
+    auto written = [&](const Xapian::Query &r) { return held_to(h, r, rules); };
     /* Where the field's positions are: the abstract's and the default
      * field's in the plain stems. */
     const char *prefix = field == "title"    ? LAYOUT_P_TITLE
@@ -882,6 +904,7 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
             ? std::vector<std::string>{"", LAYOUT_P_TITLE, LAYOUT_P_AUTHOR}
             : std::vector<std::string>{prefix};
     PhraseCheck check(stems, fields, window, op == Xapian::Query::OP_PHRASE);
+    check.chunked = h->chunks;
     /* Its words at their forms' positions, where the works keep them. */
     if (rules.size() == stems.size())
         for (size_t i = 0; i < rules.size(); i++) {
@@ -890,10 +913,12 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                                         : r.any.empty() ? 0 : r.any[0]);
             check.form_stem.push_back(form_hash32(stems[i]));
         }
-    if (required && plan.hoist) {
+    if (required && plan.hoist && !(any_chunks(h) && h->subs.size() > 1)) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter),
-         * and so are its words as written. */
+         * and so are its words as written.  (Not over several indexes of
+         * positions kept by the term: the decider cannot tell which
+         * index a work is in, so which chunks to read.) */
         plan.hoist->checks.push_back(check);
         for (FormRule &r : rules)
             plan.hoist->forms.push_back(std::move(r));

@@ -489,7 +489,7 @@ check("layout 5: cron's run is an ordinary one, and stamps the index %s" % LAYOU
       p.returncode == 0 and "rebuilt" not in p.stdout and "0 added, 0 updated, 0 removed" in p.stdout
       and layout() == LAYOUT, (p.stdout, p.stderr, layout()))
 
-# Layout 6 is read as it is by layouts 7 and 8: its positions are in
+# Layout 6 is read as it is by layouts 7 to 9: its positions are in
 # Xapian's position table, where they keep them in a value of each work (an
 # index built with --xapian-positions, stamped 6 and its positions key
 # removed, is such an index).  Its phrases are found as in a fresh build;

@@ -1094,7 +1094,7 @@ static void test_layout2(void)
     CHECK_INT(pdx_delete(ix, "p1"), PDX_EVERSION);
     pdx_close(ix);
     /* A newer layout is refused even then. */
-    snprintf(cmd, sizeof cmd, "xapian-metadata set '%s' paperdex.layout 9", path_of("layout2"));
+    snprintf(cmd, sizeof cmd, "xapian-metadata set '%s' paperdex.layout 10", path_of("layout2"));
     CHECK_INT(system(cmd), 0);
     CHECK_INT(pdx_open(&ix, path_of("layout2"), PDX_OPEN_WRITE | PDX_OPEN_UPGRADE), PDX_EVERSION);
     CHECK(strstr(pdx_errmsg(ix), "use the paperdex that wrote it") != NULL);

@@ -17,7 +17,7 @@
  *    has some);
  *  - an index whose values are rewritten in layout 7's format and
  *    stamped 7 answers 180 phrase, field-phrase and NEAR queries as
- *    before (counts, top 50, scores); its first writer stamps it 8 and
+ *    before (counts, top 50, scores); its first writer stamps it with this layout and
  *    adds works with layout 8's values, the old ones left as they are,
  *    and the mixed index answers as a fresh one of the same works; so
  *    does the index of layout 7 compacted with one of layout 8, which
@@ -345,6 +345,7 @@ std::pair<unsigned, unsigned> formats(const std::string &path)
  * works in layout 8's format beside the old ones: the same answers. */
 void upgrade7(const std::string &work)
 {
+    const std::string this_layout = std::to_string(PDX_LAYOUT_VERSION);
     const std::string a = work + "/a", b = work + "/b";
     std::mt19937 rng(11);
     pdx_index *ix = open_index(a, PDX_OPEN_WRITE | PDX_OPEN_CREATE);
@@ -380,14 +381,15 @@ void upgrade7(const std::string &work)
         pdx_close(shards);
         Xapian::Database db(ac);
         const std::string layout = db.get_metadata("paperdex.layout");
-        CHECK_STR(layout.c_str(), "8");
+        CHECK_STR(layout.c_str(), this_layout.c_str());
         const std::pair<unsigned, unsigned> fac = formats(ac);
         CHECK_INT(fac.first, 200);
         CHECK_INT(fac.second, 400);
     }
 
-    /* Its first writer stamps it 8 and writes new works' values in layout
-     * 8's format; a fresh index of the same works answers alike. */
+    /* Its first writer stamps it with this layout and writes new works'
+     * values in layout 8's format; a fresh index of the same works answers
+     * alike. */
     std::mt19937 more(12);
     ix = open_index(a, PDX_OPEN_WRITE);
     CHECK_INT(pdx_index_layout(ix), PDX_LAYOUT_VERSION);
@@ -400,7 +402,7 @@ void upgrade7(const std::string &work)
         Xapian::Database db(a);
         const std::string layout = db.get_metadata("paperdex.layout"),
                           where = db.get_metadata(LAYOUT_META_POSITIONS);
-        CHECK_STR(layout.c_str(), "8");
+        CHECK_STR(layout.c_str(), this_layout.c_str());
         CHECK_STR(where.c_str(), ""); /* in the values */
     }
     std::mt19937 again(11), more2(12);
@@ -480,6 +482,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const std::string work = argv[1];
+    /* The positions values of layouts 7 and 8: the indexes it makes keep
+     * them (PDX_LAYOUT8), not layout 9's chunks, which test_chunks
+     * checks. */
+    setenv("PDX_LAYOUT8", "1", 1);
     if (!check_work_dir(work))
         return 2;
     upgrade7(work);
