@@ -997,20 +997,9 @@ bool PhraseSource::align(Xapian::docid d)
 /* The first work at or after d holding the phrase; or the end. */
 void PhraseSource::find(Xapian::docid d)
 {
-    if (chunked) {
-        while (align_chunks(d)) {
-            if (holds_chunks(did)) {
-                from = did + 1;
-                return;
-            }
-            d = did + 1;
-        }
-        ended = true;
-        did = 0;
-        return;
-    }
-    while (align(d)) {
-        if (holds(did)) {
+    /* the words' chunks (layout 9) or the works' values */
+    while (chunked ? align_chunks(d) : align(d)) {
+        if (chunked ? holds_chunks(did) : holds(did)) {
             from = did + 1;
             return;
         }
