@@ -1030,26 +1030,12 @@ bool PhraseSource::check(Xapian::docid d, double)
         return true;
     if (did >= d && from == did + 1)
         return true;
-    if (chunked) {
-        if (!align_chunks(d)) {
-            ended = true;
-            did = 0;
-            return true;
-        }
-        if (did == d && holds_chunks(d)) {
-            from = d + 1;
-            return true;
-        }
-        from = d + 1;
-        did = 0;
-        return false;
-    }
-    if (!align(d)) {
+    if (!(chunked ? align_chunks(d) : align(d))) {
         ended = true;
         did = 0;
         return true; /* at the end, as skip_to would be */
     }
-    if (did == d && holds(d)) {
+    if (did == d && (chunked ? holds_chunks(d) : holds(d))) {
         from = d + 1;
         return true;
     }
