@@ -703,6 +703,78 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
 };
 
 
+/* When a ranking must end (RankStop, bm25.hh): every OR of words'
+ * source checks the clock as it passes over works, and the whole query
+ * is ANDed with a source of every work (weight 0) that ends once the
+ * time is up, so that Xapian's match ends there whatever the query's
+ * shape.  Xapian's own time limit only stops counting past the page.
+ * Not over xapian-tcpsrv, which runs only Xapian's own sources: there
+ * the remote backend's timeout bounds it. */
+class RankStopSource : public Xapian::PostingSource {
+  public:
+    explicit RankStopSource(std::shared_ptr<RankStop> stop) : stop_(std::move(stop)) {}
+    Xapian::PostingSource *clone() const override { return new RankStopSource(stop_); }
+    void init(const Xapian::Database &db) override
+    {
+        last_ = db.get_lastdocid();
+        n_ = db.get_doccount();
+        did_ = 0;
+        steps_ = 0;
+        set_maxweight(0);
+    }
+    Xapian::doccount get_termfreq_min() const override { return n_; }
+    Xapian::doccount get_termfreq_est() const override { return n_; }
+    Xapian::doccount get_termfreq_max() const override { return n_; }
+    void next(double) override { move(did_ + 1); }
+    void skip_to(Xapian::docid did, double) override
+    {
+        move(std::max(did, did_ + 1));
+    }
+    bool at_end() const override { return did_ > last_; }
+    Xapian::docid get_docid() const override { return did_; }
+    double get_weight() const override { return 0; }
+    std::string get_description() const override { return "RankStop"; }
+
+  private:
+    void move(Xapian::docid to)
+    {
+        did_ = to;
+        /* the clock, every 64 works: a few nanoseconds each */
+        if (++steps_ % 64 == 0 && stop_->passed()) {
+            stop_->hit = true;
+            did_ = last_ + 1;
+        }
+    }
+    std::shared_ptr<RankStop> stop_;
+    Xapian::docid last_ = 0, did_ = 0;
+    Xapian::doccount n_ = 0;
+    uint64_t steps_ = 0;
+};
+
+/* A match's time limit: over local databases, q ANDed with a
+ * RankStopSource of its own, which ends the match once `seconds` are up
+ * (*stop says whether it did); over remote shards, whose backend runs
+ * only Xapian's own sources, Xapian's time limit on e.  Xapian 1.4's
+ * limit is a POSIX timer whose SIGEV_THREAD notification writes a flag
+ * in the match's stack frame: a timer that expires as the match ends
+ * may write it after get_mset() has returned, into whatever the caller
+ * put there since (paperdex serve died of it under load, with a budget
+ * of a millisecond).  seconds 0: no limit. */
+static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query &q,
+                            double seconds, std::shared_ptr<RankStop> *stop)
+{
+    stop->reset();
+    if (seconds <= 0)
+        return q;
+    if (!all_local(h)) {
+        e.set_time_limit(seconds);
+        return q;
+    }
+    *stop = std::make_shared<RankStop>(seconds);
+    return Xapian::Query(Xapian::Query::OP_AND, q,
+                         Xapian::Query((new RankStopSource(*stop))->release()));
+}
+
 /* The total: exact up to `limit` matches, and past it a lower bound
  * (totals->gte), so that a page never shows an estimate as a count.
  *
@@ -733,15 +805,17 @@ static void count_total(shim_db *h, const Xapian::Query &query,
         t->upper = std::max<size_t>(t->upper, h->db.get_doccount());
     if (t->lower < t->upper && limit && t->lower < limit) {
         Xapian::Enquire ce(h->db);
-        ce.set_query(query);
+        std::shared_ptr<RankStop> cut;
+        /* past the time the total is what was counted, a lower bound
+         * ("4,321+") */
+        ce.set_query(within(h, ce, query,
+                            time_limit > 0 ? time_limit : SHIM_COUNT_SECONDS, &cut));
         ce.set_weighting_scheme(Xapian::BoolWeight());
-        /* Xapian turns check_at_least off when the time is up: past
-         * it the total is what was counted, a lower bound ("4,321+"). */
-        ce.set_time_limit(time_limit > 0 ? time_limit : SHIM_COUNT_SECONDS);
         Xapian::MSet cs = ce.get_mset(
             0, 1, static_cast<Xapian::doccount>(limit), nullptr, decider);
         t->lower = std::max<size_t>(t->lower, cs.get_matches_lower_bound());
-        t->upper = std::min<size_t>(t->upper, cs.get_matches_upper_bound());
+        if (!(cut && cut->hit))
+            t->upper = std::min<size_t>(t->upper, cs.get_matches_upper_bound());
         if (t->lower == t->upper)
             t->estimated = t->lower;
         else
@@ -773,13 +847,15 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
                             double seconds)
 {
     Xapian::Enquire fb(h->db);
-    fb.set_query(filter.empty()
-                     ? query
-                     : Xapian::Query(Xapian::Query::OP_FILTER, query, filter));
+    std::shared_ptr<RankStop> stop; /* the first ranking too: 0 none */
+    fb.set_query(within(h, fb,
+                        filter.empty()
+                            ? query
+                            : Xapian::Query(Xapian::Query::OP_FILTER, query, filter),
+                        seconds, &stop));
     fb.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     fb.set_sort_by_relevance_then_value(SLOT_ID, false);
     fb.set_expansion_scheme("bo1");
-    fb.set_time_limit(seconds); /* the first ranking too: 0 none */
     Xapian::MSet top = fb.get_mset(
         0, static_cast<Xapian::doccount>(q->expand_docs), 0, nullptr, phrases);
     if (top.empty())
@@ -864,53 +940,6 @@ class Deadline {
     double t0_;
 };
 
-/* When a ranking must end (RankStop, bm25.hh): every OR of words'
- * source checks the clock as it passes over works, and the whole query
- * is ANDed with a source of every work (weight 0) that ends once the
- * time is up, so that Xapian's match ends there whatever the query's
- * shape.  Xapian's own time limit only stops counting past the page.
- * Not over xapian-tcpsrv, which runs only Xapian's own sources: there
- * the remote backend's timeout bounds it. */
-class RankStopSource : public Xapian::PostingSource {
-  public:
-    explicit RankStopSource(std::shared_ptr<RankStop> stop) : stop_(std::move(stop)) {}
-    Xapian::PostingSource *clone() const override { return new RankStopSource(stop_); }
-    void init(const Xapian::Database &db) override
-    {
-        last_ = db.get_lastdocid();
-        n_ = db.get_doccount();
-        did_ = 0;
-        steps_ = 0;
-        set_maxweight(0);
-    }
-    Xapian::doccount get_termfreq_min() const override { return n_; }
-    Xapian::doccount get_termfreq_est() const override { return n_; }
-    Xapian::doccount get_termfreq_max() const override { return n_; }
-    void next(double) override { move(did_ + 1); }
-    void skip_to(Xapian::docid did, double) override
-    {
-        move(std::max(did, did_ + 1));
-    }
-    bool at_end() const override { return did_ > last_; }
-    Xapian::docid get_docid() const override { return did_; }
-    double get_weight() const override { return 0; }
-    std::string get_description() const override { return "RankStop"; }
-
-  private:
-    void move(Xapian::docid to)
-    {
-        did_ = to;
-        /* the clock, every 64 works: a few nanoseconds each */
-        if (++steps_ % 64 == 0 && stop_->passed()) {
-            stop_->hit = true;
-            did_ = last_ + 1;
-        }
-    }
-    std::shared_ptr<RankStop> stop_;
-    Xapian::docid last_ = 0, did_ = 0;
-    Xapian::doccount n_ = 0;
-    uint64_t steps_ = 0;
-};
 
 /* The terms of q in leaves (up to 33), and whether it holds a wildcard. */
 static void count_leaves(const Xapian::Query &q, size_t &leaves, bool &wild)
@@ -1084,7 +1113,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         run = Xapian::Query(Xapian::Query::OP_AND, run,
                             Xapian::Query((new RankStopSource(stop))->release()));
     enq.set_query(run);
-    enq.set_time_limit(deadline.left()); /* 0: none */
+    /* Xapian's own limit (which stops only the count past the page)
+     * over remote shards alone: see within() */
+    if (!all_local(h))
+        enq.set_time_limit(deadline.left()); /* 0: none */
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else
@@ -1128,9 +1160,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
      * match, which then had to weigh every work, cost 5 to 20 times the
      * search.  That match's count is exact, and is the total. */
     Xapian::MSet counted = ms;
+    std::shared_ptr<RankStop> facets_cut;
     if (spy) {
         Xapian::Enquire fe(h->db);
-        fe.set_query(query);
+        /* within the time budget too: past it the match ends, and the
+         * facets count the works met so far (said in a note) */
+        fe.set_query(within(h, fe, query, deadline.left(), &facets_cut));
         fe.set_weighting_scheme(Xapian::BoolWeight());
         std::shared_ptr<const FacetColumns> cols = reader(h).columns.get(h);
         /* over a writer's database a value stream would first merge
@@ -1138,14 +1173,11 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         spy->attach(fe, ms.get_matches_estimated(), h->db.get_lastdocid(),
                     h->shards.size() == 1 && !h->writable ? &h->db : nullptr,
                     cols, reader(h).columns.counts);
-        /* within the time budget too: past it Xapian stops, and the
-         * facets count the works met so far (said in a note) */
-        fe.set_time_limit(deadline.left()); /* 0: none */
         counted = fe.get_mset(0, 0, h->db.get_doccount(), nullptr, decider);
         if (!cols) /* the rent toward reading the columns */
             reader(h).columns.met(spy->seen());
-        if (counted.get_matches_lower_bound() <
-            counted.get_matches_upper_bound()) {
+        if ((facets_cut && facets_cut->hit) ||
+            counted.get_matches_lower_bound() < counted.get_matches_upper_bound()) {
             char note[200];
             snprintf(note, sizeof note, "the facets count the first %lu "
                      "matching works: counting them all would take longer "
@@ -1156,7 +1188,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     count_total(h, query, decider, counted,
                 q->exact_total ? 0 : q->count_limit, deadline.left(), totals,
-                !spy && stop && stop->hit);
+                spy ? facets_cut && facets_cut->hit : stop && stop->hit);
     if (spy) {
         size_t cut = 0;
         spy->finish(h, query, decider, q->facet_limit, deadline.left(), &cut);
