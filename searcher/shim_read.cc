@@ -758,8 +758,8 @@ class RankStopSource : public Xapian::PostingSource {
  * limit is a POSIX timer whose SIGEV_THREAD notification writes a flag
  * in the match's stack frame: a timer that expires as the match ends
  * may write it after get_mset() has returned, into whatever the caller
- * put there since (paperdex serve died of it under load, with a budget
- * of a millisecond).  seconds 0: no limit. */
+ * put there since, which corrupts the process (a server under load with
+ * a budget of a millisecond meets it).  seconds 0: no limit. */
 static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query &q,
                             double seconds, std::shared_ptr<RankStop> *stop)
 {
