@@ -1078,9 +1078,11 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<const ProximityQuery> alone = prox;
     /* The ranking's share of the budget: past it the match ends, and
      * the page is the best of the works met (RankStop), for a query that
-     * could take long. */
+     * could take long, and for one that counts every match (--exact):
+     * over local databases nothing else bounds them (within()). */
     std::shared_ptr<RankStop> stop;
-    if (deadline.left() > 0 && all_local(h) && rank_stop_wanted(query))
+    if (deadline.left() > 0 && all_local(h) &&
+        (rank_stop_wanted(query) || q->exact_total))
         stop = std::make_shared<RankStop>(deadline.left());
     /* A page found before the match (bm25.cc, BM25OrSource::choose())
      * where nothing but the weight decides it: ranked by relevance, no
