@@ -373,11 +373,11 @@ void ChunkBuilder::start(Xapian::WritableDatabase &db)
                 continue;
             ChunkTerm &t = one[0];
             t.term = term;
-            t.at = c.at;
+            t.at = c.positions();
             t.unsure = c.forms_unknown();
             t.form.clear();
             if (!t.unsure)
-                for (size_t i = 0; i < c.at.size(); i++)
+                for (size_t i = 0; i < t.at.size(); i++)
                     t.form.push_back(c.form_at(i));
             add(c.did, one);
         }
@@ -749,10 +749,8 @@ static bool skip_varints(const unsigned char *&q, const unsigned char *e,
 
 bool ChunkCursor::next()
 {
-    if (!advance())
-        return false;
-    decode();
-    return true;
+    decoded = false;
+    return advance();
 }
 
 /* To the next entry of a work of its namespace, its positions left
@@ -802,8 +800,9 @@ bool ChunkCursor::step()
 }
 
 /* The positions (and forms) of the entry step() read. */
-void ChunkCursor::decode()
+void ChunkCursor::decode() const
 {
+    decoded = true;
     const unsigned char *q = body;
     at.resize(count);
     uint32_t x = 0;
@@ -855,17 +854,20 @@ bool ChunkCursor::skip_to(Xapian::docid d)
             p = end = nullptr;
         }
     }
+    decoded = false;
     while (advance())
-        if (did >= d) {
-            decode();
+        if (did >= d)
             return true;
-        }
     return false;
 }
 
 uint32_t ChunkCursor::form_at(size_t i) const
 {
-    return kind == 2 ? form[i] : only;
+    if (kind != 2)
+        return only;
+    if (!decoded)
+        decode();
+    return form[i];
 }
 
 /* ---- ChunkFormSource ---------------------------------------------------- */
@@ -924,7 +926,8 @@ bool ChunkFormSource::rule_at(size_t r, Xapian::docid d)
             continue;
         if (c->forms_unknown())
             return true;
-        for (size_t i = 0; i < c->at.size(); i++) {
+        const size_t count = c->positions().size();
+        for (size_t i = 0; i < count; i++) {
             const uint32_t f = c->form_at(i);
             if (f == 0 ? rule.self
                        : std::find(rule.any.begin(), rule.any.end(), f) !=

@@ -709,6 +709,27 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
                              const Xapian::Document *doc)
 {
     const size_t n = stems.size();
+    fa = nullptr;
+    fa_asked = false;
+    if (chunked) {
+        /* Field by field, its terms' cursors moved to d: a field whose
+         * every term stands on d is checked, and no position is copied
+         * for one that lacks a term (the commonest case: most works
+         * holding the stems hold them in one field only). */
+        for (size_t f = 0; f < fields.size(); f++) {
+            bool all = true;
+            for (size_t i = 0; i < n && all; i++)
+                all = chunk_at(d, db, f * n + i) != nullptr;
+            if (!all)
+                continue;
+            one.resize(n);
+            for (size_t i = 0; i < n; i++)
+                held_positions(*cursors.c[f * n + i], i, one[i]);
+            if (field_holds(f))
+                return true;
+        }
+        return false;
+    }
     asked.clear();
     asked_field.clear();
     for (size_t f = 0; f < fields.size(); f++) {
@@ -725,11 +746,7 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
             asked_field.push_back(f);
         }
     }
-    if (chunked) {
-        pos.resize(asked.size());
-        for (size_t i = 0; i < asked.size(); i++)
-            chunk_positions(d, db, asked_field[i] * n + i % n, pos[i]);
-    } else if (value) {
+    if (value) {
         positions_find(*value, d, asked, pos);
     } else if (doc) {
         /* Each position list read where the work's term list stands on
@@ -747,50 +764,53 @@ bool PhraseCheck::operator()(Xapian::docid d, const std::string *value,
                  p != db.positionlist_end(d, asked[i]); ++p)
                 pos[i].push_back(*p);
     }
-    const std::string *fa = nullptr;
-    bool fa_asked = false;
     for (size_t at = 0; at < asked.size(); at += n) {
         one.assign(pos.begin() + at, pos.begin() + at + n);
-        if (!positions_match(one, window, ordered))
-            continue;
-        if (!form.empty() && forms_at && !fa_asked) {
-            fa = (*forms_at)();
-            fa_asked = true;
-        }
-        if (!fa || fa->empty())
-            return true;
-        /* Each word at its form's positions in this field (forms.cc,
-         * "Forms at their positions"). */
-        const std::string &f = fields[asked_field[at]];
-        const char prefix = f.empty() ? '\0' : f[0];
-        for (size_t i = 0; i < n && i < form.size(); i++) {
-            switch (forms_at_find(*fa, prefix, form_stem[i], form[i], found)) {
-            case FormWhere::ANYWHERE:
-            case FormWhere::EVERYWHERE:
-                break;
-            case FormWhere::NOWHERE:
-                one[i].clear();
-                break;
-            case FormWhere::AT: {
-                std::vector<Xapian::termpos> both;
-                std::set_intersection(one[i].begin(), one[i].end(),
-                                      found.begin(), found.end(),
-                                      std::back_inserter(both));
-                one[i].swap(both);
-                break;
-            }
-            }
-        }
-        if (positions_match(one, window, ordered))
+        if (field_holds(asked_field[at]))
             return true;
     }
     return false;
 }
 
-void PhraseCheck::chunk_positions(Xapian::docid d, const Xapian::Database &db,
-                                  size_t t, std::vector<Xapian::termpos> &out)
+bool PhraseCheck::field_holds(size_t f)
 {
-    out.clear();
+    const size_t n = stems.size();
+    if (!positions_match(one, window, ordered))
+        return false;
+    if (!form.empty() && forms_at && !fa_asked) {
+        fa = (*forms_at)();
+        fa_asked = true;
+    }
+    if (!fa || fa->empty())
+        return true;
+    /* Each word at its form's positions in this field (forms.cc,
+     * "Forms at their positions"). */
+    const std::string &field = fields[f];
+    const char prefix = field.empty() ? '\0' : field[0];
+    for (size_t i = 0; i < n && i < form.size(); i++) {
+        switch (forms_at_find(*fa, prefix, form_stem[i], form[i], found)) {
+        case FormWhere::ANYWHERE:
+        case FormWhere::EVERYWHERE:
+            break;
+        case FormWhere::NOWHERE:
+            one[i].clear();
+            break;
+        case FormWhere::AT: {
+            std::vector<Xapian::termpos> both;
+            std::set_intersection(one[i].begin(), one[i].end(),
+                                  found.begin(), found.end(),
+                                  std::back_inserter(both));
+            one[i].swap(both);
+            break;
+        }
+        }
+    }
+    return positions_match(one, window, ordered);
+}
+
+ChunkCursor *PhraseCheck::chunk_at(Xapian::docid d, const Xapian::Database &db,
+                                   size_t t)
+{
     if (cursors.c.size() < terms.size()) {
         cursors.c.resize(terms.size());
         cursors.asked.resize(terms.size());
@@ -801,24 +821,23 @@ void PhraseCheck::chunk_positions(Xapian::docid d, const Xapian::Database &db,
     if (!c || d < cursors.asked[t]) /* asked about an earlier work */
         c.reset(new ChunkCursor(db, terms[t], cursors.space));
     cursors.asked[t] = d;
-    if (!c->skip_to(d) || c->did != d)
-        return;
-    held_positions(*c, t % stems.size(), out);
+    return c->skip_to(d) && c->did == d ? c.get() : nullptr;
 }
 
 void PhraseCheck::held_positions(const ChunkCursor &c, size_t w,
                                  std::vector<Xapian::termpos> &out) const
 {
     if (form.empty() || w >= form.size() || c.forms_unknown()) {
-        out = c.at;
+        out = c.positions();
         return;
     }
     /* the word as written: the stem itself (form 0), or its form */
     out.clear();
     const uint32_t want = form[w] == form_stem[w] ? 0 : form[w];
-    for (size_t i = 0; i < c.at.size(); i++)
+    const std::vector<Xapian::termpos> &at = c.positions();
+    for (size_t i = 0; i < at.size(); i++)
         if (c.form_at(i) == want)
-            out.push_back(c.at[i]);
+            out.push_back(at[i]);
 }
 
 /* Move it forward to d (never back: at or past d it stays); whether it
@@ -1079,7 +1098,10 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
      * database's, which the document knows and the decider does not
      * (the class comment). */
     const Xapian::docid d = doc.get_docid();
-    const std::string v = doc.get_value(SLOT_POSITIONS);
+    /* Layout 9 keeps no positions value (each check reads its words'
+     * chunks): not looked up, a B-tree search a work. */
+    const bool chunked = !checks.empty() && checks[0].chunked;
+    const std::string v = chunked ? std::string() : doc.get_value(SLOT_POSITIONS);
     std::string at; /* read once, if a phrase is held to its forms */
     bool at_read = false;
     const std::function<const std::string *()> fetch = [&]() {
@@ -1115,7 +1137,7 @@ bool PhraseFilter::operator()(const Xapian::Document &doc) const
         if (!ok)
             return false;
     }
-    if (!forms.empty() && !(checks.empty() ? false : checks[0].chunked)) {
+    if (!forms.empty() && !chunked) {
         const std::string f = doc.get_value(SLOT_FORMS);
         for (const FormRule &r : forms)
             if (!r.holds(f))

@@ -510,7 +510,8 @@ class ChunkCursor {
     const unsigned char *p = nullptr, *end = nullptr;
     Xapian::docid chunk_last = 0;
     unsigned in_chunk = 0;
-    std::vector<uint32_t> forms, form;
+    std::vector<uint32_t> forms;
+    mutable std::vector<uint32_t> form;
     unsigned kind = 0;
     uint32_t only = 0;
     Xapian::docid local = 0; /* the entry's docid in its namespace */
@@ -534,12 +535,23 @@ class ChunkCursor {
     void read_forms(const unsigned char *&q, const unsigned char *e);
     bool step();
     bool advance();
-    void decode();
+    /* The entry's positions (and forms), decoded only when asked for. */
+    mutable std::vector<Xapian::termpos> at;
+    mutable bool decoded = false;
+    void decode() const;
 
   public:
     Xapian::docid did = 0;          /* the work (0: before the first, or
                                      * past the last) */
-    std::vector<Xapian::termpos> at; /* its positions, less its base */
+    /* Its positions, less its base (decoded at the first call for the
+     * work: a cursor moved to a work that lacks another term of the
+     * query decodes nothing). */
+    const std::vector<Xapian::termpos> &positions() const
+    {
+        if (!decoded)
+            decode();
+        return at;
+    }
     ChunkCursor(const Xapian::Database &db, const std::string &term,
                 std::shared_ptr<const ChunkSpace> space);
     /* To the next work, or false past the last. */
@@ -669,6 +681,13 @@ struct PhraseCheck {
     std::vector<uint32_t> form, form_stem; /* form_hash32s */
     const std::function<const std::string *()> *forms_at = nullptr;
     std::vector<Xapian::termpos> found;
+    /* This call's SLOT_FORMS_AT value, fetched once (forms_at). */
+    const std::string *fa = nullptr;
+    bool fa_asked = false;
+    /* Whether `one` (the positions of each word in fields[f]) holds the
+     * phrase, each word at its form's positions where the work's
+     * SLOT_FORMS_AT value says where. */
+    bool field_holds(size_t f);
     /* Layout 9 (common/chunks.cc): the positions are read from each
      * term's chunks in db, a cursor a term moved forward from one work to
      * the next; the words as written from the form of each position.  A
@@ -688,10 +707,11 @@ struct PhraseCheck {
             return *this;
         }
     } cursors;
-    /* The positions of terms[t] in work d of db, held to its word's form
-     * (when the phrase is held to its forms). */
-    void chunk_positions(Xapian::docid d, const Xapian::Database &db,
-                         size_t t, std::vector<Xapian::termpos> &out);
+    /* The cursor of terms[t] moved to work d of db, or NULL when the
+     * work lacks the term (a cursor asked about an earlier work than
+     * before starts again). */
+    ChunkCursor *chunk_at(Xapian::docid d, const Xapian::Database &db,
+                          size_t t);
     /* The positions of the entry c stands on, of the phrase's word w,
      * held to its form (when the phrase is held to its forms). */
     void held_positions(const ChunkCursor &c, size_t w,

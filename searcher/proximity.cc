@@ -387,7 +387,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             const bool found = did < cursor_at[i] ? c.rewind_to(did) : c.skip_to(did);
             cursor_at[i] = did;
             if (found && c.did == did)
-                pos[i] = c.at;
+                pos[i] = c.positions();
         };
         for (size_t i = 0; i < terms.size(); i++) {
             pos[i].clear();

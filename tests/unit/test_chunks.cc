@@ -155,11 +155,11 @@ void same_as_values(const std::string &dir, const char *samples, unsigned jobs)
             ChunkCursor c(b, kv.first, space);
             const bool got = c.skip_to(db_did) && c.did == db_did;
             compared.insert(kv.first + "@" + std::to_string(db_did));
-            check(got && c.at == kv.second, id + ": positions of " + kv.first);
+            check(got && c.positions() == kv.second, id + ": positions of " + kv.first);
             terms++;
             /* each form the chunk names is one the work writes */
             if (got && !c.forms_unknown())
-                for (size_t i = 0; i < c.at.size(); i++) {
+                for (size_t i = 0; i < c.positions().size(); i++) {
                     const uint32_t f = c.form_at(i);
                     if (!f)
                         continue;
@@ -243,7 +243,7 @@ void namespaces(const std::string &dir)
         const Xapian::docid local = (d - 1) % per_ns + 1;
         const std::vector<Xapian::termpos> at = {local % 7, local % 7 + 3};
         const bool got = c.skip_to(d);
-        check(got && c.did == d && c.at == at,
+        check(got && c.did == d && c.positions() == at,
               "namespaces: skip_to(" + std::to_string(d) + ") gives " +
                   std::to_string(c.did));
         check(c.chunks_read() <= 2,
@@ -331,10 +331,10 @@ int main(int argc, char **argv)
                 entries++;
                 const std::string at = term + " in " + std::to_string(c.did);
                 check_at(when, c.did == it->first, at + ": docid " + std::to_string(it->first) + " expected");
-                check_at(when, c.at == it->second.at, at + ": positions");
+                check_at(when, c.positions() == it->second.at, at + ": positions");
                 check_at(when, c.forms_unknown() == it->second.unsure, at + ": forms known");
                 if (!it->second.unsure)
-                    for (size_t i = 0; i < c.at.size() && i < it->second.form.size(); i++)
+                    for (size_t i = 0; i < c.positions().size() && i < it->second.form.size(); i++)
                         check_at(when, c.form_at(i) == it->second.form[i],
                               at + ": the form of position " + std::to_string(i));
                 ++it;
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
                         check_at(when, !got, term + ": skip_to past the last finds nothing");
                         break;
                     }
-                    check_at(when, got && s.did == first->first && s.at == first->second.at,
+                    check_at(when, got && s.did == first->first && s.positions() == first->second.at,
                           term + ": skip_to(" + std::to_string(to) + ") gives " +
                               std::to_string(s.did) + ", not " + std::to_string(first->first));
                     if (rng() % 3 == 0) { /* to the same work again */
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
                                  term + ": rewind_to the work it is at reads nothing");
                         const Xapian::docid back = 1 + rng() % to;
                         auto b = kv.second.lower_bound(back);
-                        check_at(when, s.rewind_to(back) && s.did == b->first && s.at == b->second.at,
+                        check_at(when, s.rewind_to(back) && s.did == b->first && s.positions() == b->second.at,
                                  term + ": rewind_to(" + std::to_string(back) + ") gives " +
                                      std::to_string(s.did) + ", not " + std::to_string(b->first));
                         check_at(when, s.skip_to(to) && s.did == first->first,
