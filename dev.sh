@@ -76,7 +76,11 @@ test)
     # The sanitizer build also links each layer alone with --no-undefined
     # (a call upward or sideways fails to link) and inflates .gz with
     # zlib instead of ISA-L, so that the suite covers both inflaters.
+    # It keeps its asserts (Debug) and is compiled with -O1, as the
+    # AddressSanitizer documentation advises: its suite takes about 0.6
+    # of the time it takes at -O0.
     build build-asan -DPDX_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
         -DPDX_LAYER_CHECK=ON -DPDX_ISAL=OFF
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
