@@ -63,10 +63,6 @@ struct Reader : pdxshim::Side {
     /* FLAG_CJK_NGRAM when the index reads CJK in n-grams, else 0: or-ed
      * into every parse's flags */
     unsigned cjk_flag = 0;
-    /* Other handles on the one local index, opened at the first query
-     * that asks (cursor_dbs() in shim_read.cc): the proximity bonus's
-     * word cursors read through them. */
-    std::vector<Xapian::Database> cursor_dbs;
 
     explicit Reader(shim_db *h); /* query_parse.cc */
 };

@@ -967,62 +967,6 @@ static bool rank_stop_wanted(const Xapian::Query &q)
     return wild || leaves > 32;
 }
 
-/* How many handles the proximity bonus's word cursors take in turn:
- * each costs a glass database's open table files (three on a compacted
- * index, up to six) and its block buffers, a handle for each thread. */
-static const size_t CURSOR_DBS = 8;
-
-/* Up to `want` (at most CURSOR_DBS) other handles on h's one local index
- * of layout 9, at h's revision, for the proximity bonus's word cursors;
- * none over shards, a remote index or a writer, or when the index has
- * moved on from h's revision (a reopen catches up at the next query).
- *
- * Why.  A word's chunks are metadata items, read by
- * Database::get_metadata() through the postlist table's one B-tree
- * cursor, which keeps the blocks of its last path.  The cursors of a
- * query's words take turns, so over one handle every chunk read is a
- * path from the root again: on the synthetic 1M a four-word query of
- * common words reads 14,173 blocks over one handle, 8,334 over 4 and
- * 4,744 over one a term (8); with 8 handles the p99 of four-word
- * queries there is 57 ms against 69 over one, of two-word ones 35
- * against 39 (bench/RESULTS.md, "A million works"). */
-static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
-{
-    std::vector<Xapian::Database> out;
-    if (!h->chunks || h->writable || h->shards.size() != 1 ||
-        !h->shards[0].local)
-        return out;
-    Xapian::rev rev;
-    std::string uuid;
-    try {
-        rev = h->db.get_revision();
-        uuid = h->db.get_uuid();
-    } catch (const Xapian::InvalidOperationError &) {
-        return out;
-    }
-    Reader &r = reader(h);
-    want = std::min(want, CURSOR_DBS);
-    try {
-        while (r.cursor_dbs.size() < want)
-            r.cursor_dbs.emplace_back(h->shards[0].path);
-        for (size_t i = 0; i < want; i++) {
-            Xapian::Database &d = r.cursor_dbs[i];
-            if (d.get_uuid() != uuid) /* the path names another index now */
-                d = Xapian::Database(h->shards[0].path);
-            if (d.get_revision() != rev)
-                d.reopen();
-            if (d.get_uuid() != uuid || d.get_revision() != rev)
-                return std::vector<Xapian::Database>();
-            out.push_back(d);
-        }
-    } catch (const Xapian::Error &) {
-        /* the path gone or swapped for the moment: h's handle serves */
-        r.cursor_dbs.clear();
-        return std::vector<Xapian::Database>();
-    }
-    return out;
-}
-
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        std::vector<shim_hit> &hits,
                        std::map<std::string, double> &snippet_stems,
@@ -1065,14 +1009,12 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     std::shared_ptr<const ProximityQuery> prox;
     if (with_proximity) {
-        auto pq = std::make_shared<ProximityQuery>(
+        prox = std::make_shared<const ProximityQuery>(
             h->db, query, q->text, h->stem, h->stop_stems,
             q->proximity_weight, q->proximity_window, q->proximity_title,
             tied);
-        if (!pq->pairs.empty()) {
-            pq->cursor_dbs = cursor_dbs(h, pq->asked().size());
-            prox = pq;
-        }
+        if (prox->pairs.empty())
+            prox.reset();
     }
     Xapian::Query filter = build_filter(h, q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,

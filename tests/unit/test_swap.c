@@ -93,15 +93,12 @@ static void *swapper(void *arg)
     return NULL;
 }
 
-/* The number of works matching "common lattice" on ix (every work holds
- * "common"), or -1 with the error printed.  Two words, so that the
- * proximity bonus reads positions too, through the handles each reader
- * keeps for its word cursors (searcher/shim_read.cc, cursor_dbs), which
- * must follow the swaps as the reader does. */
+/* The number of works matching "common" on ix, or -1 with the error
+ * printed. */
 static long commons(pdx_index *ix, const char *how)
 {
     pdx_query q = PDX_QUERY_INIT;
-    q.text = "common lattice";
+    q.text = "common";
     q.exact_total = 1;
     q.limit = 3;
     pdx_results *r = NULL;
