@@ -313,6 +313,18 @@ void ProximityReader::init(const Xapian::Database &db_)
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
     chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
     space = chunked ? std::make_shared<const ChunkSpace>(db) : nullptr;
+    /* The query's other handles, when they are on this database as it
+     * is: the same index (its uuid) at the same revision. */
+    own_dbs = false;
+    if (chunked && !pq->cursor_dbs.empty()) {
+        try {
+            const Xapian::Database &o = pq->cursor_dbs[0];
+            own_dbs = o.get_uuid() == db.get_uuid() &&
+                      o.get_revision() == db.get_revision();
+        } catch (const Xapian::InvalidOperationError &) {
+            /* not one local database */
+        }
+    }
     cursors.clear();
     cursors.resize(terms.size());
     cursor_at.assign(terms.size(), 0);
@@ -380,7 +392,9 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
              * keeps the chunks it read, and reads again only those it
              * lacks */
             if (!cursors[i]) {
-                cursors[i].reset(new ChunkCursor(db, terms[i], space));
+                const Xapian::Database &by =
+                    own_dbs ? pq->cursor_dbs[i % pq->cursor_dbs.size()] : db;
+                cursors[i].reset(new ChunkCursor(by, terms[i], space));
                 cursors[i]->keep();
             }
             ChunkCursor &c = *cursors[i];

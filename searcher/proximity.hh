@@ -37,6 +37,12 @@ struct ProximityQuery {
     /* place_sums[n]: the n largest weights of the window's places
      * summed (pair_max with wdfs says why), n up to 2 * window. */
     std::vector<double> place_sums;
+    /* Over one local index of layout 9: other handles on it at the same
+     * revision (the searcher's, shim_read.cc), which the words' cursors
+     * take in turn, so that each word's chunks are read through a B-tree
+     * cursor of its own; empty: every cursor reads through the
+     * database it is given. */
+    std::vector<Xapian::Database> cursor_dbs;
 
     /* The pairs of neighbouring words of `query`, parsed from `text`:
      * its positive words in the default field, in the order the text
@@ -96,6 +102,7 @@ class ProximityReader {
      * chunks, a cursor a term, opened when first asked since init,
      * keeping the chunks it read (a rewind goes back through them). */
     bool chunked = false;
+    bool own_dbs = false; /* the cursors read through pq->cursor_dbs */
     std::shared_ptr<const ChunkSpace> space;
     std::vector<std::unique_ptr<ChunkCursor>> cursors;
     std::vector<Xapian::docid> cursor_at; /* the work each was asked */

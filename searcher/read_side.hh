@@ -63,6 +63,12 @@ struct Reader : pdxshim::Side {
     /* FLAG_CJK_NGRAM when the index reads CJK in n-grams, else 0: or-ed
      * into every parse's flags */
     unsigned cjk_flag = 0;
+    /* Other handles on the one local index, opened at the first query
+     * that asks (cursor_dbs() in shim_read.cc): the proximity bonus's
+     * word cursors read through them. */
+    std::vector<Xapian::Database> cursor_dbs;
+    std::vector<pdxshim::shard_id> cursor_ids; /* the directories they are */
+    bool cursor_dbs_busy = false; /* taken by a search not yet ended */
 
     explicit Reader(shim_db *h); /* query_parse.cc */
 };

@@ -967,6 +967,84 @@ static bool rank_stop_wanted(const Xapian::Query &q)
     return wild || leaves > 32;
 }
 
+/* How many handles the proximity bonus's word cursors take in turn:
+ * each costs a glass database's open table files (three on a compacted
+ * index, up to six) and its block buffers, a handle for each thread. */
+static const size_t CURSOR_DBS = 8;
+
+/* Up to `want` (at most CURSOR_DBS) other handles on h's one local index
+ * of layout 9, at h's revision, for the proximity bonus's word cursors;
+ * none over shards, a remote index or a writer, or when the index has
+ * moved on from h's revision (a reopen catches up at the next query).
+ *
+ * Why.  A word's chunks are metadata items, read by
+ * Database::get_metadata() through the postlist table's one B-tree
+ * cursor, which keeps the blocks of its last path.  The cursors of a
+ * query's words take turns, so over one handle every chunk read is a
+ * path from the root again: on the synthetic 1M a four-word query of
+ * common words reads 14,173 blocks over one handle, 8,334 over 4 and
+ * 4,744 over one a term (8); with 8 handles the p99 of four-word
+ * queries there is 57 ms against 69 over one, of two-word ones 35
+ * against 39 (bench/RESULTS.md, "A million works"). */
+static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
+{
+    std::vector<Xapian::Database> out;
+    if (!h->chunks || h->writable || h->shards.size() != 1 ||
+        !h->shards[0].local)
+        return out;
+    Xapian::rev rev;
+    std::string uuid;
+    try {
+        rev = h->db.get_revision();
+        uuid = h->db.get_uuid();
+    } catch (const Xapian::InvalidOperationError &) {
+        return out;
+    }
+    Reader &r = reader(h);
+    /* The last search that took them did not end (an error, a retry):
+     * they may be what failed, so they are opened again. */
+    if (r.cursor_dbs_busy) {
+        r.cursor_dbs.clear();
+        r.cursor_ids.clear();
+    }
+    /* The path names another directory for now (a rebuild swapped in,
+     * which h follows at its next read): nothing to open there. */
+    if (replaced(h))
+        return out;
+    const shard_id &own = h->shards[0];
+    auto same = [&](const shard_id &id, const Xapian::Database &d) {
+        return id.dev == own.dev && id.ino == own.ino &&
+               d.get_uuid() == uuid && d.get_revision() == rev;
+    };
+    want = std::min(want, CURSOR_DBS);
+    try {
+        /* Each opened as h's was (open_local_reader: a rebuild swapped in
+         * meanwhile is opened again), and taken only when it is the
+         * directory h was opened on, at h's revision: never reopen(),
+         * which reads the version file by name again, and so would read
+         * another index's after a swap. */
+        for (size_t i = 0; i < want; i++) {
+            if (i == r.cursor_dbs.size()) {
+                r.cursor_ids.emplace_back();
+                r.cursor_dbs.push_back(
+                    open_local_reader(own.path, r.cursor_ids.back()));
+            }
+            if (!same(r.cursor_ids[i], r.cursor_dbs[i]))
+                r.cursor_dbs[i] = open_local_reader(own.path, r.cursor_ids[i]);
+            if (!same(r.cursor_ids[i], r.cursor_dbs[i]))
+                return std::vector<Xapian::Database>();
+            out.push_back(r.cursor_dbs[i]);
+        }
+    } catch (const Xapian::Error &) {
+        /* the path gone or swapped for the moment: h's handle serves */
+        r.cursor_dbs.clear();
+        r.cursor_ids.clear();
+        return std::vector<Xapian::Database>();
+    }
+    r.cursor_dbs_busy = true;
+    return out;
+}
+
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                        std::vector<shim_hit> &hits,
                        std::map<std::string, double> &snippet_stems,
@@ -1009,12 +1087,14 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     std::shared_ptr<const ProximityQuery> prox;
     if (with_proximity) {
-        prox = std::make_shared<const ProximityQuery>(
+        auto pq = std::make_shared<ProximityQuery>(
             h->db, query, q->text, h->stem, h->stop_stems,
             q->proximity_weight, q->proximity_window, q->proximity_title,
             tied);
-        if (prox->pairs.empty())
-            prox.reset();
+        if (!pq->pairs.empty()) {
+            pq->cursor_dbs = cursor_dbs(h, pq->asked().size());
+            prox = pq;
+        }
     }
     Xapian::Query filter = build_filter(h, q);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
@@ -1282,6 +1362,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
             spy.reset(new Facets(q->facets, h->names, all_local(h)));
         with_reopen(h, [&] {
             run_search(h, q, totals, hits, stems, spy.get(), deadline);
+            reader(h).cursor_dbs_busy = false; /* cursor_dbs() says why */
         });
         const bool snippets = q->snippet_bytes && q->text && *q->text;
         for (const auto &hit : hits) {

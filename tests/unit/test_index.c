@@ -620,6 +620,55 @@ static void test_reader_sees_new_commits(void)
     pdx_close(w);
 }
 
+/* The ranking of "glacier mapping" on r: each hit's id and score, in
+ * order, as one string (scores to 17 digits). */
+static void ranking(pdx_index *r, char *out, size_t len)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = "glacier mapping";
+    pdx_results *res = NULL;
+    size_t at = 0;
+    out[0] = '\0';
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    for (size_t i = 0; res && i < pdx_results_count(res) && at < len; i++)
+        at += (size_t)snprintf(out + at, len - at, "%s:%.17g ",
+                               pdx_results_hit(res, i)->work->id,
+                               pdx_results_hit(res, i)->score);
+    pdx_results_free(res);
+}
+
+/* A kept reader's proximity bonus reads the words' chunks through other
+ * handles of its own (searcher/shim_read.cc, cursor_dbs): after a writer
+ * commits and closes (its chunks rewritten under new keys, its deltas
+ * dropped), those handles follow the reader to the new revision, so the
+ * kept reader ranks as a handle opened afresh does, the new work whose
+ * title is the query first. */
+static void test_reader_bonus_follows_commits(void)
+{
+    pdx_index *w = NULL, *r = NULL, *fresh = NULL;
+    CHECK_INT(pdx_open(&w, path_of("bonus"), PDX_OPEN_WRITE | PDX_OPEN_CREATE), 0);
+    put(w, "b1", "mapping of glacier retreat", "glacier mapping from orbit",
+        "A B", "cs.LG", 2001);
+    put(w, "b2", "a glacier survey", "we chart ice and do some mapping",
+        "A B", "cs.LG", 2002);
+    CHECK_INT(pdx_commit(w), 0);
+    CHECK_INT(pdx_open(&r, path_of("bonus"), PDX_OPEN_READ), 0);
+    char before[512], kept[512], opened[512];
+    ranking(r, before, sizeof before);
+    CHECK(strstr(before, "b1:") == before); /* the words together first */
+    put(w, "b3", "glacier mapping", "glacier mapping with glacier mapping",
+        "C D", "cs.LG", 2003);
+    CHECK_INT(pdx_commit(w), 0);
+    pdx_close(w);
+    ranking(r, kept, sizeof kept);
+    CHECK_INT(pdx_open(&fresh, path_of("bonus"), PDX_OPEN_READ), 0);
+    ranking(fresh, opened, sizeof opened);
+    CHECK_STR(kept, opened);
+    CHECK(strstr(kept, "b3:") == kept);
+    pdx_close(fresh);
+    pdx_close(r);
+}
+
 static void test_reader_survives_commits(void)
 {
     pdx_index *w = NULL, *r = NULL;
@@ -1502,6 +1551,7 @@ int main(void)
     test_long_terms();
     test_lock_and_damage();
     test_reader_sees_new_commits();
+    test_reader_bonus_follows_commits();
     test_reader_survives_commits();
     test_reader_follows_swap();
     test_merge_api();

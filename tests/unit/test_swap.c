@@ -10,8 +10,9 @@
  * Here one thread puts indexes of SMALL and BIG works (and copies of them)
  * in turn at the index's place, one exchange a millisecond, while the
  * main thread reads through a handle opened once and through handles
- * opened afresh.  Every read must succeed and see one whole index: SMALL
- * or BIG works, never an error.  Without the check in common/shim.cc
+ * opened afresh.  Every read must succeed and see one whole index: the
+ * count and the first hits (scores included) of the small or of the big
+ * one, never an error.  Without the check in common/shim.cc
  * (open_local_reader, with_reopen) about one read in 500 failed here.
  * The numbers of reads and directories are fixed; the spacing of the
  * exchanges only makes them realistic.
@@ -22,13 +23,17 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../common/paperdex.h"
 #include "check.h"
 
-enum { SMALL = 150, BIG = 3000, READS = 3000 };
+enum { SMALL = 150, BIG = 3000 };
+/* Reads on each kind of handle: PDX_TEST_SWAP_READS, else 3000 (the
+ * sanitizer build reads fewer, tests/CMakeLists.txt). */
+static int reads = 3000;
 
 static char tmpdir[] = "/tmp/pdx-test-swap-XXXXXX";
 enum { POOL = 12 }; /* directories taking turns at the index's place */
@@ -37,7 +42,9 @@ static atomic_int stop_swapping;
 static atomic_long swaps;
 
 /* An index of n works at path: every work holds the word "common" and
- * enough others that the tables span many blocks. */
+ * enough others that the tables span many blocks, the others in another
+ * order in the small and the big index, so that the works holding
+ * "common lattice" side by side are not the same in both. */
 static int build(const char *path, int n)
 {
     pdx_index *ix = NULL;
@@ -49,11 +56,13 @@ static int build(const char *path, int n)
         char id[32], title[128], abstract[1024];
         size_t len = 0;
         snprintf(id, sizeof id, "swap.%05d", i);
+        const int o = n == SMALL ? 3 : 7;
         snprintf(title, sizeof title, "common %s %s number%d",
-                 words[i % 12], words[(i / 12) % 12], i);
+                 words[(i + o) % 12], words[(i / 12 + o) % 12], i);
         for (int k = 0; k < 40; k++)
             len += (size_t)snprintf(abstract + len, sizeof abstract - len,
-                                    "%s%d ", words[(i + k) % 12], (i * 7 + k) % 997);
+                                    "%s%d ", words[(i + k + o) % 12],
+                                    (i * 7 + k) % 997);
         const char *authors[] = {"A. Author"};
         pdx_work w = PDX_WORK_INIT;
         w.id = id;
@@ -93,32 +102,59 @@ static void *swapper(void *arg)
     return NULL;
 }
 
-/* The number of works matching "common" on ix, or -1 with the error
- * printed. */
-static long commons(pdx_index *ix, const char *how)
+/* The works of YEAR in an index of n works (build() gives work i the
+ * year 2000 + i % 20). */
+enum { YEAR = 2005 };
+#define IN_YEAR(n) (((n) + 19 - (YEAR - 2000)) / 20)
+
+/* The number of works of YEAR matching "common lattice" on ix (every work
+ * holds both words), or -1 with the error printed; in page, its first
+ * hits' ids and scores (to 17 digits).  Two words, so that the
+ * proximity bonus reads positions too, through the handles each reader
+ * keeps for its word cursors (searcher/shim_read.cc, cursor_dbs), which
+ * must follow the swaps as the reader does; one year, so that it weighs
+ * a twentieth of the works (under the sanitizers, weighing them all
+ * takes minutes). */
+static long commons(pdx_index *ix, const char *how, char *page, size_t len)
 {
     pdx_query q = PDX_QUERY_INIT;
-    q.text = "common";
+    q.text = "common lattice";
+    q.year_min = q.year_max = YEAR;
     q.exact_total = 1;
     q.limit = 3;
     pdx_results *r = NULL;
+    page[0] = '\0';
     if (pdx_search(&r, ix, &q) != 0) {
         fprintf(stderr, "%s: search: %s\n", how, pdx_errmsg(ix));
         pdx_results_free(r);
         return -1;
     }
+    size_t at = 0;
+    for (size_t i = 0; i < pdx_results_count(r) && at < len; i++)
+        at += (size_t)snprintf(page + at, len - at, "%s:%.17g ",
+                               pdx_results_hit(r, i)->work->id,
+                               pdx_results_hit(r, i)->score);
     long n = (long)pdx_results_total(r);
     pdx_results_free(r);
     return n;
 }
 
-static int whole(long n)
+/* The pages of the small and the big index, read before the swaps. */
+static char want[2][256];
+
+/* Whether n and page are one whole index's: its count and its page, the
+ * bonus's positions read from that index too. */
+static int whole(long n, const char *page)
 {
-    return n == SMALL || n == BIG;
+    return (n == IN_YEAR(SMALL) && strcmp(page, want[0]) == 0) ||
+           (n == IN_YEAR(BIG) && strcmp(page, want[1]) == 0);
 }
 
 int main(void)
 {
+    const char *nreads = getenv("PDX_TEST_SWAP_READS");
+    if (nreads && atoi(nreads) > 0)
+        reads = atoi(nreads);
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
@@ -149,17 +185,28 @@ int main(void)
         return 77;
     }
 
+    /* live holds the big index now, pool[1] the small one */
+    for (int b = 0; b < 2; b++) {
+        pdx_index *ix = NULL;
+        CHECK_INT(pdx_open(&ix, b ? live : pool[1], PDX_OPEN_READ), 0);
+        CHECK_INT(commons(ix, "before the swaps", want[b], sizeof want[b]),
+                  b ? IN_YEAR(BIG) : IN_YEAR(SMALL));
+        CHECK(strchr(want[b], ':') != NULL);
+        pdx_close(ix);
+    }
+
     pdx_index *kept = NULL;
     CHECK_INT(pdx_open(&kept, live, PDX_OPEN_READ), 0);
     pthread_t t;
     pthread_create(&t, NULL, swapper, NULL);
 
     long kept_bad = 0, fresh_bad = 0, open_bad = 0, sizes[2] = {0, 0};
-    for (int i = 0; i < READS; i++) {
-        long n = commons(kept, "the handle opened once");
-        kept_bad += !whole(n);
-        if (whole(n))
-            sizes[n == BIG]++;
+    for (int i = 0; i < reads; i++) {
+        char page[256];
+        long n = commons(kept, "the handle opened once", page, sizeof page);
+        kept_bad += !whole(n, page);
+        if (whole(n, page))
+            sizes[n == IN_YEAR(BIG)]++;
         pdx_index *ix = NULL;
         int rc = pdx_open(&ix, live, PDX_OPEN_READ);
         if (rc) {
@@ -167,8 +214,8 @@ int main(void)
             open_bad++;
         } else {
             pdx_stats st = PDX_STATS_INIT;
-            long m = commons(ix, "a handle opened afresh");
-            fresh_bad += !whole(m);
+            long m = commons(ix, "a handle opened afresh", page, sizeof page);
+            fresh_bad += !whole(m, page);
             if (pdx_stats_get(&st, ix) != 0 ||
                 !(st.works == SMALL || st.works == BIG))
                 fresh_bad++;
@@ -181,7 +228,7 @@ int main(void)
 
     printf("%ld exchanges during %d reads on each kind of handle; the kept "
            "handle saw the small index %ld times, the big one %ld\n",
-           (long)atomic_load(&swaps), READS, sizes[0], sizes[1]);
+           (long)atomic_load(&swaps), reads, sizes[0], sizes[1]);
     CHECK(atomic_load(&swaps) > 0);
     CHECK_INT(kept_bad, 0);  /* the handle opened once: whole answers */
     CHECK_INT(open_bad, 0);  /* opening never fails */
