@@ -751,7 +751,11 @@ class RankStopSource : public Xapian::PostingSource {
     uint64_t steps_ = 0;
 };
 
-/* A match's time limit: over local databases, q ANDed with a
+/* bounded() is q under a time limit: over local databases, q ANDed with
+ * the RankStopSource of stop (none: q as it is), over remote shards
+ * Xapian's time limit on e of `seconds`.  within() makes the stop.
+ *
+ * A match's time limit: over local databases, q ANDed with a
  * RankStopSource of its own, which ends the match once `seconds` are up
  * (*stop says whether it did); over remote shards, whose backend runs
  * only Xapian's own sources, Xapian's time limit on e.  Xapian 1.4's
@@ -760,19 +764,29 @@ class RankStopSource : public Xapian::PostingSource {
  * may write it after get_mset() has returned, into whatever the caller
  * put there since, which corrupts the process (a server under load with
  * a budget of a millisecond meets it).  seconds 0: no limit. */
+static Xapian::Query bounded(shim_db *h, Xapian::Enquire &e,
+                             const Xapian::Query &q, double seconds,
+                             const std::shared_ptr<RankStop> &stop)
+{
+    if (!all_local(h)) {
+        e.set_time_limit(seconds); /* 0: none */
+        return q;
+    }
+    if (!stop)
+        return q;
+    return Xapian::Query(Xapian::Query::OP_AND, q,
+                         Xapian::Query((new RankStopSource(stop))->release()));
+}
+
 static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query &q,
                             double seconds, std::shared_ptr<RankStop> *stop)
 {
     stop->reset();
     if (seconds <= 0)
         return q;
-    if (!all_local(h)) {
-        e.set_time_limit(seconds);
-        return q;
-    }
-    *stop = std::make_shared<RankStop>(seconds);
-    return Xapian::Query(Xapian::Query::OP_AND, q,
-                         Xapian::Query((new RankStopSource(*stop))->release()));
+    if (all_local(h))
+        *stop = std::make_shared<RankStop>(seconds);
+    return bounded(h, e, q, seconds, *stop);
 }
 
 /* The total: exact up to `limit` matches, and past it a lower bound
@@ -1191,14 +1205,9 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         run = Xapian::Query(
             Xapian::Query::OP_AND_MAYBE, run,
             Xapian::Query((new ProximitySource(alone))->release()));
-    if (stop)
-        run = Xapian::Query(Xapian::Query::OP_AND, run,
-                            Xapian::Query((new RankStopSource(stop))->release()));
-    enq.set_query(run);
-    /* Xapian's own limit (which stops only the count past the page)
-     * over remote shards alone: see within() */
-    if (!all_local(h))
-        enq.set_time_limit(deadline.left()); /* 0: none */
+    /* stop's source over local databases, Xapian's own limit (which
+     * stops only the count past the page) over remote shards: within() */
+    enq.set_query(bounded(h, enq, run, deadline.left(), stop));
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else
