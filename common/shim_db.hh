@@ -574,6 +574,10 @@ class ChunkCursor {
     /* The chunks it has read from the database so far: what its moves
      * cost (read ahead included). */
     unsigned long chunks_read() const { return nread; }
+    /* From now on, its chunks read through d: another handle on the same
+     * index at the same revision (the caller makes sure), whose B-tree
+     * cursor no other cursor moves. */
+    void read_through(const Xapian::Database &d) { db = d; }
 };
 
 /* FormSource's works in an index of layout 9: those writing a position

@@ -313,22 +313,40 @@ void ProximityReader::init(const Xapian::Database &db_)
     pos.assign(terms.size(), std::vector<Xapian::termpos>());
     chunked = db.get_metadata(LAYOUT_META_CHUNKS) == "1";
     space = chunked ? std::make_shared<const ChunkSpace>(db) : nullptr;
-    /* The query's other handles, when they are on this database as it
-     * is: the same index (its uuid) at the same revision. */
-    own_dbs = false;
-    if (chunked && !pq->cursor_dbs.empty()) {
-        try {
-            const Xapian::Database &o = pq->cursor_dbs[0];
-            own_dbs = o.get_uuid() == db.get_uuid() &&
-                      o.get_revision() == db.get_revision();
-        } catch (const Xapian::InvalidOperationError &) {
-            /* not one local database */
-        }
-    }
     cursors.clear();
     cursors.resize(terms.size());
     cursor_at.assign(terms.size(), 0);
     got_at.assign(terms.size(), 0);
+    /* the query's own handles, if open already */
+    chunk_reads = 0;
+    take_dbs(false);
+    own_asked = !own.empty();
+}
+
+/* The query's other handles (pq->open_dbs; with open, opened if need
+ * be), when they are on db as it is: the same index (its uuid) at the
+ * same revision; the cursors made so far then read through them too. */
+void ProximityReader::take_dbs(bool open)
+{
+    own.clear();
+    if (!chunked || !pq->open_dbs)
+        return;
+    std::vector<Xapian::Database> v = pq->open_dbs(open);
+    if (v.empty())
+        return;
+    try {
+        const std::string uuid = db.get_uuid();
+        const Xapian::rev rev = db.get_revision();
+        for (const Xapian::Database &o : v)
+            if (o.get_uuid() != uuid || o.get_revision() != rev)
+                return;
+    } catch (const Xapian::InvalidOperationError &) {
+        return; /* not one local database */
+    }
+    own = std::move(v);
+    for (size_t i = 0; i < cursors.size(); i++)
+        if (cursors[i])
+            cursors[i]->read_through(own[i % own.size()]);
 }
 
 void ProximityReader::rewind()
@@ -393,15 +411,21 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
              * lacks */
             if (!cursors[i]) {
                 const Xapian::Database &by =
-                    own_dbs ? pq->cursor_dbs[i % pq->cursor_dbs.size()] : db;
+                    own.empty() ? db : own[i % own.size()];
                 cursors[i].reset(new ChunkCursor(by, terms[i], space));
                 cursors[i]->keep();
             }
             ChunkCursor &c = *cursors[i];
+            const unsigned long before = c.chunks_read();
             const bool found = did < cursor_at[i] ? c.rewind_to(did) : c.skip_to(did);
             cursor_at[i] = did;
             if (found && c.did == did)
                 pos[i] = c.positions();
+            chunk_reads += c.chunks_read() - before;
+            if (!own_asked && chunk_reads >= pq->dbs_after) {
+                own_asked = true;
+                take_dbs(true);
+            }
         };
         for (size_t i = 0; i < terms.size(); i++) {
             pos[i].clear();

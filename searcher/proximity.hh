@@ -10,6 +10,7 @@
 
 #include <xapian.h>
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -38,11 +39,15 @@ struct ProximityQuery {
      * summed (pair_max with wdfs says why), n up to 2 * window. */
     std::vector<double> place_sums;
     /* Over one local index of layout 9: other handles on it at the same
-     * revision (the searcher's, shim_read.cc), which the words' cursors
-     * take in turn, so that each word's chunks are read through a B-tree
-     * cursor of its own; empty: every cursor reads through the
-     * database it is given. */
-    std::vector<Xapian::Database> cursor_dbs;
+     * revision (the searcher's, shim_read.cc cursor_dbs), which the
+     * words' cursors take in turn, so that each word's chunks are read
+     * through a B-tree cursor of its own.  open_dbs(false) gives those
+     * already open, open_dbs(true) opens them too; a reader asks for
+     * them to be opened once its cursors have read dbs_after chunks
+     * (opening costs more than a few chunk reads save).  Unset, or
+     * empty: every cursor reads through the database it is given. */
+    std::function<std::vector<Xapian::Database>(bool open)> open_dbs;
+    unsigned long dbs_after = 0;
 
     /* The pairs of neighbouring words of `query`, parsed from `text`:
      * its positive words in the default field, in the order the text
@@ -102,7 +107,13 @@ class ProximityReader {
      * chunks, a cursor a term, opened when first asked since init,
      * keeping the chunks it read (a rewind goes back through them). */
     bool chunked = false;
-    bool own_dbs = false; /* the cursors read through pq->cursor_dbs */
+    /* The handles the cursors read through (pq->open_dbs), empty: db;
+     * the chunks the cursors read since init; whether they were asked
+     * to be opened. */
+    std::vector<Xapian::Database> own;
+    unsigned long chunk_reads = 0;
+    bool own_asked = false;
+    void take_dbs(bool open);
     std::shared_ptr<const ChunkSpace> space;
     std::vector<std::unique_ptr<ChunkCursor>> cursors;
     std::vector<Xapian::docid> cursor_at; /* the work each was asked */

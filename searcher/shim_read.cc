@@ -987,7 +987,8 @@ static bool rank_stop_wanted(const Xapian::Query &q)
 static const size_t CURSOR_DBS = 8;
 
 /* Up to `want` (at most CURSOR_DBS) other handles on h's one local index
- * of layout 9, at h's revision, for the proximity bonus's word cursors;
+ * of layout 9, at h's revision, for the proximity bonus's word cursors,
+ * those kept from an earlier query, or with `open` opened as need be;
  * none over shards, a remote index or a writer, or when the index has
  * moved on from h's revision (a reopen catches up at the next query).
  *
@@ -998,9 +999,13 @@ static const size_t CURSOR_DBS = 8;
  * path from the root again: on the synthetic 1M a four-word query of
  * common words reads 14,173 blocks over one handle, 8,334 over 4 and
  * 4,744 over one a term (8); with 8 handles the p99 of four-word
- * queries there is 57 ms against 69 over one, of two-word ones 35
- * against 39 (bench/RESULTS.md, "A million works"). */
-static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
+ * queries there is 61 ms against 71 over one, of two-word ones 34
+ * against 39 (bench/RESULTS.md, "A million works").  Opening a handle
+ * costs about as much as the block reads a few dozen chunks save, so
+ * a query asks for them to be opened only once its cursors have read
+ * cursor_dbs_after() chunks. */
+static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want,
+                                                bool open)
 {
     std::vector<Xapian::Database> out;
     if (!h->chunks || h->writable || h->shards.size() != 1 ||
@@ -1015,11 +1020,12 @@ static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
         return out;
     }
     Reader &r = reader(h);
-    /* The last search that took them did not end (an error, a retry):
-     * they may be what failed, so they are opened again. */
-    if (r.cursor_dbs_busy) {
+    /* An earlier search that took them did not end (an error, a
+     * retry): they may be what failed, so they are opened again. */
+    if (r.cursor_dbs_busy && r.cursor_dbs_search != r.searches) {
         r.cursor_dbs.clear();
         r.cursor_ids.clear();
+        r.cursor_dbs_busy = false;
     }
     /* The path names another directory for now (a rebuild swapped in,
      * which h follows at its next read): nothing to open there. */
@@ -1038,6 +1044,9 @@ static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
          * which reads the version file by name again, and so would read
          * another index's after a swap. */
         for (size_t i = 0; i < want; i++) {
+            if (!open && (i == r.cursor_dbs.size() ||
+                          !same(r.cursor_ids[i], r.cursor_dbs[i])))
+                return std::vector<Xapian::Database>();
             if (i == r.cursor_dbs.size()) {
                 r.cursor_ids.emplace_back();
                 r.cursor_dbs.push_back(
@@ -1056,7 +1065,26 @@ static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want)
         return std::vector<Xapian::Database>();
     }
     r.cursor_dbs_busy = true;
+    r.cursor_dbs_search = r.searches;
     return out;
+}
+
+/* The chunks a query's word cursors read through h's handle before it
+ * asks for `want` handles of their own (cursor_dbs): 64 a handle.  In a
+ * fresh process on the arXiv 101k, opening 6 handles for `graph neural
+ * networks` (which reads between 128 and 256 chunks) made the command
+ * 6% slower (0.7 ms); on the synthetic 1M, `data reasoning guided
+ * performance` (thousands) is 10% quicker with them.  Or
+ * PDX_TEST_CURSOR_DBS_AFTER, read once a process: the tests set 0, so
+ * that their small indexes read through the handles too. */
+static unsigned long cursor_dbs_after(size_t want)
+{
+    static const long test = [] {
+        const char *n = getenv("PDX_TEST_CURSOR_DBS_AFTER");
+        return n ? static_cast<long>(strtoul(n, nullptr, 10)) : -1L;
+    }();
+    return test >= 0 ? static_cast<unsigned long>(test)
+                     : 64UL * std::min(want, CURSOR_DBS);
 }
 
 static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
@@ -1067,6 +1095,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     const bool has_text = q->text && *q->text;
     totals->note[0] = '\0';
     totals->n_query_authors = 0;
+    reader(h).searches++; /* cursor_dbs() tells its searches apart */
     Xapian::Query query;
     /* The phrases every match must hold, checked only for the works that
      * would make the page (PhraseFilter). */
@@ -1106,7 +1135,11 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             q->proximity_weight, q->proximity_window, q->proximity_title,
             tied);
         if (!pq->pairs.empty()) {
-            pq->cursor_dbs = cursor_dbs(h, pq->asked().size());
+            const size_t want = pq->asked().size();
+            pq->open_dbs = [h, want](bool open) {
+                return cursor_dbs(h, want, open);
+            };
+            pq->dbs_after = cursor_dbs_after(want);
             prox = pq;
         }
     }

@@ -1529,6 +1529,10 @@ static void test_nosync_writes_in_place(void)
 
 int main(void)
 {
+    /* the proximity bonus's cursors take their own handles at once, not
+     * only after 64 chunk reads a handle, which these small indexes
+     * never make (test_reader_bonus_follows_commits) */
+    setenv("PDX_TEST_CURSOR_DBS_AFTER", "0", 1);
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
