@@ -926,7 +926,7 @@ bool ChunkFormSource::rule_at(size_t r, Xapian::docid d)
             continue;
         if (c->forms_unknown())
             return true;
-        const size_t count = c->positions().size();
+        const size_t count = c->count_positions();
         for (size_t i = 0; i < count; i++) {
             const uint32_t f = c->form_at(i);
             if (f == 0 ? rule.self

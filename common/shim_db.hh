@@ -552,6 +552,8 @@ class ChunkCursor {
             decode();
         return at;
     }
+    /* How many positions the work has (positions().size(), undecoded). */
+    size_t count_positions() const { return count; }
     ChunkCursor(const Xapian::Database &db, const std::string &term,
                 std::shared_ptr<const ChunkSpace> space);
     /* To the next work, or false past the last. */

@@ -68,9 +68,9 @@ struct Reader : pdxshim::Side {
      * word cursors read through them. */
     std::vector<Xapian::Database> cursor_dbs;
     std::vector<pdxshim::shard_id> cursor_ids; /* the directories they are */
-    bool cursor_dbs_busy = false; /* taken by a search not yet ended */
-    unsigned long searches = 0;          /* run_search()es begun */
-    unsigned long cursor_dbs_search = 0; /* the one that took them */
+    unsigned long searches = 0; /* run_search()es begun */
+    /* The one that took them, while it has not ended (0: none). */
+    unsigned long cursor_dbs_search = 0;
 
     explicit Reader(shim_db *h); /* query_parse.cc */
 };

@@ -751,14 +751,11 @@ class RankStopSource : public Xapian::PostingSource {
     uint64_t steps_ = 0;
 };
 
-/* bounded() is q under a time limit: over local databases, q ANDed with
- * the RankStopSource of stop (none: q as it is), over remote shards
- * Xapian's time limit on e of `seconds`.  within() makes the stop.
- *
- * A match's time limit: over local databases, q ANDed with a
- * RankStopSource of its own, which ends the match once `seconds` are up
- * (*stop says whether it did); over remote shards, whose backend runs
- * only Xapian's own sources, Xapian's time limit on e.  Xapian 1.4's
+/* q under a time limit of `seconds`: over local databases, q ANDed with
+ * a RankStopSource of stop, which ends the match once they are up
+ * (stop says whether it did; none: q as it is); over remote shards,
+ * whose backend runs only Xapian's own sources, Xapian's time limit on
+ * e.  within() makes the stop for a match of its own.  Xapian 1.4's
  * limit is a POSIX timer whose SIGEV_THREAD notification writes a flag
  * in the match's stack frame: a timer that expires as the match ends
  * may write it after get_mset() has returned, into whatever the caller
@@ -778,6 +775,8 @@ static Xapian::Query bounded(shim_db *h, Xapian::Enquire &e,
                          Xapian::Query((new RankStopSource(stop))->release()));
 }
 
+/* q for a match of its own under a time limit of `seconds` (0: none):
+ * bounded(), with *stop made for it over local databases (else reset). */
 static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query &q,
                             double seconds, std::shared_ptr<RankStop> *stop)
 {
@@ -1022,14 +1021,15 @@ static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want,
     Reader &r = reader(h);
     /* An earlier search that took them did not end (an error, a
      * retry): they may be what failed, so they are opened again. */
-    if (r.cursor_dbs_busy && r.cursor_dbs_search != r.searches) {
+    if (r.cursor_dbs_search && r.cursor_dbs_search != r.searches) {
         r.cursor_dbs.clear();
         r.cursor_ids.clear();
-        r.cursor_dbs_busy = false;
+        r.cursor_dbs_search = 0;
     }
     /* The path names another directory for now (a rebuild swapped in,
-     * which h follows at its next read): nothing to open there. */
-    if (replaced(h))
+     * which h follows at its next read): nothing to open there (those
+     * kept are checked against h's index below). */
+    if (open && replaced(h))
         return out;
     const shard_id &own = h->shards[0];
     auto same = [&](const shard_id &id, const Xapian::Database &d) {
@@ -1064,7 +1064,6 @@ static std::vector<Xapian::Database> cursor_dbs(shim_db *h, size_t want,
         r.cursor_ids.clear();
         return std::vector<Xapian::Database>();
     }
-    r.cursor_dbs_busy = true;
     r.cursor_dbs_search = r.searches;
     return out;
 }
@@ -1404,7 +1403,7 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
             spy.reset(new Facets(q->facets, h->names, all_local(h)));
         with_reopen(h, [&] {
             run_search(h, q, totals, hits, stems, spy.get(), deadline);
-            reader(h).cursor_dbs_busy = false; /* cursor_dbs() says why */
+            reader(h).cursor_dbs_search = 0; /* ended: cursor_dbs() */
         });
         const bool snippets = q->snippet_bytes && q->text && *q->text;
         for (const auto &hit : hits) {
