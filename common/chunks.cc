@@ -717,28 +717,34 @@ bool ChunkCursor::load_delta()
     return false;
 }
 
-/* Past n varints at q (below e), or false for a truncated one. */
-static bool skip_varints(const unsigned char *&q, const unsigned char *e,
-                         uint32_t n)
+/* Past n varints at q (below e), or false for a truncated one.  A
+ * varint ends at each byte without its high bit: eight bytes are read as
+ * a word, their ends counted, and the word holding the n-th end gives
+ * its byte by clearing the ends before it.  An entry's positions are
+ * mostly one to three one-byte varints, so the count n is small and the
+ * loop over bytes it replaces was the most of a cursor's step. */
+static inline bool skip_varints(const unsigned char *&q,
+                                const unsigned char *e, uint32_t n)
 {
-    /* Eight bytes at a time: a varint ends at each byte without its high
-     * bit. */
-    while (n >= 8 && e - q >= 8) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (n && e - q >= 8) {
         uint64_t w;
         memcpy(&w, q, 8);
-        const unsigned ends = static_cast<unsigned>(
-            __builtin_popcountll(~w & 0x8080808080808080ULL));
-        if (ends > n)
-            break;
-        n -= ends;
-        q += 8;
-        if (!n) {
-            /* the n-th end may be earlier than the eighth byte */
-            q -= 8;
-            n = ends;
-            break;
+        uint64_t ends = ~w & 0x8080808080808080ULL;
+        /* the ends (bits 7, 15, ..., 63) summed into the top byte */
+        const uint32_t c = static_cast<uint32_t>(
+            ((ends >> 7) * 0x0101010101010101ULL) >> 56);
+        if (c < n) {
+            n -= c;
+            q += 8;
+            continue;
         }
+        while (--n)
+            ends &= ends - 1;
+        q += (__builtin_ctzll(ends) >> 3) + 1;
+        return true;
     }
+#endif
     while (n) {
         if (q == e)
             return false;
@@ -780,8 +786,11 @@ bool ChunkCursor::step()
             did = 0;
             return false;
         }
+    /* on a local pointer, which the compiler keeps in a register (p is
+     * a member: every store through it would be made) */
+    const unsigned char *q = p;
     uint32_t gap, head;
-    if (!get_varint(p, end, gap) || !get_varint(p, end, head))
+    if (!get_varint(q, end, gap) || !get_varint(q, end, head))
         corrupt(term);
     local = in_chunk++ ? local + gap : gap;
     count = (head >> 2) + 1;
@@ -789,13 +798,14 @@ bool ChunkCursor::step()
     only = 0;
     if (kind == 1) {
         uint32_t f;
-        if (!get_varint(p, end, f) || f >= forms.size())
+        if (!get_varint(q, end, f) || f >= forms.size())
             corrupt(term);
         only = forms[f];
     }
-    body = p;
-    if (!skip_varints(p, end, kind == 2 ? 2 * count : count))
+    body = q;
+    if (!skip_varints(q, end, kind == 2 ? 2 * count : count))
         corrupt(term);
+    p = q;
     return true;
 }
 

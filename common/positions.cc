@@ -112,8 +112,12 @@
  *     commonest phrase on two halves of 300,000 works where one index
  *     took 40 ms, and now 81 ms (measured in the commit that made it).
  *   - PhraseSource, a Xapian::PostingSource that weighs nothing and
- *     walks the AND of the phrase's words, for a phrase that only some
- *     matches hold ("a b" OR c).
+ *     walks the AND of the phrase's words (in layout 9 their chunks, side
+ *     by side), for a phrase that only some matches hold ("a b" OR c);
+ *     and, leading a match of its own, to count a query whose every
+ *     match holds its phrases before that query is ranked
+ *     (searcher/shim_read.cc, count_by_phrases): the decider would be
+ *     asked about every work holding the words.
  *
  * A work without the value (written by layout 6 or before, or an index
  * built with Xapian's positions, which a shard served by xapian-tcpsrv
@@ -853,11 +857,14 @@ static bool stands_on(Xapian::PostingIterator &it, Xapian::docid d)
 
 /* ---------------------------------------------------------- PhraseSource */
 
-PhraseSource::PhraseSource(const PhraseCheck &check_) : phrase(check_) {}
+PhraseSource::PhraseSource(const PhraseCheck &check_, Xapian::doccount share_)
+    : phrase(check_), share(std::max<Xapian::doccount>(share_, 1))
+{
+}
 
 Xapian::PostingSource *PhraseSource::clone() const
 {
-    return new PhraseSource(phrase);
+    return new PhraseSource(phrase, share);
 }
 
 void PhraseSource::init(const Xapian::Database &db_)

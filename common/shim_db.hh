@@ -756,6 +756,7 @@ class PhraseSource : public Xapian::PostingSource {
      * at[f] is the work field f's cursors stand together on (0: none
      * left). */
     bool chunked = false;
+    Xapian::doccount share;
     std::shared_ptr<const ChunkSpace> space;
     std::vector<std::unique_ptr<ChunkCursor>> cur;
     std::vector<Xapian::docid> field_at;
@@ -767,9 +768,17 @@ class PhraseSource : public Xapian::PostingSource {
     void find(Xapian::docid d);
 
   public:
-    explicit PhraseSource(const PhraseCheck &phrase);
+    /* est_share: its estimate of matches is tf / est_share, tf the
+     * works holding the rarest of its first field's terms.  Xapian's AND
+     * walks its rarest estimate and skips the others to it: 2 keeps the
+     * phrase behind its own words' postings; a larger share makes it
+     * lead them, walking its terms' chunks side by side, which costs
+     * less a work than the matcher's AND of their postings
+     * (count_by_phrases in searcher/shim_read.cc). */
+    explicit PhraseSource(const PhraseCheck &phrase,
+                          Xapian::doccount est_share = 2);
     Xapian::doccount get_termfreq_min() const override { return 0; }
-    Xapian::doccount get_termfreq_est() const override { return tf / 2; }
+    Xapian::doccount get_termfreq_est() const override { return tf / share; }
     Xapian::doccount get_termfreq_max() const override { return tf; }
     Xapian::docid get_docid() const override { return did; }
     void next(double min_wt) override;

@@ -788,6 +788,146 @@ static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query 
     return bounded(h, e, q, seconds, *stop);
 }
 
+/* The matches of a query whose every match must hold its phrases,
+ * counted before its ranking (count_by_phrases). */
+struct PhraseCount {
+    bool counted = false; /* false: not counted (the usual path) */
+    bool over = false;    /* `limit` or more: ids is empty */
+    std::vector<Xapian::docid> ids; /* the matches, ascending */
+    size_t lower = 0, upper = 0;    /* the count's bounds */
+};
+
+/* Collects the docids of a match (one database: they are its own). */
+class IdSpy : public Xapian::MatchSpy {
+  public:
+    explicit IdSpy(std::vector<Xapian::docid> &ids) : ids_(ids) {}
+    void operator()(const Xapian::Document &doc, double) override
+    {
+        ids_.push_back(doc.get_docid());
+    }
+
+  private:
+    std::vector<Xapian::docid> &ids_;
+};
+
+/* The works of a sorted list of docids, weighing nothing: the ranking's
+ * filter once count_by_phrases has found every match. */
+class IdsSource : public Xapian::PostingSource {
+  public:
+    explicit IdsSource(std::shared_ptr<const std::vector<Xapian::docid>> ids)
+        : ids_(std::move(ids))
+    {
+    }
+    Xapian::PostingSource *clone() const override { return new IdsSource(ids_); }
+    void init(const Xapian::Database &) override
+    {
+        at_ = 0;
+        started_ = false;
+        set_maxweight(0);
+    }
+    Xapian::doccount get_termfreq_min() const override { return n(); }
+    Xapian::doccount get_termfreq_est() const override { return n(); }
+    Xapian::doccount get_termfreq_max() const override { return n(); }
+    void next(double) override
+    {
+        if (started_)
+            at_++;
+        started_ = true;
+    }
+    void skip_to(Xapian::docid d, double) override
+    {
+        if (!started_)
+            started_ = true;
+        at_ = static_cast<size_t>(
+            std::lower_bound(ids_->begin() + static_cast<std::ptrdiff_t>(at_),
+                             ids_->end(), d) -
+            ids_->begin());
+    }
+    bool at_end() const override { return started_ && at_ >= ids_->size(); }
+    Xapian::docid get_docid() const override { return (*ids_)[at_]; }
+    double get_weight() const override { return 0; }
+    std::string get_description() const override
+    {
+        return "paperdex::IdsSource(" + std::to_string(n()) + ")";
+    }
+
+  private:
+    Xapian::doccount n() const { return static_cast<Xapian::doccount>(ids_->size()); }
+    std::shared_ptr<const std::vector<Xapian::docid>> ids_;
+    size_t at_ = 0;
+    bool started_ = false;
+};
+
+/* How much rarer than its rarest word a phrase is taken to be when it
+ * leads the count (PhraseSource's est_share): enough to walk ahead of
+ * its own words' postings, and behind a word of the query rarer than
+ * that, which then leads and the phrase is checked only where it is. */
+static const Xapian::doccount PHRASE_LEAD_SHARE = 16;
+
+/* Counts, up to `limit`, the matches of query (filters included) under
+ * the phrases every match must hold, before the ranking, in a match that
+ * weighs nothing and puts each phrase's PhraseSource in the query in
+ * place of the decider.  Over one local index of layout 9, where that
+ * source walks the phrase's words' chunks side by side
+ * (common/positions.cc) and leads the match.  Counted through the
+ * decider, the matcher's AND of the words' postings handed it each work
+ * holding them, and a rare phrase of common words was counted over
+ * every such work (for "multi model" on the synthetic million, the
+ * 278,190 works whose abstracts hold both words, 2,576 the phrase).
+ *
+ * Fewer than `limit` matches: out->ids holds them all, so the ranking
+ * needs no decider and weighs only them, and the count is exact.  At
+ * `limit` or more: out->over, the total is "limit+" and the ranking goes
+ * on as before.  Past the time (seconds, or SHIM_COUNT_SECONDS) or over
+ * anything else (several or remote databases, positions kept the other
+ * ways): nothing counted (out->counted false). */
+static void count_by_phrases(shim_db *h, const Xapian::Query &query,
+                             const PhraseFilter &phrases, size_t limit,
+                             double seconds, PhraseCount *out)
+{
+    *out = PhraseCount();
+    if (!limit || phrases.checks.empty() || h->db.size() != 1 ||
+        !all_local(h))
+        return;
+    std::vector<Xapian::Query> sources;
+    for (const PhraseCheck &c : phrases.checks) {
+        if (!c.chunked)
+            return;
+        sources.emplace_back(
+            (new PhraseSource(c, PHRASE_LEAD_SHARE))->release());
+    }
+    Xapian::Enquire ce(h->db);
+    std::shared_ptr<RankStop> cut;
+    ce.set_query(within(
+        h, ce,
+        Xapian::Query(Xapian::Query::OP_FILTER, query,
+                      Xapian::Query(Xapian::Query::OP_AND, sources.begin(),
+                                    sources.end())),
+        seconds > 0 ? seconds : SHIM_COUNT_SECONDS, &cut));
+    ce.set_weighting_scheme(Xapian::BoolWeight());
+    IdSpy spy(out->ids);
+    ce.add_matchspy(&spy);
+    const Xapian::MSet cs =
+        ce.get_mset(0, 1, static_cast<Xapian::doccount>(limit));
+    ce.clear_matchspies();
+    if (cut && cut->hit)
+        return;
+    const size_t lower = cs.get_matches_lower_bound();
+    out->lower = lower;
+    out->upper = cs.get_matches_upper_bound();
+    if (lower < out->upper) {
+        /* the match ended at the limit */
+        if (lower < limit)
+            return;
+        out->over = true;
+        out->ids.clear();
+    } else if (lower != out->ids.size()) {
+        return; /* the spy saw other works than the count: not used */
+    }
+    std::sort(out->ids.begin(), out->ids.end());
+    out->counted = true;
+}
+
 /* The total: exact up to `limit` matches, and past it a lower bound
  * (totals->gte), so that a page never shows an estimate as a count.
  *
@@ -801,22 +941,33 @@ static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query 
  * words (an OR's lower bound is already its commonest word's count) and
  * costs what reading the rest of the postings costs otherwise
  * (bench/RESULTS.md, "Counts").  A phrase is checked in every work that
- * holds its words, up to the limit: the dearest case, which on a
- * million works can take half a second; so that no query counts for
+ * holds its words, up to the limit: the dearest case.  A query whose
+ * phrases every match must hold, over one local index of layout 9, is
+ * counted before its ranking instead (count_by_phrases), with each
+ * phrase walking its words' chunks; `known` then gives that count and
+ * its bounds, and no second match is made.  So that no query counts for
  * long, the count stops after SHIM_COUNT_SECONDS (or the query's own
- * time limit), and the total is then what was counted, a lower bound.  limit 0 means the ranking
- * match counted everything (--exact, facets). */
+ * time limit), and the total is then what was counted, a lower bound.
+ * limit 0 means the ranking match counted everything (--exact,
+ * facets). */
 static void count_total(shim_db *h, const Xapian::Query &query,
                         const Xapian::MatchDecider *decider,
                         const Xapian::MSet &ms, size_t limit,
-                        double time_limit, shim_totals *t, bool stopped)
+                        double time_limit, shim_totals *t, bool stopped,
+                        const PhraseCount *known = nullptr)
 {
     t->estimated = ms.get_matches_estimated();
     t->lower = ms.get_matches_lower_bound();
     t->upper = ms.get_matches_upper_bound();
     if (stopped) /* the match ended early: it knows a lower bound only */
         t->upper = std::max<size_t>(t->upper, h->db.get_doccount());
-    if (t->lower < t->upper && limit && t->lower < limit) {
+    if (known && known->counted) {
+        /* counted before the ranking (count_by_phrases), as below */
+        t->lower = std::max<size_t>(t->lower, known->lower);
+        t->upper = std::min<size_t>(t->upper, known->upper);
+        t->estimated = t->lower == t->upper ? t->lower
+                                            : std::max(t->estimated, t->lower);
+    } else if (t->lower < t->upper && limit && t->lower < limit) {
         Xapian::Enquire ce(h->db);
         std::shared_ptr<RankStop> cut;
         /* past the time the total is what was counted, a lower bound
@@ -1237,9 +1388,35 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         run = Xapian::Query(
             Xapian::Query::OP_AND_MAYBE, run,
             Xapian::Query((new ProximitySource(alone))->release()));
+    /* A query whose phrases every match must hold, counted first
+     * (count_by_phrases): with fewer matches than the count's limit the
+     * ranking weighs only them, with no decider. */
+    PhraseCount first;
+    const Xapian::MatchDecider *rank_decider = decider;
+    if (decider && !q->exact_total && !spy &&
+        q->count_limit > static_cast<size_t>(q->offset + q->limit))
+        count_by_phrases(h, query, phrases, q->count_limit, deadline.left(),
+                         &first);
+    const bool over_ids = first.counted && !first.over;
+    if (over_ids)
+        rank_decider = nullptr;
     /* stop's source over local databases, Xapian's own limit (which
      * stops only the count past the page) over remote shards: within() */
-    enq.set_query(bounded(h, enq, run, deadline.left(), stop));
+    Xapian::Query ranked = bounded(h, enq, run, deadline.left(), stop);
+    if (over_ids) {
+        /* only the works counted, each weighed as the query weighs it:
+         * the ids' source weighs 0 on the left of an AND_MAYBE, so that
+         * the query's tree stays as it is below it (under an AND, Xapian
+         * would hoist its AND_MAYBEs' right sides into one OR, and add
+         * their weights in another order) */
+        ranked = Xapian::Query(
+            Xapian::Query::OP_AND_MAYBE,
+            Xapian::Query((new IdsSource(std::make_shared<const std::vector<Xapian::docid>>(
+                               std::move(first.ids))))
+                              ->release()),
+            ranked);
+    }
+    enq.set_query(ranked);
     if (has_text)
         enq.set_weighting_scheme(Xapian::BM25Weight(q->k1, 0, 1, q->b, 0.5));
     else
@@ -1261,7 +1438,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         check = h->db.get_doccount();
     Xapian::MSet ms = enq.get_mset(static_cast<Xapian::doccount>(q->offset),
                                    static_cast<Xapian::doccount>(q->limit),
-                                   check, nullptr, decider);
+                                   check, nullptr, rank_decider);
     if (stop && stop->hit)
         append_note(totals, "the ranking stopped at the time budget: the "
                             "hits are the best of the works it met");
@@ -1311,7 +1488,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     }
     count_total(h, query, decider, counted,
                 q->exact_total ? 0 : q->count_limit, deadline.left(), totals,
-                spy ? facets_cut && facets_cut->hit : stop && stop->hit);
+                spy ? facets_cut && facets_cut->hit : stop && stop->hit,
+                &first);
     if (spy) {
         size_t cut = 0;
         spy->finish(h, query, decider, q->facet_limit, deadline.left(), &cut);

@@ -1340,6 +1340,98 @@ static void test_wildcard_cut(void)
     pdx_close(w);
 }
 
+/* A page and its total as one string: "total relation|id:score ..." (scores
+ * to 17 digits). */
+static void page_of(pdx_index *r, const char *text, size_t count_limit,
+                    int exact, int year, char *out, size_t len)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.count_limit = count_limit;
+    q.exact_total = exact;
+    q.year_min = q.year_max = year;
+    q.limit = 20;
+    pdx_results *res = NULL;
+    out[0] = '\0';
+    CHECK_INT(pdx_search(&res, r, &q), 0);
+    if (!res)
+        return;
+    size_t at = (size_t)snprintf(out, len, "%zu %d|", pdx_results_total(res),
+                                 (int)pdx_results_total_relation(res));
+    for (size_t i = 0; i < pdx_results_count(res) && at < len; i++)
+        at += (size_t)snprintf(out + at, len - at, " %s:%.17g",
+                               pdx_results_hit(res, i)->work->id,
+                               pdx_results_hit(res, i)->score);
+    pdx_results_free(res);
+}
+
+/* A query whose every match must hold a phrase is counted first, with
+ * the phrase leading the match, and ranked over the works counted
+ * (searcher/shim_read.cc, count_by_phrases).  Its page and total must be
+ * those of the same query counted with --exact (the phrase checked work
+ * by work after the ranking), and its totals what the works hold. */
+static void test_phrase_counts(void)
+{
+    pdx_index *w = NULL, *r = NULL;
+    CHECK_INT(pdx_open(&w, path_of("phrases"), PDX_OPEN_WRITE | PDX_OPEN_CREATE),
+              0);
+    /* "alpha beta" side by side in the titles of every 7th work and the
+     * abstracts of every 5th, apart elsewhere; "gamma delta" side by side
+     * in every 3rd; "zeta" in every 11th; a year of ten each */
+    int want_ab = 0, want_ab_gd = 0, want_ab_zeta = 0, want_ab_2004 = 0;
+    for (int i = 0; i < 400; i++) {
+        char id[16], title[128], abstract[256];
+        snprintf(id, sizeof id, "p%03d", i);
+        snprintf(title, sizeof title, "work %d %s", i,
+                 i % 7 == 0 ? "alpha beta study" : "beta study alpha");
+        snprintf(abstract, sizeof abstract, "lambda show %s results %s %s",
+                 i % 5 == 0 ? "alpha beta" : "alpha kappa beta",
+                 i % 3 == 0 ? "gamma delta" : "delta gamma",
+                 i % 11 == 0 ? "zeta" : "eta");
+        CHECK_INT(put(w, id, title, abstract, "A B", "cs.LG", 2000 + i % 10), 0);
+        const int ab = i % 7 == 0 || i % 5 == 0;
+        want_ab += ab;
+        want_ab_gd += ab && i % 3 == 0;
+        want_ab_zeta += ab && i % 11 == 0;
+        want_ab_2004 += ab && i % 10 == 4;
+    }
+    CHECK_INT(pdx_commit(w), 0);
+    pdx_close(w);
+    CHECK_INT(pdx_open(&r, path_of("phrases"), PDX_OPEN_READ), 0);
+    const struct {
+        const char *text;
+        int year;
+        const int *want;
+    } cases[] = {
+        {"\"alpha beta\"", 0, &want_ab},
+        {"\"alpha beta\" AND \"gamma delta\"", 0, &want_ab_gd},
+        {"\"alpha beta\" AND zeta", 0, &want_ab_zeta},
+        {"+\"alpha beta\" study", 0, &want_ab},
+        {"\"alpha beta\"", 2004, &want_ab_2004},
+    };
+    char got[4096], exact[4096], want[64];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        page_of(r, cases[k].text, 0, 0, cases[k].year, got, sizeof got);
+        page_of(r, cases[k].text, 0, 1, cases[k].year, exact, sizeof exact);
+        CHECK_STR(got, exact);
+        snprintf(want, sizeof want, "%d 0|", *cases[k].want);
+        if (strncmp(got, want, strlen(want))) fprintf(stderr, "GOT %.80s want %s case %zu\n", got, want, k);
+        CHECK(strncmp(got, want, strlen(want)) == 0);
+        /* past the count's limit: "limit+", and the same page; the
+         * page's 20 hits need no count of their own below 20 */
+        for (size_t limit = 3; limit <= 30; limit += 27) {
+            page_of(r, cases[k].text, limit, 0, cases[k].year, got, sizeof got);
+            if ((size_t)*cases[k].want > limit)
+                snprintf(want, sizeof want, "%zu 1|", limit);
+            else
+                snprintf(want, sizeof want, "%d 0|", *cases[k].want);
+            CHECK(strncmp(got, want, strlen(want)) == 0);
+            CHECK_STR(strchr(got, '|'), strchr(exact, '|'));
+        }
+    }
+    pdx_close(r);
+}
+
 static void test_long_queries(void)
 {
     pdx_index *ix = NULL;
@@ -1551,6 +1643,7 @@ int main(void)
     test_explain();
     test_suggest();
     test_long_queries();
+    test_phrase_counts();
     test_wildcard_cut();
     test_long_terms();
     test_lock_and_damage();
