@@ -792,22 +792,39 @@ static Xapian::Query within(shim_db *h, Xapian::Enquire &e, const Xapian::Query 
  * counted before its ranking (count_by_phrases). */
 struct PhraseCount {
     bool counted = false; /* false: not counted (the usual path) */
-    bool over = false;    /* `limit` or more: ids is empty */
-    std::vector<Xapian::docid> ids; /* the matches, ascending */
-    size_t lower = 0, upper = 0;    /* the count's bounds */
+    bool all = false;     /* ids holds every match, ascending */
+    std::vector<Xapian::docid> ids;
+    size_t lower = 0, upper = 0; /* the count's bounds */
 };
 
-/* Collects the docids of a match (one database: they are its own). */
+/* The most matches whose docids count_by_phrases keeps for the ranking
+ * (4 bytes each): a count limit can be set far higher (--count-limit),
+ * and a query with more matches than this is ranked with the decider.
+ * Or PDX_TEST_PHRASE_IDS_MAX, read at each count, which the tests set
+ * low to take that way on a small index. */
+static size_t phrase_ids_max()
+{
+    const char *n = getenv("PDX_TEST_PHRASE_IDS_MAX");
+    return n ? static_cast<size_t>(strtoul(n, nullptr, 10)) : 100000;
+}
+
+/* Collects the docids of a match (one database: they are its own), up
+ * to `max` of them (seen() counts them all). */
 class IdSpy : public Xapian::MatchSpy {
   public:
-    explicit IdSpy(std::vector<Xapian::docid> &ids) : ids_(ids) {}
+    IdSpy(std::vector<Xapian::docid> &ids, size_t max) : ids_(ids), max_(max) {}
     void operator()(const Xapian::Document &doc, double) override
     {
-        ids_.push_back(doc.get_docid());
+        if (ids_.size() < max_)
+            ids_.push_back(doc.get_docid());
+        seen_++;
     }
+    size_t seen() const { return seen_; }
 
   private:
     std::vector<Xapian::docid> &ids_;
+    size_t max_;
+    size_t seen_ = 0;
 };
 
 /* The works of a sorted list of docids, weighing nothing: the ranking's
@@ -875,12 +892,14 @@ static const Xapian::doccount PHRASE_LEAD_SHARE = 16;
  * every such work (for "multi model" on the synthetic million, the
  * 278,190 works whose abstracts hold both words, 2,576 the phrase).
  *
- * Fewer than `limit` matches: out->ids holds them all, so the ranking
- * needs no decider and weighs only them, and the count is exact.  At
- * `limit` or more: out->over, the total is "limit+" and the ranking goes
- * on as before.  Past the time (seconds, or SHIM_COUNT_SECONDS) or over
- * anything else (several or remote databases, positions kept the other
- * ways): nothing counted (out->counted false). */
+ * All counted (fewer than `limit` matches): the count is exact, and with
+ * at most phrase_ids_max() of them out->ids holds them (out->all), so that
+ * the ranking needs no decider and weighs only them.  At `limit` or
+ * more, the total is "limit+" and the ranking goes on as before; so it
+ * does past the time (seconds, or SHIM_COUNT_SECONDS), with what was
+ * counted as the total's lower bound.
+ * Over anything else (several or remote databases, positions kept the
+ * other ways): nothing counted (out->counted false). */
 static void count_by_phrases(shim_db *h, const Xapian::Query &query,
                              const PhraseFilter &phrases, size_t limit,
                              double seconds, PhraseCount *out)
@@ -905,25 +924,28 @@ static void count_by_phrases(shim_db *h, const Xapian::Query &query,
                                     sources.end())),
         seconds > 0 ? seconds : SHIM_COUNT_SECONDS, &cut));
     ce.set_weighting_scheme(Xapian::BoolWeight());
-    IdSpy spy(out->ids);
+    IdSpy spy(out->ids, phrase_ids_max());
     ce.add_matchspy(&spy);
     const Xapian::MSet cs =
         ce.get_mset(0, 1, static_cast<Xapian::doccount>(limit));
     ce.clear_matchspies();
-    if (cut && cut->hit)
-        return;
-    const size_t lower = cs.get_matches_lower_bound();
-    out->lower = lower;
+    out->lower = cs.get_matches_lower_bound();
     out->upper = cs.get_matches_upper_bound();
-    if (lower < out->upper) {
-        /* the match ended at the limit */
-        if (lower < limit)
-            return;
-        out->over = true;
-        out->ids.clear();
-    } else if (lower != out->ids.size()) {
+    if (cut && cut->hit) {
+        /* what was counted, a lower bound ("4,321+"), as count_total
+         * gives it: the ranking goes on with the decider, and no second
+         * count spends the time again */
+        out->upper = std::max<size_t>(out->upper, h->db.get_doccount());
+    } else if (out->lower < out->upper) {
+        if (out->lower < limit)
+            return; /* ended short of the limit, unexpectedly: not used */
+    } else if (out->lower != spy.seen()) {
         return; /* the spy saw other works than the count: not used */
+    } else {
+        out->all = out->ids.size() == spy.seen();
     }
+    if (!out->all)
+        out->ids.clear();
     std::sort(out->ids.begin(), out->ids.end());
     out->counted = true;
 }
@@ -1397,7 +1419,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         q->count_limit > static_cast<size_t>(q->offset + q->limit))
         count_by_phrases(h, query, phrases, q->count_limit, deadline.left(),
                          &first);
-    const bool over_ids = first.counted && !first.over;
+    const bool over_ids = first.counted && first.all;
     if (over_ids)
         rank_decider = nullptr;
     /* stop's source over local databases, Xapian's own limit (which
