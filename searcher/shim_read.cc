@@ -828,14 +828,21 @@ class IdSpy : public Xapian::MatchSpy {
 };
 
 /* The works of a sorted list of docids, weighing nothing: the ranking's
- * filter once count_by_phrases has found every match. */
+ * filter once count_by_phrases has found every match.  With stop (not
+ * null), it ends once stop's time is up, as RankStopSource does, and
+ * says so in stop->hit: it stands on the left of the ranking's AND_MAYBE,
+ * whose right side may have ended at that time already. */
 class IdsSource : public Xapian::PostingSource {
   public:
-    explicit IdsSource(std::shared_ptr<const std::vector<Xapian::docid>> ids)
-        : ids_(std::move(ids))
+    IdsSource(std::shared_ptr<const std::vector<Xapian::docid>> ids,
+              std::shared_ptr<RankStop> stop)
+        : ids_(std::move(ids)), stop_(std::move(stop))
     {
     }
-    Xapian::PostingSource *clone() const override { return new IdsSource(ids_); }
+    Xapian::PostingSource *clone() const override
+    {
+        return new IdsSource(ids_, stop_);
+    }
     void init(const Xapian::Database &) override
     {
         at_ = 0;
@@ -850,6 +857,7 @@ class IdsSource : public Xapian::PostingSource {
         if (started_)
             at_++;
         started_ = true;
+        check_time();
     }
     void skip_to(Xapian::docid d, double) override
     {
@@ -859,6 +867,7 @@ class IdsSource : public Xapian::PostingSource {
             std::lower_bound(ids_->begin() + static_cast<std::ptrdiff_t>(at_),
                              ids_->end(), d) -
             ids_->begin());
+        check_time();
     }
     bool at_end() const override { return started_ && at_ >= ids_->size(); }
     Xapian::docid get_docid() const override { return (*ids_)[at_]; }
@@ -870,9 +879,19 @@ class IdsSource : public Xapian::PostingSource {
 
   private:
     Xapian::doccount n() const { return static_cast<Xapian::doccount>(ids_->size()); }
+    /* the clock, every 64 moves */
+    void check_time()
+    {
+        if (stop_ && ++steps_ % 64 == 0 && stop_->passed()) {
+            stop_->hit = true;
+            at_ = ids_->size();
+        }
+    }
     std::shared_ptr<const std::vector<Xapian::docid>> ids_;
+    std::shared_ptr<RankStop> stop_;
     size_t at_ = 0;
     bool started_ = false;
+    uint64_t steps_ = 0;
 };
 
 /* How much rarer than its rarest word a phrase is taken to be when it
@@ -1434,7 +1453,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         ranked = Xapian::Query(
             Xapian::Query::OP_AND_MAYBE,
             Xapian::Query((new IdsSource(std::make_shared<const std::vector<Xapian::docid>>(
-                               std::move(first.ids))))
+                                             std::move(first.ids)),
+                                         stop))
                               ->release()),
             ranked);
     }
