@@ -1430,14 +1430,21 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             Xapian::Query::OP_AND_MAYBE, run,
             Xapian::Query((new ProximitySource(alone))->release()));
     /* A query whose phrases every match must hold, counted first
-     * (count_by_phrases): with fewer matches than the count's limit the
-     * ranking weighs only them, with no decider. */
+     * (count_by_phrases): with all its matches counted the ranking weighs
+     * only them, with no decider.  Counted one past the count's limit,
+     * or past the page when that is further: a total of exactly the
+     * limit is then known as exact on every page and with --limit 0,
+     * and a rare phrase is found whole by the count where the page alone
+     * would have it checked by the decider in every work holding its
+     * words. */
     PhraseCount first;
     const Xapian::MatchDecider *rank_decider = decider;
-    if (decider && !q->exact_total && !spy &&
-        q->count_limit > static_cast<size_t>(q->offset + q->limit))
-        count_by_phrases(h, query, phrases, q->count_limit, deadline.left(),
-                         &first);
+    if (decider && !q->exact_total && !spy)
+        count_by_phrases(h, query, phrases,
+                         std::max<size_t>(q->count_limit,
+                                          static_cast<size_t>(q->offset + q->limit)) +
+                             1,
+                         deadline.left(), &first);
     const bool over_ids = first.counted && first.all;
     if (over_ids)
         rank_decider = nullptr;
