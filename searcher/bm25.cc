@@ -596,8 +596,7 @@ class BM25OrSource : public Xapian::PostingSource {
         for (;;) {
             /* the clock, every 256 works considered: a long OR passes
              * over many without proposing one */
-            if (stop_ && ++steps_ % 256 == 0 && stop_->passed()) {
-                stop_->hit = true;
+            if (stop_ && stop_->due(&steps_, 256)) {
                 cur_ = END;
                 return;
             }

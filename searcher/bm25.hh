@@ -9,6 +9,7 @@
 
 #include <xapian.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -96,6 +97,16 @@ struct RankStop {
     bool hit = false;
     explicit RankStop(double seconds) : end(seconds_now() + seconds) {}
     bool passed() const { return seconds_now() >= end; }
+    /* A source's step: reads the clock at every `every`th call counted
+     * in *steps (a few nanoseconds each) and, once the time is up, sets
+     * hit and returns true, when the source ends. */
+    bool due(uint64_t *steps, uint64_t every)
+    {
+        if (++*steps % every != 0 || !passed())
+            return false;
+        hit = true;
+        return true;
+    }
 };
 
 /* A query's filter as a page found first checks it work by work

@@ -43,6 +43,13 @@ const char *const UPDATED_KEY = LAYOUT_META_UPDATED;
 
 } // namespace
 
+/* How long a count may take: a query's own time limit, or
+ * SHIM_COUNT_SECONDS when it has none (0). */
+static double count_seconds(double seconds)
+{
+    return seconds > 0 ? seconds : SHIM_COUNT_SECONDS;
+}
+
 Reader &reader(shim_db *h)
 {
     if (!h->reader)
@@ -606,8 +613,7 @@ class Facets {
                           double seconds,
                           const std::vector<uint64_t> *matched)
     {
-        const double end =
-            seconds_now() + (seconds > 0 ? seconds : SHIM_COUNT_SECONDS);
+        const double end = seconds_now() + count_seconds(seconds);
         Xapian::Enquire ce(h->db);
         ce.set_weighting_scheme(Xapian::BoolWeight());
         const Xapian::doccount all = h->db.get_doccount();
@@ -739,11 +745,8 @@ class RankStopSource : public Xapian::PostingSource {
     void move(Xapian::docid to)
     {
         did_ = to;
-        /* the clock, every 64 works: a few nanoseconds each */
-        if (++steps_ % 64 == 0 && stop_->passed()) {
-            stop_->hit = true;
+        if (stop_->due(&steps_, 64)) /* the clock, every 64 works */
             did_ = last_ + 1;
-        }
     }
     std::shared_ptr<RankStop> stop_;
     Xapian::docid last_ = 0, did_ = 0;
@@ -882,10 +885,8 @@ class IdsSource : public Xapian::PostingSource {
     /* the clock, every 64 moves */
     void check_time()
     {
-        if (stop_ && ++steps_ % 64 == 0 && stop_->passed()) {
-            stop_->hit = true;
+        if (stop_ && stop_->due(&steps_, 64))
             at_ = ids_->size();
-        }
     }
     std::shared_ptr<const std::vector<Xapian::docid>> ids_;
     std::shared_ptr<RankStop> stop_;
@@ -941,7 +942,7 @@ static void count_by_phrases(shim_db *h, const Xapian::Query &query,
         Xapian::Query(Xapian::Query::OP_FILTER, query,
                       Xapian::Query(Xapian::Query::OP_AND, sources.begin(),
                                     sources.end())),
-        seconds > 0 ? seconds : SHIM_COUNT_SECONDS, &cut));
+        count_seconds(seconds), &cut));
     ce.set_weighting_scheme(Xapian::BoolWeight());
     IdSpy spy(out->ids, phrase_ids_max());
     ce.add_matchspy(&spy);
@@ -967,6 +968,16 @@ static void count_by_phrases(shim_db *h, const Xapian::Query &query,
         out->ids.clear();
     std::sort(out->ids.begin(), out->ids.end());
     out->counted = true;
+}
+
+/* t's bounds narrowed by those of a count of the same matches, and its
+ * estimate kept between them. */
+static void narrow(shim_totals *t, size_t lower, size_t upper)
+{
+    t->lower = std::max(t->lower, lower);
+    t->upper = std::min(t->upper, upper);
+    t->estimated = t->lower == t->upper ? t->lower
+                                        : std::max(t->estimated, t->lower);
 }
 
 /* The total: exact up to `limit` matches, and past it a lower bound
@@ -1003,28 +1014,19 @@ static void count_total(shim_db *h, const Xapian::Query &query,
     if (stopped) /* the match ended early: it knows a lower bound only */
         t->upper = std::max<size_t>(t->upper, h->db.get_doccount());
     if (known && known->counted) {
-        /* counted before the ranking (count_by_phrases), as below */
-        t->lower = std::max<size_t>(t->lower, known->lower);
-        t->upper = std::min<size_t>(t->upper, known->upper);
-        t->estimated = t->lower == t->upper ? t->lower
-                                            : std::max(t->estimated, t->lower);
+        /* counted before the ranking (count_by_phrases) */
+        narrow(t, known->lower, known->upper);
     } else if (t->lower < t->upper && limit && t->lower < limit) {
         Xapian::Enquire ce(h->db);
         std::shared_ptr<RankStop> cut;
-        /* past the time the total is what was counted, a lower bound
-         * ("4,321+") */
-        ce.set_query(within(h, ce, query,
-                            time_limit > 0 ? time_limit : SHIM_COUNT_SECONDS, &cut));
+        ce.set_query(within(h, ce, query, count_seconds(time_limit), &cut));
         ce.set_weighting_scheme(Xapian::BoolWeight());
         Xapian::MSet cs = ce.get_mset(
             0, 1, static_cast<Xapian::doccount>(limit), nullptr, decider);
-        t->lower = std::max<size_t>(t->lower, cs.get_matches_lower_bound());
-        if (!(cut && cut->hit))
-            t->upper = std::min<size_t>(t->upper, cs.get_matches_upper_bound());
-        if (t->lower == t->upper)
-            t->estimated = t->lower;
-        else
-            t->estimated = std::max(t->estimated, t->lower);
+        /* past the time the total is what was counted, a lower bound
+         * ("4,321+") */
+        narrow(t, cs.get_matches_lower_bound(),
+               cut && cut->hit ? t->upper : cs.get_matches_upper_bound());
     }
     /* Past the limit the total says "limit+" even when this match
      * happened to count them all (a single word, a date sort), so that
