@@ -179,6 +179,13 @@
  *                      7-10 ms).  Layout 4 also wrote XAI<family> <i>,
  *                      the same works as one term, 5.6 a work and 1.7
  *                      distinct ones a work on arXiv.
+ *   XY<year>           the work's year in decimal ("XY2021"), in an
+ *                      index stamped paperdex.years (every new one): a
+ *                      year filter is the OR of the years in its range
+ *                      that works have (searcher/query_parse.cc), a
+ *                      posting list read forward like a category's,
+ *                      where SLOT_YEAR's range is checked work by work.
+ *                      An older index filters on SLOT_YEAR alone.
  *   XK<subject>        each subject term (MeSH heading, OpenAlex topic,
  *                      BibTeX keyword), folded as an author key is
  *                      ("drugtherapycombination"): `subject:` and the
@@ -253,8 +260,9 @@
  *
  * Value slots
  * -----------
- *   0  SLOT_YEAR  the year, Xapian::sortable_serialise()d: year ranges
- *                 (OP_VALUE_RANGE / _GE / _LE).  Absent when unknown.
+ *   0  SLOT_YEAR  the year, Xapian::sortable_serialise()d: year facets,
+ *                 and year ranges (OP_VALUE_RANGE / _GE / _LE) in an
+ *                 index without XY terms.  Absent when unknown.
  *   1  SLOT_DATE  "YYYYMMDD", unknown month or day as "00": date sorting.
  *   2  SLOT_ID    the id: the final tie-break of every sort order, so that
  *                 equal scores or dates always come out in the same order
@@ -386,6 +394,7 @@
 #define LAYOUT_P_AUTHOR_FAMILY "XAL"
 #define LAYOUT_P_AUTHOR_FULL "XAF"
 #define LAYOUT_P_SUBJECT "XK"
+#define LAYOUT_P_YEAR "XY"
 #define LAYOUT_TOMBSTONE "XW"
 #define LAYOUT_LENGTH_PAD "XL"
 
@@ -467,6 +476,12 @@
 #define LAYOUT_META_CHUNK_NS "paperdex.chunks.ns"
 #define LAYOUT_META_CHUNK_OFF "paperdex.chunks.off."
 #define LAYOUT_FORMS_WORDS "words"
+/* Whether every work with a year holds its XY<year> term: "terms",
+ * stamped on every new index.  An index without it (built by an older
+ * paperdex) filters years on SLOT_YEAR until it is rebuilt; shards
+ * merged by the compactor keep it only when each of them has it. */
+#define LAYOUT_META_YEARS "paperdex.years"
+#define LAYOUT_YEARS_TERMS "terms"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"
 

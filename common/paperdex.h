@@ -309,7 +309,8 @@ PDX_EXTERN int pdx_open_shards(pdx_index **out, const char *const *paths,
  * their works renumbered).  dest must not exist.  Metadata, the sources'
  * fingerprints included, is carried over (for a key in several shards,
  * the first shard's value; but the layout is the newest of the shards',
- * so that an older version leaves the works of a newer layout alone).
+ * so that an older version leaves the works of a newer layout alone, and
+ * the year terms' stamp is kept only when every shard has it).
  * Remote shards cannot be compacted
  * (PDX_EINVAL).  Returns 0, PDX_EEXIST-like PDX_EINVAL when dest exists,
  * or PDX_EIO.

@@ -428,7 +428,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
 /* How the index reads CJK text (LAYOUT_META_CJK): n-grams when it says
  * so, an older index as it was built; whether its spelling table lists
  * its words (LAYOUT_META_SPELLING); whether it indexes word forms
- * (LAYOUT_META_FORMS). */
+ * (LAYOUT_META_FORMS); whether its works hold year terms
+ * (LAYOUT_META_YEARS). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -437,6 +438,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                              LAYOUT_SPELLING_WORDS) == LAYOUT_SPELLING_WORDS;
     h->forms = read_stamp(h, docs, LAYOUT_META_FORMS, LAYOUT_FORMS_WORDS) ==
                LAYOUT_FORMS_WORDS;
+    h->year_terms = read_stamp(h, docs, LAYOUT_META_YEARS,
+                               LAYOUT_YEARS_TERMS) == LAYOUT_YEARS_TERMS;
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -644,6 +647,17 @@ void pdxshim::follow_replaced(shim_db *h)
         reopen_by_name(h);
 }
 
+/* Whether the works of every database of subs hold year terms
+ * (LAYOUT_META_YEARS): Xapian reads the metadata of several from the
+ * first alone. */
+static bool every_year_term(const std::vector<Xapian::Database> &subs)
+{
+    for (const Xapian::Database &sub : subs)
+        if (sub.get_metadata(LAYOUT_META_YEARS) != LAYOUT_YEARS_TERMS)
+            return false;
+    return !subs.empty();
+}
+
 void pdxshim::reopen_by_name(shim_db *h)
 {
     Xapian::Database all;
@@ -669,6 +683,7 @@ void pdxshim::reopen_by_name(shim_db *h)
             "'" + h->path + "' was replaced by an index of another layout");
     h->db = all;
     h->subs = subs;
+    h->year_terms = every_year_term(subs);
     h->reader.reset(); /* made again over the new files */
     h->shards = ids;
 }
@@ -803,6 +818,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->shards.insert(h->shards.end(), other->shards.begin(),
                          other->shards.end());
         h->subs.insert(h->subs.end(), other->subs.begin(), other->subs.end());
+        h->year_terms = h->year_terms && other->year_terms;
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

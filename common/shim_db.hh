@@ -115,6 +115,9 @@ struct shim_db {
     /* Its positions are kept by the term (LAYOUT_META_CHUNKS,
      * common/chunks.cc), not in the positions and forms values. */
     bool chunks = false;
+    /* Each work holds its XY<year> term (LAYOUT_META_YEARS): year
+     * filters are ORs of them, else SLOT_YEAR's ranges. */
+    bool year_terms = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;

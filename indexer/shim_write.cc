@@ -101,7 +101,7 @@ class SpellingCounts : public HashCounts {
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling,
+               bool year_terms, Xapian::Document &doc, SpellWords *spelling,
                ChunkTerms *chunk_terms);
 void add_words(shim_db *h, const SpellWords &words);
 
@@ -409,7 +409,7 @@ struct Writer : Side {
             g.unlock();
             try {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
-                          h->xapian_positions, j->doc,
+                          h->xapian_positions, h->year_terms, j->doc,
                           h->spelling ? &j->spelling : nullptr,
                           h->chunks ? &j->chunk_terms : nullptr);
             } catch (...) {
@@ -804,6 +804,10 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         if (newest > 0 &&
             atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest)
             out.set_metadata(LAYOUT_META_LAYOUT, std::to_string(newest));
+        /* Year terms only when every shard's works hold them. */
+        for (const Xapian::Database &sub : h->subs)
+            if (sub.get_metadata(LAYOUT_META_YEARS) != LAYOUT_YEARS_TERMS)
+                out.set_metadata(LAYOUT_META_YEARS, std::string());
         chunk_offsets(h, out);
         out.commit();
         return 0;
@@ -814,8 +818,8 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
 
 namespace {
 
-/* Work d as a document: its terms (by the layout, common/layout.h), its
- * values and its stored record.  Runs on the caller's thread or the
+/* Work d as a document: its terms (by the layout, common/layout.h; its
+ * XY<year> term with year_terms), its values and its stored record.  Runs on the caller's thread or the
  * builder's, each with its own tt. */
 /* The work's positional terms as the chunks keep them
  * (common/chunks.cc): each field's positions less the field's least, and
@@ -864,7 +868,7 @@ void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               Xapian::Document &doc, SpellWords *spelling,
+               bool year_terms, Xapian::Document &doc, SpellWords *spelling,
                ChunkTerms *chunk_terms)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
@@ -954,8 +958,11 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         if (!t.empty() && t.size() <= MAX_TERM_BYTES)
             doc.add_boolean_term(t);
     }
-    if (d->year > 0)
+    if (d->year > 0) {
         doc.add_value(SLOT_YEAR, Xapian::sortable_serialise(d->year));
+        if (year_terms)
+            doc.add_boolean_term(LAYOUT_P_YEAR + std::to_string(d->year));
+    }
     if (d->date_key && *d->date_key)
         doc.add_value(SLOT_DATE, d->date_key);
     doc.add_value(SLOT_ID, d->id);
@@ -1059,7 +1066,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         SpellWords words;
         ChunkTerms chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
-                  doc, h->spelling ? &words : nullptr,
+                  h->year_terms, doc, h->spelling ? &words : nullptr,
                   h->chunks ? &chunk_terms : nullptr);
         if (h->chunks) {
             /* A replaced work is deleted and added again: docids only

@@ -253,8 +253,9 @@ struct SubjectField : public Xapian::FieldProcessor {
 struct YearField : public Xapian::FieldProcessor {
     FieldError *err;
     std::vector<std::pair<int, int>> *seen;
-    YearField(FieldError *e, std::vector<std::pair<int, int>> *s)
-        : err(e), seen(s)
+    shim_db *h;
+    YearField(FieldError *e, std::vector<std::pair<int, int>> *s, shim_db *h_)
+        : err(e), seen(s), h(h_)
     {
     }
     Xapian::Query operator()(const std::string &value) override
@@ -267,7 +268,7 @@ struct YearField : public Xapian::FieldProcessor {
             return Xapian::Query::MatchNothing;
         }
         seen->emplace_back(lo, hi);
-        return year_range_query(lo, hi);
+        return year_range_query(h, lo, hi);
     }
 };
 
@@ -293,7 +294,7 @@ Reader::Reader(shim_db *h)
     qp.add_boolean_prefix("category",
                           (new CategoryField(&field_error))->release());
     qp.add_boolean_prefix(
-        "year", (new YearField(&field_error, &year_values))->release());
+        "year", (new YearField(&field_error, &year_values, h))->release());
     qp.add_boolean_prefix(
         "author", (new AuthorField(&field_error, h, &author_values))->release());
     qp.add_boolean_prefix("subject",
@@ -336,8 +337,28 @@ static Xapian::Query filter_part(const std::vector<Xapian::Query> &alts,
     return Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end());
 }
 
-Xapian::Query year_range_query(int lo, int hi)
+/* The most year terms a year filter ORs: a wider range of years is read
+ * as SLOT_YEAR's range, one value a work, where the OR would merge that
+ * many posting lists. */
+static const size_t YEAR_TERMS_MAX = 16;
+
+Xapian::Query year_range_query(shim_db *h, int lo, int hi)
 {
+    if (h->year_terms) {
+        const std::string p(LAYOUT_P_YEAR);
+        std::vector<Xapian::Query> years;
+        for (Xapian::TermIterator t = h->db.allterms_begin(p);
+             t != h->db.allterms_end(p); ++t) {
+            const int y = atoi((*t).c_str() + p.size());
+            if ((!lo || y >= lo) && (!hi || y <= hi))
+                years.emplace_back(*t);
+        }
+        /* none: the value range, which matches nothing as well (an empty
+         * query would filter nothing out) */
+        if (!years.empty() && years.size() <= YEAR_TERMS_MAX)
+            return Xapian::Query(Xapian::Query::OP_OR, years.begin(),
+                                 years.end());
+    }
     if (lo && hi)
         return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
                              Xapian::sortable_serialise(lo),
@@ -382,8 +403,8 @@ Xapian::Query build_filter(shim_db *h, const shim_query *q)
         parts.push_back(filter_part(alts, groups, all));
     }
     if (q->year_min > 0 || q->year_max > 0)
-        parts.push_back(year_range_query(q->year_min > 0 ? q->year_min : 0,
-                                         q->year_max > 0 ? q->year_max : 0));
+        parts.push_back(year_range_query(h, q->year_min > 0 ? q->year_min : 0,
+                                            q->year_max > 0 ? q->year_max : 0));
     if (parts.empty())
         return Xapian::Query();
     return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());

@@ -116,8 +116,10 @@ std::vector<Word> words_of(const std::string &text);
 /* query_parse.cc */
 bool all_local(shim_db *h);
 Xapian::Query build_filter(shim_db *h, const shim_query *q);
-/* The works from the years [lo, hi] (0: that end open; not both). */
-Xapian::Query year_range_query(int lo, int hi);
+/* The works from the years [lo, hi] (0: that end open; not both): the
+ * OR of the years' XY terms that some work holds, in an index whose works
+ * hold them (h->year_terms), else a range of SLOT_YEAR's values. */
+Xapian::Query year_range_query(shim_db *h, int lo, int hi);
 /* The query of an author filter `name` (--author, author=, author:), by
  * the index's name rules: the works a click on that name gives.  0 with
  * the query in out; -1 out of memory; -2 when the name has no family

@@ -1036,6 +1036,20 @@ static void count_total(shim_db *h, const Xapian::Query &query,
     t->total = t->gte && limit && t->lower > limit ? limit : t->lower;
 }
 
+/* Whether q's year filter is a range of SLOT_YEAR's values
+ * (year_range_query()), not an OR of year terms. */
+static bool years_by_value(shim_db *h, const shim_query *q)
+{
+    if (q->year_min <= 0 && q->year_max <= 0)
+        return false;
+    const Xapian::Query::op op =
+        year_range_query(h, q->year_min > 0 ? q->year_min : 0,
+                         q->year_max > 0 ? q->year_max : 0)
+            .get_type();
+    return op == Xapian::Query::OP_VALUE_RANGE ||
+           op == Xapian::Query::OP_VALUE_GE || op == Xapian::Query::OP_VALUE_LE;
+}
+
 /* Pseudo-relevance feedback (pdx_query.expand_*), as Terrier does it:
  * rank once, take the top expand_docs works as relevant, and score every
  * stemmed default-field term in them with Xapian's Bo1 expansion scheme
@@ -1414,14 +1428,18 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     /* and its filter as the page checks it, work by work */
     std::shared_ptr<PageFilter> page_filter;
     if (top && !filter.empty()) {
-        shim_query terms_only = *q;
-        terms_only.year_min = terms_only.year_max = 0;
         page_filter = std::make_shared<PageFilter>();
-        page_filter->terms = build_filter(h, &terms_only);
-        if (q->year_min > 0)
-            page_filter->year_lo = Xapian::sortable_serialise(q->year_min);
-        if (q->year_max > 0)
-            page_filter->year_hi = Xapian::sortable_serialise(q->year_max);
+        if (years_by_value(h, q)) {
+            shim_query terms_only = *q;
+            terms_only.year_min = terms_only.year_max = 0;
+            page_filter->terms = build_filter(h, &terms_only);
+            if (q->year_min > 0)
+                page_filter->year_lo = Xapian::sortable_serialise(q->year_min);
+            if (q->year_max > 0)
+                page_filter->year_hi = Xapian::sortable_serialise(q->year_max);
+        } else {
+            page_filter->terms = filter; /* terms alone */
+        }
     }
     Xapian::Query run =
         lens ? with_lengths(query, lens, q->k1, q->b, &alone, stop, top,

@@ -762,7 +762,7 @@ static std::string empty_years(shim_db *h, int lo, int hi)
 {
     if (!lo && !hi)
         return std::string();
-    const Xapian::Query range = year_range_query(lo, hi);
+    const Xapian::Query range = year_range_query(h, lo, hi);
     if (any_work(h, range))
         return std::string();
     std::string span = !lo         ? std::to_string(hi) + " or earlier"
