@@ -7,7 +7,8 @@
  *
  * QUERIES lines are "kind<TAB>words<TAB>filter" (see fts5_bench.c): the
  * words are OR-ed (paperdex's default), a "phrase" kind is quoted, filter
- * "year=Y", "cat=C" or "author=NAME" becomes pdx_query's year, category
+ * "year=Y" (or a range, "year=2015..2020"), "cat=C" or "author=NAME"
+ * becomes pdx_query's year, category
  * or author filter (words may then be empty: the filter alone).  Top
  * 10, BM25 with the library's defaults, no snippet (unless
  * PDX_QBENCH_SNIPPET=N) and no spelling suggestion (FTS5 makes neither).  Several DBs are searched as one
@@ -118,7 +119,10 @@ int main(int argc, char **argv)
                 q.facet_limit = facet_limit;
             }
             if (!strncmp(filter, "year=", 5)) {
-                q.year_min = q.year_max = atoi(filter + 5);
+                /* a year or a range ("2015..2020", "2015..") */
+                if (pdx_parse_year_range(filter + 5, &q.year_min,
+                                         &q.year_max))
+                    q.year_min = q.year_max = atoi(filter + 5);
             } else if (!strncmp(filter, "cat=", 4)) {
                 cat[0] = filter + 4;
                 q.categories = cat;
