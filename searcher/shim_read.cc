@@ -1427,7 +1427,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
                            : 0;
     /* and its filter as the page checks it, work by work */
     std::shared_ptr<PageFilter> page_filter;
-    if (top && !filter.empty()) {
+    if (top && lens && !filter.empty()) { /* with_lengths() alone reads it */
         page_filter = std::make_shared<PageFilter>();
         if (years_by_value(h, q)) {
             shim_query terms_only = *q;
