@@ -804,10 +804,10 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
         if (newest > 0 &&
             atoi(out.get_metadata(LAYOUT_META_LAYOUT).c_str()) != newest)
             out.set_metadata(LAYOUT_META_LAYOUT, std::to_string(newest));
-        /* Year terms only when every shard's works hold them. */
-        for (const Xapian::Database &sub : h->subs)
-            if (sub.get_metadata(LAYOUT_META_YEARS) != LAYOUT_YEARS_TERMS)
-                out.set_metadata(LAYOUT_META_YEARS, std::string());
+        /* Year terms only when every shard's works hold them (so
+         * h->year_terms says: shim_add_shard, reopen_by_name). */
+        if (!h->year_terms)
+            out.set_metadata(LAYOUT_META_YEARS, std::string());
         chunk_offsets(h, out);
         out.commit();
         return 0;
@@ -818,9 +818,6 @@ extern "C" int shim_compact(shim_db *h, const char *dest, shim_err *e)
 
 namespace {
 
-/* Work d as a document: its terms (by the layout, common/layout.h; its
- * XY<year> term with year_terms), its values and its stored record.  Runs on the caller's thread or the
- * builder's, each with its own tt. */
 /* The work's positional terms as the chunks keep them
  * (common/chunks.cc): each field's positions less the field's least, and
  * the form each position was written in. */
@@ -865,6 +862,9 @@ void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
     ct.n = n;
 }
 
+/* Work d as a document: its terms (by the layout, common/layout.h; its
+ * XY<year> term with year_terms), its values and its stored record.
+ * Runs on the caller's thread or the builder's, each with its own tt. */
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,

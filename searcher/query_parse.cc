@@ -342,7 +342,7 @@ static Xapian::Query filter_part(const std::vector<Xapian::Query> &alts,
  * many posting lists. */
 static const size_t YEAR_TERMS_MAX = 16;
 
-Xapian::Query year_range_query(shim_db *h, int lo, int hi)
+Xapian::Query year_range_query(shim_db *h, int lo, int hi, bool *by_value)
 {
     if (h->year_terms) {
         const std::string p(LAYOUT_P_YEAR);
@@ -359,6 +359,8 @@ Xapian::Query year_range_query(shim_db *h, int lo, int hi)
             return Xapian::Query(Xapian::Query::OP_OR, years.begin(),
                                  years.end());
     }
+    if (by_value)
+        *by_value = true;
     if (lo && hi)
         return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, SLOT_YEAR,
                              Xapian::sortable_serialise(lo),
@@ -370,8 +372,10 @@ Xapian::Query year_range_query(shim_db *h, int lo, int hi)
                          Xapian::sortable_serialise(hi));
 }
 
-Xapian::Query build_filter(shim_db *h, const shim_query *q)
+Xapian::Query build_filter(shim_db *h, const shim_query *q, bool *by_value)
 {
+    if (by_value)
+        *by_value = false;
     std::vector<Xapian::Query> parts;
     const bool all = q->filters_all != 0;
     if (q->n_cat_keys) {
@@ -404,7 +408,8 @@ Xapian::Query build_filter(shim_db *h, const shim_query *q)
     }
     if (q->year_min > 0 || q->year_max > 0)
         parts.push_back(year_range_query(h, q->year_min > 0 ? q->year_min : 0,
-                                            q->year_max > 0 ? q->year_max : 0));
+                                         q->year_max > 0 ? q->year_max : 0,
+                                         by_value));
     if (parts.empty())
         return Xapian::Query();
     return Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());

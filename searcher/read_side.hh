@@ -115,11 +115,16 @@ std::vector<Word> words_of(const std::string &text);
 
 /* query_parse.cc */
 bool all_local(shim_db *h);
-Xapian::Query build_filter(shim_db *h, const shim_query *q);
+/* q's filters as one query (empty for none); with by_value (not null),
+ * whether its year filter is a range of SLOT_YEAR's values. */
+Xapian::Query build_filter(shim_db *h, const shim_query *q,
+                           bool *by_value = nullptr);
 /* The works from the years [lo, hi] (0: that end open; not both): the
  * OR of the years' XY terms that some work holds, in an index whose works
- * hold them (h->year_terms), else a range of SLOT_YEAR's values. */
-Xapian::Query year_range_query(shim_db *h, int lo, int hi);
+ * hold them (h->year_terms), else a range of SLOT_YEAR's values (then
+ * *by_value, when given, is set). */
+Xapian::Query year_range_query(shim_db *h, int lo, int hi,
+                               bool *by_value = nullptr);
 /* The query of an author filter `name` (--author, author=, author:), by
  * the index's name rules: the works a click on that name gives.  0 with
  * the query in out; -1 out of memory; -2 when the name has no family

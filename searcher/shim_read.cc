@@ -1036,20 +1036,6 @@ static void count_total(shim_db *h, const Xapian::Query &query,
     t->total = t->gte && limit && t->lower > limit ? limit : t->lower;
 }
 
-/* Whether q's year filter is a range of SLOT_YEAR's values
- * (year_range_query()), not an OR of year terms. */
-static bool years_by_value(shim_db *h, const shim_query *q)
-{
-    if (q->year_min <= 0 && q->year_max <= 0)
-        return false;
-    const Xapian::Query::op op =
-        year_range_query(h, q->year_min > 0 ? q->year_min : 0,
-                         q->year_max > 0 ? q->year_max : 0)
-            .get_type();
-    return op == Xapian::Query::OP_VALUE_RANGE ||
-           op == Xapian::Query::OP_VALUE_GE || op == Xapian::Query::OP_VALUE_LE;
-}
-
 /* Pseudo-relevance feedback (pdx_query.expand_*), as Terrier does it:
  * rank once, take the top expand_docs works as relevant, and score every
  * stemmed default-field term in them with Xapian's Bo1 expansion scheme
@@ -1350,7 +1336,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
             prox = pq;
         }
     }
-    Xapian::Query filter = build_filter(h, q);
+    bool years_by_value = false;
+    Xapian::Query filter = build_filter(h, q, &years_by_value);
     /* Feedback may add matches to an OR of words; anything stricter (+x,
      * -x, AND, NOT, a phrase) keeps its match set and is only re-ranked. */
     const Xapian::Query::op top_op = query.get_type();
@@ -1429,7 +1416,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<PageFilter> page_filter;
     if (top && lens && !filter.empty()) { /* with_lengths() alone reads it */
         page_filter = std::make_shared<PageFilter>();
-        if (years_by_value(h, q)) {
+        if (years_by_value) {
             shim_query terms_only = *q;
             terms_only.year_min = terms_only.year_max = 0;
             page_filter->terms = build_filter(h, &terms_only);
