@@ -8,7 +8,8 @@
  * block"): tests/cli/crash.py met it in CI, in one read of 95.
  *
  * Here one thread puts indexes of SMALL and BIG works (and copies of them)
- * in turn at the index's place, one exchange a millisecond, while the
+ * in turn at the index's place, one exchange a millisecond (at most
+ * SWAPS_PER_READ while no read finishes), while the
  * main thread reads through a handle opened once and through handles
  * opened afresh.  Every read must succeed and see one whole index: the
  * count and the first hits (scores included) of the small or of the big
@@ -46,6 +47,16 @@ enum { POOL = 48 };
 static char live[300], pool[POOL][300];
 static atomic_int stop_swapping;
 static atomic_long swaps;
+/* Reads finished on either kind of handle (the main thread counts them). */
+static atomic_long reads_done;
+/* Exchanges at most while no read finishes.  A reader survives a swap
+ * landing in it, and a few more (with_reopen reads again by name), but
+ * no reader can keep up with swaps faster than it reads: under the
+ * sanitizers on a loaded 2-core machine a read took 40 ms, long enough
+ * for 40 exchanges and for its own directory to come back (POOL), and
+ * then failed now and then.  Two keep the normal build's pace (about
+ * one exchange a read) and hold a slow build to it. */
+enum { SWAPS_PER_READ = 2 };
 
 /* An index of n works at path: every work holds the word "common" and
  * enough others that the tables span many blocks, the others in another
@@ -97,11 +108,23 @@ static int build(const char *path, int n)
 static void *swapper(void *arg)
 {
     (void)arg;
-    for (int k = 1; !atomic_load(&stop_swapping); k = k % (POOL - 1) + 1) {
+    long seen = -1, since = 0;
+    int k = 1;
+    while (!atomic_load(&stop_swapping)) {
+        if (atomic_load(&reads_done) != seen) {
+            seen = atomic_load(&reads_done);
+            since = 0;
+        }
+        if (since >= SWAPS_PER_READ) {
+            usleep(200);
+            continue;
+        }
         if (renameat2(AT_FDCWD, live, AT_FDCWD, pool[k], RENAME_EXCHANGE)) {
             perror("renameat2");
             break;
         }
+        since++;
+        k = k % (POOL - 1) + 1;
         atomic_fetch_add(&swaps, 1);
         usleep(1000);
     }
@@ -213,6 +236,7 @@ int main(void)
     for (int i = 0; i < reads; i++) {
         char page[256];
         long n = commons(kept, "the handle opened once", page, sizeof page);
+        atomic_fetch_add(&reads_done, 1);
         kept_bad += !whole(n, page);
         if (whole(n, page))
             sizes[n == IN_YEAR(BIG)]++;
@@ -224,6 +248,7 @@ int main(void)
         } else {
             pdx_stats st = PDX_STATS_INIT;
             long m = commons(ix, "a handle opened afresh", page, sizeof page);
+            atomic_fetch_add(&reads_done, 1);
             fresh_bad += !whole(m, page);
             if (pdx_stats_get(&st, ix) != 0 ||
                 !(st.works == SMALL || st.works == BIG))
