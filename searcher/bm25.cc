@@ -1119,6 +1119,12 @@ double seconds_now()
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
+uint64_t test_stop_steps()
+{
+    const char *n = getenv("PDX_TEST_STOP_STEPS");
+    return n ? strtoull(n, nullptr, 10) : 0;
+}
+
 std::shared_ptr<const DocLengths> read_doc_lengths(const Xapian::Database &db)
 {
     auto lens = std::make_shared<DocLengths>();

@@ -87,6 +87,8 @@ struct ProximityQuery;
 
 /* CLOCK_MONOTONIC in seconds: the time budgets' clock. */
 double seconds_now();
+/* PDX_TEST_STOP_STEPS from the environment (RankStop), 0 when unset. */
+uint64_t test_stop_steps();
 
 /* When a ranking must end (shim_read.cc, run_search, says how): a
  * source that proposes works ends once seconds_now() passes `end`, and
@@ -95,14 +97,24 @@ double seconds_now();
 struct RankStop {
     double end;
     bool hit = false;
-    explicit RankStop(double seconds) : end(seconds_now() + seconds) {}
+    /* For tests: PDX_TEST_STOP_STEPS=N in the environment, read as each
+     * stop is made, ends a source at its first clock check from its Nth
+     * step on, whatever the clock, so that a test meets a cut count or
+     * ranking on an index small enough to finish within any budget
+     * (tests/unit/test_count_cut.c).  0: the clock alone. */
+    uint64_t test_steps;
+    explicit RankStop(double seconds)
+        : end(seconds_now() + seconds), test_steps(test_stop_steps())
+    {
+    }
     bool passed() const { return seconds_now() >= end; }
     /* A source's step: reads the clock at every `every`th call counted
      * in *steps (a few nanoseconds each) and, once the time is up, sets
      * hit and returns true, when the source ends. */
     bool due(uint64_t *steps, uint64_t every)
     {
-        if (++*steps % every != 0 || !passed())
+        if (++*steps % every != 0 ||
+            !(passed() || (test_steps && *steps >= test_steps)))
             return false;
         hit = true;
         return true;
