@@ -139,6 +139,37 @@ static inline void check_scratch_done(void)
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", check_scratch_dir);
 }
+
+#ifdef PAPERDEX_H
+/* Puts an invented work with one author ("A. Author") and the given
+ * year into ix: pdx_put's code. */
+static inline int check_put_work(pdx_index *ix, const char *id,
+                                 const char *title, const char *abstract,
+                                 int year)
+{
+    const char *authors[] = {"A. Author"};
+    pdx_work w = PDX_WORK_INIT;
+    w.id = id;
+    w.title = title;
+    w.abstract = abstract;
+    w.authors = authors;
+    w.n_authors = 1;
+    w.year = year;
+    return pdx_put(ix, &w);
+}
+
+/* The end of a test's build of the index at path: commits when rc is 0,
+ * prints the error if any, closes ix; the build's code. */
+static inline int check_build_done(pdx_index *ix, const char *path, int rc)
+{
+    if (rc == 0)
+        rc = pdx_commit(ix);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", path, pdx_errmsg(ix));
+    pdx_close(ix);
+    return rc;
+}
+#endif
 #endif
 
 static inline int check_done(void)

@@ -36,8 +36,6 @@
 
 enum { N = 3000 };
 
-static char dir[] = "/tmp/pdx-test-count-cut-XXXXXX";
-
 /* Work i: "common" in every title; "lattice" next to it in the even
  * ones' titles, far from it in the abstracts of those with i % 4 == 1,
  * nowhere in the others; ten of the words filler0 to filler39 in its
@@ -58,22 +56,9 @@ static int build(const char *path)
         for (int k = 0; k < 10; k++)
             len += snprintf(abstract + len, sizeof abstract - (size_t)len,
                             " filler%d", (i + 4 * k) % 40);
-        const char *authors[] = {"A. Author"};
-        pdx_work w = PDX_WORK_INIT;
-        w.id = id;
-        w.title = title;
-        w.abstract = abstract;
-        w.authors = authors;
-        w.n_authors = 1;
-        w.year = 2000 + i % 20;
-        rc = pdx_put(ix, &w);
+        rc = check_put_work(ix, id, title, abstract, 2000 + i % 20);
     }
-    if (rc == 0)
-        rc = pdx_commit(ix);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", path, pdx_errmsg(ix));
-    pdx_close(ix);
-    return rc;
+    return check_build_done(ix, path, rc);
 }
 
 struct outcome {
@@ -153,14 +138,13 @@ static void stopped(pdx_index *ix, const pdx_query *q, long truth, int known)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (check_scratch_init("count-cut"))
         return 1;
-    }
     char path[300];
-    snprintf(path, sizeof path, "%s/db", dir);
+    snprintf(path, sizeof path, "%s", check_path("db"));
     if (build(path)) {
         CHECK(0);
+        check_scratch_done();
         return check_done();
     }
     pdx_index *ix = NULL;
@@ -211,10 +195,6 @@ int main(void)
         stopped(ix, &q, N, 1);
     }
     pdx_close(ix);
-
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    check_scratch_done();
     return check_done();
 }

@@ -80,24 +80,11 @@ static int build(const char *path, int n)
             len += (size_t)snprintf(abstract + len, sizeof abstract - len,
                                     "%s%d ", words[(i + k + o) % 12],
                                     (i * 7 + k) % 997);
-        const char *authors[] = {"A. Author"};
-        pdx_work w = PDX_WORK_INIT;
-        w.id = id;
-        w.title = title;
-        w.abstract = abstract;
-        w.authors = authors;
-        w.n_authors = 1;
-        w.year = 2000 + i % 20;
-        rc = pdx_put(ix, &w);
+        rc = check_put_work(ix, id, title, abstract, 2000 + i % 20);
         if (rc == 0 && i % 500 == 499)
             rc = pdx_commit(ix);
     }
-    if (rc == 0)
-        rc = pdx_commit(ix);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", path, pdx_errmsg(ix));
-    pdx_close(ix);
-    return rc;
+    return check_build_done(ix, path, rc);
 }
 
 /* Exchanges live with pool[1], pool[2], ... in turn: a directory comes
