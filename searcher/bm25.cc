@@ -726,6 +726,7 @@ class BM25OrSource : public Xapian::PostingSource {
         bool pending;  /* it holds both words of a pair */
         bool done;     /* weighed (w -1: found below the page) */
         size_t pair_at; /* with pending, its pairs' bounds in pair_ub */
+        size_t wdf_at;  /* and its stems' default-field wdfs in wdfs */
     };
     static_assert(2 * MAX_PAIRS <= 64, "a pair's stems in Cand::here");
 
@@ -734,6 +735,7 @@ class BM25OrSource : public Xapian::PostingSource {
         const size_t s = prox_->stems.size();
         std::vector<Cand> cands;
         std::vector<double> pair_ub;
+        std::vector<Xapian::termcount> wdfs;
         /* the top_ largest bases met, and of the weights found; the
          * smallest of each on top */
         MinHeap bases, finals;
@@ -807,8 +809,9 @@ class BM25OrSource : public Xapian::PostingSource {
                     const double need = finals.size() == top_
                                             ? finals.top() / SLACK - c.base
                                             : -1;
-                    const double bonus = reader_->weigh(
-                        c.did, &here_, nullptr, &pair_ub[c.pair_at], need);
+                    const double bonus =
+                        reader_->weigh(c.did, &here_, nullptr, &pair_ub[c.pair_at],
+                                       need, &wdfs[c.wdf_at]);
                     if (bonus < 0) {
                         c.w = -1; /* below the page: pruned, not proposed */
                         continue;
@@ -834,10 +837,14 @@ class BM25OrSource : public Xapian::PostingSource {
                 from = cur_ + 1;
                 continue;
             }
-            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false, pair_ub.size()};
-            for (size_t k = 0; pending_ && k < s; k++)
-                if (nodes_[stem_word_[k]].here)
+            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false, pair_ub.size(),
+                   wdfs.size()};
+            for (size_t k = 0; pending_ && k < s; k++) {
+                const size_t i = stem_word_[k];
+                if (nodes_[i].here)
                     c.here |= uint64_t(1) << k;
+                wdfs.push_back(nodes_[i].here ? words_[i].it.get_wdf() : 0);
+            }
             /* each pair's bound in the work, as advance() summed it */
             for (size_t p = 0; pending_ && p < pair_words_.size(); p++) {
                 const size_t a = pair_words_[p].first, b = pair_words_[p].second;

@@ -62,8 +62,10 @@
  * in docid order, and a batch goes back to where an earlier one read).
  * Either way only the words of a pair whose both words the work holds
  * in a field are read (ProximityReader says why), and in layout 9 a
- * work weighed to find a page has its pairs read largest bound first,
- * and is given up on once the rest cannot lift it onto the page.
+ * work weighed to find a page has its pairs' bounds narrowed by its
+ * title's wdfs before anything is read (pair_max_fields), its pairs read
+ * largest bound first, and is given up on once the rest cannot lift it
+ * onto the page.
  *
  * Cost.  Inside an OR of words -- a query of plain words, most of what
  * people type -- the bonus rides in the OR's own source (bm25.cc,
@@ -259,6 +261,34 @@ double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
     return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
 }
 
+/* A work's bound of a pair, field by field.  The reasoning of
+ * pair_max(p, wdf_a, wdf_b) holds in each field on its own: a field's tp
+ * is at most S(n) times the fewer occurrences of the two words there, n
+ * the more, and nothing where one of them is missing.  The title's
+ * occurrences are its S-prefixed terms' wdfs, exact; the abstract's are
+ * at most the default field's wdf less TITLE_WDF times the title's (the
+ * rest may be author names, which hold no positions here).  So a work
+ * whose title holds one word of the pair and whose abstract lacks it
+ * (its default-field wdf all title) gets no bound at all, where the wdfs
+ * alone allow it the most a title pair gives. */
+double ProximityQuery::pair_max_fields(size_t p, Xapian::termcount abs_a,
+                                       Xapian::termcount abs_b,
+                                       Xapian::termcount title_a,
+                                       Xapian::termcount title_b) const
+{
+    auto field = [&](Xapian::termcount x, Xapian::termcount y) {
+        const double m = std::min(x, y);
+        if (m <= 0)
+            return 0.0;
+        const size_t n = std::max(x, y);
+        return m * (n < place_sums.size() ? place_sums[n] : place_sums.back());
+    };
+    const double tp = field(abs_a, abs_b) + title_factor * field(title_a, title_b);
+    if (tp <= 0)
+        return 0;
+    return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
+}
+
 std::vector<std::string> ProximityQuery::asked() const
 {
     std::vector<std::string> out(stems);
@@ -358,7 +388,8 @@ void ProximityReader::rewind()
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                               std::vector<ProximityQuery::Part> *parts,
-                              const double *pair_ub, double need)
+                              const double *pair_ub, double need,
+                              const Xapian::termcount *wdfs)
 {
     const size_t n = pq->stems.size();
     const Xapian::PostingIterator none;
@@ -435,16 +466,39 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             /* Pair by pair, the largest bound first, each pair's words
              * read when it comes: once what the pairs gave and the
              * bounds of those left fall short of need, the work cannot
-             * reach the page, and its other words are not read. */
+             * reach the page, and its other words are not read.  With
+             * the wdfs, each bound is first narrowed by the title's
+             * (the title lists above moved to the work), so that a work
+             * none of whose pairs can reach need reads no position. */
             order.clear();
+            bound.assign(pq->pairs.size(), 0.0);
             double rest = 0;
-            for (size_t p = 0; p < pq->pairs.size(); p++)
-                if (pair_ub[p] > 0 && (has[pq->pairs[p].a] && has[pq->pairs[p].b])) {
-                    order.push_back(p);
-                    rest += pair_ub[p];
+            auto title_wdf = [&](size_t i) -> Xapian::termcount {
+                return has[n + i] ? lists[n + i].get_wdf() : 0;
+            };
+            for (size_t p = 0; p < pq->pairs.size(); p++) {
+                const ProximityQuery::Pair &pr = pq->pairs[p];
+                if (!(pair_ub[p] > 0 && has[pr.a] && has[pr.b]))
+                    continue;
+                double b = pair_ub[p];
+                if (wdfs) {
+                    const Xapian::termcount ta = title_wdf(pr.a), tb = title_wdf(pr.b);
+                    auto abs = [&](size_t i, Xapian::termcount t) -> Xapian::termcount {
+                        return wdfs[i] > TITLE_WDF * t ? wdfs[i] - TITLE_WDF * t : 0;
+                    };
+                    b = std::min(b, pq->pair_max_fields(p, abs(pr.a, ta),
+                                                        abs(pr.b, tb), ta, tb));
                 }
+                bound[p] = b;
+                if (b > 0) {
+                    order.push_back(p);
+                    rest += b;
+                }
+            }
+            if (rest < need)
+                return -1;
             std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-                return pair_ub[x] > pair_ub[y];
+                return bound[x] > bound[y];
             });
             double sum = 0;
             for (size_t p : order) {
@@ -454,7 +508,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                 read(n + pr.a);
                 read(n + pr.b);
                 sum += pq->pair_score(p, pos);
-                rest -= pair_ub[p];
+                rest -= bound[p];
                 if (sum + rest < need)
                     return -1;
             }

@@ -71,6 +71,14 @@ struct ProximityQuery {
     double pair_max(size_t p, Xapian::termcount wdf_a,
                     Xapian::termcount wdf_b) const;
 
+    /* Pair p's bound in a work whose abstract holds its two words at
+     * most abs_a and abs_b times and whose title holds them exactly
+     * title_a and title_b times (proximity.cc says why it holds); never
+     * more than pair_max(p, wdf_a, wdf_b) for the wdfs those give. */
+    double pair_max_fields(size_t p, Xapian::termcount abs_a,
+                           Xapian::termcount abs_b, Xapian::termcount title_a,
+                           Xapian::termcount title_b) const;
+
     /* The terms whose positions score() needs: the stems (the
      * abstract's positions), then each stem with the title prefix. */
     std::vector<std::string> asked() const;
@@ -119,6 +127,7 @@ class ProximityReader {
     std::vector<Xapian::docid> cursor_at; /* the work each was asked */
     std::vector<Xapian::docid> got_at;    /* the work each was read for */
     std::vector<size_t> order;            /* weigh()'s pairs, by bound */
+    std::vector<double> bound;            /* weigh()'s bound of each pair */
     std::vector<char> held;  /* the terms whose positions weigh() reads */
     std::vector<char> has;   /* the terms the work holds */
     std::vector<std::string> asked;
@@ -141,10 +150,14 @@ class ProximityReader {
      * this work, 0 for a pair it lacks a word of), a bonus below need
      * may be given up on before every word is read (an index of layout
      * 9, where each word is a read of its own): then the result is -1,
-     * and the bonus is less than need. */
+     * and the bonus is less than need.  With wdfs too (each stem's
+     * default-field wdf in the work, pq->stems' order), the bounds are
+     * first narrowed by the title's wdfs of the words, which its title
+     * lists give before any position is read (pair_max_fields). */
     double weigh(Xapian::docid did, const std::vector<char> *here = nullptr,
                  std::vector<ProximityQuery::Part> *parts = nullptr,
-                 const double *pair_ub = nullptr, double need = 0);
+                 const double *pair_ub = nullptr, double need = 0,
+                 const Xapian::termcount *wdfs = nullptr);
 };
 
 /* The bonus as a posting source, for the right side of an AND_MAYBE: it
