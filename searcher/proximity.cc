@@ -127,6 +127,20 @@ double co_occurrence(const std::vector<Xapian::termpos> &a,
     return tp;
 }
 
+/* A pair of weight w with co-occurrence tp: the essay's saturation
+ * (0 for none), which a bound at tp's bound bounds too. */
+double saturated(double w, double tp)
+{
+    return tp > 0 ? w * (K + 1) * tp / (K + tp) : 0;
+}
+
+/* S(n): the n largest weights of the window's places summed (all of
+ * them past 2 * window). */
+double places(const std::vector<double> &place_sums, size_t n)
+{
+    return n < place_sums.size() ? place_sums[n] : place_sums.back();
+}
+
 } // namespace
 
 ProximityQuery::ProximityQuery(
@@ -253,12 +267,11 @@ double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
     const double m = std::min(wdf_a, wdf_b);
     if (m <= 0)
         return 0;
-    const size_t n = std::max(wdf_a, wdf_b);
-    const double s = n < place_sums.size() ? place_sums[n] : place_sums.back();
+    const double s = places(place_sums, std::max(wdf_a, wdf_b));
     const double tw = TITLE_WDF;
     const double t = title_factor > tw ? std::floor(m / tw) : 0;
     const double tp = s * (m - tw * t + title_factor * t);
-    return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
+    return std::min(pair_max(p), saturated(pairs[p].weight, tp));
 }
 
 /* A work's bound of a pair, field by field.  The reasoning of
@@ -278,15 +291,10 @@ double ProximityQuery::pair_max_fields(size_t p, Xapian::termcount abs_a,
 {
     auto field = [&](Xapian::termcount x, Xapian::termcount y) {
         const double m = std::min(x, y);
-        if (m <= 0)
-            return 0.0;
-        const size_t n = std::max(x, y);
-        return m * (n < place_sums.size() ? place_sums[n] : place_sums.back());
+        return m > 0 ? m * places(place_sums, std::max(x, y)) : 0.0;
     };
     const double tp = field(abs_a, abs_b) + title_factor * field(title_a, title_b);
-    if (tp <= 0)
-        return 0;
-    return std::min(pair_max(p), pairs[p].weight * (K + 1) * tp / (K + tp));
+    return std::min(pair_max(p), saturated(pairs[p].weight, tp));
 }
 
 std::vector<std::string> ProximityQuery::asked() const
@@ -304,7 +312,7 @@ double ProximityQuery::pair_score(size_t p,
     const Pair &pr = pairs[p];
     const double tp = co_occurrence(pos[pr.a], pos[pr.b], window) +
                       title_factor * co_occurrence(pos[n + pr.a], pos[n + pr.b], window);
-    return tp > 0 ? pr.weight * (K + 1) * tp / (K + tp) : 0;
+    return saturated(pr.weight, tp);
 }
 
 double ProximityQuery::score(const std::vector<std::vector<Xapian::termpos>> &pos,
@@ -316,7 +324,7 @@ double ProximityQuery::score(const std::vector<std::vector<Xapian::termpos>> &po
         const double ab = co_occurrence(pos[p.a], pos[p.b], window);
         const double ti = co_occurrence(pos[n + p.a], pos[n + p.b], window);
         const double tp = ab + title_factor * ti;
-        const double s = tp > 0 ? p.weight * (K + 1) * tp / (K + tp) : 0;
+        const double s = saturated(p.weight, tp);
         sum += s;
         if (parts)
             parts->push_back(Part{ab, ti, s});
@@ -473,8 +481,13 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             order.clear();
             bound.assign(pq->pairs.size(), 0.0);
             double rest = 0;
+            /* stem i's occurrences in the title (its title list, moved
+             * to the work above), and at most in the abstract */
             auto title_wdf = [&](size_t i) -> Xapian::termcount {
                 return has[n + i] ? lists[n + i].get_wdf() : 0;
+            };
+            auto abstract_wdf = [&](size_t i, Xapian::termcount t) -> Xapian::termcount {
+                return wdfs[i] > TITLE_WDF * t ? wdfs[i] - TITLE_WDF * t : 0;
             };
             for (size_t p = 0; p < pq->pairs.size(); p++) {
                 const ProximityQuery::Pair &pr = pq->pairs[p];
@@ -483,11 +496,8 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                 double b = pair_ub[p];
                 if (wdfs) {
                     const Xapian::termcount ta = title_wdf(pr.a), tb = title_wdf(pr.b);
-                    auto abs = [&](size_t i, Xapian::termcount t) -> Xapian::termcount {
-                        return wdfs[i] > TITLE_WDF * t ? wdfs[i] - TITLE_WDF * t : 0;
-                    };
-                    b = std::min(b, pq->pair_max_fields(p, abs(pr.a, ta),
-                                                        abs(pr.b, tb), ta, tb));
+                    b = std::min(b, pq->pair_max_fields(p, abstract_wdf(pr.a, ta),
+                                                        abstract_wdf(pr.b, tb), ta, tb));
                 }
                 bound[p] = b;
                 if (b > 0) {

@@ -91,20 +91,27 @@ static int run(pdx_index *ix, const pdx_query *q, struct outcome *o)
     return 0;
 }
 
+/* q searched whole (no PDX_TEST_STOP_STEPS) into *whole, which must be
+ * exact and truth, then cut short (PDX_TEST_STOP_STEPS=64) into *cut. */
+static void whole_then_cut(pdx_index *ix, const pdx_query *q, long truth,
+                           struct outcome *whole, struct outcome *cut)
+{
+    unsetenv("PDX_TEST_STOP_STEPS");
+    CHECK_INT(run(ix, q, whole), 0);
+    CHECK_INT(whole->total, truth);
+    CHECK_INT(whole->gte, 0);
+    setenv("PDX_TEST_STOP_STEPS", "64", 1);
+    CHECK_INT(run(ix, q, cut), 0);
+    unsetenv("PDX_TEST_STOP_STEPS");
+}
+
 /* q's count, whole and cut: exact and equal to truth without the
  * variable; a lower bound with it, the page unchanged. */
 static void counted(pdx_index *ix, const pdx_query *q, long truth)
 {
     struct outcome whole, cut;
-    unsetenv("PDX_TEST_STOP_STEPS");
-    CHECK_INT(run(ix, q, &whole), 0);
-    CHECK_INT(whole.total, truth);
-    CHECK_INT(whole.gte, 0);
+    whole_then_cut(ix, q, truth, &whole, &cut);
     CHECK(strchr(whole.page, ':') != NULL);
-
-    setenv("PDX_TEST_STOP_STEPS", "64", 1);
-    CHECK_INT(run(ix, q, &cut), 0);
-    unsetenv("PDX_TEST_STOP_STEPS");
     if (!cut.gte || cut.total >= truth)
         fprintf(stderr, "%s: cut count %ld (%s), truth %ld\n", q->text,
                 cut.total, cut.gte ? "gte" : "eq", truth);
@@ -120,14 +127,8 @@ static void counted(pdx_index *ix, const pdx_query *q, long truth)
 static void stopped(pdx_index *ix, const pdx_query *q, long truth, int known)
 {
     struct outcome whole, cut;
-    unsetenv("PDX_TEST_STOP_STEPS");
-    CHECK_INT(run(ix, q, &whole), 0);
-    CHECK_INT(whole.total, truth);
-    CHECK_INT(whole.gte, 0);
+    whole_then_cut(ix, q, truth, &whole, &cut);
     CHECK(strstr(whole.note, "best of the works") == NULL);
-    setenv("PDX_TEST_STOP_STEPS", "64", 1);
-    CHECK_INT(run(ix, q, &cut), 0);
-    unsetenv("PDX_TEST_STOP_STEPS");
     if (cut.gte == known || (known ? cut.total != truth : cut.total >= truth))
         fprintf(stderr, "%s: stopped count %ld (%s), truth %ld\n", q->text,
                 cut.total, cut.gte ? "gte" : "eq", truth);
