@@ -102,9 +102,18 @@ const Xapian::docid END = Xapian::docid(-1); /* past every docid */
  * this (an offset of thousands) is left to the match. */
 const size_t PAGE_FIRST_MAX = 10000;
 
-/* test_page_first()'s switch and count. */
+/* A page found first whose filter lets through at most this share of
+ * the works (its terms' bound, FilterCheck::bound) checks the filter
+ * before it weighs a work, and skips its words' postings to the
+ * filter's next work (choose()).  A denser filter is checked only on
+ * the works the pass proposes: on the synthetic million, checking a
+ * year that two thirds or one third of the works have first made its
+ * queries 8-13% slower (bench/RESULTS.md, "A million works"). */
+const double GATE_SHARE = 0.125;
+
+/* test_page_first()'s switch and counts. */
 std::atomic<bool> page_first_off{false};
-std::atomic<unsigned long> pages_first{0};
+std::atomic<unsigned long> pages_first{0}, pages_gated{0};
 
 /* One word's BM25 (k2 = 0, k3 = 1, wqf 1): BM25Weight::init's statistics
  * and get_maxpart's bound, from what the matcher would hand it for one
@@ -230,8 +239,9 @@ class BM25Source : public Xapian::PostingSource {
  * whose weight equals the matcher's minimum must never be passed over. */
 const double SLACK = 1 + 1e-9;
 
-/* Whether a work passes a PageFilter, asked in increasing docid order
- * (a posting list of each term and the year values, read forward). */
+/* Whether a work passes a PageFilter, and the next work that does,
+ * asked in increasing docid order (a posting list of each term and the
+ * year values, read forward). */
 class FilterCheck {
   public:
     /* False when f's terms are more than terms under AND and OR. */
@@ -261,12 +271,34 @@ class FilterCheck {
         return root_ < 0 || holds(static_cast<size_t>(root_), did);
     }
 
+    /* How many works the filter's terms let through at most (the year
+     * values' range not counted): a term's own count, the least of an
+     * AND's, the sum of an OR's. */
+    Xapian::doccount bound(const Xapian::Database &db) const
+    {
+        return root_ < 0 ? db.get_doccount()
+                         : bound(static_cast<size_t>(root_), db.get_doccount());
+    }
+
+    /* The first work at or after did that passes, or END; asked, as
+     * passes() is, in increasing order of did. */
+    Xapian::docid next(Xapian::docid did)
+    {
+        for (;; did++) {
+            if (root_ >= 0)
+                did = first(static_cast<size_t>(root_), did);
+            if (did == END || (lo_.empty() && hi_.empty()) || passes(did))
+                return did;
+        }
+    }
+
   private:
     struct Node {
         bool all = false; /* AND (else OR) */
         std::vector<size_t> kids;
         bool leaf = false;
         Xapian::PostingIterator it;
+        Xapian::doccount tf = 0; /* a leaf's term's */
     };
 
     /* q's node, or -1 for an operator not checked here. */
@@ -277,6 +309,7 @@ class FilterCheck {
         if (op == Xapian::Query::LEAF_TERM) {
             n.leaf = true;
             n.it = db.postlist_begin(*q.get_terms_begin());
+            n.tf = db.get_termfreq(*q.get_terms_begin());
         } else if (op == Xapian::Query::OP_AND || op == Xapian::Query::OP_OR ||
                    op == Xapian::Query::OP_FILTER) {
             n.all = op != Xapian::Query::OP_OR;
@@ -291,6 +324,52 @@ class FilterCheck {
         }
         nodes_.push_back(std::move(n));
         return static_cast<long>(nodes_.size() - 1);
+    }
+
+    Xapian::doccount bound(size_t k, Xapian::doccount all) const
+    {
+        const Node &n = nodes_[k];
+        if (n.leaf)
+            return n.tf;
+        Xapian::doccount b = n.all ? all : 0;
+        for (size_t c : n.kids)
+            b = n.all ? std::min(b, bound(c, all))
+                      : std::min<Xapian::doccount>(all, b + bound(c, all));
+        return b;
+    }
+
+    /* The first work at or after did that node k holds, or END: a leaf's
+     * next posting, the least of an OR's, the first an AND's all hold
+     * (each moved in turn to the latest any of them is at). */
+    Xapian::docid first(size_t k, Xapian::docid did)
+    {
+        Node &n = nodes_[k];
+        if (n.leaf) {
+            const Xapian::PostingIterator end;
+            if (n.it != end && *n.it < did)
+                n.it.skip_to(did);
+            return n.it == end ? END : *n.it;
+        }
+        if (!n.all) {
+            Xapian::docid least = END;
+            for (size_t c : n.kids)
+                least = std::min(least, first(c, did));
+            return least;
+        }
+        for (size_t agreed = 0; agreed < n.kids.size();) {
+            agreed = 0;
+            for (size_t c : n.kids) {
+                const Xapian::docid f = first(c, did);
+                if (f == END)
+                    return END;
+                if (f != did) {
+                    did = f;
+                    break;
+                }
+                agreed++;
+            }
+        }
+        return did;
     }
 
     bool holds(size_t k, Xapian::docid did)
@@ -425,7 +504,12 @@ class BM25OrSource : public Xapian::PostingSource {
         if (top_ && top_ <= PAGE_FIRST_MAX && prox_ &&
             !page_first_off.load(std::memory_order_relaxed) &&
             (!filtered_ || filter_.init(db, *page_filter_))) {
+            gate_ = filtered_ &&
+                    filter_.bound(db) <= GATE_SHARE * db.get_doccount();
+            if (gate_)
+                pages_gated.fetch_add(1, std::memory_order_relaxed);
             choose();
+            gate_ = false;
             pages_first.fetch_add(1, std::memory_order_relaxed);
             replay_ = true;
             cur_ = 0;
@@ -610,6 +694,17 @@ class BM25OrSource : public Xapian::PostingSource {
                 cur_ = END;
                 return;
             }
+            if (gate_) { /* a sparse filter leads (choose()) */
+                const Xapian::docid f = filter_.next(did);
+                if (f != did) {
+                    if (f == END) {
+                        cur_ = END;
+                        return;
+                    }
+                    floor = f;
+                    continue;
+                }
+            }
             double sum = 0;
             /* With the bonus: the bounds of the pairs with a word here
              * (a pair of two words not yet looked at is in cum_). */
@@ -703,7 +798,11 @@ class BM25OrSource : public Xapian::PostingSource {
      *      base met so far is a floor under the page's last weight (the
      *      bonus is never negative, so top_ works weigh at least that):
      *      the pass prunes by it as it prunes by the matcher's least
-     *      weight, and keeps every work whose ub reaches it.
+     *      weight, and keeps every work whose ub reaches it.  Under a
+     *      filter that few works pass (GATE_SHARE), the pass checks it
+     *      before weighing a work, and moves the words' postings on to
+     *      the filter's next work (FilterCheck::next): it weighs only
+     *      works of the filter.
      *   2. The kept works in order of ub, largest first, each weighed
      *      with its bonus (their positions read a batch at a time, each
      *      batch in docid order as the reader reads), until top_ are
@@ -910,6 +1009,7 @@ class BM25OrSource : public Xapian::PostingSource {
     std::shared_ptr<const PageFilter> page_filter_; /* what it must pass */
     FilterCheck filter_;    /* page_filter_'s, over db_ */
     bool filtered_ = false; /* page_filter_ given */
+    bool gate_ = false;     /* advance() passes over works filter_ fails */
     uint64_t steps_ = 0;                         /* works considered */
     std::vector<std::pair<size_t, size_t>> pair_words_; /* prox_'s pairs */
     std::vector<size_t> stem_word_; /* each of prox_'s stems: its word */
@@ -1164,9 +1264,12 @@ namespace {
 std::atomic<int> test_mode{1};
 } // namespace
 
-unsigned long test_page_first(bool off)
+unsigned long test_page_first(bool off, unsigned long *gated)
 {
     page_first_off = off;
+    const unsigned long g = pages_gated.exchange(0);
+    if (gated)
+        *gated = g;
     return pages_first.exchange(0);
 }
 

@@ -64,8 +64,9 @@ void test_doc_lengths(const char *mode);
 /* A test hook, not for the product: with off, no OR of words finds its
  * page before the match (BM25OrSource::choose(), with_lengths' top), so
  * that the test compares both ways.  Returns how many sources found
- * their page first since the last call. */
-unsigned long test_page_first(bool off);
+ * their page first since the last call, and in *gated (not null) how
+ * many of them checked a sparse filter first (GATE_SHARE). */
+unsigned long test_page_first(bool off, unsigned long *gated = nullptr);
 
 /* q with each scored word (a LEAF_TERM of wqf 1 where its weight counts:
  * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT)
