@@ -468,11 +468,13 @@ class BM25OrSource : public Xapian::PostingSource {
             bound_[i] = words_[i].bm25.maxweight;
         double prox_max = 0;
         word_pairs_.assign(n, std::vector<size_t>());
+        pair_top_.clear();
         for (size_t p = 0; prox_ && p < pair_words_.size(); p++) {
             const size_t a = pair_words_[p].first, c = pair_words_[p].second;
             word_pairs_[a].push_back(p);
             word_pairs_[c].push_back(p);
             const double m = prox_->pair_max(p);
+            pair_top_.push_back(m);
             bound_[words_[a].bm25.df <= words_[c].bm25.df ? a : c] += m;
             prox_max += m;
         }
@@ -719,7 +721,7 @@ class BM25OrSource : public Xapian::PostingSource {
                                                  ? pair_words_[p].second
                                                  : pair_words_[p].first;
                         if (!nodes_[other].here)
-                            paired += prox_->pair_max(p);
+                            paired += pair_top_[p];
                     }
             };
             for (size_t j = k; j < n; j++)
@@ -737,8 +739,19 @@ class BM25OrSource : public Xapian::PostingSource {
             }
             /* The pairs this work holds both words of bound its bonus:
              * only a work that can pass with them is proposed, and its
-             * positions are read if the matcher asks its weight. */
+             * positions are read if the matcher asks its weight.  Their
+             * bounds over the index first (no more than the work's own,
+             * summed in the same order): most works fall short of those
+             * already. */
             double most = 0;
+            if (can && prox_) {
+                double top = 0;
+                for (size_t p = 0; p < pair_words_.size(); p++)
+                    if (nodes_[pair_words_[p].first].here &&
+                        nodes_[pair_words_[p].second].here)
+                        top += pair_top_[p];
+                can = (sum + top) * SLACK >= theta_;
+            }
             for (size_t p = 0; can && prox_ && p < pair_words_.size(); p++) {
                 const size_t a = pair_words_[p].first, c = pair_words_[p].second;
                 if (nodes_[a].here && nodes_[c].here)
@@ -1016,6 +1029,7 @@ class BM25OrSource : public Xapian::PostingSource {
     std::unique_ptr<ProximityReader> reader_;
     std::vector<char> here_; /* scratch: which stems the work holds */
     std::vector<double> bound_; /* each word's, for MaxScore */
+    std::vector<double> pair_top_; /* each pair's bound, prox_->pair_max(p) */
     std::vector<std::vector<size_t>> word_pairs_; /* the pairs of each */
     Xapian::Database db_;
     std::vector<Word> words_;
