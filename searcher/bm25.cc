@@ -332,9 +332,10 @@ class FilterCheck {
         if (n.leaf)
             return n.tf;
         Xapian::doccount b = n.all ? all : 0;
-        for (size_t c : n.kids)
-            b = n.all ? std::min(b, bound(c, all))
-                      : std::min<Xapian::doccount>(all, b + bound(c, all));
+        for (size_t c : n.kids) {
+            const Xapian::doccount x = bound(c, all);
+            b = n.all ? std::min(b, x) : x > all - b ? all : b + x;
+        }
         return b;
     }
 
@@ -372,15 +373,13 @@ class FilterCheck {
         return did;
     }
 
+    /* Whether node k holds did: an AND's or an OR's kids asked only
+     * until one decides it. */
     bool holds(size_t k, Xapian::docid did)
     {
         Node &n = nodes_[k];
-        if (n.leaf) {
-            const Xapian::PostingIterator end;
-            if (n.it != end && *n.it < did)
-                n.it.skip_to(did);
-            return n.it != end && *n.it == did;
-        }
+        if (n.leaf)
+            return first(k, did) == did;
         for (size_t c : n.kids)
             if (holds(c, did) != n.all)
                 return !n.all;
@@ -945,7 +944,9 @@ class BM25OrSource : public Xapian::PostingSource {
             advance(from, floor_w);
             if (cur_ == END)
                 break;
-            if (filtered_ && !filter_.passes(cur_)) { /* not a match */
+            /* not a match (advance() found it a match already when the
+             * filter leads) */
+            if (filtered_ && !gate_ && !filter_.passes(cur_)) {
                 from = cur_ + 1;
                 continue;
             }
