@@ -838,6 +838,11 @@ void PhraseCheck::held_positions(const ChunkCursor &c, size_t w,
     /* the word as written: the stem itself (form 0), or its form */
     out.clear();
     const uint32_t want = form[w] == form_stem[w] ? 0 : form[w];
+    if (c.one_form()) { /* all of them, or none, decoded only then */
+        if (c.form_at(0) == want)
+            out = c.positions();
+        return;
+    }
     const std::vector<Xapian::termpos> &at = c.positions();
     for (size_t i = 0; i < at.size(); i++)
         if (c.form_at(i) == want)
@@ -952,9 +957,12 @@ bool PhraseSource::holds_chunks(Xapian::docid d)
         if (field_at[f] != d)
             continue;
         phrase.one.resize(n);
-        for (size_t i = 0; i < n; i++)
+        bool all = true; /* a word with none there: the next field */
+        for (size_t i = 0; all && i < n; i++) {
             phrase.held_positions(*cur[f * n + i], i, phrase.one[i]);
-        if (positions_match(phrase.one, phrase.window, phrase.ordered))
+            all = !phrase.one[i].empty();
+        }
+        if (all && positions_match(phrase.one, phrase.window, phrase.ordered))
             return true;
     }
     return false;

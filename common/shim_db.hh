@@ -574,6 +574,9 @@ class ChunkCursor {
      * or 0 for every one when forms_unknown(). */
     uint32_t form_at(size_t i) const;
     bool forms_unknown() const { return kind == 3; }
+    /* Whether every position is in one form (form_at(0), known without
+     * decoding them). */
+    bool one_form() const { return kind < 2; }
     /* Whether the work stands in a delta, not yet in a chunk. */
     bool from_delta() const { return in_delta; }
     /* The chunks it has read from the database so far: what its moves

@@ -114,6 +114,9 @@ const double GATE_SHARE = 0.125;
 /* test_page_first()'s switch and counts. */
 std::atomic<bool> page_first_off{false};
 std::atomic<unsigned long> pages_first{0}, pages_gated{0};
+/* test_prune_audit()'s. */
+std::atomic<bool> prune_audit{false};
+std::atomic<unsigned long> audit_missed{0}, audit_passed{0};
 
 /* One word's BM25 (k2 = 0, k3 = 1, wqf 1): BM25Weight::init's statistics
  * and get_maxpart's bound, from what the matcher would hand it for one
@@ -490,6 +493,9 @@ class BM25OrSource : public Xapian::PostingSource {
         cum_.assign(n + 1, 0);
         for (size_t k = 0; k < n; k++)
             cum_[k + 1] = cum_[k] + bound_[order_[k]];
+        rank_.resize(n);
+        for (size_t k = 0; k < n; k++)
+            rank_[order_[k]] = k;
         cur_ = 0;
         pending_ = false;
         theta_ = -1;
@@ -707,34 +713,47 @@ class BM25OrSource : public Xapian::PostingSource {
                 }
             }
             double sum = 0;
-            /* With the bonus: the bounds of the pairs with a word here
-             * (a pair of two words not yet looked at is in cum_). */
-            double paired = 0;
             for (size_t i = 0; i < n; i++)
                 nodes_[i].here = false;
-            auto take = [&](size_t i) {
-                sum += weigh(i, did);
-                if (prox_)
-                    for (size_t p : word_pairs_[i]) {
-                        const size_t other = pair_words_[p].first == i
-                                                 ? pair_words_[p].second
-                                                 : pair_words_[p].first;
-                        if (!nodes_[other].here)
-                            paired += pair_top_[p];
-                    }
-            };
             for (size_t j = k; j < n; j++)
                 if (words_[order_[j]].did == did)
-                    take(order_[j]);
+                    sum += weigh(order_[j], did);
+            /* With the bonus, the bounds of the pairs that may be here:
+             * both words here, or one here and the other not yet looked
+             * at (order_[0..j]); a pair of two words not yet looked at
+             * is in cum_. */
+            double paired = 0;
+            if (prox_ && k > 0)
+                for (size_t p = 0; p < pair_words_.size(); p++) {
+                    const size_t a = pair_words_[p].first, c = pair_words_[p].second;
+                    if ((nodes_[a].here || rank_[a] < k) &&
+                        (nodes_[c].here || rank_[c] < k) &&
+                        (nodes_[a].here || nodes_[c].here))
+                        paired += pair_top_[p];
+                }
             bool can = true;
             for (size_t j = k; j-- > 0;) {
                 if ((sum + paired + cum_[j + 1]) * SLACK < theta_) {
                     can = false;
                     break;
                 }
-                reach(words_[order_[j]], did);
-                if (words_[order_[j]].did == did)
-                    take(order_[j]);
+                const size_t i = order_[j];
+                reach(words_[i], did);
+                const bool here = words_[i].did == did;
+                if (here)
+                    sum += weigh(i, did);
+                /* its pairs: one with the other word here now holds
+                 * both (counted already) or cannot be; one with the
+                 * other not yet looked at may be, if this is here */
+                for (size_t p : prox_ ? word_pairs_[i] : no_pairs_) {
+                    const size_t other = pair_words_[p].first == i
+                                             ? pair_words_[p].second
+                                             : pair_words_[p].first;
+                    if (nodes_[other].here && !here)
+                        paired -= pair_top_[p];
+                    else if (here && rank_[other] < j)
+                        paired += pair_top_[p];
+                }
             }
             /* The pairs this work holds both words of bound its bonus:
              * only a work that can pass with them is proposed, and its
@@ -764,6 +783,8 @@ class BM25OrSource : public Xapian::PostingSource {
                 ub_ = sum + most;
                 return;
             }
+            if (prune_audit.load(std::memory_order_relaxed))
+                audit(did);
             floor = did + 1;
         }
     }
@@ -1005,6 +1026,26 @@ class BM25OrSource : public Xapian::PostingSource {
         return nodes_[root_].w;
     }
 
+    /* test_prune_audit(): did, passed over, weighed in full (every
+     * word moved to it, the bonus read from the start of the lists). */
+    void audit(Xapian::docid did)
+    {
+        double w = 0;
+        for (size_t i = 0; i < words_.size(); i++) {
+            reach(words_[i], did);
+            if (words_[i].did == did)
+                w += nodes_[i].here ? nodes_[i].w : weigh(i, did);
+        }
+        if (prox_) {
+            reader_->rewind();
+            w += proximity(did);
+            reader_->rewind();
+        }
+        audit_passed.fetch_add(1, std::memory_order_relaxed);
+        if (w * SLACK >= theta_)
+            audit_missed.fetch_add(1, std::memory_order_relaxed);
+    }
+
     /* The proximity bonus of work did (proximity.cc), from its
      * positions value, or Xapian's position lists without one. */
     double proximity(Xapian::docid did)
@@ -1037,6 +1078,8 @@ class BM25OrSource : public Xapian::PostingSource {
     std::vector<Node> nodes_;
     size_t root_ = 0;
     std::vector<size_t> order_;
+    std::vector<size_t> rank_;     /* each word's place in order_ */
+    std::vector<size_t> no_pairs_; /* empty: without the bonus */
     std::vector<double> cum_;
     Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
     mutable double weight_ = 0;
@@ -1286,6 +1329,15 @@ unsigned long test_page_first(bool off, unsigned long *gated)
     if (gated)
         *gated = g;
     return pages_first.exchange(0);
+}
+
+unsigned long test_prune_audit(bool on, unsigned long *passed)
+{
+    prune_audit = on;
+    const unsigned long n = audit_passed.exchange(0);
+    if (passed)
+        *passed = n;
+    return audit_missed.exchange(0);
 }
 
 void test_doc_lengths(const char *mode)

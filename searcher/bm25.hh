@@ -68,6 +68,14 @@ void test_doc_lengths(const char *mode);
  * many of them checked a sparse filter first (GATE_SHARE). */
 unsigned long test_page_first(bool off, unsigned long *gated = nullptr);
 
+/* A test hook, not for the product: with on, an OR of words' source
+ * weighs in full (its words' weights and its bonus) each work its
+ * bounds let it pass over, and counts those that could have reached
+ * the least weight asked (a bound below a weight: works missed).
+ * Returns that count since the last call, and in *passed (not null)
+ * how many works were passed over and weighed. */
+unsigned long test_prune_audit(bool on, unsigned long *passed = nullptr);
+
 /* q with each scored word (a LEAF_TERM of wqf 1 where its weight counts:
  * under OR, AND, XOR, AND_MAYBE, and the left of FILTER and AND_NOT)
  * scored with the lengths: an OR whose members (nested ORs flattened)

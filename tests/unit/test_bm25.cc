@@ -36,6 +36,12 @@
  *  - the bound of a pair in a work, from its words' wdfs, which lets
  *    the OR's source skip reading positions, is never below the pair's
  *    score there (bounds_hold).
+ *  - an OR of words that finds its page first (choose()) answers as the
+ *    match weighing each work as it comes and as Xapian's own OR with
+ *    the bonus beside it, on pages of 2 to 12 words and of works' titles
+ *    pasted whole, filtered or not (page_first); and every work its
+ *    bounds pass over, weighed in full, is below the weight it was
+ *    passed over for (test_prune_audit).
  *  - an array read before a commit that changed works' lengths is not
  *    used after it: a handle that read it answers as a fresh one.
  *  - handles of one process share the array one of them read, at the
@@ -418,6 +424,22 @@ std::vector<std::string> page_answers(pdx_index *ix)
             q.year_min = 2012, q.year_max = 2013;
         out.push_back(answer_line(ix, q, text));
     }
+    /* works' titles pasted whole: words a work holds side by side,
+     * common ones among them (the pairs' bounds prune most there) */
+    for (int i = 0; i < 40; i++) {
+        const std::string id = "u" + std::to_string(rng() % 3000);
+        pdx_results *r = nullptr;
+        check(pdx_get(&r, ix, id.c_str()) == 0 && pdx_results_count(r) == 1,
+              "get " + id);
+        const std::string text = pdx_results_hit(r, 0)->work->title;
+        pdx_results_free(r);
+        pdx_query q;
+        pdx_query_init(&q, PDX_QUERY_VERSION);
+        q.text = text.c_str();
+        q.limit = i % 2 ? 10 : 3;
+        q.no_suggest = 1;
+        out.push_back(answer_line(ix, q, text));
+    }
     return out;
 }
 
@@ -439,6 +461,9 @@ void page_first(const std::string &path)
         return a;
     };
     pdxshim::test_page_first(false);
+    /* Xapian's own OR and weights, the bonus beside it (no lengths
+     * array): what the OR's source, whose bounds prune, must answer */
+    const std::vector<std::string> native = run("xapian", true);
     for (const char *mode : {"array", static_cast<const char *>(nullptr)}) {
         const std::string label = mode ? mode : "length list";
         const std::vector<std::string> each = run(mode, true);
@@ -456,7 +481,18 @@ void page_first(const std::string &path)
             hits += a.find("=") != std::string::npos;
         check(hits >= 80, std::to_string(hits) + " of 90 pages with works");
         CHECK_INT(differing(first, each, label.c_str()), 0);
+        CHECK_INT(differing(first, native, (label + ", Xapian's OR").c_str()), 0);
     }
+    /* Every work the pass passed over, weighed in full, is below the
+     * weight it was passed over for: found first and as the match goes */
+    pdxshim::test_prune_audit(true);
+    run("array", false);
+    run("array", true);
+    unsigned long passed = 0;
+    const unsigned long missed = pdxshim::test_prune_audit(false, &passed);
+    pdxshim::test_page_first(false);
+    check(passed >= 10000, std::to_string(passed) + " works passed over, weighed");
+    CHECK_INT(missed, 0);
 }
 
 /* A handle that read the lengths, then a commit that changes lengths
