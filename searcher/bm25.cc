@@ -261,17 +261,7 @@ class FilterCheck {
 
     bool passes(Xapian::docid did)
     {
-        if (!lo_.empty() || !hi_.empty()) {
-            const Xapian::ValueIterator end;
-            if (years_ != end && years_.get_docid() < did)
-                years_.skip_to(did);
-            if (years_ == end || years_.get_docid() != did)
-                return false;
-            const std::string y = *years_;
-            if ((!lo_.empty() && y < lo_) || (!hi_.empty() && y > hi_))
-                return false;
-        }
-        return root_ < 0 || holds(static_cast<size_t>(root_), did);
+        return in_years(did) && (root_ < 0 || holds(static_cast<size_t>(root_), did));
     }
 
     /* How many works the filter's terms let through at most (the year
@@ -290,12 +280,26 @@ class FilterCheck {
         for (;; did++) {
             if (root_ >= 0)
                 did = first(static_cast<size_t>(root_), did);
-            if (did == END || (lo_.empty() && hi_.empty()) || passes(did))
+            if (did == END || in_years(did)) /* the terms hold there */
                 return did;
         }
     }
 
   private:
+    /* Whether did's year is in the range (true without one). */
+    bool in_years(Xapian::docid did)
+    {
+        if (lo_.empty() && hi_.empty())
+            return true;
+        const Xapian::ValueIterator end;
+        if (years_ != end && years_.get_docid() < did)
+            years_.skip_to(did);
+        if (years_ == end || years_.get_docid() != did)
+            return false;
+        const std::string y = *years_;
+        return (lo_.empty() || y >= lo_) && (hi_.empty() || y <= hi_);
+    }
+
     struct Node {
         bool all = false; /* AND (else OR) */
         std::vector<size_t> kids;
@@ -745,7 +749,7 @@ class BM25OrSource : public Xapian::PostingSource {
                 /* its pairs: one with the other word here now holds
                  * both (counted already) or cannot be; one with the
                  * other not yet looked at may be, if this is here */
-                for (size_t p : prox_ ? word_pairs_[i] : no_pairs_) {
+                for (size_t p : word_pairs_[i]) { /* none without prox_ */
                     const size_t other = pair_words_[p].first == i
                                              ? pair_words_[p].second
                                              : pair_words_[p].first;
@@ -1079,7 +1083,6 @@ class BM25OrSource : public Xapian::PostingSource {
     size_t root_ = 0;
     std::vector<size_t> order_;
     std::vector<size_t> rank_;     /* each word's place in order_ */
-    std::vector<size_t> no_pairs_; /* empty: without the bonus */
     std::vector<double> cum_;
     Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
     mutable double weight_ = 0;
