@@ -52,17 +52,15 @@
  * word of the title or an author name two.  Layout 3 indexed every word
  * twice, once in the default field without positions and again under
  * its field's prefix (S, XB, A) with them; layout 4 drops the abstract's
- * copies, most of the postings: on the first 10,000 arXiv records it
- * builds 1.2 times faster and compacts 13% smaller, with the same scores
- * for every query of the default field (measured in the commit that made it).
+ * copies, most of the postings, with the same scores for every query
+ * of the default field.
  * Layout 1 had four postings per word (the unstemmed word and a
  * Z-prefixed stem, each in the default field and under the field prefix).
  * Layout 5 is layout 4 without boolean keys that other terms stand for:
  * XAI (an author filter of initials reads XAF by prefix), and XI<x> and
  * XMA<x> in the work whose id is x (Q<x> stands for them; below).  On
  * arXiv records that is 7.6 fewer postings a work, of 3.7 fewer
- * distinct terms a work (a B-tree item each): the 101k 2.7% smaller,
- * built at 1.04-1.05 times the rate (measured in the commit that made it).
+ * distinct terms a work (a B-tree item each).
  * Layout 6 has layout 5's terms and values, and moves the stored record
  * out of Xapian's document data into a zstd frame of its own ("The
  * stored record", below); an index of layout 5 is used as it is
@@ -74,17 +72,14 @@
  * owns and describes.  Glass keeps one B-tree item per (term, work) in
  * its position table, 200 of the 444 MB of the arXiv 101k compacted,
  * and builds it through a third per-term map of its inverter; the
- * values take about 74 MB, the 101k compacts to 314 MB, and `--jobs 2`
- * builds it at 0.63 of Lucene's rate where layout 6 had 0.47-0.51
- * (measured in the commit that made it).
+ * values take about 74 MB of it.
  *
  * Layout 8 has layout 7's terms and values, with the positions value
  * in a smaller format (common/positions.cc): no size or flags byte
  * an entry (its count of positions in two bits of its hash word
  * instead), and each field's first positions counted from the field's
- * start.  The values of the first 10,000 arXiv records take 4.2 MB
- * where layout 7's took 7.0 (measured in the commit that made it).  An index
- * of layout 7 is used as it is: its values are read in their own
+ * start: about 0.6 of layout 7's bytes.  An index of layout 7 is used
+ * as it is: its values are read in their own
  * format, and its new works get layout 8's beside them.
  *
  * Layout 9 has layout 8's terms, and keeps each term's positions by the
@@ -94,10 +89,8 @@
  * positions, forms and forms-at values (slots 7, 8 and 9), which a new
  * index no longer writes (metadata paperdex.chunks = "1").  A phrase
  * reads the chunks of its own words where layout 8 read the whole
- * positions value of every work holding them: on the arXiv 101k, counted
- * to 10,000, the quoted phrases' p99 fell from 42 to 12 ms; the index
- * compacts to 0.315 GB where layout 8's took 0.349, and `--jobs 2` builds
- * it in 0.94 of layout 8's time (measured in the commit that made it).
+ * positions value of every work holding them, and the index is smaller
+ * and built faster than layout 8's.
  * An index of layout 7 or 8 is used as it is, its new works getting
  * layout 8's values (it has no paperdex.chunks stamp).
  *
@@ -150,8 +143,8 @@
  * term.  Layout 3 counted each word twice (default field and field copy);
  * layout 4 has no abstract copies, and XL puts their count back, so that
  * BM25's length normalisation, on which k1, b and TITLE_WDF were tuned
- * (bench/eval.py), is unchanged: without it CACM MAP fell from 0.3671 to
- * 0.3629 and SciFact nDCG@10 from 0.6903 to 0.6728.
+ * (bench/eval.py), is unchanged: without it CACM MAP is 0.3629 against
+ * 0.3671, and SciFact nDCG@10 0.6728 against 0.6903.
  *
  * A derived title (an abstract's first sentence standing in for a missing
  * title) is not indexed as a title at all: its words are already indexed as
@@ -316,8 +309,8 @@
  * writer's thread at zlib's level 6, and does not compress values.  On
  * the arXiv records the frames are 0.35 of the JSON, against deflate's
  * 0.53, and cost a quarter of deflate's time, on the builder thread
- * (common/record_store.cc, which owns the format; measured in the commit that made it).  Layouts 5 and before keep the JSON itself
- * as the document data, and a document without slot 6 is read that way.
+ * (common/record_store.cc, which owns the format).  Layouts 5 and
+ * before keep the JSON itself as the document data, and a document without slot 6 is read that way.
  *
  * Metadata
  * --------
@@ -493,9 +486,9 @@
  * made with, and is read the same either way).  A quoted phrase reads
  * the positions value (SLOT_POSITIONS) of every work that holds its
  * words, and glass reads a block with a pread() each: on the arXiv 101k
- * the top-10 query mix's p99 was 23.4 ms with 8 KB blocks, 18.5 with
- * 16, 17.9 with 32 (p50 1.26, 1.27, 1.34 ms; 64 KB: p50 1.69), the
- * compacted index 1% larger (bench/RESULTS.md, "Counts"). */
+ * the top-10 query mix's p99 is about a fifth lower with 16 KB blocks
+ * than with 8 KB, for an index 1% larger; 32 KB gains little more and
+ * costs p50, 64 KB a third of it. */
 #define LAYOUT_BLOCK_SIZE 16384
 
 /* ---- limits */

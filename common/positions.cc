@@ -10,8 +10,8 @@
  * that table is 200 of the 444 MB of a compacted index; building it is
  * a third map per term in Xapian's inverter (pos_changes, keyed by term,
  * then docid) and a B-tree insert per (term, work) at every commit.
- * Built without any positions, the same index was 244 MB and built in
- * 0.64 to 0.72 of the time (measured in the commit that made it).  Lucene
+ * Built without any positions, the same index is 244 MB and builds in
+ * about two thirds of the time.  Lucene
  * keeps a term's positions beside its postings, not an item apiece.
  *
  * What layout 7 keeps instead: one value per work, in slot
@@ -103,14 +103,14 @@
  *     few works.  That matters here: a work's value is read whole and
  *     the values lie in docid order, where Xapian's position table keeps
  *     one term's items side by side, so checking every work that holds a
- *     phrase's words (as PhraseSource does) cost 3 times layout 6's time
- *     at p90 and more at p99 (measured in the commit that made it).
+ *     phrase's words (as PhraseSource does) costs 3 times the time of
+ *     Xapian's position table at p90 and more at p99.
  *     Over several local databases the decider is given each
  *     database's own docids and cannot tell which database a work is
  *     in, so there it reads everything from the document (its value,
- *     its term list); checking every work instead cost 1.2 s for the
- *     commonest phrase on two halves of 300,000 works where one index
- *     took 40 ms, and now 81 ms (measured in the commit that made it).
+ *     its term list); checking every work instead would cost over a
+ *     second for the commonest phrase on two halves of 300,000 works,
+ *     where the decider takes about twice one index's time.
  *   - PhraseSource, a Xapian::PostingSource that weighs nothing and
  *     walks the AND of the phrase's words (in layout 9 their chunks, side
  *     by side), for a phrase that only some matches hold ("a b" OR c);
@@ -128,7 +128,7 @@
  * (searcher/shim_read.cc, xapian_phrases), which reads a (term, work)
  * position list by its key where PhraseCheck goes through the work's
  * term list: on the arXiv 101k built with --xapian-positions, p50 0.46
- * and p99 0.58 of PhraseFilter's time (measured in the commit that made it).
+ * and p99 0.58 of PhraseFilter's time.
  */
 #include <xapian.h>
 

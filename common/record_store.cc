@@ -14,7 +14,8 @@
  * compress it itself, on the builder thread, with a better codec: zstd
  * at level 3 with a dictionary trained on the index's own records packs
  * the arXiv records to 0.35 of their size, 4.5 times faster than
- * Xapian's deflate packs them to 0.53 (measured in the commit that made it).  Reading one back costs about 2 microseconds.
+ * Xapian's deflate packs them to 0.53.  Reading one back costs about 2
+ * microseconds.
  *
  * The dictionary.  A writer on an index without one keeps the first
  * DICT_SAMPLES records it stores (stored meanwhile as frames without a

@@ -59,9 +59,8 @@ const char *const HOLDER_FILE = LAYOUT_HOLDER_FILE;
  * half-built index to be removed, never resumed.  A block that several
  * commits change then stays at one place in the page cache, and the
  * kernel writes it out once for all of them: a --jobs 2 build sends 0.82
- * of the bytes to the disk and spends 15-28% less system time; its wall
- * time moved by -5% to +4%, within this machine's noise
- * (measured in the commit that made it).  What it costs: glass
+ * of the bytes to the disk and spends about a fifth less system time.
+ * What it costs: glass
  * cannot undo a change written in place, so any Xapian error on such a
  * handle (a full disk; none other is known for paperdex's terms) leaves
  * it unusable, which the run reports as its failure. */

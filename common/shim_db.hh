@@ -188,9 +188,8 @@ const char *term_field(const std::string &t, std::string &word);
  * cache of `slots` (a power of two; a word's slot is its hash, and a new
  * word overwrites the old).  A query's handle needs few (4,096 slots,
  * 256 KB); a writer stems every word of every work, and with 32,768
- * (2 MB) the arXiv's vocabulary fits well enough that `--jobs 2`, where
- * stemming is on each worker's path, built the first 30,000 arXiv
- * records in 0.97 of the time (measured in the commit that made it). */
+ * (2 MB) the arXiv's vocabulary fits well enough to take a few per cent
+ * off `--jobs 2`, where stemming is on each worker's path. */
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 Xapian::Stem english_stem(size_t slots);
 
@@ -816,10 +815,9 @@ class PhraseFilter : public Xapian::MatchDecider {
      * terms (field by field, as PhraseCheck::terms), kept open and moved
      * forward from one work to the next (the matcher asks in docid
      * order; a docid behind one asked before opens the list again).
-     * Opening a posting list at every work read its B-tree path from
-     * the root and its chunks from the first each time: phrases p50
-     * 0.84 and 0.95, p99 0.78 and 0.93 of that in two runs
-     * (measured in the commit that made it). */
+     * Opening a posting list at every work would read its B-tree path
+     * from the root and its chunks from the first each time, about a
+     * tenth of a phrase's time. */
     struct Probe {
         Xapian::PostingIterator it;
         Xapian::docid asked = 0; /* 0: not open */

@@ -29,7 +29,7 @@ extern "C" int shim_lookup_pruned(shim_db *h, const char *const *terms,
          * writes that term's pending postings, and every pending
          * position list, into the B-trees: one lookup per record would
          * then undo the commit batch, and a larger batch would be slower,
-         * not faster (measured in the commit that made it).  A new work, whose
+         * not faster.  A new work, whose
          * keys no work holds yet, opens no posting list at all.  And a
          * key the writer itself knows no document holds (Side::may_hold:
          * on a new index, nearly every key of every new work) needs no

@@ -2,8 +2,8 @@
  * prefetch.h -- a pdx_reader read on a thread of its own, a few dozen
  * records ahead of the caller, so that decoding the next records (gzip,
  * JSON, UTF-8 checks, cleaning) overlaps the caller's work on the last
- * ones.  For the indexer's one-job run on a machine with a core to spare
- * (measured in the commit that made it).
+ * ones.  For the indexer's one-job run on a machine with a core to
+ * spare.
  *
  * The calls mirror pdx_reader's: prefetch_next() gives the records in
  * the reader's order with the reader's return codes, and the skip, line,

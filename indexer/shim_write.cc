@@ -115,7 +115,7 @@ void add_words(shim_db *h, const SpellWords &words);
  * one thread may do that.  With SHIM_BUILDER the writer keeps one more
  * thread that builds the documents while the caller's thread hands the
  * previous ones to Xapian and reads and merges the next records: a
- * pipeline two deep, on a machine with a core to spare (measured in the commit that made it).
+ * pipeline two deep, on a machine with a core to spare.
  *
  * Only a new work that absorbs none goes through the builder (shim_doc
  * fresh, no delete_ids): its document only adds terms.  Whatever the

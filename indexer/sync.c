@@ -70,10 +70,9 @@
  * (DB.compact-PID, by Xapian's compactor) and swapped in
  * (compact_beside).  Glass copies every block a commit changes and
  * splits a full one to insert, so a compacted index grows by a third to
- * three quarters at its first update, and little after (the arXiv 101k:
- * 444 MB, then 776 and 790 MB; compacted after each update, 440 and 436
- * MB, for 6.0 and 3.6 s of compaction on top of 5.7 and 7.4 s of
- * update: measured in the commit that made it).
+ * three quarters at its first update, and little after; compacting
+ * after each update keeps it at its first size, for about as much time
+ * again as the update itself.
  *
  * Everything the run has to say goes through the caller's progress
  * function as pdx_sync_event reports (the CLI prints them); nothing here

@@ -99,11 +99,10 @@ static void *work(void *arg)
  * which keeps the records routed to it.  Sources of like sizes are
  * shared by file instead, each read by one worker: largest first, each
  * to the worker with the fewest bytes so far (a static plan, so that a
- * run always shares them the same way).  With two workers that saved 2%
- * of the time on paperdex's JSON lines and 9% on OpenAlex works
- * (measured in the commit that made it), so it is chosen when the plan's busiest worker has
- * no more than 2% more bytes per other worker than an even share: the
- * least it saves.  Returns the
+ * run always shares them the same way).  With two workers that saves 2%
+ * of the time on paperdex's JSON lines and 9% on OpenAlex works, so it
+ * is chosen when the plan's busiest worker has no more than 2% more
+ * bytes per other worker than an even share: the least it saves.  Returns the
  * owner of each of r->files (malloc'd; *total their bytes), or NULL:
  * every worker reads every source. */
 static unsigned char *plan_sources(const run *r, unsigned n, uint64_t *total)

@@ -8,8 +8,8 @@
  * each holding a vector of positions, and the writer then walked that
  * document's term list to build the work's real document (the positions
  * go into a value, not into Xapian's table: common/positions.cc).
- * Under perf, on a --jobs 2 build, TermGenerator was 18.6% of the
- * samples: the map's string compares and node allocations, a new string
+ * Under perf, on a --jobs 2 build, TermGenerator is about a fifth of
+ * the samples: the map's string compares and node allocations, a new string
  * for each word and another for each term, and Unicode's character
  * table for every ASCII letter.  This file reads the text the way
  * TermGenerator does and gathers the terms in a hash table, sorted once

@@ -7,8 +7,8 @@
  * about 2 KB read front to back: a length is found by decoding every
  * entry of its chunk before it.  A word in 46% of a million works thus
  * walks the whole list of a million lengths, and a rare one decodes half
- * a chunk for each of its works.  On the synthetic million
- * (measured in the commit that made it), the same queries scored with
+ * a chunk for each of its works.  On the synthetic million, the same
+ * queries scored with
  * BM25's b = 0, which needs no length, took a quarter of the time: the
  * lengths, not the scoring, were most of a query's cost.  Lucene keeps a
  * length (its "norm") in a dense array read at a document's index.
@@ -1253,8 +1253,8 @@ template <typename F> void each_scored_word(const Xapian::Query &q, F &&f)
  * with a source a word (two passes each way), the array's time over
  * Xapian's was 0.30 to 0.62 for one to three words, 0.79 to 0.92 for
  * four to six, 0.95 to 0.99 for seven to nine, and 1.01 to 1.09 for ten
- * to sixteen (measured in the commit that made it).  Whole titles
- * are ORs of words now, one BM25OrSource each, and not counted here. */
+ * to sixteen.  Whole titles are ORs of words, one BM25OrSource each,
+ * and not counted here. */
 const size_t MAX_SOURCE_WORDS = 9;
 
 } // namespace

@@ -23,7 +23,7 @@
  * four columns take 9.9 MB (98 bytes a work, most of it the author
  * column: 564,000 names of works, 229,000 distinct) and are read in 0.07
  * s; on the synthetic million, 122 MB and 1.25 s (3.5 million distinct
- * author names; measured in the commit that made them).
+ * author names).
  *
  * When.  Reading them reads every work's values: a CLI's one faceted
  * search would pay several times its own cost.  So a handle counts the

@@ -81,10 +81,10 @@
  *
  * A long query -- an abstract pasted whole, read as words -- keeps its
  * MAX_PAIRS heaviest pairs (the rarest words'), and only their words'
- * positions are read.  Every pair of a 208-word abstract took 0.45 s of
- * a 0.67 s search on the arXiv 101k, each work's positions looked up
- * for 200 words; a typed query or a pasted title has fewer pairs than
- * that (measured in the commit that made it).
+ * positions are read.  Every pair of a 208-word abstract would take
+ * two thirds of its search on the arXiv 101k, each work's positions
+ * looked up for 200 words; a typed query or a pasted title has fewer
+ * pairs than that.
  */
 #include "proximity.hh"
 

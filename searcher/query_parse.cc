@@ -640,7 +640,7 @@ static bool cjk_unigram(const std::string &s)
  *     Xapian reads a (term, work) position list by its key, where
  *     PhraseCheck reaches it work by work: on the arXiv 101k built with
  *     --xapian-positions, phrases at p50 0.46 and p99 0.58 of
- *     PhraseFilter's time (measured in the commit that made it).
+ *     PhraseFilter's time.
  *
  * A mix of the two kinds (one local index of each) keeps paperdex's
  * matchers, which read either kind work by work. */

@@ -1163,8 +1163,7 @@ static void count_leaves(const Xapian::Query &q, size_t &leaves, bool &wild)
 /* Whether q is worth the stop: more than 32 terms (a passage pasted
  * whole: 0.9 s for 1,000 words on the arXiv 101k) or a wildcard
  * (up to the wildcard limit's terms).  The AND costs a typed query
- * about a tenth of its time (p50 1.58 ms against 1.80 on the 101k's
- * mix, measured in the commit that made it), where its ranking
+ * about a tenth of its time on the 101k's mix, where its ranking
  * ends in 25 ms at p99. */
 static bool rank_stop_wanted(const Xapian::Query &q)
 {
