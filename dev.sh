@@ -96,8 +96,10 @@ fuzz)
     # shared library, C programs linked to it) needs runtimes that clang
     # leaves to executables; the gcc builds test those.
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DPDX_WERROR=ON -DPDX_FUZZ=ON >/dev/null
-    cmake --build build-fuzz -j "$JOBS" --target fuzz_reader fuzz_pubmed fuzz_oai fuzz_openalex \
-        fuzz_bibtex fuzz_query fuzz_batch fuzz_params fuzz_positions fuzz_terms
+    # every target: one a seed directory (tests/CMakeLists.txt lists the same)
+    targets=()
+    for d in tests/fuzz/seeds/*/; do targets+=("fuzz_$(basename "$d")"); done
+    cmake --build build-fuzz -j "$JOBS" --target "${targets[@]}"
     secs=${2:-60}
     for t in build-fuzz/tests/fuzz_*; do
         [ -x "$t" ] || continue

@@ -88,6 +88,7 @@
 #include <xapian.h>
 
 #include <algorithm>
+#include <limits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -498,14 +499,24 @@ ChunkSpace::ChunkSpace(const Xapian::Database &db)
     const std::string o(LAYOUT_META_CHUNK_OFF);
     for (Xapian::TermIterator k = db.metadata_keys_begin(o);
          k != db.metadata_keys_end(o); ++k) {
-        const int ns = atoi((*k).c_str() + o.size());
+        const long ns = strtol((*k).c_str() + o.size(), nullptr, 10);
         if (ns < 0 || ns > 255)
             continue;
         const std::string v = db.get_metadata(*k);
+        /* "off lo hi": a shift (negative when the compactor moved the
+         * namespace down) and two docids; a damaged value would move
+         * every work of the namespace by what it says: an error instead */
         char *rest = nullptr;
-        off[ns] = strtoll(v.c_str(), &rest, 10);
-        lo[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
-        hi[ns] = static_cast<Xapian::docid>(strtoul(rest, &rest, 10));
+        const long long f = strtoll(v.c_str(), &rest, 10);
+        const unsigned long long l = strtoull(rest, &rest, 10);
+        const unsigned long long h = strtoull(rest, &rest, 10);
+        const long long most = std::numeric_limits<Xapian::docid>::max();
+        if (f < -most || f > most || l > static_cast<unsigned long long>(most) ||
+            h > static_cast<unsigned long long>(most))
+            throw Xapian::DatabaseCorruptError("metadata " + *k + " cannot be read");
+        off[ns] = f;
+        lo[ns] = static_cast<Xapian::docid>(l);
+        hi[ns] = static_cast<Xapian::docid>(h);
         if (hi[ns])
             ends.emplace_back(static_cast<Xapian::docid>(off[ns] + hi[ns]),
                               static_cast<unsigned char>(ns));
@@ -539,9 +550,12 @@ bool ChunkSpace::section(size_t i, const std::string &term,
     size_t l = 0, r = n;
     while (l < r) {
         const size_t mid = (l + r) / 2;
-        const unsigned char *q = b + get_le32(b + 4 + 4 * mid);
+        const uint32_t at = get_le32(b + 4 + 4 * mid);
+        if (at >= blob.size())
+            corrupt(term);
+        const unsigned char *q = b + at;
         uint32_t tn;
-        if (q >= e || !get_varint(q, e, tn) || tn > static_cast<size_t>(e - q))
+        if (!get_varint(q, e, tn) || tn > static_cast<size_t>(e - q))
             corrupt(term);
         const int c = std::string(reinterpret_cast<const char *>(q), tn).compare(term);
         if (c == 0) {
