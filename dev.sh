@@ -96,7 +96,7 @@ fuzz)
     # shared library, C programs linked to it) needs runtimes that clang
     # leaves to executables; the gcc builds test those.
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DPDX_WERROR=ON -DPDX_FUZZ=ON >/dev/null
-    # every target: one a seed directory (tests/CMakeLists.txt lists the same)
+    # one target for each seed directory (PDX_FUZZ_TARGETS in tests/CMakeLists.txt)
     targets=()
     for d in tests/fuzz/seeds/*/; do targets+=("fuzz_$(basename "$d")"); done
     cmake --build build-fuzz -j "$JOBS" --target "${targets[@]}"

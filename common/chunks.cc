@@ -88,10 +88,10 @@
 #include <xapian.h>
 
 #include <algorithm>
-#include <limits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
