@@ -20,6 +20,11 @@ own fields:
 and each must give the work whose field it is (a DOI or PMID two works
 share is left out: it names neither alone).  An id no work has is
 searched as words, with no note that it names a work.
+
+STRIDE (1 unless given; the sanitizer build, whose processes start 5
+times slower, gives 7): every STRIDE-th form of each kind is tried, at
+least 3 of each kind, and every way of writing each field (an old-style
+arXiv id apart) on one work at least.
 """
 import collections
 import json
@@ -31,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, done, scratch, works_of  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
+STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 work = scratch("pdx-ids-")
 db = os.path.join(work, "ix")
 r = subprocess.run([PDX, "index", "--quiet", "--db", db, os.path.join(SRC, "corpus", "samples")],
@@ -51,27 +57,28 @@ for w in works.values():
     if w.get("pmid"):
         by_pmid[w["pmid"]].add(w["id"])
 
-forms = []  # (form, the work's id)
+forms = []  # (form, the work's id, its shape: which field, written how)
 for w in works.values():
     wid = w["id"]
-    forms.append((wid, wid))
+    forms.append((wid, wid, ("id", wid.split(":")[0] if ":" in wid else "")))
     a = w.get("arxiv_id")
     if a:
-        forms += [(f, wid) for f in (a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
+        forms += [(f, wid, ("arxiv", "/" in a, i)) for i, f in enumerate((a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
                                      "http://arxiv.org/abs/%sv1" % a, "https://arxiv.org/pdf/%s.pdf" % a,
-                                     "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a)]
+                                     "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a))]
     for d in (w.get("doi") or "").split()[:1]:
         if len(by_doi[d.lower()]) == 1:
-            forms += [(f, wid) for f in ("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
-                                         "http://dx.doi.org/" + d, d)]
+            forms += [(f, wid, ("doi", i)) for i, f in enumerate(("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
+                                                                  "http://dx.doi.org/" + d, d))]
     p = w.get("pmid")
     if p and len(by_pmid[p]) == 1:
-        forms += [(f, wid) for f in ("PMID:" + p, "pmid:" + p, "https://pubmed.ncbi.nlm.nih.gov/%s/" % p,
-                                     "https://www.ncbi.nlm.nih.gov/pubmed/" + p)]
+        forms += [(f, wid, ("pmid", i)) for i, f in enumerate(("PMID:" + p, "pmid:" + p,
+                                                                "https://pubmed.ncbi.nlm.nih.gov/%s/" % p,
+                                                                "https://www.ncbi.nlm.nih.gov/pubmed/" + p))]
     o = w.get("openalex_id")
     if o:
         o = o.rsplit("/", 1)[-1]
-        forms += [(f, wid) for f in (o, o.lower(), "https://openalex.org/" + o)]
+        forms += [(f, wid, ("openalex", i)) for i, f in enumerate((o, o.lower(), "https://openalex.org/" + o))]
 
 # A record's key in its file names it only within that file: the works
 # of the sample corpus whose sources carry one, each key held by one work.
@@ -82,15 +89,25 @@ for wid in works:
         k = src.get("record", {}).get("source_key") or json.loads(out).get("source_key")
         if k:
             by_key[k].add(wid)
-forms += [(k, next(iter(ws))) for k, ws in sorted(by_key.items()) if len(ws) == 1]
+forms += [(k, next(iter(ws)), ("key",)) for k, ws in sorted(by_key.items()) if len(ws) == 1]
 
-kinds = collections.Counter()
-for form, wid in forms:
-    kind = ("arxiv" if "arxiv" in form.lower() or form[:2].isdigit() and "." in form and "/" not in form
+
+def kind_of(form):
+    return ("arxiv" if "arxiv" in form.lower() or form[:2].isdigit() and "." in form and "/" not in form
             else "doi" if "10." in form else "pmid" if "pmid" in form.lower() or "pubmed" in form
             else "openalex" if "openalex" in form or form[:1] in "Ww" and form[1:].isdigit()
             else "key" if form in by_key else "id")
-    kinds[kind] += 1
+
+
+of_kind = collections.defaultdict(list)
+for i, f in enumerate(forms):
+    of_kind[kind_of(f[0])].append(i)
+tried = set({f[2]: i for i, f in reversed(list(enumerate(forms)))}.values())  # each shape once
+for kind, ii in of_kind.items():
+    tried.update(ii[::max(1, min(STRIDE, len(ii) // 3))])
+kinds = collections.Counter()
+for form, wid, _ in (forms[i] for i in sorted(tried)):
+    kinds[kind_of(form)] += 1
     rc, out, err = run("show", "--db", db, "--format", "json", form)
     got = json.loads(out).get("id") if rc == 0 and out.strip() else None
     check("show %s" % form, got == wid, "got %s, want %s (%s)" % (got, wid, err.strip()[:200]))

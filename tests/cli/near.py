@@ -24,6 +24,7 @@ their word forms switched off, as an older paperdex built them.  The pairs
 are drawn from the works' own abstracts and titles: words 1 to 6
 positions apart, so that every window cuts some works out.
 """
+import functools
 import json
 import os
 import random
@@ -50,6 +51,7 @@ for d, extra in ((db, []), (xdb, ["--xapian-positions"])):
     check("forms off " + os.path.basename(d), r.returncode == 0, r.stderr)
 
 
+@functools.lru_cache(maxsize=None)  # the index does not change: each listing read once
 def delve(*args):
     return subprocess.run(["xapian-delve"] + list(args) + [xdb], capture_output=True,
                           text=True).stdout

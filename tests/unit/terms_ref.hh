@@ -39,6 +39,9 @@ struct TermsRef {
     Xapian::TermGenerator tg;
     Xapian::TermGenerator words; /* no stemmer: the words as written */
     pdxshim::TextTerms tt;
+    /* forms_diff's stemmer, made once: each holds a table of 32,768
+     * answers, whose making would otherwise be most of a comparison. */
+    const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
      * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
@@ -109,7 +112,6 @@ struct TermsRef {
         for (const auto &f : fields)
             words.index_text(tex_joined(f.second), 1, "");
         words.set_document(Xapian::Document());
-        const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
         std::vector<uint32_t> want, self, other;
         for (Xapian::TermIterator t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
             const std::string s = stem(*t);

@@ -319,9 +319,11 @@ int main(int argc, char **argv)
     /* Every term's works, read back: next() and skip_to(). */
     auto verify = [&](const std::string &when) {
         Xapian::Database db(dir);
+        /* one for all the cursors on db, as a search shares it */
+        const auto space = std::make_shared<const ChunkSpace>(db);
         for (const auto &kv : want) {
             const std::string &term = kv.first;
-            ChunkCursor c(db, term, std::make_shared<const ChunkSpace>(db));
+            ChunkCursor c(db, term, space);
             auto it = kv.second.begin();
             while (c.next()) {
                 if (it == kv.second.end()) {
@@ -342,7 +344,7 @@ int main(int argc, char **argv)
             check_at(when, it == kv.second.end(), term + ": works missing");
             /* skip_to: random targets, ascending, some equal to a work's */
             for (int round = 0; round < 20; round++) {
-                ChunkCursor s(db, term, std::make_shared<const ChunkSpace>(db));
+                ChunkCursor s(db, term, space);
                 if (round % 2)
                     s.keep();
                 Xapian::docid to = 0;
