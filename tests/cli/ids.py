@@ -23,8 +23,8 @@ searched as words, with no note that it names a work.
 
 STRIDE (1 unless given; the sanitizer build, whose processes start 5
 times slower, gives 7): every STRIDE-th form of each kind is tried, at
-least 3 of each kind, and every way of writing each field (an old-style
-arXiv id apart) on one work at least.
+least 3 of each kind, and every way of writing each field (old-style
+arXiv ids and new ones) on one work at least.
 """
 import collections
 import json
@@ -63,9 +63,10 @@ for w in works.values():
     forms.append((wid, wid, ("id", wid.split(":")[0] if ":" in wid else "")))
     a = w.get("arxiv_id")
     if a:
-        forms += [(f, wid, ("arxiv", "/" in a, i)) for i, f in enumerate((a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
-                                     "http://arxiv.org/abs/%sv1" % a, "https://arxiv.org/pdf/%s.pdf" % a,
-                                     "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a))]
+        forms += [(f, wid, ("arxiv", "/" in a, i)) for i, f in enumerate((
+            a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
+            "http://arxiv.org/abs/%sv1" % a, "https://arxiv.org/pdf/%s.pdf" % a,
+            "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a))]
     for d in (w.get("doi") or "").split()[:1]:
         if len(by_doi[d.lower()]) == 1:
             forms += [(f, wid, ("doi", i)) for i, f in enumerate(("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
