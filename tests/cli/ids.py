@@ -103,7 +103,10 @@ def kind_of(form):
 of_kind = collections.defaultdict(list)
 for i, f in enumerate(forms):
     of_kind[kind_of(f[0])].append(i)
-tried = set({f[2]: i for i, f in reversed(list(enumerate(forms)))}.values())  # each shape once
+first_of_shape = {}
+for i, f in enumerate(forms):
+    first_of_shape.setdefault(f[2], i)
+tried = set(first_of_shape.values())
 for kind, ii in of_kind.items():
     tried.update(ii[::max(1, min(STRIDE, len(ii) // 3))])
 kinds = collections.Counter()

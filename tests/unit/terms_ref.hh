@@ -36,12 +36,13 @@ inline std::string tex_joined(const std::string &s)
 
 struct TermsRef {
     Xapian::SimpleStopper stopper;
+    /* The reference's stemmer (tg's and forms_diff's), made once: it
+     * holds a table of 32,768 answers, whose making would otherwise be
+     * most of a comparison.  tt, the code under test, has its own. */
+    const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
     Xapian::TermGenerator tg;
     Xapian::TermGenerator words; /* no stemmer: the words as written */
     pdxshim::TextTerms tt;
-    /* forms_diff's stemmer, made once: each holds a table of 32,768
-     * answers, whose making would otherwise be most of a comparison. */
-    const Xapian::Stem stem = pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE);
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
      * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
@@ -55,7 +56,7 @@ struct TermsRef {
         words.set_stopper(&stopper);
         words.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         words.set_max_word_length(LAYOUT_MAX_WORD_BYTES);
-        tg.set_stemmer(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE));
+        tg.set_stemmer(stem);
         tg.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
         tg.set_stopper(&stopper);
         tg.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
