@@ -52,7 +52,6 @@
 #include <getopt.h>
 #include <malloc.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -69,6 +68,7 @@
 #include "cli.h"
 #include "output.h"
 #include "serve_gate.h"
+#include "serve_mhd.h"
 #include "serve_params.h"
 
 #define MAX_DBS 64
@@ -252,8 +252,8 @@ static enum MHD_Result queue(struct MHD_Connection *c, request *rq,
         rq->ans_status = status;
         return MHD_YES;
     }
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    enum MHD_Result ok = mhd.queue_response(c, status, r);
+    mhd.destroy_response(r);
     return ok;
 }
 
@@ -265,14 +265,14 @@ static enum MHD_Result send_body(struct MHD_Connection *c, request *rq,
                                  unsigned status, const char *type,
                                  const void *body, size_t len, int copy)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(
+    struct MHD_Response *r = mhd.create_response_from_buffer(
         len, (void *)body,
         copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd.add_response_header(r, "Content-Type", type);
+    mhd.add_response_header(r, "Cache-Control", "no-store");
+    mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
     if (hiding)
         allow_origin(c, hiding, r);
     return queue(c, rq, status, r, len);
@@ -297,20 +297,20 @@ static enum MHD_Result send_page(struct MHD_Connection *c, request *rq,
                                  unsigned status, const char *type,
                                  const void *body, size_t len)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(
+    struct MHD_Response *r = mhd.create_response_from_buffer(
         len, (void *)body, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Cache-Control", "max-age=60");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(
+    mhd.add_response_header(r, "Content-Type", type);
+    mhd.add_response_header(r, "Cache-Control", "max-age=60");
+    mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd.add_response_header(
         r, "Content-Security-Policy",
         "default-src 'none'; script-src 'unsafe-inline'; style-src "
         "'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri "
         "'none'; form-action 'self'; frame-ancestors 'none'");
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    mhd.add_response_header(r, "X-Frame-Options", "DENY");
+    mhd.add_response_header(r, "Referrer-Policy", "no-referrer");
     return queue(c, rq, status, r, len);
 }
 
@@ -417,7 +417,7 @@ static unsigned status_for(int rc)
 /* Does the request's Accept-Encoding take gzip (and not with q=0)? */
 static int accepts_gzip(struct MHD_Connection *c)
 {
-    const char *ae = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+    const char *ae = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                  "Accept-Encoding");
     for (const char *p = ae; p && (p = strstr(p, "gzip")); p += 4) {
         const char *q = p + 4;
@@ -443,12 +443,12 @@ static void allow_origin(struct MHD_Connection *c, const server *s,
 {
     if (!s->cors)
         return;
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+    const char *origin = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                      "Origin");
     if (!strcmp(s->cors, "*"))
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+        mhd.add_response_header(resp, "Access-Control-Allow-Origin", "*");
     else if (origin && !strcmp(origin, s->cors))
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin",
+        mhd.add_response_header(resp, "Access-Control-Allow-Origin",
                                 s->cors);
 }
 
@@ -457,12 +457,12 @@ static enum MHD_Result send_not_modified(struct MHD_Connection *c,
                                          const char *etag)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        mhd.create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, "ETag", etag);
-    MHD_add_response_header(r, "Cache-Control", "no-cache");
-    MHD_add_response_header(r, "Vary", "Accept-Encoding, Origin");
+    mhd.add_response_header(r, "ETag", etag);
+    mhd.add_response_header(r, "Cache-Control", "no-cache");
+    mhd.add_response_header(r, "Vary", "Accept-Encoding, Origin");
     allow_origin(c, s, r);
     return queue(c, rq, 304, r, 0);
 }
@@ -593,7 +593,7 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     char etag[24];
     snprintf(etag, sizeof etag, "\"%08lx-%zx\"",
              crc32(0, (const Bytef *)a.buf, (uInt)a.len), a.len); /* zlib's */
-    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+    const char *inm = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                   "If-None-Match");
     if (inm && strstr(inm, etag)) {
         free(a.buf);
@@ -610,7 +610,7 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     }
     held *h = malloc(sizeof *h);
     struct MHD_Response *resp =
-        h ? MHD_create_response_from_buffer_with_free_callback_cls(
+        h ? mhd.create_response_from_buffer_with_free_callback_cls(
                 a.len, a.buf, answer_sent, h)
           : NULL;
     if (!resp) {
@@ -620,13 +620,13 @@ static enum MHD_Result send_results(struct MHD_Connection *c, request *rq,
     }
     *h = (held){s, a.buf, a.len};
     s->answer_bytes += (long)a.len;
-    MHD_add_response_header(resp, "Content-Type", out_media_type(fmt));
-    MHD_add_response_header(resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(resp, "ETag", etag);
-    MHD_add_response_header(resp, "Vary", "Accept-Encoding, Origin");
+    mhd.add_response_header(resp, "Content-Type", out_media_type(fmt));
+    mhd.add_response_header(resp, "Cache-Control", "no-cache");
+    mhd.add_response_header(resp, "ETag", etag);
+    mhd.add_response_header(resp, "Vary", "Accept-Encoding, Origin");
     if (gz)
-        MHD_add_response_header(resp, "Content-Encoding", "gzip");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+        mhd.add_response_header(resp, "Content-Encoding", "gzip");
+    mhd.add_response_header(resp, "X-Content-Type-Options", "nosniff");
     allow_origin(c, s, resp);
     return queue(c, rq, 200, resp, a.len);
 }
@@ -667,7 +667,7 @@ static unsigned get_args(struct MHD_Connection *c, args *a, char *msg,
                          size_t n, const char **bad)
 {
     memset(a, 0, sizeof *a);
-    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, on_arg, a);
+    mhd.get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, on_arg, a);
     *bad = NULL;
     if (a->too_many) {
         snprintf(msg, n, "at most %d parameters", SERVE_MAX_PARAMS);
@@ -833,14 +833,14 @@ static enum MHD_Result send_preflight(struct MHD_Connection *c, request *rq,
                                       const server *s)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        mhd.create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
     allow_origin(c, s, r);
-    MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, HEAD");
-    MHD_add_response_header(r, "Access-Control-Allow-Headers", "Accept");
-    MHD_add_response_header(r, "Access-Control-Max-Age", "600");
-    MHD_add_response_header(r, "Vary", "Origin");
+    mhd.add_response_header(r, "Access-Control-Allow-Methods", "GET, HEAD");
+    mhd.add_response_header(r, "Access-Control-Allow-Headers", "Accept");
+    mhd.add_response_header(r, "Access-Control-Max-Age", "600");
+    mhd.add_response_header(r, "Vary", "Origin");
     return queue(c, rq, 204, r, 0);
 }
 
@@ -861,7 +861,7 @@ static void on_connection(void *cls, struct MHD_Connection *c,
         if (!k)
             return; /* that connection goes without a deadline */
         const union MHD_ConnectionInfo *ci =
-            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+            mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
         k->fd = ci ? ci->connect_fd : MHD_INVALID_SOCKET;
         clock_gettime(CLOCK_MONOTONIC, &k->since);
         k->reading = 1;
@@ -894,7 +894,7 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 static void clock_request(server *s, struct MHD_Connection *c, int reading)
 {
     const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     conn_clock *k = ci ? ci->socket_context : NULL;
     if (!k)
         return;
@@ -993,7 +993,7 @@ static int enqueue(server *s, request *rq, struct MHD_Connection *c,
     rq->url = url;
     rq->state = RQ_QUEUED;
     /* under the lock: no worker resumes c before it is suspended */
-    MHD_suspend_connection(c);
+    mhd.suspend_connection(c);
     if (!strcmp(url, "/healthz")) {
         rq->next = s->job_head;
         s->job_head = rq;
@@ -1018,7 +1018,7 @@ static void resume(request *rq)
 {
     struct MHD_Connection *c = rq->conn;
     rq->state = RQ_ANSWERED;
-    MHD_resume_connection(c);
+    mhd.resume_connection(c);
 }
 
 static void *worker(void *arg)
@@ -1106,7 +1106,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
             return send_error(c, rq, 414, NULL, SERVE_LINE_TOO_LONG,
                               SERVE_HEAD_MAX);
         header_size hs = {0, 0};
-        MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_size, &hs);
+        mhd.get_connection_values(c, MHD_HEADER_KIND, add_header_size, &hs);
         if (hs.bytes > SERVE_HEAD_MAX)
             return send_error(c, rq, 431, NULL, SERVE_HEADERS_TOO_LONG,
                               SERVE_HEAD_MAX);
@@ -1122,9 +1122,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         if (strcmp(method, "GET") && strcmp(method, "HEAD"))
             return send_error(c, rq, 405, NULL, "%s is not served: every "
                               "endpoint is GET", method);
-        const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+        const char *len = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                       "Content-Length");
-        const char *te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+        const char *te = mhd.lookup_connection_value(c, MHD_HEADER_KIND,
                                                      "Transfer-Encoding");
         if (te || (len && strspn(len, "0") != strlen(len)))
             return send_error(c, rq, 413, NULL, "a GET takes no body "
@@ -1140,8 +1140,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         rq->ans = NULL;
         if (!r)
             return MHD_NO; /* no memory for an answer: closed */
-        enum MHD_Result ok = MHD_queue_response(c, rq->ans_status, r);
-        MHD_destroy_response(r);
+        enum MHD_Result ok = mhd.queue_response(c, rq->ans_status, r);
+        mhd.destroy_response(r);
         return ok;
     }
     if (!strcmp(url, "/"))
@@ -1284,14 +1284,14 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         return;
     *con_cls = NULL;
     if (rq->ans) /* a worker's answer, its client gone before it was sent */
-        MHD_destroy_response(rq->ans);
+        mhd.destroy_response(rq->ans);
     if (!s->quiet) {
         struct timespec end;
         clock_gettime(CLOCK_MONOTONIC, &end);
         double ms = (double)(end.tv_sec - rq->start.tv_sec) * 1e3 +
                     (double)(end.tv_nsec - rq->start.tv_nsec) / 1e6;
         const union MHD_ConnectionInfo *ci =
-            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+            mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         access_log(s, ci ? ci->client_addr : NULL, rq->path, rq->status,
                    rq->bytes, ms,
                    why != MHD_REQUEST_TERMINATED_COMPLETED_OK
@@ -1430,6 +1430,11 @@ int cmd_serve(int argc, char **argv)
                   "not '%s'", listen);
         return EXIT_USAGE;
     }
+    char why[512];
+    if (serve_mhd_load(why, sizeof why)) {
+        cli_error("serve: %s", why);
+        return EXIT_ERROR;
+    }
     /* Fail at once, not at the first request, when the index is not
      * there. */
     int status = EXIT_OK_;
@@ -1479,7 +1484,7 @@ int cmd_serve(int argc, char **argv)
         cli_error("cannot listen on %s: %s", listen, strerror(e));
         return EXIT_ERROR;
     }
-    struct MHD_Daemon *d = MHD_start_daemon(
+    struct MHD_Daemon *d = mhd.start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
         0, NULL, NULL, handle, &s,
@@ -1496,14 +1501,14 @@ int cmd_serve(int argc, char **argv)
         gate_stop(gate);
         stop_workers(&s);
         if (d)
-            MHD_stop_daemon(d);
+            mhd.stop_daemon(d);
         cli_error("cannot serve on %s: %s", listen, strerror(e));
         return EXIT_ERROR;
     }
     if (!s.quiet && pthread_create(&s.log_thread, NULL, log_writer, &s)) {
         gate_stop(gate);
         stop_workers(&s);
-        MHD_stop_daemon(d);
+        mhd.stop_daemon(d);
         cli_error("cannot start the access log's thread");
         return EXIT_ERROR;
     }
@@ -1511,7 +1516,7 @@ int cmd_serve(int argc, char **argv)
         pthread_create(&s.sweeper_thread, NULL, sweeper, &s)) {
         gate_stop(gate);
         stop_workers(&s);
-        MHD_stop_daemon(d);
+        mhd.stop_daemon(d);
         cli_error("cannot start the slow clients' thread");
         return EXIT_ERROR;
     }
@@ -1551,8 +1556,8 @@ int cmd_serve(int argc, char **argv)
         pthread_mutex_unlock(&s.conn_lock);
         pthread_join(s.sweeper_thread, NULL);
     }
-    stop_workers(&s); /* every connection resumed, as MHD_stop_daemon needs */
-    MHD_stop_daemon(d);
+    stop_workers(&s); /* every connection resumed, as stopping the daemon needs */
+    mhd.stop_daemon(d);
     if (!s.quiet) {
         /* The log's last lines, for as long as standard output takes
          * them (a reader that stopped reading keeps them, and the thread

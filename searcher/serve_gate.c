@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "serve_gate.h"
+#include "serve_mhd.h"
 
 #define DRAIN_SECONDS 2
 #define DRAIN_BYTES (4 << 20)
@@ -231,7 +232,7 @@ static void look(serve_gate *g, size_t i, short revents)
         low_mark(k->fd, 1);
         /* libmicrohttpd closes the socket if it cannot take it (its
          * connection limit, no memory). */
-        (void)MHD_add_connection(g->d, k->fd, (struct sockaddr *)&k->peer,
+        (void)mhd.add_connection(g->d, k->fd, (struct sockaddr *)&k->peer,
                                  k->peer_len);
         k->fd = -1;
         drop(g, i);

@@ -12,7 +12,9 @@ the sample corpus:
 * 300 idle connections and a client that disconnects mid-response neither
   stop it nor slow the next request; SIGTERM stops it, exit 0;
 * a search keeps working while the index is rebuilt and swapped in
-  (`paperdex index --full`), and sees the rebuilt index afterwards.
+  (`paperdex index --full`), and sees the rebuilt index afterwards;
+* without libmicrohttpd, which it loads when it starts, it says so and
+  exits 1 (where a mount namespace can hide the library).
 """
 import json
 import os
@@ -583,5 +585,18 @@ p = subprocess.run([PDX, "serve", "--db", os.path.join(tmp, "nothing")], capture
 check("a missing index: exit 1, named", p.returncode == 1 and "nothing" in p.stderr, p.stderr)
 p = subprocess.run([PDX, "serve", "--db", db, "--listen", "localhost"], capture_output=True, text=True, timeout=10)
 check("a bad --listen: exit 2", p.returncode == 2 and "--listen" in p.stderr, p.stderr)
+# Without libmicrohttpd (loaded when serve starts): exit 1, the library
+# named.  Checked where a mount namespace can hide it (root, unshare).
+lib = "/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12"
+empty = os.path.join(tmp, "empty.so")
+open(empty, "w").close()
+if os.path.exists(lib) and subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0:
+    p = subprocess.run(["unshare", "-m", "sh", "-c", 'mount --bind "$1" "$(readlink -f "$2")" && exec "$3" serve '
+                        '--db "$4" --listen 127.0.0.1:0', "sh", empty, lib, PDX, db],
+                       capture_output=True, text=True, timeout=30)
+    check("no libmicrohttpd: exit 1, the library named",
+          p.returncode == 1 and "cannot load libmicrohttpd.so" in p.stderr, (p.returncode, p.stderr))
+else:
+    print("(no mount namespace here: serve without libmicrohttpd is not checked)")
 shutil.rmtree(tmp)
 done()
