@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import arxiv_subset, check, done, scratch  # noqa: E402
+from harness import arxiv_subset, check, done, repeat_env, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
@@ -35,7 +35,7 @@ FEW_PAGES = os.environ.get("PDX_TEST_COUNT_PAGES") == "3"
 
 def run(db, *args):
     r = subprocess.run([PDX, "search", "--db", db, "--snippet", "0", "--no-suggest"] + list(args),
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=repeat_env())
     return r.returncode, r.stdout, r.stderr
 
 

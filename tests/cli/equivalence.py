@@ -22,6 +22,9 @@ it a record of another work.
 """
 import gzip, json, os, random, shutil, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import repeat_env  # noqa: E402
+
 PDX = sys.argv[1]
 STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 SEED = int(sys.argv[3]) if len(sys.argv) > 3 else 20261122
@@ -231,7 +234,8 @@ def snapshot(db):
     ranked = []
     for q in QUERIES:
         out = subprocess.run([PDX, "search", "--db", db, "--limit", "20", "--format", "jsonl", q],
-                             capture_output=True, text=True, check=True).stdout.splitlines()
+                             capture_output=True, text=True, check=True,
+                             env=repeat_env()).stdout.splitlines()
         ranked.append([(json.loads(l)["id"], json.loads(l)["score"]) for l in out])
     return works, ranked
 

@@ -14,7 +14,7 @@ line) so that every archive and year is represented.
 import gzip, json, os, re, subprocess, sys, tempfile, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import arxiv_subset  # noqa: E402
+from harness import arxiv_subset, repeat_env  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV = sys.argv[3] if len(sys.argv) > 3 else None
@@ -213,7 +213,7 @@ def search(db, year=None, cats=(), authors=(), may_be_empty=False, as_query=Fals
         args += ["--category", c]
     for a in authors:
         args += ["--author", a]
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = subprocess.run(args, capture_output=True, text=True, env=repeat_env())
     if p.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
     return {json.loads(l)["id"] for l in p.stdout.splitlines()}

@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import arxiv_subset, check, done, scratch  # noqa: E402
+from harness import arxiv_subset, check, done, repeat_env, scratch  # noqa: E402
 
 PDX = sys.argv[1]
 SHARED = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -63,7 +63,7 @@ def index(db, path):
 
 def search(db, q, limit=10000):
     p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--exact",
-                        "--limit", str(limit), q], capture_output=True, text=True)
+                        "--limit", str(limit), q], capture_output=True, text=True, env=repeat_env())
     if p.returncode not in (0, 1):
         return None, "exit %d: %s" % (p.returncode, p.stderr.strip())
     out = json.loads(p.stdout)

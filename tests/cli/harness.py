@@ -6,7 +6,8 @@ working directory that goes away with the test; works_of() and
 ranked() read an index through the CLI; arxiv_subset() takes records
 evenly from the shared arXiv file; synthetic_work(),
 files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
-tests."""
+tests; repeat_env() is the environment of a command run over many
+inputs."""
 import atexit
 import gzip
 import os
@@ -112,6 +113,28 @@ def files_limited_to(limit):
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     return limited
+
+
+# Under the sanitizers, LeakSanitizer's check at exit takes about half
+# of a short command's time (it scans the sanitizer runtimes' own 12 MB
+# of globals).  The tests that run one command over hundreds of inputs
+# pass repeat_env() to those runs, and the sanitizer build sets
+# PDX_TEST_LEAKS_EVERY=N for them: the first of every N such runs is
+# checked for leaks, the others are not.  Every other process of the
+# suite, and every process of the normal build, is checked in full.
+_LEAKS_EVERY = max(1, int(os.environ.get("PDX_TEST_LEAKS_EVERY", "1")))
+_repeats = 0
+
+
+def repeat_env():
+    """The environment of one of a test's many runs of the same command
+    (None: the test's own)."""
+    global _repeats
+    _repeats += 1
+    if _LEAKS_EVERY == 1 or _repeats % _LEAKS_EVERY == 1:
+        return None
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    return dict(os.environ, ASAN_OPTIONS=(asan + ":" if asan else "") + "detect_leaks=0")
 
 
 # The environment of runs whose writes are made to fail, or whose tables

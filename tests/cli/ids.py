@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, scratch, works_of  # noqa: E402
+from harness import check, done, repeat_env, scratch, works_of  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 STRIDE = int(sys.argv[3]) if len(sys.argv) > 3 else 1
@@ -45,7 +45,7 @@ check("index samples", r.returncode == 0, r.stderr)
 
 
 def run(*args):
-    p = subprocess.run([PDX] + list(args), capture_output=True, text=True)
+    p = subprocess.run([PDX] + list(args), capture_output=True, text=True, env=repeat_env())
     return p.returncode, p.stdout, p.stderr
 
 

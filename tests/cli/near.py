@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, scratch  # noqa: E402
+from harness import check, done, repeat_env, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 work = scratch("pdx-near-")
@@ -104,7 +104,7 @@ def expected(a, b, kind, n):
 def found(database, query):
     r = subprocess.run([PDX, "search", "--db", database, "--format", "jsonl", "--limit", "1000",
                         "--snippet", "0", "--no-suggest", "--syntax", "query", query],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=repeat_env())
     if r.returncode:
         return None
     return {json.loads(line)["id"] for line in r.stdout.splitlines()}

@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, free_port, scratch  # noqa: E402
+from harness import check, done, free_port, repeat_env, scratch  # noqa: E402
 
 PDX, SRC, N = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if not os.path.exists(SRC):
@@ -130,7 +130,7 @@ def search(dbs, q, opts):
     args = [PDX, "search"] + opts
     for d in dbs:
         args += ["--db", d]
-    r = subprocess.run(args + q[1] + [q[0]], capture_output=True, text=True)
+    r = subprocess.run(args + q[1] + [q[0]], capture_output=True, text=True, env=repeat_env())
     return (r.stdout, None) if r.returncode == 0 else (None, ("error", r.stderr))
 
 

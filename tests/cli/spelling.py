@@ -43,7 +43,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import arxiv_subset, check, done, scratch  # noqa: E402
+from harness import arxiv_subset, check, done, repeat_env, scratch  # noqa: E402
 
 PDX = sys.argv[1]
 SHARED = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -66,7 +66,7 @@ def index(d=None, extra=()):
 
 def suggestion(q, d=None):
     r = subprocess.run([PDX, "search", "--db", d or db, "--limit", "0", "--format", "json", q],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=repeat_env())
     if r.returncode not in (0, 1):
         return "exit %d: %s" % (r.returncode, r.stderr)
     return json.loads(r.stdout).get("suggestion", "")
