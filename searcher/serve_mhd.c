@@ -36,6 +36,7 @@ int serve_mhd_load(char *err, size_t len)
         if (!p) {                                                           \
             snprintf(err, len, "%s has no MHD_%s: %s", PDX_MHD_SONAME, #f,  \
                      dlerror());                                            \
+            dlclose(lib);                                                   \
             return -1;                                                      \
         }                                                                   \
         memcpy(&m.f, &p, sizeof p);                                         \
