@@ -11,7 +11,7 @@ computed here, for the sample corpus and, when given, the first N records
 records of the shared arXiv file, taken evenly through it (every k-th
 line) so that every archive and year is represented.
 """
-import gzip, json, os, re, subprocess, sys, tempfile, unicodedata
+import functools, gzip, json, os, re, subprocess, sys, tempfile, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import arxiv_subset, repeat_env  # noqa: E402
@@ -43,6 +43,7 @@ def detex(s):
     return unicodedata.normalize("NFC", s)
 
 
+@functools.lru_cache(maxsize=None)  # pure: each name is read once
 def fold(s):
     out = []
     for ch in unicodedata.normalize("NFKD", s).casefold():
@@ -53,6 +54,7 @@ def fold(s):
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=None)  # pure: each name is read once
 def split_name(display):
     """(family, given names) of a display name, as written."""
     display = " ".join(display.split())
@@ -68,6 +70,7 @@ def split_name(display):
     return " ".join(words[f:]), " ".join(words[:f])
 
 
+@functools.lru_cache(maxsize=None)  # pure: each name is read once
 def name_parts(display):
     """(family, first given name, given is only initials) of a display
     name, by today's name rules: a hyphen between letters joins one given
@@ -84,6 +87,7 @@ def name_parts(display):
     return fold(fam), (parts[0] if parts else ""), bool(parts) and all(len(p) == 1 for p in parts)
 
 
+@functools.lru_cache(maxsize=None)  # pure: each name is read once
 def given_initials(display):
     """The first letter of every given-name part, hyphenated parts apart
     ("Yu-Hsiang" and "Y.-H." are "yh")."""
@@ -91,6 +95,7 @@ def given_initials(display):
     return "".join(fold(x)[:1] for x in re.split(r"[ .\-]+", given) if fold(x))
 
 
+@functools.lru_cache(maxsize=None)  # pure: each name is read once
 def author_matches(query, display):
     """Does the author filter `query` take the author `display`?  A name
     of two words or more without a comma, none an initial, is also read

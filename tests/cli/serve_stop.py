@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""serve_stop.py PAPERDEX SHARED -- `paperdex serve` answers the requests
-in flight when it is stopped.
+"""serve_stop.py PAPERDEX ARXIV_20K -- `paperdex serve` answers the
+requests in flight when it is stopped.
 
-An index of the first 20,000 records of the arXiv 101k (in SHARED); a
-request that takes about a second (a page of 5,000 works with long
+The index of 20,000 records of the arXiv 101k that arxiv_20k.py builds
+in ARXIV_20K (a CTest fixture); a request that takes about a second (a page of 5,000 works with long
 snippets and every facet); SIGTERM sent 0.1 s into it.
 The client must get its whole answer (a 200 and a JSON body), the server
 must exit 0 soon after, and a request begun after the signal must be
@@ -13,10 +13,9 @@ answers (the rest are told busy) and the server's memory stays bounded;
 clients waiting their turn behind one worker past --timeout are not cut
 as slow ones; a broad query's facets stop with a 1 ms time budget and
 say how many works they counted, and so they do when the stages before
-them have spent a request's budget.  Exit 77 (skipped) without SHARED.
+them have spent a request's budget.  Exit 77 (skipped) without that
+index (arxiv_20k.py builds it from ../shared).
 """
-import gzip
-import itertools
 import json
 import os
 import re
@@ -31,19 +30,13 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, scratch  # noqa: E402
+from harness import check, done  # noqa: E402
 
-PDX, SHARED = sys.argv[1], sys.argv[2]
-ARXIV = os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz")
-if not os.path.exists(ARXIV):
-    print("SKIP: %s is absent (../shared beside the checkout)" % ARXIV)
+PDX, ARXIV_20K = sys.argv[1], sys.argv[2]
+db = os.path.join(ARXIV_20K, "ix")
+if not os.path.isdir(db):
+    print("SKIP: %s is absent (arxiv_20k.py builds it from ../shared)" % db)
     sys.exit(77)
-T = scratch("pdx-serve-stop-")
-src, db = os.path.join(T, "arxiv-20k.jsonl"), os.path.join(T, "ix")
-with gzip.open(ARXIV, "rt", encoding="utf-8") as f, open(src, "w", encoding="utf-8") as out:
-    out.writelines(itertools.islice(f, 20000))
-p = subprocess.run([PDX, "index", "--quiet", "--jobs", "2", "--db", db, src], capture_output=True, text=True)
-check("the 20,000 records index", p.returncode == 0, p.stderr[-300:])
 
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
