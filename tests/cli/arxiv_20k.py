@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import arxiv_subset  # noqa: E402
+from harness import arxiv_20k_paths, arxiv_subset  # noqa: E402
 
 PDX, SHARED, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 ARXIV = os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz")
@@ -24,11 +24,10 @@ if not os.path.exists(ARXIV):
     print("SKIP: %s is absent (../shared beside the checkout)" % ARXIV)
     sys.exit(77)
 os.makedirs(OUT)
-src = os.path.join(OUT, "arxiv-20k.jsonl")
+ix, src = arxiv_20k_paths(OUT)
 arxiv_subset(ARXIV, 20000, src)
-p = subprocess.run([PDX, "index", "--quiet", "--jobs", "2", "--db", os.path.join(OUT, "ix"), src],
-                   capture_output=True, text=True)
+p = subprocess.run([PDX, "index", "--quiet", "--jobs", "2", "--db", ix, src], capture_output=True, text=True)
 if p.returncode != 0:
     print("FAIL indexing %s: exit %d\n%s" % (src, p.returncode, p.stderr[-4000:]))
     sys.exit(1)
-print("indexed 20,000 arXiv records into %s" % os.path.join(OUT, "ix"))
+print("indexed 20,000 arXiv records into %s" % ix)

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, repeat_env, scratch  # noqa: E402
+from harness import arxiv_20k, check, done, repeat_env, scratch  # noqa: E402
 
 PDX, SRC = sys.argv[1], sys.argv[2]
 ARXIV_20K = sys.argv[3] if len(sys.argv) > 3 else None
@@ -105,8 +105,9 @@ for q in (["model data"], ["glacier OR ice"], ["--category", "physics"]):
     check_query(db, "samples limit 3 " + " ".join(q), q, limit=3)
 
 # ------------------------------------------------------------ arXiv subset
-adb = os.path.join(ARXIV_20K or "", "ix")
-if ARXIV_20K and os.path.isdir(adb):
+built = arxiv_20k(ARXIV_20K)
+if built:
+    adb = built[0]
     # As people type them: phrases with capitals and hyphens, two common
     # words, one rare word beside a common one, filters alone.
     ARXIV_QUERIES = [
@@ -120,6 +121,4 @@ if ARXIV_20K and os.path.isdir(adb):
         check_query(db=adb, label="arXiv " + " ".join(q), args=q)
     for q in (["learning model"], ["\"large scale\""], ["--category", "cs"]):
         check_query(adb, "arXiv limit 500 " + " ".join(q), q, limit=500)
-else:
-    print("arXiv subset: skipped (no %s: arxiv_20k.py builds it from ../shared)" % adb)
 done()

@@ -43,7 +43,8 @@ def detex(s):
     return unicodedata.normalize("NFC", s)
 
 
-@functools.lru_cache(maxsize=None)  # pure: each name is read once
+# The name functions are pure: each name is worked out once.
+@functools.lru_cache(maxsize=None)
 def fold(s):
     out = []
     for ch in unicodedata.normalize("NFKD", s).casefold():
@@ -54,7 +55,7 @@ def fold(s):
     return "".join(out)
 
 
-@functools.lru_cache(maxsize=None)  # pure: each name is read once
+@functools.lru_cache(maxsize=None)
 def split_name(display):
     """(family, given names) of a display name, as written."""
     display = " ".join(display.split())
@@ -70,7 +71,7 @@ def split_name(display):
     return " ".join(words[f:]), " ".join(words[:f])
 
 
-@functools.lru_cache(maxsize=None)  # pure: each name is read once
+@functools.lru_cache(maxsize=None)
 def name_parts(display):
     """(family, first given name, given is only initials) of a display
     name, by today's name rules: a hyphen between letters joins one given
@@ -87,7 +88,7 @@ def name_parts(display):
     return fold(fam), (parts[0] if parts else ""), bool(parts) and all(len(p) == 1 for p in parts)
 
 
-@functools.lru_cache(maxsize=None)  # pure: each name is read once
+@functools.lru_cache(maxsize=None)
 def given_initials(display):
     """The first letter of every given-name part, hyphenated parts apart
     ("Yu-Hsiang" and "Y.-H." are "yh")."""
@@ -95,7 +96,7 @@ def given_initials(display):
     return "".join(fold(x)[:1] for x in re.split(r"[ .\-]+", given) if fold(x))
 
 
-@functools.lru_cache(maxsize=None)  # pure: each name is read once
+@functools.lru_cache(maxsize=None)
 def author_matches(query, display):
     """Does the author filter `query` take the author `display`?  A name
     of two words or more without a comma, none an initial, is also read

@@ -4,7 +4,8 @@ and exits non-zero on any failure, or when nothing was checked;
 free_port() names a loopback port nothing listens on; scratch() makes a
 working directory that goes away with the test; works_of() and
 ranked() read an index through the CLI; arxiv_subset() takes records
-evenly from the shared arXiv file; synthetic_work(),
+evenly from the shared arXiv file, and arxiv_20k_paths() and arxiv_20k()
+name the 20,000 of them the fixture arxiv_20k.py indexes; synthetic_work(),
 files_limited_to() and FAILED_WRITES_ENV serve the crash and full-disk
 tests; repeat_env() is the environment of a command run over many
 inputs."""
@@ -70,6 +71,21 @@ def arxiv_subset(gz, n, out):
         lines = f.readlines()
         step = max(1, len(lines) // n)
         o.writelines(lines[::step][:n])
+
+
+def arxiv_20k_paths(d):
+    """(index, records file) that arxiv_20k.py writes in the directory d."""
+    return os.path.join(d, "ix"), os.path.join(d, "arxiv-20k.jsonl")
+
+
+def arxiv_20k(d):
+    """arxiv_20k_paths(d) when arxiv_20k.py built them there, else None,
+    and why is printed (it builds them from ../shared)."""
+    ix, records = arxiv_20k_paths(d or "")
+    if d and os.path.isdir(ix):
+        return ix, records
+    print("no %s: arxiv_20k.py builds it from ../shared" % ix)
+    return None
 
 
 def works_of(pdx, db, limit=10000):

@@ -3,9 +3,9 @@
 requests in flight when it is stopped.
 
 The index of 20,000 records of the arXiv 101k that arxiv_20k.py builds
-in ARXIV_20K (a CTest fixture); a request that takes about a second (a page of 5,000 works with long
-snippets and every facet); SIGTERM sent 0.1 s into it.
-The client must get its whole answer (a 200 and a JSON body), the server
+in ARXIV_20K (a CTest fixture); a request that takes about a second (a
+page of 5,000 works with long snippets and every facet); SIGTERM sent
+0.1 s into it.  The client must get its whole answer (a 200 and a JSON body), the server
 must exit 0 soon after, and a request begun after the signal must be
 refused (it stopped accepting).  Then, each against a server of its
 own: 30 clients that never read their answers hold at most the bound of
@@ -30,13 +30,14 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done  # noqa: E402
+from harness import arxiv_20k, check, done  # noqa: E402
 
 PDX, ARXIV_20K = sys.argv[1], sys.argv[2]
-db = os.path.join(ARXIV_20K, "ix")
-if not os.path.isdir(db):
-    print("SKIP: %s is absent (arxiv_20k.py builds it from ../shared)" % db)
+built = arxiv_20k(ARXIV_20K)
+if not built:
+    print("SKIP: the 20,000 arXiv records are not indexed")
     sys.exit(77)
+db = built[0]
 
 s = socket.socket()
 s.bind(("127.0.0.1", 0))

@@ -43,7 +43,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, done, repeat_env, scratch  # noqa: E402
+from harness import arxiv_20k, check, done, repeat_env, scratch  # noqa: E402
 
 PDX = sys.argv[1]
 ARXIV_20K = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -127,9 +127,9 @@ check("the index records its spelling table", r.stdout.strip() == "words", r.std
 subprocess.run(["xapian-metadata", "set", db, "paperdex.spelling", ""], check=True)
 check("no table: from the stems", suggestion("glaciolgy") == "glaciology", suggestion("glaciolgy"))
 
-big = os.path.join(ARXIV_20K, "ix")
-if ARXIV_20K and os.path.isdir(big):
-    sub = os.path.join(ARXIV_20K, "arxiv-20k.jsonl")
+built = arxiv_20k(ARXIV_20K)
+if built:
+    big, sub = built
     stops = set(re.findall(r'"([^"]*)"', open(os.path.join(os.path.dirname(__file__), "..", "..",
                                                             "common", "stopwords.h")).read()))
     df = collections.Counter()
@@ -166,6 +166,4 @@ if ARXIV_20K and os.path.isdir(big):
         check("--jobs 2 suggests as one process does", not differ, str(differ[:5]))
     else:
         print("PDX_TEST_TYPOS_COMPARED=0: the arXiv works are not built again in one process")
-else:
-    print("no %s (arxiv_20k.py builds it from ../shared): the arXiv typos are left out" % big)
 done()
