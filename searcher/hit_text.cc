@@ -223,6 +223,71 @@ struct Match {
 };
 } // namespace
 
+/* Whether Xapian 1.4's TermGenerator reads ch as CJK (its
+ * CJK::codepoint_is_cjk, which the public API does not export). */
+static bool is_cjk(unsigned ch)
+{
+    return (ch >= 0x2E80 && ch <= 0x2EFF) || (ch >= 0x3000 && ch <= 0x9FFF) ||
+           (ch >= 0xA700 && ch <= 0xA71F) || (ch >= 0xAC00 && ch <= 0xD7AF) ||
+           (ch >= 0xF900 && ch <= 0xFAFF) || (ch >= 0xFE30 && ch <= 0xFE4F) ||
+           (ch >= 0xFF00 && ch <= 0xFFEF) || (ch >= 0x20000 && ch <= 0x2A6DF) ||
+           (ch >= 0x2F800 && ch <= 0x2FA1F);
+}
+
+/* In an index that reads CJK text in n-grams, a run of CJK characters is
+ * no word: its terms are each character and each pair of neighbours
+ * (FLAG_CJK_NGRAM).  The run's matches are the stretches the query's
+ * pairs cover (each pair's two characters; neighbouring or overlapping
+ * pairs one stretch, "蛋白" and "白质" marking 蛋白质), or, for a query
+ * of single characters only, each character it holds. */
+static void cjk_matches(const std::string &text, size_t from, size_t to,
+                        const std::map<std::string, double> &weight,
+                        std::vector<Match> &out)
+{
+    bool pairs = false;
+    for (const auto &w : weight) {
+        Xapian::Utf8Iterator it(w.first), end;
+        size_t n = 0;
+        bool all = true;
+        for (; it != end; ++it, ++n)
+            all = all && is_cjk(*it);
+        if (all && n == 2)
+            pairs = true;
+    }
+    /* the characters' byte offsets, one past the last */
+    std::vector<size_t> at;
+    for (Xapian::Utf8Iterator it(text.data() + from, to - from), end; it != end; ++it)
+        at.push_back(static_cast<size_t>(it.raw() - text.data()));
+    at.push_back(to);
+    const size_t m = at.size() - 1;
+    std::vector<const std::map<std::string, double>::value_type *> covered(m, nullptr);
+    const size_t n = pairs ? 2 : 1;
+    for (size_t i = 0; i + n <= m; i++) {
+        auto it = weight.find(text.substr(at[i], at[i + n] - at[i]));
+        if (it == weight.end())
+            continue;
+        for (size_t k = i; k < i + n; k++)
+            if (!covered[k])
+                covered[k] = &*it;
+    }
+    for (size_t i = 0; i < m;) {
+        if (!covered[i]) {
+            i++;
+            continue;
+        }
+        /* one stretch: its distinct terms' weights summed, named by its
+         * first */
+        size_t j = i;
+        std::set<const std::string *> seen;
+        double sum = 0;
+        for (; j < m && covered[j]; j++)
+            if (seen.insert(&covered[j]->first).second)
+                sum += covered[j]->second;
+        out.push_back(Match{Word{at[i], at[j]}, &covered[i]->first, sum});
+        i = j;
+    }
+}
+
 /* The words of text whose stems weight holds, in order. */
 static std::vector<Match> matched_words(shim_db *h, const std::string &text,
                                         const std::map<std::string, double> &weight)
@@ -232,6 +297,41 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
         starts.insert(w.first.substr(0, 2));
     std::vector<Match> matches;
     for (const Word &w : words_of(text)) {
+        if (h->cjk_ngram) {
+            /* a word with CJK characters: its runs of them as n-grams,
+             * its other characters as words of their own */
+            bool cjk = false;
+            for (Xapian::Utf8Iterator it(text.data() + w.start, w.end - w.start), end;
+                 it != end && !cjk; ++it)
+                cjk = is_cjk(*it);
+            if (cjk) {
+                size_t run = w.start;
+                bool in_cjk = false;
+                Xapian::Utf8Iterator it(text.data() + w.start, w.end - w.start), end;
+                for (;; ++it) {
+                    const size_t here = it != end ? static_cast<size_t>(it.raw() - text.data())
+                                                  : w.end;
+                    const bool c = it != end && is_cjk(*it);
+                    if (it == end || c != in_cjk) {
+                        if (here > run) {
+                            if (in_cjk) {
+                                cjk_matches(text, run, here, weight, matches);
+                            } else {
+                                auto m = weight.find(h->stem(
+                                    fold_word(text.substr(run, here - run))));
+                                if (m != weight.end())
+                                    matches.push_back(Match{Word{run, here}, &m->first, m->second});
+                            }
+                        }
+                        run = here;
+                        in_cjk = c;
+                    }
+                    if (it == end)
+                        break;
+                }
+                continue;
+            }
+        }
         std::string f = fold_word(text.substr(w.start, w.end - w.start));
         if (!starts.count(f.substr(0, 2)))
             continue;

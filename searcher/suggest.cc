@@ -231,6 +231,27 @@ std::string two_edits(shim_db *h, const std::string &lower,
 
 } // namespace
 
+/* Whether `plain` is `typed` with the e of one or more of its ae, oe
+ * and ue left out ("schrodinger" of "schroedinger"): the plain vowel
+ * the search ORs in with the word when more works write it
+ * (query_parse.cc, "Variants"), so that its works are found already. */
+static bool umlaut_plain(const std::string &typed, const std::string &plain)
+{
+    if (plain.size() >= typed.size())
+        return false;
+    size_t j = 0;
+    for (size_t i = 0; i < typed.size(); i++) {
+        if (j < plain.size() && plain[j] == typed[i]) {
+            j++;
+            continue;
+        }
+        if (typed[i] != 'e' || i == 0 ||
+            (typed[i - 1] != 'a' && typed[i - 1] != 'o' && typed[i - 1] != 'u'))
+            return false;
+    }
+    return j == plain.size();
+}
+
 /* The correction of one word (lower-case a-z) from the stems alone (an
  * index whose spelling table does not list its words), or "". */
 static std::string correct_from_stems(shim_db *h, const std::string &lower)
@@ -249,7 +270,7 @@ static std::string correct_from_stems(shim_db *h, const std::string &lower)
         if (c.size() < 2 || h->stopper(c))
             continue;
         const std::string s = h->stem(c);
-        if (s == own)
+        if (s == own || umlaut_plain(lower, c))
             continue;
         auto w = works.find(s);
         if (w == works.end())
@@ -329,21 +350,23 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
     }
     const Xapian::doccount need = std::max<Xapian::doccount>(2, TYPO_GAIN * own);
     /* No word is corrected into another form of its own stem ("methods"
-     * into method, "knowledgs" into knowledge): the search already finds
-     * the works that write it. */
+     * into method, "knowledgs" into knowledge), nor into its plain vowel
+     * ("schroedinger" into schrodinger): the search already finds the
+     * works that write it. */
     const std::string own_stem = h->stem(lower);
     std::string best;
     Xapian::doccount best_n = 0;
     for (const auto &f : freq)
         if (f.first != lower && f.second >= need && f.second > best_n &&
-            !h->stopper(f.first) && h->stem(f.first) != own_stem) {
+            !h->stopper(f.first) && h->stem(f.first) != own_stem &&
+            !umlaut_plain(lower, f.first)) {
             best = f.first;
             best_n = f.second;
         }
     if (!best.empty() || lower.size() < 7)
         return best;
     const std::string two = h->db.get_spelling_suggestion(lower, 2);
-    if (two.empty() || h->stem(two) == own_stem)
+    if (two.empty() || h->stem(two) == own_stem || umlaut_plain(lower, two))
         return std::string();
     Xapian::TermIterator u = h->db.spellings_begin();
     u.skip_to(two);

@@ -16,7 +16,9 @@ here.  Checked:
     (an index made before it, whose CJK reading was Xapian's default of
     one word a run), the same words are read as whole words and miss the
     n-grams; with XAPIAN_CJK_NGRAM set, as such an index's builder
-    would have had it, they are found again.
+    would have had it, they are found again;
+  - the title's and the snippet's highlights mark the words found
+    inside a run of characters.
 """
 import json
 import os
@@ -70,6 +72,33 @@ for layout, flags in (("values", []), ("xapian", ["--xapian-positions"])):
     for q, want in FOUND:
         got = ids(db, q)
         check("%s: %s" % (layout, q), got == want, "got %s, want %s" % (got, want))
+
+
+
+def marked(db, q, wid):
+    """The title's and the snippet's highlighted text of work wid for q."""
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "10", q],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return "exit %d: %s" % (p.returncode, p.stderr.strip())
+    for h in json.loads(p.stdout)["hits"]:
+        if h["id"] == wid:
+            def cut(text, ranges):
+                b = (text or "").encode()
+                return [b[x:y].decode() for x, y in ranges or []]
+            return cut(h.get("title"), h.get("title_highlights")), cut(h.get("snippet"), h.get("highlights"))
+    return "no hit %s" % wid
+
+
+# Highlights mark the words found inside a run of characters, in the
+# title and the snippet, beside other words.
+for q, wid, want in (("检索", "zh-1", (["检索"], [])),
+                     ("深度学习", "zh-1", (["深度学习"], ["深度学习"])),
+                     ("图像 retrieval", "zh-1", (["图像"], ["retrieval"])),
+                     ("言語処理", "ja-1", (["言語処理"], [])),
+                     ("형태소", "ko-1", (["형태소"], []))):
+    got = marked(os.path.join(work, "ix-values"), q, wid)
+    check("highlights of %s" % q, got == want, "got %s, want %s" % (got, want))
 
 # The record decides.  xapian-metadata (xapian-tools) sets a key to ""
 # to remove it: the index then reads as one built before the record.

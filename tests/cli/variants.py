@@ -10,7 +10,8 @@ without (MoS$_2$ / MoS2, H$_{2}$O / H2O, T$_c$ / Tc).  On invented works, each f
 query finds the works that write any form, in the default field and in
 the title, alone and beside other words; and a plain word holding "oe"
 (poem) does not turn into another (pom): the plain vowel is searched
-only when more works write it (two write Schrödinger, one Schroedinger).
+only when more works write it (two write Schrödinger, one Schroedinger),
+and did-you-mean does not propose it ("Muenster").
 """
 import json
 import os
@@ -44,6 +45,8 @@ TITLES = {
     "v18": ("Strain in monolayer MoS$_2$ flakes", "We grow H$_{2}$O films at T$_c$."),
     "v19": ("MoS2 transistors", "Water (H2O) and Tc."),
     "v20": ("Mos eisley", "A moss; two of them."),
+    "v21": ("Rivers of Münster", "Floods."),
+    "v22": ("Münster harbour", "Ships."),
 }
 with open(src, "w", encoding="utf-8") as f:
     for i, (k, (t, a)) in enumerate(TITLES.items()):
@@ -87,4 +90,17 @@ for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1",
                 ("beta decay", ["v9", "v10"]), ("β decay", ["v9", "v10"])):
     got = ids(q)
     check(q, isinstance(got, list) and all(m in got for m in must), "got %s, want %s among them" % (got, must))
+# A word no work writes whose plain vowel works do ("Muenster": two
+# write Münster) finds them, and did-you-mean proposes nothing: the
+# search has read it as that already.
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "Muenster"],
+                   capture_output=True, text=True)
+out = json.loads(p.stdout) if p.returncode == 0 else {}
+check("Muenster finds Münster", sorted(h["id"] for h in out.get("hits", [])) == ["v21", "v22"],
+      p.stdout + p.stderr)
+check("Muenster: no suggestion", "suggestion" not in out, out.get("suggestion"))
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "Munstr"],
+                   capture_output=True, text=True)
+check("Munstr: munster proposed", p.returncode in (0, 1) and
+      json.loads(p.stdout).get("suggestion") == "munster", p.stdout + p.stderr)
 done()

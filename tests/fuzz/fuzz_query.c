@@ -1,8 +1,9 @@
 /*
  * fuzz_query.c -- libFuzzer target for the query path: the input is a
  * query string, run through pdx_search (query parser, field processors,
- * operator and parenthesis checks, wildcards, snippets) against a small
- * index built on the first call.  Any outcome but a crash is fine, as long
+ * operator and parenthesis checks, wildcards, snippets and their
+ * highlights, CJK text's among them) against a small index built on the
+ * first call.  Any outcome but a crash is fine, as long
  * as the library keeps its promises: a known error code with a message,
  * or results no longer than the limit.
  */
@@ -39,7 +40,7 @@ static void build(void)
     const char *titles[] = {"Graph neural networks for molecules",
                             "PP-OCRv3: lightweight OCR", "ERNIE 3.0 Titan",
                             "Optimal optimisation of optimizers",
-                            "Glacier radar and coral sonar"};
+                            "Glacier radar and coral sonar \xe5\x86\xb0\xe5\xb7\x9d\xe9\x9b\xb7\xe8\xbe\xbe"};
     const char *cats[] = {"cs.LG", "cs.CV", "cs.CL", "math.OC", "eess.SP"};
     const char *authors[] = {"Zhihua Wu", "Bal\xc3\xa1zs Szegedy"};
     for (int i = 0; i < 5; i++) {
@@ -48,8 +49,11 @@ static void build(void)
         pdx_work wk = PDX_WORK_INIT;
         wk.id = id;
         wk.title = titles[i];
-        wk.abstract = "An abstract with networks, BERT-large, 0.9B and "
-                      "\"quoted\" words (and parentheses).";
+        wk.abstract = i == 4 ? "CJK text: \xe5\x86\xb0\xe5\xb7\x9d\xe9\x9b\xb7\xe8\xbe\xbe"
+                               "\xe6\xb5\x8b\xe9\x87\x8f of glaciers, and "
+                               "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 words."
+                             : "An abstract with networks, BERT-large, 0.9B and "
+                               "\"quoted\" words (and parentheses).";
         wk.categories = &cats[i];
         wk.n_categories = 1;
         wk.authors = authors;
@@ -97,6 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const pdx_hit *h = pdx_results_hit(r, i);
                 for (size_t k = 0; k < 2 * h->n_highlights; k++)
                     if (!h->snippet || h->highlights[k] > strlen(h->snippet))
+                        abort();
+                for (size_t k = 0; k < 2 * h->n_title_highlights; k++)
+                    if (!h->work->title ||
+                        h->title_highlights[k] > strlen(h->work->title))
                         abort();
             }
         } else if (rc != PDX_EQUERY && rc != PDX_EINVAL) {
