@@ -191,6 +191,22 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
             int lower = 1;
             for (size_t c = i; c < j; c++)
                 lower &= t[c] >= 'a' && t[c] <= 'z';
+            /* arXiv's names in capitals ("Ti:", "AU:") stay words, as in
+             * Ti:sapphire or Au:Ag, but say so: a person meaning the
+             * field gets no silent nothing. */
+            size_t kc = 0;
+            while (k == nk && kc < nk &&
+                   (strlen(known_fields[kc].name) != len ||
+                    strncasecmp(known_fields[kc].name, t + i, len)))
+                kc++;
+            if (k == nk && kc < nk && known_fields[kc].as && !empty) {
+                char rest[96];
+                snprintf(rest, sizeof rest,
+                         ": was searched as a word (as in Ti:sapphire); "
+                         "arXiv's field is written %s:",
+                         known_fields[kc].name);
+                add_note(note, note_size, t + i, len, rest);
+            }
             if (k == nk && !scheme && !empty && next != '/' && lower &&
                 len >= 2) {
                 add_note(note, note_size, t + i, len,

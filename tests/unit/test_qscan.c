@@ -74,6 +74,15 @@ int main(void)
     CHECK_STR(fields("foo:bar"), "foo bar | foo: is not a field (title:, "
               "abstract:, author:, category:, year:, subject:; arXiv's ti:, "
               "abs:, au:, cat:, all:) and was searched as words");
+    /* arXiv's names in capitals stay words ("Ti:sapphire"), with a note
+     * for whoever meant the field; paperdex's own names are fields in
+     * any case further on (the query is read in lower case). */
+    CHECK_STR(fields("Ti:sapphire laser"), "Ti:sapphire laser | Ti: was "
+              "searched as a word (as in Ti:sapphire); arXiv's field is "
+              "written ti:");
+    CHECK_STR(fields("AU:Hinton Title:x"), "AU:Hinton Title:x | AU: was "
+              "searched as a word (as in Ti:sapphire); arXiv's field is "
+              "written au:");
     CHECK_STR(fields(""), "");
 
     /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
