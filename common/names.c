@@ -229,6 +229,16 @@ static int is_pubmed_initials(const char *w, size_t n)
     return count >= 1 && count <= 4;
 }
 
+/* Is w[0..n) one lower-case letter ("z", "ş")? */
+static int is_one_lower_letter(const char *w, size_t n)
+{
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t r = utf8proc_iterate((const utf8proc_uint8_t *)w,
+                                          (utf8proc_ssize_t)n, &cp);
+    return r > 0 && (size_t)r == n &&
+           utf8proc_category(cp) == UTF8PROC_CATEGORY_LL;
+}
+
 /* Is w[0..n) a particle written in lower case, as one that opens a
  * family name ("van der Schaar", "de Gaulle")? */
 static int is_lower_particle(const char *w, size_t n)
@@ -328,7 +338,14 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
      * after an initial ("H. M" is family M), and with three words or more
      * a last single letter may be a family name too ("Hemanth Kumar M"). */
     int first_initial = memchr(w[0].p, '.', w[0].n) != NULL || w[0].n == 1;
-    if (is_pubmed_initials(w[k - 1].p, w[k - 1].n) &&
+    /* ... and typed in lower case throughout ("wu z", "lecun y"): a last
+     * word of one letter is an initial */
+    int has_upper = 0;
+    for (const char *p = name; p < end; p++)
+        has_upper |= *p >= 'A' && *p <= 'Z';
+    const int lower_initial =
+        !has_upper && is_one_lower_letter(w[k - 1].p, w[k - 1].n);
+    if ((is_pubmed_initials(w[k - 1].p, w[k - 1].n) || lower_initial) &&
         (has_lower || w[k - 1].n == 1) && !(k == 2 && first_initial)) {
         if (filter_parse(a, w[0].p, (size_t)(w[k - 2].p + w[k - 2].n - w[0].p),
                          w[k - 1].p, w[k - 1].n, 1, rules, &out[0]))
@@ -372,9 +389,6 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
             return -1;
         /* a particle in lower case opens a family name, unless the
          * whole name is in lower case ("le zhang") */
-        int has_upper = 0;
-        for (const char *p = name; p < end; p++)
-            has_upper |= *p >= 'A' && *p <= 'Z';
         if (lead >= 2 || (has_upper && is_lower_particle(w[0].p, w[0].n)))
             return 1;
         /* else also "Given Family" and "Family Given" ("Le Nguyen-Khang") */
@@ -391,9 +405,6 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
         return -1;
     /* In lower case throughout ("luca della libera") a particle inside may
      * be a middle name: the last word alone is the family name too. */
-    int upper = 0;
-    for (const char *p = name; p < end; p++)
-        upper |= *p >= 'A' && *p <= 'Z';
     /* "von Gerlach Chiara": a family name that opens with particles,
      * written first ("Family Given"), as well as "Given Family". */
     if (is_lower_particle(w[0].p, w[0].n) && lead < k - 1) {
@@ -403,7 +414,7 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
                    ? -1
                    : 2;
     }
-    if (!upper && k >= 3 && is_particle(w[k - 2].p, w[k - 2].n))
+    if (!has_upper && k >= 3 && is_particle(w[k - 2].p, w[k - 2].n))
         return filter_parse(a, w[k - 1].p, w[k - 1].n, w[0].p,
                             (size_t)(w[k - 2].p + w[k - 2].n - w[0].p), 0,
                             rules, &out[1])

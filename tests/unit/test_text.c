@@ -224,6 +224,12 @@ static void test_filter_names(void)
     /* PubMed and MEDLINE initials. */
     filter("Wu Z", "wu/z/z/1 | z/wu/w/0");
     filter("Manning CD", "manning/c/c/1 | cd/manning/m/0");
+    /* typed in lower case: a last letter alone is an initial too */
+    filter("wu z", "wu/z/z/1 | z/wu/w/0");
+    filter("lecun y", "lecun/y/y/1 | y/lecun/l/0");
+    filter("badea \xc5\x9f", "badea/s/s/1 | s/badea/b/0"); /* "badea ş" */
+    filter("hemanth kumar m", "hemanthkumar/m/m/1 | m/hemanth/h/0 | hemanth/kumar/k/0");
+    filter("wu zh", "zh/wu/w/0 | wu/zh/z/0"); /* two letters: a name */
     filter("Zitong YU", "zitong/y/y/1 | yu/zitong/z/0"); /* capitals: family? */
     filter("Wu David JH", "wudavid/j/j/1 | wu/david/d/0");
     filter("Badea \xc5\x9e" "B", "badea/s/s/1 | sb/badea/b/0"); /* "Badea ŞB" */
