@@ -403,8 +403,6 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
     }
     if (text_name_keys_rules(a, name, rules, &out[0]))
         return -1;
-    /* In lower case throughout ("luca della libera") a particle inside may
-     * be a middle name: the last word alone is the family name too. */
     /* "von Gerlach Chiara": a family name that opens with particles,
      * written first ("Family Given"), as well as "Given Family". */
     if (is_lower_particle(w[0].p, w[0].n) && lead < k - 1) {
@@ -414,6 +412,8 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
                    ? -1
                    : 2;
     }
+    /* In lower case throughout ("luca della libera") a particle inside may
+     * be a middle name: the last word alone is the family name too. */
     if (!has_upper && k >= 3 && is_particle(w[k - 2].p, w[k - 2].n))
         return filter_parse(a, w[k - 1].p, w[k - 1].n, w[0].p,
                             (size_t)(w[k - 2].p + w[k - 2].n - w[0].p), 0,
