@@ -236,24 +236,15 @@ static bool is_cjk(unsigned ch)
 
 /* In an index that reads CJK text in n-grams, a run of CJK characters is
  * no word: its terms are each character and each pair of neighbours
- * (FLAG_CJK_NGRAM).  The run's matches are the stretches the query's
- * pairs cover (each pair's two characters; neighbouring or overlapping
- * pairs one stretch, "蛋白" and "白质" marking 蛋白质), or, for a query
- * of single characters only, each character it holds. */
+ * (FLAG_CJK_NGRAM).  The run text[from, to)'s matches are the stretches
+ * the query's n-grams of n characters cover (n 2 when the query has
+ * pairs: each pair's two characters, neighbouring or overlapping pairs
+ * one stretch, "蛋白" and "白质" marking 蛋白质; else 1, each character
+ * it holds). */
 static void cjk_matches(const std::string &text, size_t from, size_t to,
-                        const std::map<std::string, double> &weight,
+                        const std::map<std::string, double> &weight, size_t n,
                         std::vector<Match> &out)
 {
-    bool pairs = false;
-    for (const auto &w : weight) {
-        Xapian::Utf8Iterator it(w.first), end;
-        size_t n = 0;
-        bool all = true;
-        for (; it != end; ++it, ++n)
-            all = all && is_cjk(*it);
-        if (all && n == 2)
-            pairs = true;
-    }
     /* the characters' byte offsets, one past the last */
     std::vector<size_t> at;
     for (Xapian::Utf8Iterator it(text.data() + from, to - from), end; it != end; ++it)
@@ -261,7 +252,6 @@ static void cjk_matches(const std::string &text, size_t from, size_t to,
     at.push_back(to);
     const size_t m = at.size() - 1;
     std::vector<const std::map<std::string, double>::value_type *> covered(m, nullptr);
-    const size_t n = pairs ? 2 : 1;
     for (size_t i = 0; i + n <= m; i++) {
         auto it = weight.find(text.substr(at[i], at[i + n] - at[i]));
         if (it == weight.end())
@@ -293,51 +283,50 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
                                         const std::map<std::string, double> &weight)
 {
     std::set<std::string> starts;
-    for (const auto &w : weight)
+    /* CJK n-grams' length (cjk_matches): 2 if the query has a pair */
+    size_t ngram = 1;
+    for (const auto &w : weight) {
         starts.insert(w.first.substr(0, 2));
+        size_t chars = 0;
+        bool cjk = true;
+        for (Xapian::Utf8Iterator it(w.first), end; it != end && cjk; ++it, ++chars)
+            cjk = is_cjk(*it);
+        if (cjk && chars == 2)
+            ngram = 2;
+    }
     std::vector<Match> matches;
-    for (const Word &w : words_of(text)) {
-        if (h->cjk_ngram) {
-            /* a word with CJK characters: its runs of them as n-grams,
-             * its other characters as words of their own */
-            bool cjk = false;
-            for (Xapian::Utf8Iterator it(text.data() + w.start, w.end - w.start), end;
-                 it != end && !cjk; ++it)
-                cjk = is_cjk(*it);
-            if (cjk) {
-                size_t run = w.start;
-                bool in_cjk = false;
-                Xapian::Utf8Iterator it(text.data() + w.start, w.end - w.start), end;
-                for (;; ++it) {
-                    const size_t here = it != end ? static_cast<size_t>(it.raw() - text.data())
-                                                  : w.end;
-                    const bool c = it != end && is_cjk(*it);
-                    if (it == end || c != in_cjk) {
-                        if (here > run) {
-                            if (in_cjk) {
-                                cjk_matches(text, run, here, weight, matches);
-                            } else {
-                                auto m = weight.find(h->stem(
-                                    fold_word(text.substr(run, here - run))));
-                                if (m != weight.end())
-                                    matches.push_back(Match{Word{run, here}, &m->first, m->second});
-                            }
-                        }
-                        run = here;
-                        in_cjk = c;
-                    }
-                    if (it == end)
-                        break;
-                }
-                continue;
-            }
-        }
-        std::string f = fold_word(text.substr(w.start, w.end - w.start));
+    /* the word text[from, to) */
+    auto word = [&](size_t from, size_t to) {
+        std::string f = fold_word(text.substr(from, to - from));
         if (!starts.count(f.substr(0, 2)))
-            continue;
+            return;
         auto it = weight.find(h->stem(f));
         if (it != weight.end())
-            matches.push_back(Match{w, &it->first, it->second});
+            matches.push_back(Match{Word{from, to}, &it->first, it->second});
+    };
+    for (const Word &w : words_of(text)) {
+        if (!h->cjk_ngram) {
+            word(w.start, w.end);
+            continue;
+        }
+        /* its runs of CJK characters as n-grams, the rest as words */
+        size_t run = w.start;
+        bool in_cjk = false;
+        for (Xapian::Utf8Iterator it(text.data() + w.start, w.end - w.start), end;; ++it) {
+            const bool over = it == end;
+            const size_t here = over ? w.end : static_cast<size_t>(it.raw() - text.data());
+            const bool c = !over && is_cjk(*it);
+            if ((over || c != in_cjk) && here > run) {
+                if (in_cjk)
+                    cjk_matches(text, run, here, weight, ngram, matches);
+                else
+                    word(run, here);
+                run = here;
+            }
+            if (over)
+                break;
+            in_cjk = c;
+        }
     }
     return matches;
 }

@@ -158,11 +158,15 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
             const size_t len = j - i;
             const char next = j + 1 < n ? t[j + 1] : '\0';
             const int empty = !next || is_space(next) || next == ')';
-            size_t k = 0;
+            /* the name in any case; a field only as written (arXiv's
+             * in capitals stay words: "Ti:sapphire", "Au:Ag") */
+            size_t kc = 0;
             const size_t nk = sizeof known_fields / sizeof known_fields[0];
-            while (k < nk && (strlen(known_fields[k].name) != len ||
-                              memcmp(known_fields[k].name, t + i, len)))
-                k++;
+            while (kc < nk && (strlen(known_fields[kc].name) != len ||
+                               strncasecmp(known_fields[kc].name, t + i, len)))
+                kc++;
+            const size_t k =
+                kc < nk && !memcmp(known_fields[kc].name, t + i, len) ? kc : nk;
             int scheme = 0;
             for (size_t s = 0; s < sizeof id_schemes / sizeof id_schemes[0]; s++)
                 if (strlen(id_schemes[s]) == len &&
@@ -191,14 +195,6 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
             int lower = 1;
             for (size_t c = i; c < j; c++)
                 lower &= t[c] >= 'a' && t[c] <= 'z';
-            /* arXiv's names in capitals ("Ti:", "AU:") stay words, as in
-             * Ti:sapphire or Au:Ag, but say so: a person meaning the
-             * field gets no silent nothing. */
-            size_t kc = 0;
-            while (k == nk && kc < nk &&
-                   (strlen(known_fields[kc].name) != len ||
-                    strncasecmp(known_fields[kc].name, t + i, len)))
-                kc++;
             if (k == nk && kc < nk && known_fields[kc].as && !empty) {
                 char rest[96];
                 snprintf(rest, sizeof rest,

@@ -436,6 +436,15 @@ std::string lower_words(const std::string &text)
     return out;
 }
 
+std::string plain_vowels(const std::string &s)
+{
+    std::string plain = s;
+    for (const char *pair : {"ae", "oe", "ue"})
+        for (size_t at; (at = plain.find(pair)) != std::string::npos;)
+            plain.erase(at + 1, 1);
+    return plain;
+}
+
 /* A term of the default field: no prefix (every prefix of ours is upper
  * case, every word lower case). */
 bool is_plain_term(const std::string &t)
@@ -1119,10 +1128,7 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
     auto u = v.umlaut.find(s);
     if (u != v.umlaut.end())
         add(u->second);
-    std::string plain = s;
-    for (const char *pair : {"ae", "oe", "ue"})
-        for (size_t at; (at = plain.find(pair)) != std::string::npos;)
-            plain.erase(at + 1, 1);
+    const std::string plain = plain_vowels(s);
     if (plain != s && plain.size() >= 3 &&
         db.get_termfreq(p + plain) > db.get_termfreq(t))
         add(plain);

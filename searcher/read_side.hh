@@ -132,6 +132,10 @@ Xapian::Query year_range_query(shim_db *h, int lo, int hi,
 int author_name_query(shim_db *h, const std::string &name, Xapian::Query &out);
 Xapian::Query every_work();
 bool is_plain_term(const std::string &t);
+/* s with the e of each ae, oe and ue left out: the plain vowels a word
+ * transliterating umlauts is searched with too ("schroeding" ->
+ * "schroding", query_parse.cc "Variants"). */
+std::string plain_vowels(const std::string &s);
 std::string lower_words(const std::string &text);
 /* phrases (when not null) gets the stems of each phrase, NEAR or ADJ of
  * the default field, in order.  all_words: words not joined by an

@@ -231,32 +231,12 @@ std::string two_edits(shim_db *h, const std::string &lower,
 
 } // namespace
 
-/* Whether `plain` is `typed` with the e of one or more of its ae, oe
- * and ue left out ("schrodinger" of "schroedinger"): the plain vowel
- * the search ORs in with the word when more works write it
- * (query_parse.cc, "Variants"), so that its works are found already. */
-static bool umlaut_plain(const std::string &typed, const std::string &plain)
-{
-    if (plain.size() >= typed.size())
-        return false;
-    size_t j = 0;
-    for (size_t i = 0; i < typed.size(); i++) {
-        if (j < plain.size() && plain[j] == typed[i]) {
-            j++;
-            continue;
-        }
-        if (typed[i] != 'e' || i == 0 ||
-            (typed[i - 1] != 'a' && typed[i - 1] != 'o' && typed[i - 1] != 'u'))
-            return false;
-    }
-    return j == plain.size();
-}
-
 /* The correction of one word (lower-case a-z) from the stems alone (an
  * index whose spelling table does not list its words), or "". */
 static std::string correct_from_stems(shim_db *h, const std::string &lower)
 {
     const std::string own = h->stem(lower);
+    const std::string own_plain = plain_vowels(own);
     const Xapian::doccount tf = h->db.get_termfreq(own);
     const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
     if (tf > few)
@@ -270,7 +250,7 @@ static std::string correct_from_stems(shim_db *h, const std::string &lower)
         if (c.size() < 2 || h->stopper(c))
             continue;
         const std::string s = h->stem(c);
-        if (s == own || umlaut_plain(lower, c))
+        if (s == own || s == own_plain)
             continue;
         auto w = works.find(s);
         if (w == works.end())
@@ -353,20 +333,23 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
      * into method, "knowledgs" into knowledge), nor into its plain vowel
      * ("schroedinger" into schrodinger): the search already finds the
      * works that write it. */
-    const std::string own_stem = h->stem(lower);
+    const std::string own_stem = h->stem(lower), own_plain = plain_vowels(own_stem);
+    auto searched = [&](const std::string &w) {
+        const std::string st = h->stem(w);
+        return st == own_stem || st == own_plain;
+    };
     std::string best;
     Xapian::doccount best_n = 0;
     for (const auto &f : freq)
         if (f.first != lower && f.second >= need && f.second > best_n &&
-            !h->stopper(f.first) && h->stem(f.first) != own_stem &&
-            !umlaut_plain(lower, f.first)) {
+            !h->stopper(f.first) && !searched(f.first)) {
             best = f.first;
             best_n = f.second;
         }
     if (!best.empty() || lower.size() < 7)
         return best;
     const std::string two = h->db.get_spelling_suggestion(lower, 2);
-    if (two.empty() || h->stem(two) == own_stem || umlaut_plain(lower, two))
+    if (two.empty() || searched(two))
         return std::string();
     Xapian::TermIterator u = h->db.spellings_begin();
     u.skip_to(two);
