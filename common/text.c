@@ -491,6 +491,18 @@ int text_word_byte(unsigned char c)
     return c >= 0x80 || isalnum(c);
 }
 
+const char *const text_greek[TEXT_GREEK_LETTERS][2] = {
+    {"\xce\xb1", "alpha"},   {"\xce\xb2", "beta"},    {"\xce\xb3", "gamma"},
+    {"\xce\xb4", "delta"},   {"\xce\xb5", "epsilon"}, {"\xce\xb6", "zeta"},
+    {"\xce\xb7", "eta"},     {"\xce\xb8", "theta"},   {"\xce\xb9", "iota"},
+    {"\xce\xba", "kappa"},   {"\xce\xbb", "lambda"},  {"\xce\xbc", "mu"},
+    {"\xce\xbd", "nu"},      {"\xce\xbe", "xi"},      {"\xce\xbf", "omicron"},
+    {"\xcf\x80", "pi"},      {"\xcf\x81", "rho"},     {"\xcf\x83", "sigma"},
+    {"\xcf\x82", "sigma"},   {"\xcf\x84", "tau"},     {"\xcf\x85", "upsilon"},
+    {"\xcf\x86", "phi"},     {"\xcf\x87", "chi"},     {"\xcf\x88", "psi"},
+    {"\xcf\x89", "omega"},
+};
+
 /* The inline tag at s ('<' first), as text_strip_markup reads it: its
  * length through '>', its text_markup_kind in *kind; 0 when s begins no
  * such tag.  Attributes are taken only where HTML writes them (span,

@@ -148,6 +148,12 @@ int text_markup_kind(const char *name, size_t n);
  * sides of a tag are word characters, the tag stood inside a word. */
 int text_word_byte(unsigned char c);
 
+/* The small Greek letters (UTF-8) and their names as TeX and English
+ * write them (\beta, beta): TEXT_GREEK_LETTERS pairs {letter, name}, final
+ * sigma beside sigma. */
+#define TEXT_GREEK_LETTERS 25
+extern const char *const text_greek[TEXT_GREEK_LETTERS][2];
+
 /* The n bytes at s with each TeX sub- or superscript of letters, digits,
  * + and - written right after a word joined to it, as a formula is said
  * and searched: "CO$_2$" is CO2, "H$_{2}$O" H2O, "MoS$_2$" MoS2, "T$_c$"

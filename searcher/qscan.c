@@ -3,6 +3,8 @@
  */
 #include "qscan.h"
 
+#include "../common/text.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -280,6 +282,66 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size)
         i = d;
     }
 #undef PUT
+    out[o] = '\0';
+    return o;
+}
+
+/* The length of the compound dash at t[i..n) (qscan_pasted), or 0. */
+static size_t compound_dash(const char *t, size_t i, size_t n)
+{
+    static const char *const dashes[] = {
+        "\xe2\x80\x90", "\xe2\x80\x91", "\xe2\x80\x92", "\xe2\x80\x93",
+        "\xe2\x88\x92", "\xef\xb9\xa3", "\xef\xbc\x8d"};
+    if (i + 3 > n)
+        return 0;
+    for (size_t k = 0; k < sizeof dashes / sizeof dashes[0]; k++)
+        if (!memcmp(t + i, dashes[k], 3))
+            return 3;
+    return 0;
+}
+
+/* The Greek letter of "$\name$" at t[i..n) and the length written, or
+ * NULL. */
+static const char *math_greek(const char *t, size_t i, size_t n, size_t *len)
+{
+    if (t[i] != '$' || i + 1 >= n || t[i + 1] != '\\')
+        return NULL;
+    size_t e = i + 2;
+    while (e < n && is_alpha(t[e]))
+        e++;
+    if (e >= n || t[e] != '$')
+        return NULL;
+    for (size_t k = 0; k < TEXT_GREEK_LETTERS; k++)
+        if (strlen(text_greek[k][1]) == e - i - 2 &&
+            !memcmp(t + i + 2, text_greek[k][1], e - i - 2)) {
+            *len = e + 1 - i;
+            return text_greek[k][0];
+        }
+    return NULL;
+}
+
+size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
+{
+    size_t o = 0;
+    if (!size)
+        return 0;
+    for (size_t i = 0; i < n && o + 1 < size;) {
+        size_t len = compound_dash(t, i, n);
+        if (len && o && text_word_byte((unsigned char)out[o - 1]) &&
+            i + len < n && text_word_byte((unsigned char)t[i + len])) {
+            out[o++] = '-';
+            i += len;
+            continue;
+        }
+        const char *g = math_greek(t, i, n, &len);
+        if (g && o + strlen(g) < size) {
+            memcpy(out + o, g, strlen(g));
+            o += strlen(g);
+            i += len;
+            continue;
+        }
+        out[o++] = t[i++];
+    }
     out[o] = '\0';
     return o;
 }

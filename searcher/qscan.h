@@ -87,6 +87,21 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
 #define QSCAN_SLOP_ROOM(n) (16 * (n) + 16)
 size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 
+/* Text pasted from a PDF or a TeX source, as the index reads the same
+ * text in a work:
+ *   - a dash a PDF writes between the parts of a compound (U+2010 hyphen,
+ *     U+2011 no-break hyphen, U+2012 figure dash, U+2013 en dash, U+2212
+ *     minus, U+FE63, U+FF0D), standing between two word characters, is
+ *     '-': "Navier–Stokes" and "GPT‐4" are Navier-Stokes and
+ *     GPT-4 (Xapian's parser joins parts by ASCII's '-' alone); an em
+ *     dash, a break in a sentence, stays;
+ *   - a Greek letter alone in TeX math, "$\beta$", is the letter, so that
+ *     "$\beta$-VAE" is the compound it writes (the letter and its name
+ *     then meet as everywhere).
+ * Any other text is copied.  Never longer than t: into out[0..size),
+ * n + 1 bytes suffice; returns the length. */
+size_t qscan_pasted(const char *t, size_t n, char *out, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

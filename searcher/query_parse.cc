@@ -749,8 +749,24 @@ static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
                 qd.forms.push_back(form);
                 qd.stems.push_back(stem);
             }
-            if (!qd.forms.empty())
-                out.push_back(std::move(qd));
+            if (qd.forms.empty())
+                continue;
+            /* and the passage with its Greek letters as their names and
+             * the names as letters, which the phrase's variant
+             * (greek_phrase) holds to those forms */
+            Quoted greek = qd;
+            bool swapped = false;
+            for (size_t w = 0; w < greek.forms.size(); w++)
+                for (const auto &g : text_greek)
+                    if (greek.forms[w] == g[0] || greek.forms[w] == g[1]) {
+                        greek.forms[w] = greek.forms[w] == g[0] ? g[1] : g[0];
+                        greek.stems[w] = h->stem(greek.forms[w]);
+                        swapped = true;
+                        break;
+                    }
+            out.push_back(std::move(qd));
+            if (swapped)
+                out.push_back(std::move(greek));
         }
         i += len - 1;
     }
@@ -1012,20 +1028,9 @@ static bool combines(Xapian::Query::op op)
  *
  * A variant no work holds is left out: a query with none is the query
  * as parsed.  Only the default field's and the title's terms vary;
- * inside a phrase or NEAR a term keeps its own form. */
+ * inside a phrase or NEAR a term keeps its own form, but for a Greek
+ * letter, which a phrase writes either way (greek_phrase). */
 namespace {
-
-const char *const GREEK[][2] = {
-    {"\xce\xb1", "alpha"},   {"\xce\xb2", "beta"},    {"\xce\xb3", "gamma"},
-    {"\xce\xb4", "delta"},   {"\xce\xb5", "epsilon"}, {"\xce\xb6", "zeta"},
-    {"\xce\xb7", "eta"},     {"\xce\xb8", "theta"},   {"\xce\xb9", "iota"},
-    {"\xce\xba", "kappa"},   {"\xce\xbb", "lambda"},  {"\xce\xbc", "mu"},
-    {"\xce\xbd", "nu"},      {"\xce\xbe", "xi"},      {"\xce\xbf", "omicron"},
-    {"\xcf\x80", "pi"},      {"\xcf\x81", "rho"},     {"\xcf\x83", "sigma"},
-    {"\xcf\x82", "sigma"},   {"\xcf\x84", "tau"},     {"\xcf\x85", "upsilon"},
-    {"\xcf\x86", "phi"},     {"\xcf\x87", "chi"},     {"\xcf\x88", "psi"},
-    {"\xcf\x89", "omega"},
-};
 
 struct Variants {
     shim_db *h;
@@ -1119,7 +1124,7 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
             alts.emplace_back(Xapian::Query::OP_PHRASE, parts.begin(),
                               parts.end(), static_cast<Xapian::termcount>(parts.size()));
     }
-    for (const auto &g : GREEK) {
+    for (const auto &g : text_greek) {
         if (s == g[0])
             add(v.h->stem(g[1]));
         else if (s == v.h->stem(g[1]))
@@ -1142,29 +1147,68 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
     return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }
 
+/* The phrase q with each Greek letter as its name and each name as its
+ * letter ("γ ray" and "gamma ray", as γ-ray, gamma-ray and $\gamma$-ray
+ * write it), when it has one and every term of it is held by some work;
+ * else an empty query. */
+Xapian::Query greek_phrase(const Variants &v, const Xapian::Query &q)
+{
+    const size_t n = q.get_num_subqueries();
+    std::vector<Xapian::Query> parts;
+    bool swapped = false;
+    for (size_t i = 0; i < n; i++) {
+        std::string t = leaf_term(q.get_subquery(i));
+        const char *prefix = variant_prefix(t);
+        if (t.empty() || !prefix)
+            return Xapian::Query();
+        const std::string p(prefix), s = t.substr(p.size());
+        for (const auto &g : text_greek)
+            if (s == g[0] || s == v.h->stem(g[1])) {
+                t = p + (s == g[0] ? v.h->stem(g[1]) : std::string(g[0]));
+                swapped = true;
+                break;
+            }
+        if (v.h->db.get_termfreq(t) == 0)
+            return Xapian::Query();
+        parts.emplace_back(t);
+    }
+    if (!swapped)
+        return Xapian::Query();
+    return Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
+                         static_cast<Xapian::termcount>(n));
+}
+
 /* A phrase of alternating letter and digit terms OR-ed with them joined
- * ("resnet 50" with resnet50), or the phrase. */
+ * ("resnet 50" with resnet50), and one that writes a Greek letter or its
+ * name with the other (greek_phrase); or the phrase. */
 Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
                           bool &changed)
 {
     const size_t n = q.get_num_subqueries();
+    const Xapian::Query greek = greek_phrase(v, q);
+    auto with_greek = [&](const Xapian::Query &out) {
+        if (greek.empty())
+            return out;
+        changed = true;
+        return Xapian::Query(Xapian::Query::OP_OR, out, greek);
+    };
     std::string joined, p;
     int last = -1;
     for (size_t i = 0; i < n; i++) {
         const std::string t = leaf_term(q.get_subquery(i));
         const char *prefix = variant_prefix(t);
         if (!prefix || (i > 0 && p != prefix))
-            return q;
+            return with_greek(q);
         p = prefix;
         const std::string s = t.substr(p.size());
         const int kind = run_kind(s);
         if (!kind || kind == last)
-            return q;
+            return with_greek(q);
         last = kind;
         joined += s;
     }
     if (n < 2 || v.h->db.get_termfreq(p + joined) == 0)
-        return q;
+        return with_greek(q);
     changed = true;
     return Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(p + joined));
 }

@@ -56,8 +56,22 @@ int pdx_parse_year_range(const char *s, int *lo, int *hi)
 {
     const char *dots = strstr(s, "..");
     *lo = *hi = 0;
-    if (!dots)
-        return parse_year(s, strlen(s), lo) ? -1 : (*hi = *lo, 0);
+    if (!dots) {
+        /* "2019-2021" and "2019–2021" (an en dash), as people write a
+         * span of years: two years, both given */
+        const char *dash = strchr(s, '-');
+        size_t dl = 1;
+        if (!dash && (dash = strstr(s, "\xe2\x80\x93")))
+            dl = 3;
+        if (!dash)
+            return parse_year(s, strlen(s), lo) ? -1 : (*hi = *lo, 0);
+        if (parse_year(s, (size_t)(dash - s), lo) ||
+            parse_year(dash + dl, strlen(dash + dl), hi) || *lo > *hi) {
+            *lo = *hi = 0;
+            return -1;
+        }
+        return 0;
+    }
     if (dots == s && !dots[2])
         return -1; /* ".." alone */
     if (dots > s && parse_year(s, (size_t)(dots - s), lo))
@@ -753,19 +767,37 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         v2.version = PDX_QUERY_VERSION;
         q = &v2;
     }
-    /* Field names as pasted (arXiv's ti:, au:; an empty category:) are
-     * read before anything else reads the text (qscan_fields). */
+    /* Text as pasted from a PDF or a TeX source is read as the index
+     * read the same text in a work (TeX's accents decoded, text_clean;
+     * the dashes of compounds and TeX's Greek letters, qscan_pasted),
+     * and field names as pasted (arXiv's ti:, au:; an empty category:),
+     * before anything else reads the text (qscan_fields). */
     pdx_query fq;
     char *ftext = NULL;
     char fields_note[400] = "";
     const char *orig_text = q && q->text ? q->text : "";
     size_t tn = q && q->text ? strlen(q->text) : 0;
     if (tn && tn <= PDX_MAX_QUERY_BYTES) {
-        char *fields = malloc(QSCAN_FIELDS_ROOM(tn));
-        size_t fn = fields ? qscan_fields(q->text, tn, fields,
+        arena ta = {0};
+        const char *in = q->text;
+        size_t bad;
+        if (memchr(in, '\\', tn) && text_utf8_valid(in, tn, &bad)) {
+            const char *c = text_clean(&ta, in);
+            if (c && *c) {
+                in = c;
+                tn = strlen(c);
+            }
+        }
+        char *pasted = malloc(tn + 1);
+        if (pasted)
+            tn = qscan_pasted(in, tn, pasted, tn + 1);
+        arena_free(&ta);
+        char *fields = pasted ? malloc(QSCAN_FIELDS_ROOM(tn)) : NULL;
+        size_t fn = fields ? qscan_fields(pasted, tn, fields,
                                           QSCAN_FIELDS_ROOM(tn), fields_note,
                                           sizeof fields_note)
                            : 0;
+        free(pasted);
         /* and Lucene's "a b"~n as NEAR (qscan_slop) */
         if (fields && (ftext = malloc(QSCAN_SLOP_ROOM(fn))))
             qscan_slop(fields, fn, ftext, QSCAN_SLOP_ROOM(fn));

@@ -11,7 +11,11 @@ query finds the works that write any form, in the default field and in
 the title, alone and beside other words; and a plain word holding "oe"
 (poem) does not turn into another (pom): the plain vowel is searched
 only when more works write it (two write Schrödinger, one Schroedinger),
-and did-you-mean does not propose it ("Muenster").
+and did-you-mean does not propose it ("Muenster").  A Greek letter and its
+name meet inside a compound or a phrase too (γ-ray, gamma-ray, $\\gamma$-ray,
+"γ ray"); text pasted from a PDF or a TeX source reads as in a work: the
+dashes of a compound (Navier–Stokes, GPT‐4) are hyphens, an em dash is not,
+and TeX's accents are letters (Schr\\"odinger).
 """
 import json
 import os
@@ -47,6 +51,15 @@ TITLES = {
     "v20": ("Mos eisley", "A moss; two of them."),
     "v21": ("Rivers of Münster", "Floods."),
     "v22": ("Münster harbour", "Ships."),
+    "v23": ("Flares in γ-ray light curves", "Bursts."),
+    "v24": ("Timing of gamma-ray bursts", "Pulsars."),
+    "v25": ("Afterglows of jets", "We model the $\\gamma$-ray emission."),
+    "v26": ("Gamma correction in ray tracing", "A ray tracer."),
+    "v27": ("Disentangling with β-VAE models", "Latent factors."),
+    "v28": ("A beta-VAE for molecules", "Graphs."),
+    "v29": ("Navier\u2013Stokes solvers on GPUs", "Fluids."),
+    "v30": ("Stokes flow past a sphere", "Navier boundary conditions."),
+    "v31": ("Meshes for Navier-Stokes", "Finite elements."),
 }
 with open(src, "w", encoding="utf-8") as f:
     for i, (k, (t, a)) in enumerate(TITLES.items()):
@@ -65,6 +78,9 @@ def ids(q):
     return sorted(h["id"] for h in json.loads(p.stdout)["hits"])
 
 
+BETA = ["v10", "v27", "v28", "v9"]
+GAMMA_RAY = ["v23", "v24", "v25"]
+NAVIER_STOKES = ["v29", "v31"]
 CASES = [
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
@@ -72,11 +88,24 @@ CASES = [
     ("COVID19", ["v5", "v6"]), ("COVID-19", ["v5", "v6"]),
     ("Schrödinger", ["v13", "v7", "v8"]), ("Schroedinger", ["v13", "v7", "v8"]),
     ("SCHRÖDINGER", ["v13", "v7", "v8"]),
-    ("β", ["v10", "v9"]), ("beta", ["v10", "v9"]), ("$\\beta$", ["v10", "v9"]), ("\\beta", ["v10", "v9"]),
+    ("β", BETA), ("beta", BETA), ("$\\beta$", BETA), ("\\beta", BETA),
     ("poem", ["v11"]), ("pom", ["v12"]),
     ("Straße", ["v14", "v15", "v16"]), ("Strasse", ["v14", "v15", "v16"]), ("class", ["v17"]),
     ("MoS2", ["v18", "v19"]), ("MoS$_2$", ["v18", "v19"]), ("H2O", ["v18", "v19"]),
     ("H$_{2}$O", ["v18", "v19"]), ("Tc", ["v18", "v19"]), ('"monolayer MoS2"', ["v18"]),
+    # a Greek letter and its name meet inside a compound or a phrase too
+    ("γ-ray", GAMMA_RAY), ("gamma-ray", GAMMA_RAY), ("$\\gamma$-ray", GAMMA_RAY),
+    ('"γ ray"', GAMMA_RAY), ('"gamma ray"', GAMMA_RAY), ("β-decay", ["v10", "v9"]),
+    ("β-VAE", ["v27", "v28"]), ("beta-VAE", ["v27", "v28"]), ("$\\beta$-VAE", ["v27", "v28"]),
+    # text pasted from a PDF: its dashes between two parts are hyphens
+    # (an em dash, a break in a sentence, is not); from a TeX source: its
+    # accents are the letters
+    ("Navier-Stokes", NAVIER_STOKES), ("Navier\u2013Stokes", NAVIER_STOKES),
+    ("Navier\u2010Stokes", NAVIER_STOKES), ("Navier\u2212Stokes", NAVIER_STOKES),
+    ("Navier\u2014Stokes", ["v29", "v30", "v31"]),
+    ("GPT\u20104", ["v3", "v4"]), ("GPT\u20134", ["v3", "v4"]),
+    ('Schr\\"odinger', ["v13", "v7", "v8"]), ('Schr\\"{o}dinger', ["v13", "v7", "v8"]),
+    ('M{\\"u}nster', ["v21", "v22"]),
 ]
 for q, want in CASES:
     if want is None:

@@ -83,6 +83,13 @@ int main(int argc, char **argv)
     int lo = 0, hi = 0;
     CHECK(pdx_parse_year_range("2019..2021", &lo, &hi) == 0 && lo == 2019 && hi == 2021);
     CHECK(pdx_parse_year_range("20x9", &lo, &hi) != 0);
+    /* a span as people write it, with a hyphen or an en dash */
+    CHECK(pdx_parse_year_range("2019-2021", &lo, &hi) == 0 && lo == 2019 && hi == 2021);
+    CHECK(pdx_parse_year_range("2019\xe2\x80\x93" "2021", &lo, &hi) == 0 && lo == 2019 &&
+          hi == 2021);
+    CHECK(pdx_parse_year_range("2021-2019", &lo, &hi) != 0);
+    CHECK(pdx_parse_year_range("2019-", &lo, &hi) != 0);
+    CHECK(pdx_parse_year_range("-2019", &lo, &hi) != 0);
 
     /* A reader: records with their lines and offsets; a bad one named. */
     FILE *bf = fopen(bad, "w");

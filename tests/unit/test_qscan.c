@@ -48,8 +48,32 @@ static const char *slop(const char *t)
     return out;
 }
 
+/* qscan_pasted(t). */
+static const char *pasted(const char *t)
+{
+    static char out[1024];
+    size_t n = strlen(t);
+    if (qscan_pasted(t, n, out, n + 1) != strlen(out))
+        return "length differs";
+    return out;
+}
+
 int main(void)
 {
+    /* Dashes a PDF writes inside a compound are '-', between two word
+     * characters only; an em dash stays; TeX's Greek letters alone in
+     * math are the letters. */
+    CHECK_STR(pasted("Navier\xe2\x80\x93Stokes GPT\xe2\x80\x90" "4 a\xe2\x88\x92" "b"),
+              "Navier-Stokes GPT-4 a-b");
+    CHECK_STR(pasted("x\xe2\x80\x91y \xce\xb2\xe2\x80\x90VAE"),
+              "x-y \xce\xb2-VAE");
+    CHECK_STR(pasted("a \xe2\x80\x93 b \xe2\x80\x93" "c d\xe2\x80\x93 e\xe2\x80\x94" "f"),
+              "a \xe2\x80\x93 b \xe2\x80\x93" "c d\xe2\x80\x93 e\xe2\x80\x94" "f");
+    CHECK_STR(pasted("$\\beta$-VAE $\\gamma$ $\\Gamma$ $\\betax$ $x$ $\\beta"),
+              "\xce\xb2-VAE \xce\xb3 $\\Gamma$ $\\betax$ $x$ $\\beta");
+    CHECK_STR(pasted("\xe2\x80\x93"), "\xe2\x80\x93");
+    CHECK_STR(pasted(""), "");
+
     /* arXiv's prefixes as paperdex's, at a token's start only, never in
      * quotes; the text may grow ("cat:" is 4 bytes, "category:" 9). */
     CHECK_STR(fields("au:Hinton AND ti:capsule"),
