@@ -287,10 +287,42 @@ static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
     return kept ? given_keys(a, kept, k, rules, out) : -1;
 }
 
+/* The length of s[0..n) without a citation's "et al." at its end ("He
+ * et al.", "Vaswani, et al", "He K, et. al.", "Smith and others"), or n. */
+static size_t without_et_al(const char *s, size_t n)
+{
+    static const char *const tails[] = {"et al.", "et al", "et. al.",
+                                        "et.al.", "etal.", "and others"};
+    for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+        const size_t l = strlen(tails[t]);
+        size_t e = n;
+        while (e && is_space_or_ctl((unsigned char)s[e - 1]))
+            e--;
+        if (e <= l || strncasecmp(s + e - l, tails[t], l) ||
+            !is_space_or_ctl((unsigned char)s[e - l - 1]))
+            continue;
+        e -= l;
+        while (e && (is_space_or_ctl((unsigned char)s[e - 1]) ||
+                     s[e - 1] == ',' || s[e - 1] == ';'))
+            e--;
+        if (e)
+            return e;
+    }
+    return n;
+}
+
 int text_name_filter_keys(arena *a, const char *name, int rules,
                           name_keys out[3])
 {
     size_t n = strlen(name);
+    const size_t cut = without_et_al(name, n);
+    if (cut < n) {
+        char *c = arena_strndup(a, name, cut);
+        if (!c)
+            return -1;
+        name = c;
+        n = cut;
+    }
     const char *comma = memchr(name, ',', n);
     if (comma) {
         /* "Family, Given": particles written after the given names, as
@@ -420,6 +452,26 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
                             rules, &out[1])
                    ? -1
                    : 2;
+    /* "Yann Le Cun", "Anton Van Den Hengel": particles written in
+     * capitals before the last word open the family name too, as "Le
+     * Cun, Yann" reads it; */
+    int np = 1;
+    size_t pf = k - 1;
+    while (pf > 1 && is_particle_ci(w[pf - 1].p, w[pf - 1].n))
+        pf--;
+    if (k >= 3 && pf < k - 1 &&
+        filter_parse(a, w[pf].p, (size_t)(end - w[pf].p), w[0].p,
+                     (size_t)(w[pf - 1].p + w[pf - 1].n - w[0].p), 0, rules,
+                     &out[np++]))
+        return -1;
+    /* and in lower case ("Anton van den Hengel") the last word alone,
+     * as a work that writes them in capitals is read */
+    if (np == 2 && !strcmp(out[1].family, out[0].family) &&
+        !strcmp(out[1].given, out[0].given) &&
+        filter_parse(a, w[k - 1].p, w[k - 1].n, w[0].p,
+                     (size_t)(w[pf - 1].p + w[pf - 1].n - w[0].p), 0, rules,
+                     &out[1]))
+        return -1;
     /* No comma: "Given Family" as read above, or "Family Given" (Chinese,
      * Hungarian, Japanese order; "Wu Zhihua", "Trawinski Arkadiusz P."):
      * both are tried, unless the first word is an initial ("Z. Wu"), or
@@ -440,11 +492,11 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
     if ((k == 2 && (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n))) ||
         first_letters < 2 || memchr(w[0].p, '.', w[0].n) || particles ||
         is_particle(w[0].p, w[0].n))
-        return 1;
-    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, rules, &out[1]))
+        return np;
+    if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, rules, &out[np]))
         return -1;
-    if (!strcmp(out[1].family, out[0].family) && !strcmp(out[1].given, out[0].given))
-        return 1;
-    return 2;
+    if (!strcmp(out[np].family, out[0].family) && !strcmp(out[np].given, out[0].given))
+        return np;
+    return np + 1;
 }
 

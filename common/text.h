@@ -96,7 +96,9 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
  *   "Barral Joelle K"         also family first with a middle initial;
  *   "van der Schaar"          a family name opening with particles;
  *   "Schaar, Mihaela van der" particles after the given names (arXiv's
- *                             parsed names) belong to the family name.
+ *                             parsed names) belong to the family name;
+ *   "He et al.", "He K, et al." a citation's "et al." (or "and others")
+ *                             is left out.
  * Returns how many parses (1 to 3), or -1 on out-of-memory. */
 int text_name_filter_keys(arena *a, const char *name, int rules,
                           name_keys out[3]);

@@ -101,11 +101,23 @@ def author_matches(query, display):
     """Does the author filter `query` take the author `display`?  A name
     of two words or more without a comma, none an initial, is also read
     family name first ("Yi Zhang" takes "Zhang Yi")."""
+    # a citation's "et al." is left out
+    query = re.sub(r"[,;]?\s+(et\.? ?al\.?|etal\.|and others)\s*$", "", query, flags=re.I) or query
     words = query.split()
     if ("," not in query and len(words) >= 2 and
             all(len(fold(w)) > 1 and not w.endswith(".") for w in words) and
             author_matches_as_written(words[0] + ", " + " ".join(words[1:]), display)):
         return True
+    # Particles before the last word, in any case ("Chiara De Santis",
+    # "Anton van den Hengel"): the family name with them and without.
+    pf = len(words) - 1
+    while "," not in query and pf > 1 and words[pf - 1].lower() in PARTICLES:
+        pf -= 1
+    if len(words) >= 3 and pf < len(words) - 1:
+        given = " ".join(words[:pf])
+        for fam in (" ".join(words[pf:]), words[-1]):
+            if author_matches_as_written(fam + ", " + given, display):
+                return True
     return author_matches_as_written(query, display)
 
 
@@ -327,6 +339,8 @@ suite(db, recs, [
     ("samples: author:\"T. Wrobel\" author:Mehta in the query", dict(authors=["T. Wrobel", "Mehta"], as_query=True)),
     ("samples: --author 'Chiara De Santis' --author Ibanez", dict(authors=["Chiara De Santis", "Ibanez"], may_be_empty=True)),
     ("samples: --author 'Chiara De Santis|Ibanez'", dict(authors=["Chiara De Santis|Ibanez"])),
+    ("samples: --author 'Chiara De Santis et al.'", dict(authors=["Chiara De Santis et al."])),
+    ("samples: --author 'Ibanez, J., et al'", dict(authors=["Ibanez, J., et al"])),
     ("samples: --category 'eess|q-bio'", dict(cats=["eess|q-bio"])),
     ("samples: --category cs --category stat (both)", dict(cats=["cs", "stat"])),
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe|Mehta"])),

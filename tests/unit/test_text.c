@@ -238,6 +238,16 @@ static void test_filter_names(void)
     filter("MD Mahbubur Rahman", "rahman/md/m/0 | md/mahbubur/m/0");
     filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
     filter("van der Berg J", "vanderberg/j/j/1");
+    /* a citation's "et al." is left out */
+    filter("He et al.", "he///0");
+    filter("Vaswani, et al", "vaswani///0");
+    filter("He K, et. al.", "he/k/k/1 | k/he/h/0");
+    filter("Kaiming He et al.", "he/kaiming/k/0 | kaiming/he/h/0");
+    filter("Smith and others", "smith///0");
+    filter("Betal", "betal///0");
+    /* particles in capitals before the last word: the family name too */
+    filter("Yann Le Cun", "cun/yann/y/0 | lecun/yann/y/0 | yann/le/l/0");
+    filter("Anton Van Den Hengel", "hengel/anton/a/0 | vandenhengel/anton/a/0 | anton/van/v/0");
     filter("H. M", "m/h/h/1");
     filter("Hemanth Kumar M", "hemanthkumar/m/m/1 | m/hemanth/h/0 | hemanth/kumar/k/0");
     /* family first with a middle initial */
@@ -250,7 +260,7 @@ static void test_filter_names(void)
     filter("le zhang", "lezhang///0 | zhang/le/l/0 | le/zhang/z/0"); /* all lower case: all */
     filter("Berg, Jan van der", "vanderberg/jan/j/0");
     filter("Berg, J. van der", "vanderberg/j/j/1");
-    filter("Jan van der Berg", "vanderberg/jan/j/0");
+    filter("Jan van der Berg", "vanderberg/jan/j/0 | berg/jan/j/0"); /* as "Van Der Berg" is read */
     /* A capitalised particle alone may be a given name: both. */
     filter("Da Wenhao", "dawenhao///0 | wenhao/da/d/0 | da/wenhao/w/0");
 }
