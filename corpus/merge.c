@@ -259,6 +259,20 @@ char *merge_file_key(arena *a, const char *file)
     return arena_strdup(a, tmp);
 }
 
+static int arxiv_id_like(const char *s, size_t n);
+
+/* The arXiv id of the DOI arXiv gives its preprints (10.48550/arXiv.
+ * 2103.00823, in lower case as arxiv_key writes it), which BibTeX and
+ * Zotero exports of a preprint carry; NULL for another DOI. */
+static const char *arxiv_doi_id(const char *doi)
+{
+    static const char prefix[] = "10.48550/arxiv.";
+    if (strncmp(doi, prefix, sizeof prefix - 1))
+        return NULL;
+    const char *id = doi + sizeof prefix - 1;
+    return arxiv_id_like(id, strlen(id)) ? id : NULL;
+}
+
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
 {
     size_t n = 0;
@@ -267,9 +281,18 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
         keys[n++] = k;
     const char *dois[MERGE_MAX_DOIS];
     size_t nd = w->doi ? record_dois(a, w->doi, dois, MERGE_MAX_DOIS) : 0;
-    for (size_t i = 0; i < nd; i++)
-        if ((k = arxiv_key(a, dois[i])) && (k = arena_concat(a, LAYOUT_P_DOI, k)))
+    int arxiv_doi = 0;
+    for (size_t i = 0; i < nd; i++) {
+        char *d = arxiv_key(a, dois[i]);
+        if (d && (k = arena_concat(a, LAYOUT_P_DOI, d)))
             keys[n++] = k;
+        /* and arXiv's DOI the work's arXiv id, as the arXiv record has
+         * it (one, and only where the work gives none) */
+        const char *ax = d ? arxiv_doi_id(d) : NULL;
+        if (ax && !w->arxiv_id && !arxiv_doi++ &&
+            (k = arena_concat(a, LAYOUT_P_ARXIV, ax)))
+            keys[n++] = k;
+    }
     if (w->pmid && (k = arena_concat(a, LAYOUT_P_PMID, w->pmid)))
         keys[n++] = k;
     if (w->openalex_id && (k = openalex_key(a, w->openalex_id)) &&
@@ -381,11 +404,25 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
     if (!s || !n)
         return MERGE_ID_NONE;
     const char *r;
-    if ((r = after(s, "https://")) || (r = after(s, "http://"))) {
+    /* an address copied without its scheme, as a browser's bar shows it */
+    static const char *const hosts[] = {
+        "arxiv.org/", "www.arxiv.org/", "export.arxiv.org/", "doi.org/",
+        "dx.doi.org/", "pubmed.ncbi.nlm.nih.gov/", "openalex.org/",
+        "huggingface.co/papers/", "www.alphaxiv.org/", "alphaxiv.org/"};
+    int bare = 0;
+    for (size_t h = 0; h < sizeof hosts / sizeof hosts[0]; h++)
+        bare |= after(s, hosts[h]) != NULL;
+    if ((r = after(s, "https://")) || (r = after(s, "http://")) ||
+        (bare && (r = s))) {
         const char *host = after(r, "www.") ? r + 4 : r;
+        /* arXiv's abstract, PDF and HTML pages, and the pages of a
+         * preprint that Hugging Face and alphaXiv keep under its id */
         if ((r = after(host, "arxiv.org/abs/")) ||
             (r = after(host, "arxiv.org/pdf/")) ||
-            (r = after(host, "export.arxiv.org/abs/"))) {
+            (r = after(host, "arxiv.org/html/")) ||
+            (r = after(host, "export.arxiv.org/abs/")) ||
+            (r = after(host, "huggingface.co/papers/")) ||
+            (r = after(host, "alphaxiv.org/abs/"))) {
             size_t m = strlen(r);
             if (m > 4 && !strcasecmp(r + m - 4, ".pdf"))
                 m -= 4;
@@ -414,9 +451,15 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
         }
         return MERGE_ID_NONE;
     }
-    if ((r = after(s, "arxiv:")))
+    if ((r = after(s, "arxiv:"))) {
+        /* as arXiv's listings and Scholar cite it: "arXiv:2103.00823
+         * [cs.CV]" */
+        char *b = strstr(r, " [");
+        if (b && b[strlen(b) - 1] == ']')
+            *b = '\0';
         return arxiv_id_like(r, strlen(r)) ? (*value = r, MERGE_ID_ARXIV)
                                            : MERGE_ID_NONE;
+    }
     if ((r = after(s, "doi:")) || (s[0] == '1' && s[1] == '0' && s[2] == '.' &&
                                    strchr(s, '/') && (r = s)))
         return (*value = record_doi_normalize(a, r)) ? MERGE_ID_DOI
@@ -443,7 +486,10 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
     const char *v;
     switch (merge_id_form(a, id, &v)) {
     case MERGE_ID_ARXIV: probe.arxiv_id = v; break;
-    case MERGE_ID_DOI: probe.doi = v; break;
+    case MERGE_ID_DOI: /* arXiv's DOI is its arXiv id too (merge_keys) */
+        probe.doi = v;
+        probe.arxiv_id = NULL;
+        break;
     case MERGE_ID_PMID: probe.pmid = v; break;
     case MERGE_ID_OPENALEX: probe.openalex_id = v; break;
     case MERGE_ID_PMCID: /* not a key the index holds: the id as given */

@@ -89,10 +89,14 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[]);
 char *merge_place_term(arena *a, const char *source, const char *key);
 
 /* What an id as people paste it names (trimmed, a trailing '/' and
- * ".pdf" dropped; the schemes ignore case):
+ * ".pdf" dropped; the schemes ignore case; an address of the hosts below
+ * may come without its https://):
  *   arXiv    2103.00823, 2103.00823v2, arXiv:2103.00823, hep-th/9901001,
- *            https://arxiv.org/abs/..., .../pdf/....pdf
+ *            https://arxiv.org/abs/..., .../pdf/....pdf, .../html/...,
+ *            "arXiv:2103.00823 [cs.CV]", huggingface.co/papers/...,
+ *            alphaxiv.org/abs/...
  *   DOI      10.1234/x, doi:10.1234/x, https://doi.org/..., dx.doi.org
+ *            (arXiv's, 10.48550/arXiv.ID, is ID's too: merge_keys)
  *   PMID     PMID:123, pmid 123, pubmed.ncbi.nlm.nih.gov/123,
  *            ncbi.nlm.nih.gov/pubmed/123
  *   PMCID    PMC123, PMCID:PMC123, the PMC article URLs

@@ -585,6 +585,19 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
      * more DOIs separated by a space; none when it holds no DOI. */
     if (w->doi)
         w->doi = record_doi_normalize(a, w->doi);
+    /* The DOI arXiv gives a preprint (10.48550/arXiv.2103.00823), as a
+     * BibTeX or RIS export of it may carry it alone: its arXiv id. */
+    static const char arxiv_doi[] = "10.48550/arxiv.";
+    for (const char *d = w->doi; d && *d && !w->arxiv_id;) {
+        const size_t k = strcspn(d, " "), p = sizeof arxiv_doi - 1;
+        if (k > p && !strncasecmp(d, arxiv_doi, p) &&
+            !(w->arxiv_id = arena_strndup(a, d + p, k - p))) {
+            sb_puts(why, "out of memory");
+            return PDX_SKIP_FIELD;
+        }
+        d += k;
+        d += strspn(d, " ");
+    }
     if (w->pmcid)
         w->pmcid = pmcid_normalize(a, w->pmcid);
     if (w->withdrawn) {

@@ -676,13 +676,15 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
     size_t n = strlen(text);
     while (n && isspace((unsigned char)text[n - 1]))
         n--;
-    if (!n || n > PDX_ID_MAX || memchr(text, ' ', n))
+    if (!n || n > PDX_ID_MAX)
         return 0;
     char *id = arena_strndup(a, text, n);
     if (!id)
         return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
     merge_id_kind kind = merge_id_form(a, id, &value);
-    if (kind == MERGE_ID_PMCID)
+    /* words are no id, but for the id forms that hold a space ("arXiv:
+     * 2103.00823 [cs.CV]" as arXiv's listings cite it, "PMID 123") */
+    if (kind == MERGE_ID_PMCID || (memchr(id, ' ', n) && kind == MERGE_ID_NONE))
         return 0;
     /* Another id (paperdex's pdx:..., a BibTeX key, an OAI identifier)
      * is taken only in a token no word looks like: a letter and a digit,

@@ -8,7 +8,10 @@ own fields:
 
     arXiv     2103.00823, arXiv:ID, ARXIV:ID, IDv3, https://arxiv.org/abs/ID,
               http://arxiv.org/abs/IDv1, https://arxiv.org/pdf/ID.pdf and
-              .../pdf/IDv2 (old-style ids, hep-th/9901001, too)
+              .../pdf/IDv2 (old-style ids, hep-th/9901001, too); on a few
+              works arxiv.org/abs/IDv2, .../html/IDv1, "arXiv:ID [cs.CV]",
+              arXiv's DOI 10.48550/arXiv.ID (and its doi.org address),
+              huggingface.co/papers/ID and alphaxiv.org/abs/ID
     DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D
     PMID      PMID:P, pmid:P, https://pubmed.ncbi.nlm.nih.gov/P/,
               https://www.ncbi.nlm.nih.gov/pubmed/P
@@ -29,6 +32,7 @@ arXiv ids and new ones) on one work at least.
 import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -58,6 +62,7 @@ for w in works.values():
         by_pmid[w["pmid"]].add(w["id"])
 
 forms = []  # (form, the work's id, its shape: which field, written how)
+n_more = collections.Counter()
 for w in works.values():
     wid = w["id"]
     forms.append((wid, wid, ("id", wid.split(":")[0] if ":" in wid else "")))
@@ -67,6 +72,15 @@ for w in works.values():
             a, "arXiv:" + a, "ARXIV:" + a, a + "v3", "https://arxiv.org/abs/" + a,
             "http://arxiv.org/abs/%sv1" % a, "https://arxiv.org/pdf/%s.pdf" % a,
             "https://arxiv.org/pdf/%sv2" % a, "https://arxiv.org/abs/%s/" % a))]
+        # rarer forms, on a few works of each style of id: an address
+        # without its scheme, arXiv's HTML page, arXiv's listing, the
+        # DOI arXiv gives a preprint, the pages other sites keep under it
+        n_more[("/" in a)] += 1
+        if n_more[("/" in a)] <= 3:
+            forms += [(f, wid, ("arxiv more", i)) for i, f in enumerate((
+                "arxiv.org/abs/%sv2" % a, "https://arxiv.org/html/%sv1" % a, "arXiv:%s [cs.CV]" % a,
+                "10.48550/arXiv." + a, "https://doi.org/10.48550/arXiv." + a,
+                "https://huggingface.co/papers/" + a, "https://www.alphaxiv.org/abs/" + a))]
     for d in (w.get("doi") or "").split()[:1]:
         if len(by_doi[d.lower()]) == 1:
             forms += [(f, wid, ("doi", i)) for i, f in enumerate(("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
@@ -157,4 +171,22 @@ res = json.loads(out) if rc == 0 else {}
 check("search of a key two files use: both works, named in the note",
       res.get("total") == 2 and len(res.get("hits", [])) == 2 and
       "citation key of 2 works" in res.get("note", ""), (rc, out[:300]))
+
+# A BibTeX export of a preprint that gives only the DOI arXiv gave it
+# (10.48550/arXiv.ID), under another title: the preprint's arXiv id, so
+# one work with the arXiv record, found by either id.
+three = os.path.join(work, "three")
+os.makedirs(three)
+shutil.copy(os.path.join(SRC, "corpus", "samples", "arxiv-sample.jsonl"), three)
+with open(os.path.join(three, "export.bib"), "w") as f:
+    f.write("@misc{desantis2016,\n  title = {Tablet transcription, a preprint},\n"
+            "  author = {De Santis, Chiara},\n  year = {2016},\n  doi = {10.48550/arXiv.1602.10185}\n}\n")
+db3 = os.path.join(work, "ix3")
+rc, out, err = run("index", "--quiet", "--db", db3, three)
+for form in ("1602.10185", "10.48550/arXiv.1602.10185", "desantis2016"):
+    rc, out, err = run("show", "--db", db3, "--format", "json", form)
+    shown = json.loads(out) if rc == 0 else {}
+    check("arXiv's DOI in a BibTeX export: show %s is the one work of both records" % form,
+          isinstance(shown, dict) and shown.get("id") == "1602.10185" and len(shown.get("sources", [])) == 2,
+          (rc, out[:300], err))
 done()
