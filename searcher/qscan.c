@@ -123,6 +123,7 @@ static const struct {
     {"authorword", NULL}, {"category", NULL}, {"year", NULL},
     {"subject", NULL},   {"ti", "title"},    {"abs", "abstract"},
     {"au", "author"},    {"cat", "category"}, {"all", ""},
+    {"intitle", "title"}, /* Google Scholar's */
 };
 static const char *const id_schemes[] = {"arxiv", "doi", "http", "https",
                                          "pmid", "pmc", "pmcid", "openalex",
@@ -144,7 +145,7 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size)
 {
     size_t o = 0;
-    int in_quote = 0;
+    int in_quote = 0, all_in_title = 0;
     if (note_size)
         note[0] = '\0';
     if (!size)
@@ -153,6 +154,23 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
         const int at_start = i == 0 || is_space(t[i - 1]) || t[i - 1] == '(' ||
                              ((t[i - 1] == '+' || t[i - 1] == '-') &&
                               (i == 1 || is_space(t[i - 2]) || t[i - 2] == '('));
+        /* Google Scholar's "allintitle: a b": every word after it must
+         * stand in the title (+title:a +title:b), but an operator, a word
+         * with a sign or a field of its own */
+        const int word_start = i == 0 || is_space(t[i - 1]) ||
+                               t[i - 1] == '(' || all_in_title == 2;
+        if (all_in_title && !in_quote && word_start && !is_space(t[i]) &&
+            t[i] != '(' && t[i] != ')' && t[i] != '+' && t[i] != '-') {
+            size_t e = i;
+            while (e < n && !is_space(t[e]) && t[e] != ')' && t[e] != ':')
+                e++;
+            if (!qscan_is_op(t + i, e - i) && (e == n || t[e] != ':') &&
+                o + 8 < size) {
+                memcpy(out + o, "+title:", 7);
+                o += 7;
+            }
+        }
+        all_in_title = all_in_title ? 1 : 0;
         size_t j = i;
         while (!in_quote && at_start && j < n && is_alpha(t[j]))
             j++;
@@ -174,6 +192,13 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                 if (strlen(id_schemes[s]) == len &&
                     !strncasecmp(id_schemes[s], t + i, len))
                     scheme = 1;
+            if (len == 10 && !strncasecmp(t + i, "allintitle", 10)) {
+                all_in_title = 2; /* the next word, written after it */
+                i = j + 1;
+                while (i < n && is_space(t[i]))
+                    i++;
+                continue;
+            }
             if (k < nk && empty) {
                 add_note(note, note_size, t + i, len,
                          ": has no value and was left out");

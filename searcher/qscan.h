@@ -61,9 +61,12 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
 
 /* Field names as people paste them, rewritten into out[0..size) (NUL
  * ended; QSCAN_FIELDS_ROOM(n) bytes always suffice: "cat:x" becomes
- * "category:x", at most 9 bytes for 4):
+ * "category:x", at most 9 bytes for 4, "allintitle: a" "+title:a", 9
+ * bytes for 2):
  *   - arXiv's prefixes become paperdex's: ti: title:, abs: abstract:,
  *     au: author:, cat: category:, all: nothing (the default field);
+ *   - Google Scholar's intitle: is title:, and its "allintitle: a b"
+ *     (every word in the title) "+title:a +title:b";
  *   - a filter or field with no value ("glacier category:", "title:" at
  *     the end) is left out;
  *   - any other name in lower case before a value ("foo:bar",
@@ -74,7 +77,7 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
  * schemes (arXiv:, doi:, http:, https:, pmid:, pmc:).  note[0..note_size) gets
  * what was left out or not understood, "" when nothing was.  Returns the
  * length of out. */
-#define QSCAN_FIELDS_ROOM(n) (3 * (n) + 1)
+#define QSCAN_FIELDS_ROOM(n) (5 * (n) + 16)
 size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size);
 

@@ -79,6 +79,13 @@ int main(void)
     CHECK_STR(fields("au:Hinton AND ti:capsule"),
               "author:Hinton AND title:capsule");
     CHECK_STR(fields("cat:x cat:y"), "category:x category:y");
+    /* Google Scholar's intitle: and allintitle: */
+    CHECK_STR(fields("intitle:graph nets"), "title:graph nets");
+    CHECK_STR(fields("allintitle: graph \"neural nets\" OR x -y author:wu (z)"),
+              "+title:graph +title:\"neural nets\" OR +title:x -y author:wu (+title:z)");
+    CHECK_STR(fields("allintitle:graph a"), "+title:graph +title:a");
+    CHECK_STR(fields("allintitle: a a a a a a a a"),
+              "+title:a +title:a +title:a +title:a +title:a +title:a +title:a +title:a");
     CHECK_STR(fields("all:glacier (abs:\"sea ice\" -cat:physics)"),
               "glacier (abstract:\"sea ice\" -category:physics)");
     CHECK_STR(fields("\"ti:x au:y\" scat:z"), "\"ti:x au:y\" scat z | "
