@@ -730,6 +730,13 @@ static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
         } else {
             const std::string passage = text.substr(open, i - open);
             open = std::string::npos;
+            /* a phrase ending in a wildcard ("deep reinforc*") is matched
+             * by the stems of its expansions (vary_phrase) */
+            const size_t last = passage.find_last_not_of(" \t");
+            if (last != std::string::npos && passage[last] == '*') {
+                i += len - 1;
+                continue;
+            }
             Quoted qd;
             Xapian::Query words;
             try {
@@ -1019,6 +1026,9 @@ static bool combines(Xapian::Query::op op)
  *     digits (a hyphenated "ResNet-50") with its runs joined; in a query
  *     whose hyphenated words are split into words (split_compounds), the
  *     joined word joins its OR;
+ *   - any hyphenated compound outside quotes with its parts written as
+ *     one word ("pre-trained" with pretrained, "U-Net" with UNet), the
+ *     same two ways (a closed word is not split: nothing tells where);
  *   - a Greek letter with its name, and the name with the letter;
  *   - a word the query writes with ä, ö, ü or ß with its German
  *     transliteration (ae, oe, ue, ss), and a word holding ae, oe or ue
@@ -1041,7 +1051,19 @@ struct Variants {
     std::map<std::string, std::string> sharp;
     /* a word of letters and digits gets the phrase of its runs */
     bool phrases = true;
+    /* the query's hyphenated compounds ("pre-trained"): the stems of
+     * their parts -> the stem of the parts written as one word
+     * ("pretrain"), which a phrase of those stems gets as a variant */
+    std::map<std::vector<std::string>, std::string> closed;
+    /* the query's phrases whose last word is a wildcard ("self-supervis*",
+     * "\"deep reinforc*\""), which Xapian's parser reads as the word
+     * itself: the stems of the phrase's terms -> the pattern */
+    std::map<std::vector<std::string>, std::string> wild;
+    std::string *note = nullptr; /* what a phrase's wildcard was cut to */
 };
+
+/* Phrases of a wildcard at most: each is a walk of its words' positions. */
+const size_t PHRASE_WILDCARD_MAX = 16;
 
 /* A query of more words than this gets no phrase variants: each is a
  * walk of the works holding both its runs ("r 1": 3,096 and 12,076
@@ -1185,6 +1207,54 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
                           bool &changed)
 {
     const size_t n = q.get_num_subqueries();
+    /* a phrase whose last word is a wildcard: the phrases of its
+     * expansions, the most frequent PHRASE_WILDCARD_MAX stems */
+    if (!v.wild.empty()) {
+        std::vector<std::string> terms;
+        std::string p;
+        for (size_t i = 0; i < n; i++) {
+            const std::string t = leaf_term(q.get_subquery(i));
+            const char *prefix = variant_prefix(t);
+            if (!prefix || (i > 0 && p != prefix))
+                break;
+            p = prefix;
+            terms.push_back(t.substr(p.size()));
+        }
+        auto w = terms.size() == n ? v.wild.find(terms) : v.wild.end();
+        if (w != v.wild.end()) {
+            std::vector<std::pair<Xapian::doccount, std::string>> found;
+            size_t all = 0;
+            const std::string pat = p + w->second;
+            for (Xapian::TermIterator t = v.h->db.allterms_begin(pat);
+                 t != v.h->db.allterms_end(pat); ++t) {
+                all++;
+                found.emplace_back(t.get_termfreq(), *t);
+            }
+            std::sort(found.begin(), found.end(),
+                      [](const auto &a, const auto &b) { return a.first > b.first; });
+            if (found.size() > PHRASE_WILDCARD_MAX)
+                found.resize(PHRASE_WILDCARD_MAX);
+            std::vector<Xapian::Query> alts;
+            for (const auto &f : found) {
+                std::vector<Xapian::Query> parts;
+                for (size_t i = 0; i + 1 < n; i++)
+                    parts.push_back(q.get_subquery(i));
+                parts.emplace_back(f.second);
+                alts.emplace_back(Xapian::Query::OP_PHRASE, parts.begin(),
+                                  parts.end(), static_cast<Xapian::termcount>(n));
+            }
+            if (all > PHRASE_WILDCARD_MAX && v.note)
+                *v.note += std::string(v.note->empty() ? "" : "; ") +
+                           w->second + "* in a phrase matches " +
+                           std::to_string(all) + " words; the " +
+                           std::to_string(PHRASE_WILDCARD_MAX) +
+                           " most frequent were searched";
+            changed = true;
+            if (alts.empty())
+                return Xapian::Query::MatchNothing;
+            return Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+        }
+    }
     const Xapian::Query greek = greek_phrase(v, q);
     auto with_greek = [&](const Xapian::Query &out) {
         if (greek.empty())
@@ -1194,6 +1264,25 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
     };
     std::string joined, p;
     int last = -1;
+    /* a hyphenated compound of the query, with its parts written as one
+     * word ("pre-trained" with pretrained), when works hold that */
+    std::vector<std::string> stems;
+    for (size_t i = 0; i < n; i++) {
+        const std::string t = leaf_term(q.get_subquery(i));
+        const char *prefix = variant_prefix(t);
+        if (!prefix || (i > 0 && p != prefix))
+            break;
+        p = prefix;
+        stems.push_back(t.substr(p.size()));
+    }
+    auto closed = stems.size() == n ? v.closed.find(stems) : v.closed.end();
+    if (closed != v.closed.end() &&
+        v.h->db.get_termfreq(p + closed->second) > 0) {
+        changed = true;
+        return with_greek(Xapian::Query(Xapian::Query::OP_OR, q,
+                                        Xapian::Query(p + closed->second)));
+    }
+    p.clear();
     for (size_t i = 0; i < n; i++) {
         const std::string t = leaf_term(q.get_subquery(i));
         const char *prefix = variant_prefix(t);
@@ -1242,9 +1331,10 @@ Xapian::Query vary(const Variants &v, const Xapian::Query &q, bool &changed)
 /* The query with its terms' variants (above).  raw: the query as typed
  * (its umlauts); split: its hyphenated words were split into words. */
 static Xapian::Query with_variants(shim_db *h, const std::string &raw,
-                                   bool split, const Xapian::Query &query)
+                                   bool split, const Xapian::Query &query,
+                                   std::string *note)
 {
-    Variants v{h, {}, {}};
+    Variants v{h, {}, {}, true, {}, {}, note};
     size_t words = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();
          t != query.get_unique_terms_end(); ++t)
@@ -1281,22 +1371,80 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
         if (with_sharp != folded)
             v.sharp[h->stem(folded)] = h->stem(with_sharp);
     }
-    if (split) {
-        /* a run of letters and a run of digits joined by '-' */
+    /* The hyphenated compounds: runs of letters and digits joined by
+     * '-' ("pre-trained", "U-Net", "ResNet-50"), which works write as
+     * one word too ("pretrained", "UNet"); after a letter, a digit or
+     * '-' a '-' is a part of the word, not an exclusion.  Not inside
+     * quotes, which hold the words to the way they are written. */
+    {
         const std::string low = lower_words(unaccent(raw));
-        for (size_t i = 0; i + 2 < low.size(); i++) {
-            if (low[i + 1] != '-')
+        auto alnum = [&](size_t i) {
+            return i < low.size() && isalnum(static_cast<unsigned char>(low[i]));
+        };
+        bool quoted = false;
+        size_t opened = 0;
+        for (size_t i = 0; i < low.size();) {
+            if (low[i] == '"' || !low.compare(i, 3, "\xe2\x80\x9c") ||
+                !low.compare(i, 3, "\xe2\x80\x9d")) {
+                const size_t len = low[i] == '"' ? 1 : 3;
+                if (quoted && i > opened && low[i - 1] == '*') {
+                    /* "deep reinforc*": a phrase ending in a wildcard */
+                    std::vector<std::string> stems;
+                    std::string last;
+                    for (const Word &w : words_of(low.substr(opened, i - 1 - opened))) {
+                        last = low.substr(opened + w.start, w.end - w.start);
+                        stems.push_back(h->stem(last));
+                    }
+                    if (stems.size() >= 2)
+                        v.wild[stems] = last;
+                }
+                quoted = !quoted;
+                i += len;
+                opened = i;
                 continue;
-            size_t a = i + 1, b = i + 2;
-            while (a > 0 && isalnum(static_cast<unsigned char>(low[a - 1])))
-                a--;
-            while (b < low.size() && isalnum(static_cast<unsigned char>(low[b])))
-                b++;
-            const std::string left = low.substr(a, i + 1 - a),
-                              right = low.substr(i + 2, b - i - 2);
-            const int l = run_kind(left), r = run_kind(right);
-            if (l && r && l != r)
-                joined.push_back(left + right);
+            }
+            if (quoted || !alnum(i) ||
+                (i > 0 && (alnum(i - 1) || low[i - 1] == '-'))) {
+                i++;
+                continue;
+            }
+            /* split into words (split_compounds) only as a word alone */
+            const bool bare = i == 0 || isspace(static_cast<unsigned char>(low[i - 1])) ||
+                              low[i - 1] == '(';
+            std::vector<std::string> parts;
+            size_t e = i;
+            for (;;) {
+                size_t b = e;
+                while (alnum(e))
+                    e++;
+                parts.push_back(low.substr(b, e - b));
+                if (e + 1 < low.size() && low[e] == '-' && alnum(e + 1))
+                    e++;
+                else
+                    break;
+            }
+            i = e;
+            if (parts.size() >= 2 && e < low.size() && low[e] == '*') {
+                /* "self-supervis*": a phrase ending in a wildcard */
+                std::vector<std::string> stems;
+                for (size_t k = 0; k + 1 < parts.size(); k++)
+                    stems.push_back(h->stem(parts[k]));
+                stems.push_back(h->stem(parts.back()));
+                v.wild[stems] = parts.back();
+                continue;
+            }
+            if (parts.size() < 2 || (e < low.size() && !isspace(static_cast<unsigned char>(low[e])) &&
+                                     low[e] != ')' && low[e] != '"'))
+                continue;
+            std::vector<std::string> stems;
+            std::string one;
+            for (const std::string &part : parts) {
+                stems.push_back(h->stem(part));
+                one += part;
+            }
+            v.closed[stems] = h->stem(one);
+            if (split && bare)
+                joined.push_back(one);
         }
     }
     bool varied = false;
@@ -1754,7 +1902,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     }
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
-    query = with_variants(h, raw, compounds_as_words, query);
+    query = with_variants(h, raw, compounds_as_words, query, &note);
     bool changed = false;
     PhrasePlan plan{hoist};
     plan.phrases = phrases;
