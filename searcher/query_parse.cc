@@ -1028,7 +1028,8 @@ static bool combines(Xapian::Query::op op)
  *     joined word joins its OR;
  *   - any hyphenated compound outside quotes with its parts written as
  *     one word ("pre-trained" with pretrained, "U-Net" with UNet), the
- *     same two ways (a closed word is not split: nothing tells where);
+ *     same two ways, in a query of at most VARIANT_PHRASE_WORDS words (a
+ *     closed word is not split: nothing tells where);
  *   - a Greek letter with its name, and the name with the letter;
  *   - a word the query writes with ä, ö, ü or ß with its German
  *     transliteration (ae, oe, ue, ss), and a word holding ae, oe or ue
@@ -1442,6 +1443,15 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 stems.push_back(h->stem(part));
                 one += part;
             }
+            /* "ResNet-50" always; a compound of words only in a short
+             * query: in a pasted title it is one word among many, and its
+             * closed form is often common ("finetuning", "multimodal":
+             * 10,000 works or more of the synthetic 1M), a posting list
+             * for the OR to walk */
+            const int l = run_kind(parts[0]), r = run_kind(parts[1]);
+            const bool letters_digits = parts.size() == 2 && l && r && l != r;
+            if (!letters_digits && !v.phrases)
+                continue;
             v.closed[stems] = h->stem(one);
             if (split && bare)
                 joined.push_back(one);
