@@ -1208,20 +1208,22 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
                           bool &changed)
 {
     const size_t n = q.get_num_subqueries();
+    /* the phrase's stems, when its terms are of one field the variants
+     * apply to (stems.size() == n), and that field's prefix */
+    std::vector<std::string> stems;
+    std::string p;
+    for (size_t i = 0; i < n; i++) {
+        const std::string t = leaf_term(q.get_subquery(i));
+        const char *prefix = variant_prefix(t);
+        if (!prefix || (i > 0 && p != prefix))
+            break;
+        p = prefix;
+        stems.push_back(t.substr(p.size()));
+    }
     /* a phrase whose last word is a wildcard: the phrases of its
      * expansions, the most frequent PHRASE_WILDCARD_MAX stems */
     if (!v.wild.empty()) {
-        std::vector<std::string> terms;
-        std::string p;
-        for (size_t i = 0; i < n; i++) {
-            const std::string t = leaf_term(q.get_subquery(i));
-            const char *prefix = variant_prefix(t);
-            if (!prefix || (i > 0 && p != prefix))
-                break;
-            p = prefix;
-            terms.push_back(t.substr(p.size()));
-        }
-        auto w = terms.size() == n ? v.wild.find(terms) : v.wild.end();
+        auto w = stems.size() == n ? v.wild.find(stems) : v.wild.end();
         if (w != v.wild.end()) {
             std::vector<std::pair<Xapian::doccount, std::string>> found;
             size_t all = 0;
@@ -1263,19 +1265,10 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         changed = true;
         return Xapian::Query(Xapian::Query::OP_OR, out, greek);
     };
-    std::string joined, p;
+    std::string joined;
     int last = -1;
     /* a hyphenated compound of the query, with its parts written as one
      * word ("pre-trained" with pretrained), when works hold that */
-    std::vector<std::string> stems;
-    for (size_t i = 0; i < n; i++) {
-        const std::string t = leaf_term(q.get_subquery(i));
-        const char *prefix = variant_prefix(t);
-        if (!prefix || (i > 0 && p != prefix))
-            break;
-        p = prefix;
-        stems.push_back(t.substr(p.size()));
-    }
     auto closed = stems.size() == n ? v.closed.find(stems) : v.closed.end();
     if (closed != v.closed.end() &&
         v.h->db.get_termfreq(p + closed->second) > 0) {
@@ -1283,14 +1276,9 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         return with_greek(Xapian::Query(Xapian::Query::OP_OR, q,
                                         Xapian::Query(p + closed->second)));
     }
-    p.clear();
-    for (size_t i = 0; i < n; i++) {
-        const std::string t = leaf_term(q.get_subquery(i));
-        const char *prefix = variant_prefix(t);
-        if (!prefix || (i > 0 && p != prefix))
-            return with_greek(q);
-        p = prefix;
-        const std::string s = t.substr(p.size());
+    if (stems.size() != n)
+        return with_greek(q);
+    for (const std::string &s : stems) {
         const int kind = run_kind(s);
         if (!kind || kind == last)
             return with_greek(q);
