@@ -259,20 +259,6 @@ char *merge_file_key(arena *a, const char *file)
     return arena_strdup(a, tmp);
 }
 
-static int arxiv_id_like(const char *s, size_t n);
-
-/* The arXiv id of the DOI arXiv gives its preprints (10.48550/arXiv.
- * 2103.00823, in lower case as arxiv_key writes it), which BibTeX and
- * Zotero exports of a preprint carry; NULL for another DOI. */
-static const char *arxiv_doi_id(const char *doi)
-{
-    static const char prefix[] = "10.48550/arxiv.";
-    if (strncmp(doi, prefix, sizeof prefix - 1))
-        return NULL;
-    const char *id = doi + sizeof prefix - 1;
-    return arxiv_id_like(id, strlen(id)) ? id : NULL;
-}
-
 size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
 {
     size_t n = 0;
@@ -281,18 +267,9 @@ size_t merge_keys(arena *a, const pdx_work *w, const char *keys[])
         keys[n++] = k;
     const char *dois[MERGE_MAX_DOIS];
     size_t nd = w->doi ? record_dois(a, w->doi, dois, MERGE_MAX_DOIS) : 0;
-    int arxiv_doi = 0;
-    for (size_t i = 0; i < nd; i++) {
-        char *d = arxiv_key(a, dois[i]);
-        if (d && (k = arena_concat(a, LAYOUT_P_DOI, d)))
+    for (size_t i = 0; i < nd; i++)
+        if ((k = arxiv_key(a, dois[i])) && (k = arena_concat(a, LAYOUT_P_DOI, k)))
             keys[n++] = k;
-        /* and arXiv's DOI the work's arXiv id, as the arXiv record has
-         * it (one, and only where the work gives none) */
-        const char *ax = d ? arxiv_doi_id(d) : NULL;
-        if (ax && !w->arxiv_id && !arxiv_doi++ &&
-            (k = arena_concat(a, LAYOUT_P_ARXIV, ax)))
-            keys[n++] = k;
-    }
     if (w->pmid && (k = arena_concat(a, LAYOUT_P_PMID, w->pmid)))
         keys[n++] = k;
     if (w->openalex_id && (k = openalex_key(a, w->openalex_id)) &&
@@ -486,10 +463,15 @@ size_t merge_id_keys(arena *a, const char *id, const char *keys[])
     const char *v;
     switch (merge_id_form(a, id, &v)) {
     case MERGE_ID_ARXIV: probe.arxiv_id = v; break;
-    case MERGE_ID_DOI: /* arXiv's DOI is its arXiv id too (merge_keys) */
+    case MERGE_ID_DOI: { /* arXiv's DOI is its arXiv id too (record_finish) */
+        size_t len;
+        const char *ax = record_arxiv_doi(v, strlen(v), &len);
         probe.doi = v;
-        probe.arxiv_id = NULL;
+        probe.arxiv_id = ax ? arena_strndup(a, ax, len) : NULL;
+        if (ax && !probe.arxiv_id)
+            return 0;
         break;
+    }
     case MERGE_ID_PMID: probe.pmid = v; break;
     case MERGE_ID_OPENALEX: probe.openalex_id = v; break;
     case MERGE_ID_PMCID: /* not a key the index holds: the id as given */

@@ -96,7 +96,8 @@ char *merge_place_term(arena *a, const char *source, const char *key);
  *            "arXiv:2103.00823 [cs.CV]", huggingface.co/papers/...,
  *            alphaxiv.org/abs/...
  *   DOI      10.1234/x, doi:10.1234/x, https://doi.org/..., dx.doi.org
- *            (arXiv's, 10.48550/arXiv.ID, is ID's too: merge_keys)
+ *            (arXiv's, 10.48550/arXiv.ID, names ID's work too:
+ *            merge_id_keys, record_arxiv_doi)
  *   PMID     PMID:123, pmid 123, pubmed.ncbi.nlm.nih.gov/123,
  *            ncbi.nlm.nih.gov/pubmed/123
  *   PMCID    PMC123, PMCID:PMC123, the PMC article URLs

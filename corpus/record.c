@@ -579,6 +579,16 @@ size_t record_dois(arena *a, const char *dois, const char *out[], size_t max)
     return n;
 }
 
+const char *record_arxiv_doi(const char *doi, size_t n, size_t *len)
+{
+    static const char prefix[] = "10.48550/arxiv.";
+    const size_t p = sizeof prefix - 1;
+    if (n <= p || strncasecmp(doi, prefix, p))
+        return NULL;
+    *len = n - p;
+    return doi + p;
+}
+
 pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
 {
     /* Every reader's DOI field, as people write it: one spelling, one or
@@ -587,11 +597,11 @@ pdx_skip record_finish(arena *a, pdx_work *w, strbuf *why)
         w->doi = record_doi_normalize(a, w->doi);
     /* The DOI arXiv gives a preprint (10.48550/arXiv.2103.00823), as a
      * BibTeX or RIS export of it may carry it alone: its arXiv id. */
-    static const char arxiv_doi[] = "10.48550/arxiv.";
     for (const char *d = w->doi; d && *d && !w->arxiv_id;) {
-        const size_t k = strcspn(d, " "), p = sizeof arxiv_doi - 1;
-        if (k > p && !strncasecmp(d, arxiv_doi, p) &&
-            !(w->arxiv_id = arena_strndup(a, d + p, k - p))) {
+        const size_t k = strcspn(d, " ");
+        size_t len;
+        const char *id = record_arxiv_doi(d, k, &len);
+        if (id && !(w->arxiv_id = arena_strndup(a, id, len))) {
             sb_puts(why, "out of memory");
             return PDX_SKIP_FIELD;
         }

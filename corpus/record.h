@@ -109,6 +109,11 @@ const char *record_doi_normalize(arena *a, const char *doi);
  * their number. */
 size_t record_dois(arena *a, const char *dois, const char *out[], size_t max);
 
+/* The arXiv id named by the DOI arXiv gives its preprints (10.48550/
+ * arXiv.2103.00823, any case) among the n bytes of doi: its bytes in
+ * *len, or NULL for another DOI. */
+const char *record_arxiv_doi(const char *doi, size_t n, size_t *len);
+
 /* A PubMed id: 1 to 12 digits? */
 int record_pmid_valid(const char *s);
 

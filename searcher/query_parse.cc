@@ -700,28 +700,30 @@ struct Quoted {
     bool used = false;
 };
 
+/* The length of the quote at text[i] as Xapian's parser takes one ('"',
+ * U+201C or U+201D), or 0. */
+static size_t quote_at(const std::string &text, size_t i)
+{
+    if (text[i] == '"')
+        return 1;
+    return text.compare(i, 3, "\xe2\x80\x9c") == 0 ||
+                   text.compare(i, 3, "\xe2\x80\x9d") == 0
+               ? 3
+               : 0;
+}
+
 /* The quoted passages of text, and their words, when h keeps forms. */
 static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
 {
     std::vector<Quoted> out;
     if (!h->forms || !all_local(h)) /* a posting source of ours */
         return out;
-    /* '"', U+201C or U+201D */
-    auto quote_at = [&](size_t i, size_t &len) {
-        if (text[i] == '"') {
-            len = 1;
-            return true;
-        }
-        len = 3;
-        return text.compare(i, 3, "\xe2\x80\x9c") == 0 ||
-               text.compare(i, 3, "\xe2\x80\x9d") == 0;
-    };
     size_t open = std::string::npos;
     /* An unclosed quote runs to the end of the text, as Xapian's parser
      * reads it (the phrase it builds ends there too). */
     for (size_t i = 0, len; i <= text.size(); i++) {
         const bool end = i == text.size();
-        if (end ? open == std::string::npos : !quote_at(i, len))
+        if (end ? open == std::string::npos : !(len = quote_at(text, i)))
             continue;
         if (end)
             len = 1;
@@ -1117,6 +1119,20 @@ const char *variant_prefix(const std::string &t)
 }
 
 
+/* The stem s written the other way: a Greek letter as its name's stem,
+ * and that stem as its letters (sigma: σ and ς); none when s is neither. */
+std::vector<std::string> greek_swap(const Variants &v, const std::string &s)
+{
+    std::vector<std::string> out;
+    for (const auto &g : text_greek) {
+        if (s == g[0])
+            out.push_back(v.h->stem(g[1]));
+        else if (s == v.h->stem(g[1]))
+            out.push_back(g[0]);
+    }
+    return out;
+}
+
 /* A term with its variants (OR), or the term. */
 Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
                         bool &changed)
@@ -1147,12 +1163,8 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
             alts.emplace_back(Xapian::Query::OP_PHRASE, parts.begin(),
                               parts.end(), static_cast<Xapian::termcount>(parts.size()));
     }
-    for (const auto &g : text_greek) {
-        if (s == g[0])
-            add(v.h->stem(g[1]));
-        else if (s == v.h->stem(g[1]))
-            add(g[0]);
-    }
+    for (const std::string &g : greek_swap(v, s))
+        add(g);
     auto u = v.umlaut.find(s);
     if (u != v.umlaut.end())
         add(u->second);
@@ -1184,13 +1196,12 @@ Xapian::Query greek_phrase(const Variants &v, const Xapian::Query &q)
         const char *prefix = variant_prefix(t);
         if (t.empty() || !prefix)
             return Xapian::Query();
-        const std::string p(prefix), s = t.substr(p.size());
-        for (const auto &g : text_greek)
-            if (s == g[0] || s == v.h->stem(g[1])) {
-                t = p + (s == g[0] ? v.h->stem(g[1]) : std::string(g[0]));
-                swapped = true;
-                break;
-            }
+        const std::string p(prefix);
+        const std::vector<std::string> other = greek_swap(v, t.substr(p.size()));
+        if (!other.empty()) {
+            t = p + other.front();
+            swapped = true;
+        }
         if (v.h->db.get_termfreq(t) == 0)
             return Xapian::Query();
         parts.emplace_back(t);
@@ -1403,9 +1414,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
         bool quoted = false;
         size_t opened = 0;
         for (size_t i = 0; i < low.size();) {
-            if (low[i] == '"' || !low.compare(i, 3, "\xe2\x80\x9c") ||
-                !low.compare(i, 3, "\xe2\x80\x9d")) {
-                const size_t len = low[i] == '"' ? 1 : 3;
+            if (const size_t len = quote_at(low, i)) {
                 if (quoted && i > opened && low[i - 1] == '*') {
                     /* "deep reinforc*": a phrase ending in a wildcard */
                     std::vector<std::string> stems;
@@ -1446,9 +1455,8 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             if (parts.size() >= 2 && e < low.size() && low[e] == '*') {
                 /* "self-supervis*": a phrase ending in a wildcard */
                 std::vector<std::string> stems;
-                for (size_t k = 0; k + 1 < parts.size(); k++)
-                    stems.push_back(h->stem(parts[k]));
-                stems.push_back(h->stem(parts.back()));
+                for (const std::string &part : parts)
+                    stems.push_back(h->stem(part));
                 v.wild[stems] = parts.back();
                 continue;
             }
