@@ -325,6 +325,23 @@ static size_t compound_dash(const char *t, size_t i, size_t n)
     return 0;
 }
 
+/* The length of the quotation mark at t[i..n) that other languages
+ * write for '"' (qscan_pasted), or 0. */
+static size_t other_quote(const char *t, size_t i, size_t n)
+{
+    static const char *const quotes[] = {
+        "\xe2\x80\x9e", "\xe2\x80\x9f",                 /* „ ‟ */
+        "\xc2\xab",     "\xc2\xbb",                     /* « » */
+        "\xe3\x80\x8c", "\xe3\x80\x8d", "\xe3\x80\x8e", /* 「 」 『 */
+        "\xe3\x80\x8f", "\xef\xbc\x82"};               /* 』 ＂ */
+    for (size_t k = 0; k < sizeof quotes / sizeof quotes[0]; k++) {
+        const size_t len = strlen(quotes[k]);
+        if (i + len <= n && !memcmp(t + i, quotes[k], len))
+            return len;
+    }
+    return 0;
+}
+
 /* The Greek letter of "$\name$" at t[i..n) and the length written, or
  * NULL. */
 static const char *math_greek(const char *t, size_t i, size_t n, size_t *len)
@@ -355,6 +372,11 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
         if (len && o && text_word_byte((unsigned char)out[o - 1]) &&
             i + len < n && text_word_byte((unsigned char)t[i + len])) {
             out[o++] = '-';
+            i += len;
+            continue;
+        }
+        if ((len = other_quote(t, i, n))) {
+            out[o++] = '"';
             i += len;
             continue;
         }

@@ -100,7 +100,11 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  *     dash, a break in a sentence, stays;
  *   - a Greek letter alone in TeX math, "$\beta$", is the letter, so that
  *     "$\beta$-VAE" is the compound it writes (the letter and its name
- *     then meet as everywhere).
+ *     then meet as everywhere);
+ *   - the quotation marks of other languages (German's „…“, French's
+ *     «…», Japanese 「…」 and 『…』, the full-width ＂) are '"', so that
+ *     a quotation pasted in any of them is a phrase (Xapian's parser
+ *     takes '"' and English's “…” alone).
  * Any other text is copied.  Never longer than t: into out[0..size),
  * n + 1 bytes suffice; returns the length. */
 size_t qscan_pasted(const char *t, size_t n, char *out, size_t size);

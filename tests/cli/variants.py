@@ -124,6 +124,9 @@ CASES = [
     ("GPT\u20104", ["v3", "v4"]), ("GPT\u20134", ["v3", "v4"]),
     ('Schr\\"odinger', ["v13", "v7", "v8"]), ('Schr\\"{o}dinger', ["v13", "v7", "v8"]),
     ('M{\\"u}nster', ["v21", "v22"]),
+    # other languages' quotation marks are quotes: a phrase, not two words
+    ('"Stokes flow"', ["v30"]), ("\u201eStokes flow\u201c", ["v30"]),
+    ("\u00abStokes flow\u00bb", ["v30"]), ("\u300cStokes flow\u300d", ["v30"]),
     # a hyphenated compound finds the works that write it as one word
     # (not inside quotes, which keep the hyphen)
     ("pre-trained", ["v32", "v33"]), ("Pre-Trained", ["v32", "v33"]),

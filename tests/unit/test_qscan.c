@@ -72,6 +72,12 @@ int main(void)
     CHECK_STR(pasted("$\\beta$-VAE $\\gamma$ $\\Gamma$ $\\betax$ $x$ $\\beta"),
               "\xce\xb2-VAE \xce\xb3 $\\Gamma$ $\\betax$ $x$ $\\beta");
     CHECK_STR(pasted("\xe2\x80\x93"), "\xe2\x80\x93");
+    /* Other languages' quotation marks are '"'; English's and single
+     * quotes stay (Xapian's parser reads “…” itself). */
+    CHECK_STR(pasted("\xe2\x80\x9e" "a b\xe2\x80\x9c \xc2\xab c \xc2\xbb \xc2\xbb" "d\xc2\xab"),
+              "\"a b\xe2\x80\x9c \" c \" \"d\"");
+    CHECK_STR(pasted("\xe3\x80\x8c" "x\xe3\x80\x8d\xe3\x80\x8e" "y\xe3\x80\x8f\xef\xbc\x82" "z\xef\xbc\x82 \xe2\x80\x98q\xe2\x80\x99"),
+              "\"x\"\"y\"\"z\" \xe2\x80\x98q\xe2\x80\x99");
     CHECK_STR(pasted(""), "");
 
     /* arXiv's prefixes as paperdex's, at a token's start only, never in
