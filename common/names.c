@@ -257,6 +257,27 @@ static int is_particle_ci(const char *w, size_t n)
     return is_particle(low, n);
 }
 
+/* Is w[0..n) a name of two or more hyphenated parts of two letters or
+ * more each, with no dot ("Fei-Fei", "Ming-Hsuan"; not "F.-F.", "M-H",
+ * "Smith-")? */
+static int whole_hyphenated(const char *w, size_t n)
+{
+    size_t parts = 0, run = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || w[i] == '-') {
+            if (run < 2)
+                return 0;
+            parts++;
+            run = 0;
+        } else if (w[i] == '.' || w[i] == ',') {
+            return 0;
+        } else if (((unsigned char)w[i] & 0xc0) != 0x80) {
+            run++; /* a code point's first byte */
+        }
+    }
+    return parts >= 2;
+}
+
 /* One parse: family from f[0..fn), given names from g[0..gn) (initials
  * when `initials` is set, each letter one initial). */
 static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
@@ -337,8 +358,23 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
         size_t p = k;
         while (p > 0 && is_lower_particle(w[p - 1].p, w[p - 1].n))
             p--;
-        if (p == k || p == 0)
-            return text_name_keys_rules(a, name, rules, &out[0]) ? -1 : 1;
+        if (p == k || p == 0) {
+            if (text_name_keys_rules(a, name, rules, &out[0]))
+                return -1;
+            /* "Li, Fei-Fei": a work may write the name family first
+             * without the comma ("Li Fei-Fei"), which reads as given Li,
+             * family Fei-Fei.  A hyphenated given name of whole parts is
+             * read that way too: nobody else is given "Li" and named
+             * "Fei-Fei" (an initial, "Li, F.-F.", or a plain given name,
+             * "Martin, Paul", is never turned round). */
+            if (k == 1 && whole_hyphenated(w[0].p, w[0].n) &&
+                split_words(name, (size_t)(comma - name), w + 1, 2) == 1)
+                return filter_parse(a, w[0].p, w[0].n, w[1].p, w[1].n, 0,
+                                    rules, &out[1])
+                           ? -1
+                           : 2;
+            return 1;
+        }
         char *fam;
         size_t plen = (size_t)(w[k - 1].p + w[k - 1].n - w[p].p);
         size_t flen = (size_t)(comma - name);

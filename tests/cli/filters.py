@@ -118,6 +118,12 @@ def author_matches(query, display):
         for fam in (" ".join(words[pf:]), words[-1]):
             if author_matches_as_written(fam + ", " + given, display):
                 return True
+    # "Li, Fei-Fei": a hyphenated given name of whole parts is also read
+    # turned round, for a work that writes the name family first ("Li
+    # Fei-Fei", given Li and family Fei-Fei as written)
+    m = re.fullmatch(r"\s*(\S+)\s*,\s*(\w\w+(?:-\w\w+)+)\s*", query)
+    if m and author_matches_as_written(m.group(2) + ", " + m.group(1), display):
+        return True
     return author_matches_as_written(query, display)
 
 
@@ -378,6 +384,27 @@ syntax_check(db, "samples: year:..2008 = flags", "year:..2008", ["--year", "..20
 syntax_check(db, "samples: category:\"machine learning\" = its codes", 'category:"machine learning"',
              ["--category", "cs.LG|stat.ML"])
 facet_check(db, recs, "samples: every work", ["--all"])
+
+# Names written family first with a hyphenated given name, invented: a
+# comma's "Park, Hyun-woo" finds "Park Hyun-woo" too, an initial or a
+# plain given name is never turned round.
+names_file = os.path.join(tmp, "names.jsonl")
+with open(names_file, "w", encoding="utf-8") as f:
+    for i, a in enumerate(["Park Hyun-woo", "Hyun-woo Park", "Park Hyun", "Hyun Park",
+                           "Paul Martin", "Martin Paul", "Jean-Luc Roux", "Roux Jean-Luc",
+                           "Roux Jean"]):
+        f.write(json.dumps({"id": "names:%d" % i, "title": "On names %d" % i,
+                            "authors": [a], "year": 2020}) + "\n")
+names_db = os.path.join(tmp, "names")
+subprocess.run([PDX, "index", "--db", names_db, names_file], check=True, capture_output=True)
+suite(names_db, load(names_file), [
+    ("names: --author 'Park, Hyun-woo'", dict(authors=["Park, Hyun-woo"])),
+    ("names: --author 'Hyun-woo Park'", dict(authors=["Hyun-woo Park"])),
+    ("names: --author 'Park, H.-W.'", dict(authors=["Park, H.-W."])),
+    ("names: --author 'Martin, Paul'", dict(authors=["Martin, Paul"])),
+    ("names: --author 'Roux, Jean-Luc'", dict(authors=["Roux, Jean-Luc"])),
+    ("names: author:\"Roux, Jean-Luc\" in the query", dict(authors=["Roux, Jean-Luc"], as_query=True)),
+])
 
 
 def note_of(db, args):

@@ -208,6 +208,17 @@ static void test_filter_names(void)
     keys2("Jean-Pierre Serre", "serre", "jeanpierre", "j", 0);
     filter("Fei-Fei Li", "li/feifei/f/0 | feifei/li/l/0");
     filter("Li Fei-Fei", "feifei/li/l/0 | li/feifei/f/0");
+    /* With a comma, a hyphenated given name is read turned round too (a
+     * work's "Li Fei-Fei" written family first); initials and plain
+     * given names are not. */
+    filter("Li, Fei-Fei", "li/feifei/f/0 | feifei/li/l/0");
+    filter("Kim, Hye-Jin", "kim/hyejin/h/0 | hyejin/kim/k/0");
+    filter("Li, F.-F.", "li/f/f/1");
+    filter("Yang, M-H", "yang/m/m/1");
+    filter("Martin, Paul", "martin/paul/p/0");
+    filter("Cohen-Or, Daniel", "cohenor/daniel/d/0");
+    filter("Li, Fei-Fei Anna", "li/feifei/f/0");
+    filter("van der Li, Fei-Fei", "vanderli/feifei/f/0");
     filter_r("Ming-Hsuan Yang", 1, "yang/ming/m/0 | minghsuan/yang/y/0");
     filter("Le Nguyen-Khang", "lenguyenkhang///0 | nguyenkhang/le/l/0 | le/nguyenkhang/n/0");
     filter("luca della libera", "dellalibera/luca/l/0 | libera/luca/l/0");
@@ -310,13 +321,33 @@ static void test_tex_scripts(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[64];
-        size_t n = text_join_tex_scripts(cases[i][0], strlen(cases[i][0]), out);
+        size_t n = text_join_tex_scripts(cases[i][0], strlen(cases[i][0]), out, 0);
         out[n] = '\0';
         CHECK_STR(out, cases[i][1]);
     }
     char in_place[] = "MoS$_2$ on SiO$_{2}$";
-    in_place[text_join_tex_scripts(in_place, strlen(in_place), in_place)] = '\0';
+    in_place[text_join_tex_scripts(in_place, strlen(in_place), in_place, 0)] = '\0';
     CHECK_STR(in_place, "MoS2 on SiO2");
+    /* With math: \ell and the script l are l, a digit script joins the
+     * letter or digit before it; a letter's script and a lone one stay. */
+    static const char *const math[][2] = {
+        {"$L_1$-norm, $\\ell_1$, $l_{1}$, $\\ell^2$", "$L1$-norm, $l1$, $l1$, $l2$"},
+        {"\xe2\x84\x93" "1 and \xe2\x84\x93_1 balls", "l1 and l1 balls"},
+        {"$R^2$ of $x_{10}$, $x_i$, $x_{1000}$, $_1$", "$R2$ of $x10$, $x_i$, $x_{1000}$, $_1$"},
+        {"\\ellipse \\ell", "\\ellipse l"},
+        {"H_2O x^{2 }", "H2O x^{2 }"},
+        {"CO$_2$", "CO2"},
+    };
+    for (size_t i = 0; i < sizeof math / sizeof math[0]; i++) {
+        char out[64];
+        const size_t len = strlen(math[i][0]);
+        CHECK(text_may_hold_scripts(math[i][0], len, 1));
+        size_t n = text_join_tex_scripts(math[i][0], len, out, 1);
+        out[n] = '\0';
+        CHECK_STR(out, math[i][1]);
+    }
+    CHECK(!text_may_hold_scripts("L1 norm", 7, 1));
+    CHECK(!text_may_hold_scripts("L_1 norm", 8, 0));
 }
 
 int main(void)
