@@ -1939,6 +1939,14 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                "), which are not indexed: nothing was searched";
         return Xapian::Query::MatchNothing;
     }
+    /* Text with no word the index holds a term for ("∞", "???"): the
+     * parser gives an empty query, which would match nothing without a
+     * word of why. */
+    if (query.empty() && text.find_first_not_of(" \t\r\n") != std::string::npos) {
+        note = "the query holds no word that is indexed (" + text +
+               "): nothing was searched";
+        return Xapian::Query::MatchNothing;
+    }
     if (n > PDX_MAX_QUERY_TERMS)
         query = keep_informative(h, query, n, note);
     query = with_variants(h, raw, compounds_as_words, query, &note);
