@@ -474,6 +474,15 @@
  * paperdex) filters years on SLOT_YEAR until it is rebuilt; shards
  * merged by the compactor keep it only when each of them has it. */
 #define LAYOUT_META_YEARS "paperdex.years"
+/* Whether its text's formulas were read by today's rules
+ * (text_join_tex_scripts with math, common/text.h: \ell and the script l
+ * are l, a digit script is joined to the letter before it, so that
+ * "$\ell_1$", "$L_1$" and "L1" are one word): "scripts", stamped on every
+ * new index.  An index without it keeps the words it was built with
+ * ("ell_1", "l_1") and a search there reads a query's formulas so too,
+ * until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_MATH "paperdex.math"
+#define LAYOUT_MATH_SCRIPTS "scripts"
 #define LAYOUT_YEARS_TERMS "terms"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"

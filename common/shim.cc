@@ -428,7 +428,7 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * so, an older index as it was built; whether its spelling table lists
  * its words (LAYOUT_META_SPELLING); whether it indexes word forms
  * (LAYOUT_META_FORMS); whether its works hold year terms
- * (LAYOUT_META_YEARS). */
+ * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -439,6 +439,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                LAYOUT_FORMS_WORDS;
     h->year_terms = read_stamp(h, docs, LAYOUT_META_YEARS,
                                LAYOUT_YEARS_TERMS) == LAYOUT_YEARS_TERMS;
+    h->math_scripts = read_stamp(h, docs, LAYOUT_META_MATH,
+                                 LAYOUT_MATH_SCRIPTS) == LAYOUT_MATH_SCRIPTS;
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions

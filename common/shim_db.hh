@@ -118,6 +118,9 @@ struct shim_db {
     /* Each work holds its XY<year> term (LAYOUT_META_YEARS): year
      * filters are ORs of them, else SLOT_YEAR's ranges. */
     bool year_terms = false;
+    /* Its formulas' scripts and \ell read by today's rules
+     * (LAYOUT_META_MATH): the writer and the query alike */
+    bool math_scripts = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;

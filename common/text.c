@@ -638,7 +638,46 @@ static size_t tex_script_at(const char *s, size_t n, size_t i,
     return j + 1 - i;
 }
 
-size_t text_join_tex_scripts(const char *s, size_t n, char *out)
+/* The length of a digit script at s[i] == '_' or '^' inside a formula
+ * ("_1", "^{2}", "_{10}": one to three digits), with its digits at *at
+ * (*len bytes); 0 when s[i] begins none. */
+static size_t digit_script_at(const char *s, size_t n, size_t i,
+                              const char **at, size_t *len)
+{
+    size_t j = i + 1;
+    if (s[i] != '_' && s[i] != '^')
+        return 0;
+    const int braced = j < n && s[j] == '{';
+    j += braced;
+    const size_t from = j;
+    while (j < n && j - from < 4 && s[j] >= '0' && s[j] <= '9')
+        j++;
+    if (j == from || j - from > 3 || (!braced && j - from != 1))
+        return 0;
+    *at = s + from;
+    *len = j - from;
+    if (braced) {
+        if (j >= n || s[j] != '}')
+            return 0;
+        j++;
+    }
+    return j - i;
+}
+
+int text_may_hold_scripts(const char *s, size_t n, int math)
+{
+    if (memchr(s, '$', n))
+        return 1;
+    if (!math)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '_' || s[i] == '^' || s[i] == '\\' ||
+            (unsigned char)s[i] == 0xe2)
+            return 1;
+    return 0;
+}
+
+size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
@@ -650,6 +689,29 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out)
             o += len;
             i += k;
             continue;
+        }
+        if (math) {
+            /* \ell and U+2113, the script l of a norm's name */
+            if (s[i] == '\\' && i + 4 <= n && !memcmp(s + i + 1, "ell", 3) &&
+                (i + 4 == n || !isalpha((unsigned char)s[i + 4]))) {
+                out[o++] = 'l';
+                i += 4;
+                continue;
+            }
+            if (i + 3 <= n && !memcmp(s + i, "\xe2\x84\x93", 3)) {
+                out[o++] = 'l';
+                i += 3;
+                continue;
+            }
+            /* a digit script right after a letter or digit ("L_1",
+             * "R^2", "x_{10}") */
+            if (o > 0 && isalnum((unsigned char)out[o - 1]) &&
+                (k = digit_script_at(s, n, i, &at, &len))) {
+                memmove(out + o, at, len);
+                o += len;
+                i += k;
+                continue;
+            }
         }
         out[o++] = s[i++];
     }

@@ -162,7 +162,19 @@ extern const char *const text_greek[TEXT_GREEK_LETTERS][2];
  * Tc, "Ca$^{2+}$" Ca2+ (up to 8 characters a script).  Anything else
  * stays as it is.  Written to out, which has room for n bytes (joining
  * only shortens) and may be s itself; returns the length written. */
-size_t text_join_tex_scripts(const char *s, size_t n, char *out);
+size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math);
+
+/* With math set (an index stamped LAYOUT_MATH_SCRIPTS, and the searches
+ * of one), text_join_tex_scripts also reads a norm's and a formula's
+ * names as they are said and searched: \ell and the script small l
+ * (U+2113) are l, and a script of one to three digits right after a
+ * letter or digit, in a formula or not, is joined to it: "$L_1$",
+ * "$\ell_1$", "$l_{1}$", "ℓ_1" and "ℓ1" are all L1 or l1, "$R^2$"
+ * R2, "$x_{10}$" x10.  A letter's script ("x_i") stays. */
+
+/* Might text_join_tex_scripts(s, n, out, math) change s?  (A cheap
+ * test: false means it would not.) */
+int text_may_hold_scripts(const char *s, size_t n, int math);
 
 /* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
 unsigned long long text_hash64(const char *s, size_t n);

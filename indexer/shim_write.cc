@@ -364,6 +364,7 @@ struct Writer : Side {
               h_->cjk_ngram)
     {
         tt.forms = btt.forms = h->forms || h->chunks;
+        tt.math = btt.math = h->math_scripts;
         /* A shard of a --jobs build writes the namespace its run gave
          * it (common/chunks.cc). */
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);

@@ -352,10 +352,11 @@ void TextTerms::index_cjk(const char *text, size_t n,
 void TextTerms::index(const char *text, size_t n, const std::string &prefix,
                       Xapian::termpos gap)
 {
-    /* A formula's scripts joined to it ("CO$_2$" is the word co2) */
-    if (memchr(text, '$', n)) {
+    /* A formula's scripts joined to it ("CO$_2$" is the word co2; with
+     * math, "$\ell_1$" is l1) */
+    if (text_may_hold_scripts(text, n, math)) {
         joined.resize(n);
-        n = text_join_tex_scripts(text, n, &joined[0]);
+        n = text_join_tex_scripts(text, n, &joined[0], math);
         text = joined.data();
     }
     if (cjk && may_hold_cjk(text, n)) {

@@ -67,6 +67,11 @@ class TextTerms {
      * list order).  Valid until the next call of clear() or index(). */
     const std::vector<const Term *> &sorted();
 
+    /* When set, formulas are read by today's rules (the index's
+     * LAYOUT_META_MATH): text_join_tex_scripts with math, so that
+     * "$\ell_1$" and "L1" are one word. */
+    bool math = false;
+
     /* When set, each word of four bytes or more that is all a-z (and
      * not a stop word) is appended here as it is read, as written
      * (lower-cased; the caller folded its accents): the spelling

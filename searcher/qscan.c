@@ -375,6 +375,15 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
             i += len;
             continue;
         }
+        /* a formula's closing '$' inside a compound ("$\\ell_1$-norm")
+         * would split it: the compound is the formula's word and the
+         * rest, as "L1-norm" */
+        if (t[i] == '$' && o && text_word_byte((unsigned char)out[o - 1]) &&
+            i + 2 < n && t[i + 1] == '-' &&
+            text_word_byte((unsigned char)t[i + 2])) {
+            i++;
+            continue;
+        }
         if ((len = other_quote(t, i, n))) {
             out[o++] = '"';
             i += len;

@@ -100,7 +100,9 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  *     dash, a break in a sentence, stays;
  *   - a Greek letter alone in TeX math, "$\beta$", is the letter, so that
  *     "$\beta$-VAE" is the compound it writes (the letter and its name
- *     then meet as everywhere);
+ *     then meet as everywhere), and a formula's closing '$' before a
+ *     hyphen is left out, so that "$\ell_1$-norm" is the compound that
+ *     "L1-norm" is;
  *   - the quotation marks of other languages (German's „…“, French's
  *     «…», Japanese 「…」 and 『…』, the full-width ＂) are '"', so that
  *     a quotation pasted in any of them is a phrase (Xapian's parser

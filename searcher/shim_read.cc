@@ -1617,13 +1617,15 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
     try {
         const Deadline deadline(q->time_limit); /* retries included */
         /* A formula's TeX scripts joined, as the indexer joins them
-         * ("MoS$_2$" is the word mos2) */
+         * ("MoS$_2$" is the word mos2; "$\ell_1$" l1 where the index
+         * read its formulas so, LAYOUT_META_MATH) */
         std::string joined;
         shim_query jq;
-        if (q->text && strchr(q->text, '$')) {
+        if (q->text && text_may_hold_scripts(q->text, strlen(q->text),
+                                             h->math_scripts)) {
             joined = q->text;
             joined.resize(text_join_tex_scripts(joined.data(), joined.size(),
-                                                &joined[0]));
+                                                &joined[0], h->math_scripts));
             jq = *q;
             jq.text = joined.c_str();
             q = &jq;

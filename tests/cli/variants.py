@@ -6,7 +6,8 @@ and digit word and its hyphenated form (ResNet50 / ResNet-50, GPT4 /
 GPT-4, COVID19 / COVID-19), a word with an umlaut or ß and its German
 transliteration (Schrödinger / Schroedinger, Straße / Strasse), a Greek letter and its TeX
 or spelt name (β, $\\beta$, beta), a formula with its TeX scripts and
-without (MoS$_2$ / MoS2, H$_{2}$O / H2O, T$_c$ / Tc).  On invented works, each form of the
+without (MoS$_2$ / MoS2, H$_{2}$O / H2O, T$_c$ / Tc), a norm's name as
+formulas and PDFs write it ($\\ell_1$, $L_1$, \u2113_1, L1; $R^2$, R2).  On invented works, each form of the
 query finds the works that write any form, in the default field and in
 the title, alone and beside other words; and a plain word holding "oe"
 (poem) does not turn into another (pom): the plain vowel is searched
@@ -74,6 +75,13 @@ TITLES = {
     "v39": ("Supervised learning by oneself", "A self test."),
     "v40": ("Deep reinforcement agents", "Games."),
     "v41": ("Beams of deep reinforced concrete", "Bridges."),
+    # a norm's name as formulas and PDFs write it
+    "v42": ("$L_1$-norm penalties", "Sparsity."),
+    "v43": ("Sparse recovery by $\\ell_1$ relaxations", "Convex programs."),
+    "v44": ("The \u2113_1 ball and the \u21131-norm", "Geometry."),
+    "v45": ("L1-norm minimisation", "Robust fits."),
+    "v46": ("An $l_{1}$ penalty and its $R^2$", "Regression."),
+    "v47": ("The L of a norm, then 1 more", "Unrelated."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -99,6 +107,8 @@ def ids(q):
 BETA = ["v10", "v27", "v28", "v9"]
 GAMMA_RAY = ["v23", "v24", "v25"]
 NAVIER_STOKES = ["v29", "v31"]
+L1 = ["v42", "v43", "v44", "v45", "v46"]
+L1_NORM = ["v42", "v44", "v45"]
 CASES = [
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
@@ -127,6 +137,12 @@ CASES = [
     # other languages' quotation marks are quotes: a phrase, not two words
     ('"Stokes flow"', ["v30"]), ("\u201eStokes flow\u201c", ["v30"]),
     ("\u00abStokes flow\u00bb", ["v30"]), ("\u300cStokes flow\u300d", ["v30"]),
+    # \ell, the script l and a formula's digit scripts read as said: every
+    # writing of the L1 norm meets (v47 holds its letters apart)
+    ("L1", L1), ("l1", L1), ("\u21131", L1), ("$\\ell_1$", L1), ("\\ell_1", L1),
+    ("$L_1$", L1), ("\u2113_1", L1), ("L1-norm", L1_NORM), ("\u21131-norm", L1_NORM),
+    ("$\\ell_1$-norm", L1_NORM), ("$L_1$-norm", L1_NORM), ('"l1 norm"', L1_NORM),
+    ("R^2", ["v46"]), ("$R^2$", ["v46"]), ("R2", ["v46"]),
     # a hyphenated compound finds the works that write it as one word
     # (not inside quotes, which keep the hyphen)
     ("pre-trained", ["v32", "v33"]), ("Pre-Trained", ["v32", "v33"]),

@@ -26,11 +26,12 @@ extern "C" {
 #include "../../common/text.h"
 }
 
-/* s with its TeX scripts joined, as the indexer reads a field. */
+/* s with its TeX scripts joined, as the indexer of a new index reads a
+ * field (its formulas by today's rules, LAYOUT_META_MATH). */
 inline std::string tex_joined(const std::string &s)
 {
     std::string out(s.size(), '\0');
-    out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0]));
+    out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0], 1));
     return out;
 }
 
@@ -53,6 +54,7 @@ struct TermsRef {
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
+        tt.math = true;
         words.set_stopper(&stopper);
         words.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         words.set_max_word_length(LAYOUT_MAX_WORD_BYTES);

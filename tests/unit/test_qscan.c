@@ -72,6 +72,8 @@ int main(void)
     CHECK_STR(pasted("$\\beta$-VAE $\\gamma$ $\\Gamma$ $\\betax$ $x$ $\\beta"),
               "\xce\xb2-VAE \xce\xb3 $\\Gamma$ $\\betax$ $x$ $\\beta");
     CHECK_STR(pasted("\xe2\x80\x93"), "\xe2\x80\x93");
+    CHECK_STR(pasted("$\\ell_1$-norm $L_1$-norm $x$- y $-z 5$-a"),
+              "$\\ell_1-norm $L_1-norm $x$- y $-z 5-a");
     /* Other languages' quotation marks are '"'; English's and single
      * quotes stay (Xapian's parser reads “…” itself). */
     CHECK_STR(pasted("\xe2\x80\x9e" "a b\xe2\x80\x9c \xc2\xab c \xc2\xbb \xc2\xbb" "d\xc2\xab"),

@@ -1,0 +1,130 @@
+/*
+ * test_math.cc -- formulas read by the index's own rules
+ * (common/layout.h, LAYOUT_META_MATH; text_join_tex_scripts in
+ * common/text.c).
+ *
+ * What it checks, through the public API and through Xapian itself:
+ *  - a new index is stamped paperdex.math, and "$\ell_1$", "$L_1$" and
+ *    U+2113 "1" are indexed as the one word l1, so that each form of the
+ *    query finds every work;
+ *  - an index without the stamp (as an older paperdex wrote it) keeps
+ *    the rules it was built with: its writer indexes "$\ell_1$" as ell_1
+ *    and a search reads the query so, so that "$\ell_1$" still finds the
+ *    works that write it, until the index is rebuilt.
+ *
+ * usage: test_math WORK_DIR
+ */
+#include <xapian.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <set>
+#include <string>
+
+#include "layout.h"
+#include "check.h"
+#include "paperdex.h"
+
+namespace {
+
+void put(pdx_index *ix, const char *id, const char *title)
+{
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    w.id = id;
+    w.title = title;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+std::set<std::string> ids(pdx_index *ix, const char *text)
+{
+    std::set<std::string> s;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 100;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0) {
+        check(false, std::string("search: ") + pdx_errmsg(ix));
+        return s;
+    }
+    for (size_t i = 0; i < pdx_results_count(r); i++)
+        s.insert(pdx_results_hit(r, i)->work->id);
+    pdx_results_free(r);
+    return s;
+}
+
+std::string show(const std::set<std::string> &s)
+{
+    std::string o;
+    for (const std::string &x : s)
+        o += (o.empty() ? "" : " ") + x;
+    return "{" + o + "}";
+}
+
+bool has_term(const std::string &path, const char *term)
+{
+    Xapian::Database db(path);
+    return db.term_exists(term);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_math WORK_DIR\n");
+        return 2;
+    }
+    const std::string work = argv[1];
+    if (!check_work_dir(work))
+        return 2;
+    const std::string path = work + "/ix";
+
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create");
+    put(ix, "a", "Sparse recovery by $\\ell_1$ relaxations");
+    put(ix, "b", "$L_1$-norm penalties");
+    put(ix, "c", "The \xe2\x84\x93" "1 ball");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH) ==
+              LAYOUT_MATH_SCRIPTS,
+          "a new index is stamped");
+    check(has_term(path, "l1") && !has_term(path, "ell_1") &&
+              !has_term(path, "l_1"),
+          "a new index holds l1 alone");
+    const std::set<std::string> all = {"a", "b", "c"};
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    for (const char *q : {"$\\ell_1$", "\\ell_1", "L1", "l_1", "\xe2\x84\x93" "1"}) {
+        const std::set<std::string> got = ids(ix, q);
+        check(got == all, std::string(q) + " finds every work: " + show(got));
+    }
+    pdx_close(ix);
+
+    /* The same index as an older paperdex left it: no stamp.  Its next
+     * work is written by the older rules, and read so. */
+    {
+        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+        db.set_metadata(LAYOUT_META_MATH, "");
+        db.commit();
+    }
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
+    put(ix, "d", "Bounds in $\\ell_1$");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH).empty(),
+          "a writer leaves an older index unstamped");
+    check(has_term(path, "ell_1"), "an older index's writer keeps its rules");
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    std::set<std::string> got = ids(ix, "$\\ell_1$");
+    check(got == std::set<std::string>{"d"},
+          "on an older index $\\ell_1$ is read as it was built: " + show(got));
+    got = ids(ix, "l1");
+    check(got == all, "and l1 finds the works the new rules wrote: " + show(got));
+    pdx_close(ix);
+    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
+        fprintf(stderr, "cannot remove %s\n", work.c_str());
+    return check_done();
+}
