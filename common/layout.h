@@ -483,6 +483,26 @@
  * until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_MATH "paperdex.math"
 #define LAYOUT_MATH_SCRIPTS "scripts"
+/* Whether a hyphenated compound of the title and abstract ("pre-trained",
+ * "U-Net", "COVID-19") is also indexed as one word, its parts joined
+ * ("pretrained", at the position of its last part): "joined", stamped on
+ * every new index, so that a query of the closed word finds the works
+ * that write the compound, as Lucene's word_delimiter_graph with
+ * catenate_words makes it.  An index without it keeps the terms it was
+ * built with until it is rebuilt (`paperdex index --full`): its writer
+ * joins nothing, so that its works stay alike. */
+#define LAYOUT_META_COMPOUNDS "paperdex.compounds"
+#define LAYOUT_COMPOUNDS_JOINED "joined"
+/* Metadata key of each stem some work's compound was joined into
+ * (LAYOUT_META_COMPOUNDS), this prefix and the stem, its value "1": the
+ * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,
+ * FeedbackTerms).  A joined word stands beside its parts, which the
+ * feedback already weighs; one rare in the collection and common in the
+ * top works would be added as a word of its own (on SciFact, --expand's
+ * nDCG@10 fell by 0.01 with them).  A stem that works also write as one
+ * word (pretrain) is left out too.  Written by the writer that first
+ * meets the stem; the compactor keeps every shard's keys. */
+#define LAYOUT_JOINED_KEY "\x03"
 #define LAYOUT_YEARS_TERMS "terms"
 #define LAYOUT_POSITIONS_XAPIAN "xapian"
 #define LAYOUT_POSITIONS_INHERITED "xapian-inherited"

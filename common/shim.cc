@@ -428,7 +428,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * so, an older index as it was built; whether its spelling table lists
  * its words (LAYOUT_META_SPELLING); whether it indexes word forms
  * (LAYOUT_META_FORMS); whether its works hold year terms
- * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH). */
+ * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH); whether
+ * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -441,6 +442,9 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                                LAYOUT_YEARS_TERMS) == LAYOUT_YEARS_TERMS;
     h->math_scripts = read_stamp(h, docs, LAYOUT_META_MATH,
                                  LAYOUT_MATH_SCRIPTS) == LAYOUT_MATH_SCRIPTS;
+    h->compounds_joined = read_stamp(h, docs, LAYOUT_META_COMPOUNDS,
+                                     LAYOUT_COMPOUNDS_JOINED) ==
+                          LAYOUT_COMPOUNDS_JOINED;
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -820,6 +824,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
                          other->shards.end());
         h->subs.insert(h->subs.end(), other->subs.begin(), other->subs.end());
         h->year_terms = h->year_terms && other->year_terms;
+        h->compounds_joined = h->compounds_joined && other->compounds_joined;
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

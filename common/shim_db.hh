@@ -121,6 +121,11 @@ struct shim_db {
     /* Its formulas' scripts and \ell read by today's rules
      * (LAYOUT_META_MATH): the writer and the query alike */
     bool math_scripts = false;
+    /* Its title's and abstract's hyphenated compounds are also indexed
+     * as one word (LAYOUT_META_COMPOUNDS): the writer's rule, and the
+     * snippet's, which marks such a compound whole for the closed word
+     * (over shards, only when every one says so) */
+    bool compounds_joined = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;
@@ -392,6 +397,9 @@ struct ChunkTerm {
 struct ChunkTerms {
     std::vector<ChunkTerm> v;
     size_t n = 0;
+    /* the stems the work's compounds were joined into (TextTerms::
+     * compounds), for the writer's LAYOUT_JOINED_KEY marks */
+    std::vector<std::string> joined;
 };
 
 /* The writer's side of the chunks (common/chunks.cc): each term's open

@@ -28,6 +28,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "../common/hash_counts.hh"
@@ -354,6 +355,18 @@ struct Writer : Side {
     /* With h->chunks: the positions of the works written since the last
      * commit, by term (the caller's thread's). */
     ChunkBuilder chunks;
+    /* The stems this writer has marked joined (LAYOUT_JOINED_KEY), so
+     * that each is written once (the caller's thread's). */
+    std::unordered_set<std::string> joined_marked;
+
+    /* Mark the stems of a work's joined compounds (LAYOUT_JOINED_KEY),
+     * those not marked yet; the marks go in with the work's commit. */
+    void mark_joined(const std::vector<std::string> &stems)
+    {
+        for (const std::string &s : stems)
+            if (joined_marked.insert(s).second)
+                h->wdb.set_metadata(LAYOUT_JOINED_KEY + s, "1");
+    }
 
     explicit Writer(shim_db *h_)
         : h(h_),
@@ -365,6 +378,7 @@ struct Writer : Side {
     {
         tt.forms = btt.forms = h->forms || h->chunks;
         tt.math = btt.math = h->math_scripts;
+        tt.compounds = btt.compounds = h->compounds_joined;
         /* A shard of a --jobs build writes the namespace its run gave
          * it (common/chunks.cc). */
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);
@@ -473,6 +487,7 @@ struct Writer : Side {
                     const Xapian::docid did = h->wdb.add_document(j->doc);
                     if (h->chunks) {
                         chunks.add(did, j->chunk_terms.v.data(), j->chunk_terms.n);
+                        mark_joined(j->chunk_terms.joined);
                         recycled.push_back(std::move(j->chunk_terms.v));
                     }
                     add_words(h, j->spelling);
@@ -824,6 +839,7 @@ namespace {
  * the form each position was written in. */
 void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
 {
+    ct.joined = tt.joined_stems;
     const std::vector<const TextTerms::Term *> &terms = tt.sorted();
     Xapian::termpos base[3] = {~0u, ~0u, ~0u};
     std::string stem;
@@ -941,9 +957,19 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
             doc.add_value(SLOT_FORMS_AT, at);
     }
     /* The document length of layout 3, which also counted the
-     * abstract's XB copies: BM25 was tuned on it (bench/eval.py). */
-    if (abstract_words)
-        doc.add_term(LAYOUT_LENGTH_PAD, abstract_words);
+     * abstract's XB copies: BM25 was tuned on it (bench/eval.py).  The
+     * joined words of compounds (TextTerms::compounds) stand beside
+     * their parts and are no words the work writes: the pad gives back
+     * what they added to the length, as far as it reaches (2 for each
+     * of the abstract's, its wdf and the pad's own; 1 + TITLE_WDF for
+     * each of the title's, its S wdf and the default field's), as
+     * Lucene's BM25 leaves out of a field's length a token that shares
+     * its position (discountOverlaps).  A work without an abstract keeps
+     * its title's in its length. */
+    const Xapian::termcount overlap =
+        2 * tt.joined_text + (1 + TITLE_WDF) * tt.joined_title;
+    if (abstract_words > overlap)
+        doc.add_term(LAYOUT_LENGTH_PAD, abstract_words - overlap);
     for (size_t i = 0; i < d->n_authors; i++) {
         const shim_author &a = d->authors[i];
         add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);
@@ -1075,6 +1101,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
             if (!d->fresh)
                 h->wdb.delete_document(idterm);
             w.chunks.add(h->wdb.add_document(doc), chunk_terms.v.data(), chunk_terms.n);
+            w.mark_joined(chunk_terms.joined);
         } else if (d->fresh)
             h->wdb.add_document(doc);
         else

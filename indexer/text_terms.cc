@@ -32,6 +32,16 @@
  * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
  * TermGenerator does; ASCII is classified here directly.
  *
+ One addition, in an index that says so (LAYOUT_META_COMPOUNDS): a
+ compound of words joined by hyphens is also indexed as one word, its
+ parts joined, at the position of its last part ("pre-trained" is pre,
+ train and pretrain), so that a search for the closed word finds the
+ works that write the compound (TextTerms::compounds).  Lucene's
+ word_delimiter_graph filter does the same with catenate_words; Xapian's
+ TermGenerator does not, and the query parser reads "pre-trained" as a
+ phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
+ word.
+
  CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
  * index says so (LAYOUT_META_CJK, common/layout.h: every new index); the
@@ -156,15 +166,30 @@ TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
 }
 
 /* Might text hold a character Xapian reads as CJK?  Every Xapian 1.4
- * release's list (cjk-tokenizer.cc, codepoint_is_cjk: Thai from U+0E00
- * in the latest, Hangul Jamo, then U+2E80 up) lies at U+0800 or above,
- * whose UTF-8 lead byte is 0xE0 or more: such a field goes to
- * TermGenerator, which decides. */
+ * release's list (cjk-tokenizer.cc, codepoint_is_cjk) lies within Thai
+ * (U+0E00..U+0E7F, in the latest), Hangul Jamo (U+1100..U+11FF) and
+ * U+2E80 up: a field holding such a character goes to TermGenerator,
+ * which decides; one whose characters from U+0800 up are all punctuation
+ * and symbols below U+2E80 (dashes, quotation marks, arrows, ℓ) is read
+ * here, as every other field.  A sequence that is not UTF-8, or that
+ * spells a code point the long way, goes to TermGenerator too. */
 static bool may_hold_cjk(const char *text, size_t n)
 {
-    return std::any_of(text, text + n, [](char c) {
-        return static_cast<unsigned char>(c) >= 0xe0;
-    });
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(text);
+    const unsigned char *const end = p + n;
+    for (; p != end; p++) {
+        if (*p < 0xe0)
+            continue;
+        if (*p >= 0xf0 || end - p < 3 || (p[1] & 0xc0) != 0x80 ||
+            (p[2] & 0xc0) != 0x80)
+            return true; /* U+10000 up, or not UTF-8 */
+        const unsigned cp = (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+        if (cp < 0x800 || (cp >= 0x0e00 && cp <= 0x0e7f) ||
+            (cp >= 0x1100 && cp <= 0x11ff) || cp >= 0x2e80)
+            return true;
+        p += 2;
+    }
+    return false;
 }
 
 void TextTerms::clear()
@@ -175,6 +200,8 @@ void TextTerms::clear()
     used = 0;
     pos = 0;
     written.clear();
+    joined_text = joined_title = 0;
+    joined_stems.clear();
 }
 
 /* How many capitals a term's name begins with: its prefix (S, A or
@@ -213,6 +240,53 @@ void TextTerms::word(const std::string &prefix)
     Term &t = add(++pos);
     if (forms)
         form(t, s);
+}
+
+/* The compound just read, joined (compound), beside its last part: its
+ * stem at the position of its last part that was indexed (compound_at;
+ * none when every part was a stop word), TextTerms::compounds.  The spelling
+ * table does not list it, so its form is marked unlisted as any such
+ * form is (form()). */
+void TextTerms::compound_word(const std::string &prefix)
+{
+    if (!compound_at || compound.size() > max_word)
+        return; /* no part of it indexed (stop words); or too long */
+    const std::string s = stem(compound);
+    if (s.empty())
+        return;
+    key.assign(prefix);
+    key += s;
+    if (const Term *t = find(key_hash(key)))
+        if (!t->at.empty() && t->at.back() == compound_at)
+            return; /* its last part's own stem: held there already */
+    Term &t = add(compound_at);
+    if (prefix.empty())
+        joined_text++;
+    else if (prefix == LAYOUT_P_TITLE)
+        joined_title++;
+    joined_stems.push_back(s);
+    if (forms) {
+        std::vector<std::string> *listed = spelling;
+        spelling = nullptr;
+        w.swap(compound);
+        form(t, s);
+        w.swap(compound);
+        spelling = listed;
+    }
+}
+
+/* Does a hyphen at it join the word before it to a word after it (no
+ * space between)?  '-', U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN. */
+static bool hyphen_joins(const char *it, const char *end)
+{
+    if (it == end)
+        return false;
+    size_t len;
+    const unsigned ch = decode(it, end, &len);
+    if (ch != '-' && ch != 0x2010 && ch != 0x2011)
+        return false;
+    it += len;
+    return it != end && wordchar(decode(it, end, &len)) != 0;
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A
@@ -382,6 +456,13 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
     const char *it = text;
     size_t len = 0; /* of the character at it */
     unsigned raw = 0, ch = 0;
+    /* A compound of words joined by hyphens (compounds): whether the
+     * word read continues one, how many parts it has so far, whether one
+     * of them is letters alone ("1-2" and "1.4-1.8x" are no word, "3-D"
+     * is), and whether one holds a number's point or comma. */
+    const bool join = compounds && !forms_only && prefix != LAYOUT_P_AUTHOR;
+    bool linked = false, letter = false, dotted = false;
+    size_t parts = 0;
     while (true) {
         /* To the start of the next word. */
         while (true) {
@@ -467,7 +548,35 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                 w.resize(keep);
         }
     endofterm:
-        word(prefix);
+        if (join) {
+            if (!linked) {
+                compound.clear();
+                parts = 0;
+                letter = dotted = false;
+                compound_at = 0;
+            }
+            compound += w;
+            parts++;
+            /* a part of letters alone; a number with a point is no part */
+            letter = letter || std::all_of(w.begin(), w.end(), [](char c) {
+                         return (c >= 'a' && c <= 'z') ||
+                                static_cast<unsigned char>(c) >= 0x80;
+                     });
+            dotted = dotted || std::any_of(w.begin(), w.end(), [](char c) {
+                         return c == '.' || c == ',' || c == ';';
+                     });
+        }
+        {
+            const Xapian::termpos before = pos;
+            word(prefix);
+            if (pos != before)
+                compound_at = pos;
+        }
+        if (join) {
+            linked = hyphen_joins(it, end);
+            if (!linked && parts == 2 && letter && !dotted)
+                compound_word(prefix);
+        }
     }
 done:
     return;

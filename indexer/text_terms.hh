@@ -72,6 +72,27 @@ class TextTerms {
      * "$\ell_1$" and "L1" are one word. */
     bool math = false;
 
+    /* When set (the index's LAYOUT_META_COMPOUNDS), a compound of two
+     * words joined by a hyphen ('-', U+2010, U+2011) with no space
+     * between, one of them letters alone and neither a number with a
+     * point or comma, read under any prefix but the authors', is also a
+     * word of its own: its parts joined, at the position of its last
+     * part ("pre-trained" gives pre, train, and pretrain beside train;
+     * "3-D" 3d, "COVID-19" covid19; none for "state-of-the-art", whose
+     * closed form nobody writes, for "1.4-1.8x", nor for a compound of
+     * stop words alone).  It counts in the work's length
+     * as a word does; it joins neither the spelling table nor any
+     * position of its own.  Unset, the terms are TermGenerator's. */
+    bool compounds = false;
+
+    /* How many joined words the work's default field (prefix "") and
+     * its title (LAYOUT_P_TITLE) were given (compounds); cleared by
+     * clear(). */
+    unsigned joined_text = 0, joined_title = 0;
+    /* The stems of those joined words, in the order read (a stem may
+     * repeat); cleared by clear(). */
+    std::vector<std::string> joined_stems;
+
     /* When set, each word of four bytes or more that is all a-z (and
      * not a stop word) is appended here as it is read, as written
      * (lower-cased; the caller folded its accents): the spelling
@@ -96,6 +117,7 @@ class TextTerms {
 
   private:
     void word(const std::string &prefix);
+    void compound_word(const std::string &prefix);
     void read(const char *text, size_t n, const std::string &prefix);
     void form(Term &t, const std::string &s);
     void form_of(const std::string &prefix);
@@ -125,6 +147,8 @@ class TextTerms {
     std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
+    std::string compound;          /* the compound it ends, joined */
+    Xapian::termpos compound_at = 0; /* its last indexed part's position */
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */

@@ -304,7 +304,32 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
         if (it != weight.end())
             matches.push_back(Match{Word{from, to}, &it->first, it->second});
     };
-    for (const Word &w : words_of(text)) {
+    /* Where the index joins a hyphenated compound into a word
+     * (LAYOUT_META_COMPOUNDS), "pre-trained" is that word too: the
+     * compound is marked whole when the joined word's stem is asked. */
+    auto hyphen = [&](size_t from, size_t to) {
+        const std::string gap = text.substr(from, to - from);
+        return gap == "-" || gap == "\xe2\x80\x90" || gap == "\xe2\x80\x91";
+    };
+    const std::vector<Word> words = words_of(text);
+    for (size_t i = 0; i < words.size(); i++) {
+        const Word &w = words[i];
+        if (h->compounds_joined && i + 1 < words.size() &&
+            hyphen(w.end, words[i + 1].start)) {
+            size_t j = i;
+            std::string joined = fold_word(text.substr(w.start, w.end - w.start));
+            while (j + 1 < words.size() && hyphen(words[j].end, words[j + 1].start)) {
+                j++;
+                joined += fold_word(text.substr(words[j].start, words[j].end - words[j].start));
+            }
+            auto it = starts.count(joined.substr(0, 2)) ? weight.find(h->stem(joined))
+                                                        : weight.end();
+            if (it != weight.end()) {
+                matches.push_back(Match{Word{w.start, words[j].end}, &it->first, it->second});
+                i = j;
+                continue;
+            }
+        }
         if (!h->cjk_ngram) {
             word(w.start, w.end);
             continue;

@@ -1031,7 +1031,9 @@ static bool combines(Xapian::Query::op op)
  *   - any hyphenated compound outside quotes with its parts written as
  *     one word ("pre-trained" with pretrained, "U-Net" with UNet), the
  *     same two ways, in a query of at most VARIANT_PHRASE_WORDS words (a
- *     closed word is not split: nothing tells where);
+ *     closed word is not split: nothing tells where; an index that joins
+ *     its works' compounds, LAYOUT_META_COMPOUNDS, finds them under the
+ *     closed word itself);
  *   - a Greek letter with its name, and the name with the letter;
  *   - a word the query writes with ä, ö, ü or ß with its German
  *     transliteration (ae, oe, ue, ss), and a word holding ae, oe or ue

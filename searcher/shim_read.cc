@@ -696,15 +696,22 @@ class Facets {
 };
 
 /* Expand-set terms for feedback: the default field's stems (no prefix),
- * not numbers.  A stem stands for every form of its word, so the added
- * query terms match the way the user's own words do. */
+ * not numbers, not stems that compounds were joined into
+ * (LAYOUT_JOINED_KEY; with shards, as the first one marks them).  A stem
+ * stands for every form of its word, so the added query terms match the
+ * way the user's own words do. */
 struct FeedbackTerms : public Xapian::ExpandDecider {
     const Xapian::Stopper &stop;
-    explicit FeedbackTerms(const Xapian::Stopper &s) : stop(s) {}
+    const Xapian::Database *joined; /* the index's marks, or none */
+    FeedbackTerms(const Xapian::Stopper &s, const Xapian::Database *j)
+        : stop(s), joined(j)
+    {
+    }
     bool operator()(const std::string &t) const override
     {
         return t.size() > 1 && is_plain_term(t) &&
-               !isdigit(static_cast<unsigned char>(t[0])) && !stop(t);
+               !isdigit(static_cast<unsigned char>(t[0])) && !stop(t) &&
+               !(joined && !joined->get_metadata(LAYOUT_JOINED_KEY + t).empty());
     }
 };
 
@@ -1070,7 +1077,7 @@ static Xapian::Query expand(shim_db *h, const shim_query *q,
     Xapian::RSet rset;
     for (Xapian::MSetIterator it = top.begin(); it != top.end(); ++it)
         rset.add_document(*it);
-    FeedbackTerms decider(h->stopper);
+    FeedbackTerms decider(h->stopper, h->compounds_joined ? &h->db : nullptr);
     Xapian::ESet eset = fb.get_eset(
         static_cast<Xapian::termcount>(q->expand_terms), rset, &decider);
     double max_w = 0;
@@ -1675,11 +1682,15 @@ extern "C" int shim_search(shim_totals *totals, shim_db *h,
 
 /* Expand-set terms worth suggesting: the default field's stems (no
  * prefix), never boolean or field terms, so the feedback query ranks by
- * content. */
+ * content; never a stem a compound was joined into (LAYOUT_JOINED_KEY),
+ * whose parts are there already. */
 struct ContentTerms : public Xapian::ExpandDecider {
+    const Xapian::Database *joined; /* the index's marks, or none */
+    explicit ContentTerms(const Xapian::Database *j) : joined(j) {}
     bool operator()(const std::string &t) const override
     {
-        return is_plain_term(t);
+        return is_plain_term(t) &&
+               !(joined && !joined->get_metadata(LAYOUT_JOINED_KEY + t).empty());
     }
 };
 
@@ -1702,7 +1713,7 @@ extern "C" int shim_similar(shim_totals *totals, shim_db *h, const char *id,
             Xapian::Enquire enq(h->db);
             Xapian::RSet rset;
             rset.add_document(*p);
-            ContentTerms decider;
+            ContentTerms decider(h->compounds_joined ? &h->db : nullptr);
             Xapian::ESet eset = enq.get_eset(
                 static_cast<Xapian::termcount>(n_terms), rset, &decider);
             std::vector<std::string> terms(eset.begin(), eset.end());

@@ -18,7 +18,9 @@ name meet inside a compound or a phrase too (γ-ray, gamma-ray, $\\gamma$-ray,
 dashes of a compound (Navier–Stokes, GPT‐4) are hyphens, an em dash is not,
 and TeX's accents are letters (Schr\\"odinger).  A hyphenated compound
 finds the works that write it as one word (pre-trained, pretrained; U-Net,
-UNet), but inside quotes.  A phrase's last word may be a wildcard
+UNet), but inside quotes, and the closed word finds the works that write
+the compound (the index holds its parts joined too), its snippet marking
+the compound whole.  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
 """
@@ -148,6 +150,11 @@ CASES = [
     ("pre-trained", ["v32", "v33"]), ("Pre-Trained", ["v32", "v33"]),
     ("title:pre-trained", ["v32", "v33"]), ('"pre-trained"', ["v33"]),
     ("U-Net", ["v34", "v35"]),
+    # and the works that write a compound are found by the closed word
+    # (the index holds the compound's parts joined too)
+    ("pretrained", ["v32", "v33"]), ("Pretrained", ["v32", "v33"]),
+    ("title:pretrained", ["v32", "v33"]), ("UNet", ["v34", "v35"]),
+    ("selfsupervised", ["v37"]), ('"pretrained encoders"', ["v32", "v33"]),
     # a phrase's last word may be a wildcard (Xapian's parser reads it as
     # the word itself)
     ("self-supervis*", ["v37", "v38"]), ('"self supervis*"', ["v37", "v38"]),
@@ -166,6 +173,15 @@ for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1",
                 ("U-Net microscopy", ["v34", "v35"]), ("pre-trained words", ["v32", "v33"])):
     got = ids(q)
     check(q, isinstance(got, list) and all(m in got for m in must), "got %s, want %s among them" % (got, must))
+# the closed word marks the compound whole in the title it found
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "pretrained"],
+                   capture_output=True, text=True)
+marked = {}
+for h in (json.loads(p.stdout)["hits"] if p.returncode == 0 else []):
+    t = h["title"].encode()
+    marked[h["id"]] = [t[a:b].decode() for a, b in h.get("title_highlights", [])]
+check("pretrained marks Pre-trained whole", marked == {"v32": ["Pretrained"], "v33": ["Pre-trained"]},
+      marked)
 p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "20", "self-zq*"],
                    capture_output=True, text=True)
 out = json.loads(p.stdout) if p.returncode == 0 else {}

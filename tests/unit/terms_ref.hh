@@ -44,13 +44,18 @@ struct TermsRef {
     Xapian::TermGenerator tg;
     Xapian::TermGenerator words; /* no stemmer: the words as written */
     pdxshim::TextTerms tt;
+    /* the same reading with hyphenated compounds joined (joins_diff) */
+    pdxshim::TextTerms joins;
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
      * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
     explicit TermsRef(bool ngram = true)
         : tt(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
-             &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
+             &stopper, LAYOUT_MAX_WORD_BYTES, ngram),
+          joins(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
+                &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
+        joins.forms = joins.math = joins.compounds = true;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
@@ -96,6 +101,51 @@ struct TermsRef {
         if (i != got.size())
             return "extra term " + got[i]->name;
         return forms_diff(fields);
+    }
+
+    /* Fields (prefix, text) read with hyphenated compounds joined
+     * (TextTerms::compounds), against tt's reading of them (diff(), called
+     * first): "" when every term and position of tt's is there, each
+     * term's positions ascend, each position added is one tt holds (the
+     * last part's of the compound), and nothing is added to the authors'
+     * terms; else the first difference. */
+    std::string joins_diff(const std::vector<std::pair<std::string, std::string>> &fields)
+    {
+        std::vector<std::pair<std::string, std::vector<Xapian::termpos>>> base;
+        std::vector<Xapian::termpos> held;
+        for (const pdxshim::TextTerms::Term *t : tt.sorted()) {
+            base.emplace_back(t->name, t->at);
+            held.insert(held.end(), t->at.begin(), t->at.end());
+        }
+        std::sort(held.begin(), held.end());
+        joins.clear();
+        for (const auto &f : fields)
+            joins.index(f.second.data(), f.second.size(), f.first, LAYOUT_FIELD_GAP);
+        size_t i = 0;
+        for (const pdxshim::TextTerms::Term *t : joins.sorted()) {
+            for (size_t k = 1; k < t->at.size(); k++)
+                if (t->at[k] <= t->at[k - 1])
+                    return "joined: positions of " + t->name + " do not ascend";
+            const bool known = i < base.size() && base[i].first == t->name;
+            const std::vector<Xapian::termpos> none, &was = known ? base[i].second : none;
+            if (known)
+                i++;
+            else if (i < base.size() && base[i].first < t->name)
+                return "joined: missing term " + base[i].first;
+            if (!std::includes(t->at.begin(), t->at.end(), was.begin(), was.end()))
+                return "joined: positions of " + t->name + " lost";
+            if (t->at.size() == was.size())
+                continue;
+            if (t->name.compare(0, 1, LAYOUT_P_AUTHOR) == 0)
+                return "joined: an author's term added: " + t->name;
+            for (Xapian::termpos p : t->at)
+                if (!std::binary_search(was.begin(), was.end(), p) &&
+                    !std::binary_search(held.begin(), held.end(), p))
+                    return "joined: " + t->name + " at a position no word holds";
+        }
+        if (i != base.size())
+            return "joined: missing term " + base[i].first;
+        return "";
     }
 
     /* The work's forms (common/forms.cc) from TermGenerator's words as

@@ -1,0 +1,204 @@
+/*
+ * test_compounds.cc -- hyphenated compounds joined into one word by the
+ * index's own rule (common/layout.h, LAYOUT_META_COMPOUNDS;
+ * TextTerms::compounds in indexer/text_terms.cc).
+ *
+ * What it checks, through the public API and through Xapian itself:
+ *  - a new index is stamped paperdex.compounds, and a compound of two
+ *    words of the title or the abstract is also its parts joined
+ *    ("pre-trained": pretrain; "COVID-19", "3-D", "U-Net"), but one of
+ *    more parts ("state-of-the-art"), numbers ("1-2", "0.65-0.70",
+ *    "1.4-1.8x"), a hyphen with a space after it ("pre- and
+ *    post-training") and an author's name ("Jean-Pierre") are not;
+ *  - so the closed word finds the works that write the compound, alone,
+ *    in the title, and in a quoted phrase, where the joined word stands
+ *    at its last part's position ("pretrained encoders");
+ *  - the joined words take no room in a work's length (BM25's), which is
+ *    what it is in an index that joins nothing, and their stems are
+ *    marked (LAYOUT_JOINED_KEY) for feedback to leave out;
+ *  - an index without the stamp (as an older paperdex wrote it) keeps
+ *    the rule it was built with: its writer joins nothing.
+ *
+ * usage: test_compounds WORK_DIR
+ */
+#include <xapian.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <set>
+#include <string>
+
+#include "layout.h"
+#include "check.h"
+#include "paperdex.h"
+
+namespace {
+
+void put(pdx_index *ix, const char *id, const char *title,
+         const char *abstract = nullptr)
+{
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    w.id = id;
+    w.title = title;
+    w.abstract = abstract;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* The work "a", its compounds in the title and the abstract. */
+void put_a(pdx_index *ix)
+{
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    const char *const au[] = {"Jean-Pierre Dupont"};
+    w.id = "a";
+    w.title = "Pre-trained encoders for text";
+    w.abstract = "State-of-the-art COVID-19 models, a 3-D U-Net, and pages 1-2; "
+                 "0.65-0.70 of 1.4-1.8x.";
+    w.authors = au;
+    w.n_authors = 1;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put a: ") + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* The length BM25 reads of the work id in the index at path. */
+Xapian::termcount length_of(const std::string &path, const char *id)
+{
+    Xapian::Database db(path);
+    Xapian::PostingIterator p = db.postlist_begin(std::string(LAYOUT_P_ID) + id);
+    return p == db.postlist_end(std::string(LAYOUT_P_ID) + id) ? 0 : db.get_doclength(*p);
+}
+
+std::set<std::string> ids(pdx_index *ix, const char *text)
+{
+    std::set<std::string> s;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 100;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0) {
+        check(false, std::string("search: ") + pdx_errmsg(ix));
+        return s;
+    }
+    for (size_t i = 0; i < pdx_results_count(r); i++)
+        s.insert(pdx_results_hit(r, i)->work->id);
+    pdx_results_free(r);
+    return s;
+}
+
+std::string show(const std::set<std::string> &s)
+{
+    std::string o;
+    for (const std::string &x : s)
+        o += (o.empty() ? "" : " ") + x;
+    return "{" + o + "}";
+}
+
+bool has_term(const std::string &path, const char *term)
+{
+    Xapian::Database db(path);
+    return db.term_exists(term);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_compounds WORK_DIR\n");
+        return 2;
+    }
+    const std::string work = argv[1];
+    if (!check_work_dir(work))
+        return 2;
+    const std::string path = work + "/ix";
+
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create");
+    put_a(ix);
+    put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
+    put(ix, "c", "Training before the test", "A pre-test and a trained model.");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
+              LAYOUT_COMPOUNDS_JOINED,
+          "a new index is stamped");
+    for (const char *t : {"pretrain", "Spretrain", "covid19", "3d", "unet",
+                          "posttrain", "pretest"})
+        check(has_term(path, t), std::string("a new index holds ") + t);
+    for (const char *t : {"12", "preand", "Ajeanpierr", "Ajeanpierre", "stateoftheart",
+                          "ofthe", "0.650.70", "1.41.8x"})
+        check(!has_term(path, t), std::string("a new index does not hold ") + t);
+    {
+        /* the stems joined, marked for feedback to leave out */
+        Xapian::Database db(path);
+        for (const char *t : {"pretrain", "covid19", "unet", "posttrain"})
+            check(db.get_metadata(std::string(LAYOUT_JOINED_KEY) + t) == "1",
+                  std::string("marked joined: ") + t);
+        for (const char *t : {"encod", "train", "stateoftheart"})
+            check(db.get_metadata(std::string(LAYOUT_JOINED_KEY) + t).empty(),
+                  std::string("not marked joined: ") + t);
+    }
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    const std::set<std::string> ab = {"a", "b"};
+    for (const char *q : {"pretrained", "pre-trained", "Pretrained", "title:pretrained",
+                          "\"pretrained encoders\""}) {
+        const std::set<std::string> got = ids(ix, q);
+        check(got == ab, std::string(q) + " finds a and b: " + show(got));
+    }
+    for (const char *q : {"covid19", "UNet", "3d"}) {
+        const std::set<std::string> got = ids(ix, q);
+        check(got == std::set<std::string>{"a"}, std::string(q) + " finds a: " + show(got));
+    }
+    std::set<std::string> got = ids(ix, "pretest");
+    check(got == std::set<std::string>{"c"}, "pretest finds c: " + show(got));
+    pdx_close(ix);
+
+    /* The joined words take no room in the work's length: "a" is as
+     * long as in an index that joins nothing. */
+    const std::string plain = work + "/plain";
+    check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create plain");
+    put(ix, "z", "Filler");
+    pdx_close(ix);
+    {
+        Xapian::WritableDatabase db(plain, Xapian::DB_OPEN);
+        db.set_metadata(LAYOUT_META_COMPOUNDS, "");
+        db.commit();
+    }
+    check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE) == 0, "open plain");
+    put_a(ix);
+    pdx_close(ix);
+    check(!has_term(plain, "pretrain"), "the plain index joins nothing");
+    const Xapian::termcount joined_len = length_of(path, "a"), plain_len = length_of(plain, "a");
+    check(joined_len > 0 && joined_len == plain_len,
+          "a's length: " + std::to_string(joined_len) + " joined, " +
+              std::to_string(plain_len) + " plain");
+
+    /* The same index as an older paperdex left it: no stamp.  Its next
+     * work is written by the older rule. */
+    {
+        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+        db.set_metadata(LAYOUT_META_COMPOUNDS, "");
+        db.commit();
+    }
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
+    put(ix, "d", "Multi-task heads");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS).empty(),
+          "a writer leaves an older index unstamped");
+    check(!has_term(path, "multitask"), "an older index's writer joins nothing");
+    check(Xapian::Database(path).get_metadata(std::string(LAYOUT_JOINED_KEY) + "multitask").empty(),
+          "and marks nothing");
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    got = ids(ix, "multi-task");
+    check(got == std::set<std::string>{"d"}, "multi-task still finds d: " + show(got));
+    pdx_close(ix);
+    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
+        fprintf(stderr, "cannot remove %s\n", work.c_str());
+    return check_done();
+}
