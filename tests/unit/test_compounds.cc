@@ -30,23 +30,9 @@
 #include <string>
 
 #include "layout.h"
-#include "check.h"
-#include "paperdex.h"
+#include "api_checks.hh"
 
 namespace {
-
-void put(pdx_index *ix, const char *id, const char *title,
-         const char *abstract = nullptr)
-{
-    pdx_work w;
-    pdx_work_init(&w, PDX_WORK_VERSION);
-    w.id = id;
-    w.title = title;
-    w.abstract = abstract;
-    w.year = 2020;
-    check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
-    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
-}
 
 /* The work "a", its compounds in the title and the abstract. */
 void put_a(pdx_index *ix)
@@ -73,37 +59,6 @@ Xapian::termcount length_of(const std::string &path, const char *id)
     return p == db.postlist_end(std::string(LAYOUT_P_ID) + id) ? 0 : db.get_doclength(*p);
 }
 
-std::set<std::string> ids(pdx_index *ix, const char *text)
-{
-    std::set<std::string> s;
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    q.limit = 100;
-    pdx_results *r = nullptr;
-    if (pdx_search(&r, ix, &q) != 0) {
-        check(false, std::string("search: ") + pdx_errmsg(ix));
-        return s;
-    }
-    for (size_t i = 0; i < pdx_results_count(r); i++)
-        s.insert(pdx_results_hit(r, i)->work->id);
-    pdx_results_free(r);
-    return s;
-}
-
-std::string show(const std::set<std::string> &s)
-{
-    std::string o;
-    for (const std::string &x : s)
-        o += (o.empty() ? "" : " ") + x;
-    return "{" + o + "}";
-}
-
-bool has_term(const std::string &path, const char *term)
-{
-    Xapian::Database db(path);
-    return db.term_exists(term);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -121,18 +76,18 @@ int main(int argc, char **argv)
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
           "create");
     put_a(ix);
-    put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
-    put(ix, "c", "Training before the test", "A pre-test and a trained model.");
+    check_put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
+    check_put(ix, "c", "Training before the test", "A pre-test and a trained model.");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
           "a new index is stamped");
     for (const char *t : {"pretrain", "Spretrain", "covid19", "3d", "unet",
                           "posttrain", "pretest"})
-        check(has_term(path, t), std::string("a new index holds ") + t);
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
     for (const char *t : {"12", "preand", "Ajeanpierr", "Ajeanpierre", "stateoftheart",
                           "ofthe", "0.650.70", "1.41.8x"})
-        check(!has_term(path, t), std::string("a new index does not hold ") + t);
+        check(!check_has_term(path, t), std::string("a new index does not hold ") + t);
     {
         /* the stems joined, marked for feedback to leave out */
         Xapian::Database db(path);
@@ -147,15 +102,15 @@ int main(int argc, char **argv)
     const std::set<std::string> ab = {"a", "b"};
     for (const char *q : {"pretrained", "pre-trained", "Pretrained", "title:pretrained",
                           "\"pretrained encoders\""}) {
-        const std::set<std::string> got = ids(ix, q);
-        check(got == ab, std::string(q) + " finds a and b: " + show(got));
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == ab, std::string(q) + " finds a and b: " + check_show(got));
     }
     for (const char *q : {"covid19", "UNet", "3d"}) {
-        const std::set<std::string> got = ids(ix, q);
-        check(got == std::set<std::string>{"a"}, std::string(q) + " finds a: " + show(got));
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == std::set<std::string>{"a"}, std::string(q) + " finds a: " + check_show(got));
     }
-    std::set<std::string> got = ids(ix, "pretest");
-    check(got == std::set<std::string>{"c"}, "pretest finds c: " + show(got));
+    std::set<std::string> got = check_ids(ix, "pretest");
+    check(got == std::set<std::string>{"c"}, "pretest finds c: " + check_show(got));
     pdx_close(ix);
 
     /* The joined words take no room in the work's length: "a" is as
@@ -163,7 +118,7 @@ int main(int argc, char **argv)
     const std::string plain = work + "/plain";
     check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
           "create plain");
-    put(ix, "z", "Filler");
+    check_put(ix, "z", "Filler");
     pdx_close(ix);
     {
         Xapian::WritableDatabase db(plain, Xapian::DB_OPEN);
@@ -173,7 +128,7 @@ int main(int argc, char **argv)
     check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE) == 0, "open plain");
     put_a(ix);
     pdx_close(ix);
-    check(!has_term(plain, "pretrain"), "the plain index joins nothing");
+    check(!check_has_term(plain, "pretrain"), "the plain index joins nothing");
     const Xapian::termcount joined_len = length_of(path, "a"), plain_len = length_of(plain, "a");
     check(joined_len > 0 && joined_len == plain_len,
           "a's length: " + std::to_string(joined_len) + " joined, " +
@@ -187,16 +142,16 @@ int main(int argc, char **argv)
         db.commit();
     }
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    put(ix, "d", "Multi-task heads");
+    check_put(ix, "d", "Multi-task heads");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS).empty(),
           "a writer leaves an older index unstamped");
-    check(!has_term(path, "multitask"), "an older index's writer joins nothing");
+    check(!check_has_term(path, "multitask"), "an older index's writer joins nothing");
     check(Xapian::Database(path).get_metadata(std::string(LAYOUT_JOINED_KEY) + "multitask").empty(),
           "and marks nothing");
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
-    got = ids(ix, "multi-task");
-    check(got == std::set<std::string>{"d"}, "multi-task still finds d: " + show(got));
+    got = check_ids(ix, "multi-task");
+    check(got == std::set<std::string>{"d"}, "multi-task still finds d: " + check_show(got));
     pdx_close(ix);
     if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
         fprintf(stderr, "cannot remove %s\n", work.c_str());

@@ -23,54 +23,7 @@
 #include <string>
 
 #include "layout.h"
-#include "check.h"
-#include "paperdex.h"
-
-namespace {
-
-void put(pdx_index *ix, const char *id, const char *title)
-{
-    pdx_work w;
-    pdx_work_init(&w, PDX_WORK_VERSION);
-    w.id = id;
-    w.title = title;
-    w.year = 2020;
-    check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
-    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
-}
-
-std::set<std::string> ids(pdx_index *ix, const char *text)
-{
-    std::set<std::string> s;
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    q.limit = 100;
-    pdx_results *r = nullptr;
-    if (pdx_search(&r, ix, &q) != 0) {
-        check(false, std::string("search: ") + pdx_errmsg(ix));
-        return s;
-    }
-    for (size_t i = 0; i < pdx_results_count(r); i++)
-        s.insert(pdx_results_hit(r, i)->work->id);
-    pdx_results_free(r);
-    return s;
-}
-
-std::string show(const std::set<std::string> &s)
-{
-    std::string o;
-    for (const std::string &x : s)
-        o += (o.empty() ? "" : " ") + x;
-    return "{" + o + "}";
-}
-
-bool has_term(const std::string &path, const char *term)
-{
-    Xapian::Database db(path);
-    return db.term_exists(term);
-}
-
-} // namespace
+#include "api_checks.hh"
 
 int main(int argc, char **argv)
 {
@@ -86,21 +39,21 @@ int main(int argc, char **argv)
     pdx_index *ix = nullptr;
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
           "create");
-    put(ix, "a", "Sparse recovery by $\\ell_1$ relaxations");
-    put(ix, "b", "$L_1$-norm penalties");
-    put(ix, "c", "The \xe2\x84\x93" "1 ball");
+    check_put(ix, "a", "Sparse recovery by $\\ell_1$ relaxations");
+    check_put(ix, "b", "$L_1$-norm penalties");
+    check_put(ix, "c", "The \xe2\x84\x93" "1 ball");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH) ==
               LAYOUT_MATH_SCRIPTS,
           "a new index is stamped");
-    check(has_term(path, "l1") && !has_term(path, "ell_1") &&
-              !has_term(path, "l_1"),
+    check(check_has_term(path, "l1") && !check_has_term(path, "ell_1") &&
+              !check_has_term(path, "l_1"),
           "a new index holds l1 alone");
     const std::set<std::string> all = {"a", "b", "c"};
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
     for (const char *q : {"$\\ell_1$", "\\ell_1", "L1", "l_1", "\xe2\x84\x93" "1"}) {
-        const std::set<std::string> got = ids(ix, q);
-        check(got == all, std::string(q) + " finds every work: " + show(got));
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == all, std::string(q) + " finds every work: " + check_show(got));
     }
     pdx_close(ix);
 
@@ -112,17 +65,17 @@ int main(int argc, char **argv)
         db.commit();
     }
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    put(ix, "d", "Bounds in $\\ell_1$");
+    check_put(ix, "d", "Bounds in $\\ell_1$");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH).empty(),
           "a writer leaves an older index unstamped");
-    check(has_term(path, "ell_1"), "an older index's writer keeps its rules");
+    check(check_has_term(path, "ell_1"), "an older index's writer keeps its rules");
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
-    std::set<std::string> got = ids(ix, "$\\ell_1$");
+    std::set<std::string> got = check_ids(ix, "$\\ell_1$");
     check(got == std::set<std::string>{"d"},
-          "on an older index $\\ell_1$ is read as it was built: " + show(got));
-    got = ids(ix, "l1");
-    check(got == all, "and l1 finds the works the new rules wrote: " + show(got));
+          "on an older index $\\ell_1$ is read as it was built: " + check_show(got));
+    got = check_ids(ix, "l1");
+    check(got == all, "and l1 finds the works the new rules wrote: " + check_show(got));
     pdx_close(ix);
     if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
         fprintf(stderr, "cannot remove %s\n", work.c_str());

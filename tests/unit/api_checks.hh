@@ -1,0 +1,66 @@
+/*
+ * api_checks.hh -- the helpers of C++ tests that build a small index
+ * through the public API and search it: a work put and committed, the
+ * ids a query finds, a set shown, a term looked up in Xapian itself.
+ * Each failure is a failed check (check.h), named.
+ */
+#ifndef PDX_API_CHECKS_HH
+#define PDX_API_CHECKS_HH
+
+#include <xapian.h>
+
+#include <set>
+#include <string>
+
+#include "check.h"
+#include "paperdex.h"
+
+/* Put a work (id, title, abstract or none, year 2020) into ix and
+ * commit it. */
+static inline void check_put(pdx_index *ix, const char *id, const char *title,
+                             const char *abstract = nullptr)
+{
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    w.id = id;
+    w.title = title;
+    w.abstract = abstract;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* The ids of the works text finds in ix (up to 100). */
+static inline std::set<std::string> check_ids(pdx_index *ix, const char *text)
+{
+    std::set<std::string> s;
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 100;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0) {
+        check(false, std::string("search: ") + pdx_errmsg(ix));
+        return s;
+    }
+    for (size_t i = 0; i < pdx_results_count(r); i++)
+        s.insert(pdx_results_hit(r, i)->work->id);
+    pdx_results_free(r);
+    return s;
+}
+
+/* s as "{a b c}", for a failure's message. */
+static inline std::string check_show(const std::set<std::string> &s)
+{
+    std::string o;
+    for (const std::string &x : s)
+        o += (o.empty() ? "" : " ") + x;
+    return "{" + o + "}";
+}
+
+/* Whether the index at path holds term, asked of Xapian itself. */
+static inline bool check_has_term(const std::string &path, const char *term)
+{
+    return Xapian::Database(path).term_exists(term);
+}
+
+#endif
