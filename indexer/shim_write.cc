@@ -356,16 +356,22 @@ struct Writer : Side {
      * commit, by term (the caller's thread's). */
     ChunkBuilder chunks;
     /* The stems this writer has marked joined (LAYOUT_JOINED_KEY), so
-     * that each is written once (the caller's thread's). */
+     * that each is written about once (the caller's thread's): at most
+     * JOINED_MARKED of them, then forgotten, and a stem met again is
+     * marked again (the same value, a few bytes to Xapian's buffer). */
     std::unordered_set<std::string> joined_marked;
+    static const size_t JOINED_MARKED = size_t(1) << 16;
 
     /* Mark the stems of a work's joined compounds (LAYOUT_JOINED_KEY),
      * those not marked yet; the marks go in with the work's commit. */
     void mark_joined(const std::vector<std::string> &stems)
     {
-        for (const std::string &s : stems)
+        for (const std::string &s : stems) {
+            if (joined_marked.size() >= JOINED_MARKED)
+                joined_marked.clear();
             if (joined_marked.insert(s).second)
                 h->wdb.set_metadata(LAYOUT_JOINED_KEY + s, "1");
+        }
     }
 
     explicit Writer(shim_db *h_)
