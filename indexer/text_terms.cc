@@ -32,17 +32,17 @@
  * Xapian::Utf8Iterator and classified by Xapian::Unicode, as
  * TermGenerator does; ASCII is classified here directly.
  *
- One addition, in an index that says so (LAYOUT_META_COMPOUNDS): a
- compound of words joined by hyphens is also indexed as one word, its
- parts joined, at the position of its last part ("pre-trained" is pre,
- train and pretrain), so that a search for the closed word finds the
- works that write the compound (TextTerms::compounds).  Lucene's
- word_delimiter_graph filter does the same with catenate_words; Xapian's
- TermGenerator does not, and the query parser reads "pre-trained" as a
- phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
- word.
-
- CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
+ * One addition, in an index that says so (LAYOUT_META_COMPOUNDS): a
+ * compound of two words joined by a hyphen is also indexed as one word,
+ * its parts joined, at the position of its last part ("pre-trained" is
+ * pre, train and pretrain), so that a search for the closed word finds
+ * the works that write the compound (TextTerms::compounds).  Lucene's
+ * word_delimiter_graph filter does the same with catenate_words; Xapian's
+ * TermGenerator does not, and the query parser reads "pre-trained" as a
+ * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
+ * word.
+ *
+ * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
  * index says so (LAYOUT_META_CJK, common/layout.h: every new index); the
  * query parser reads it alike.  Xapian's CJK tokenizer is not public, so
