@@ -498,8 +498,7 @@
  * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,
  * FeedbackTerms).  A joined word stands beside its parts, which the
  * feedback already weighs; one rare in the collection and common in the
- * top works would be added as a word of its own (on SciFact, --expand's
- * nDCG@10 fell by 0.01 with them).  A stem that works also write as one
+ * top works would be added as a word of its own.  A stem that works also write as one
  * word (pretrain) is left out too.  Written by the writer that first
  * meets the stem; the compactor keeps every shard's keys. */
 #define LAYOUT_JOINED_KEY "\x03"

@@ -664,6 +664,16 @@ static size_t digit_script_at(const char *s, size_t n, size_t i,
     return j - i;
 }
 
+size_t text_compound_hyphen(const char *s, size_t n)
+{
+    if (n >= 1 && s[0] == '-')
+        return 1;
+    if (n >= 3 && !memcmp(s, "\xe2\x80", 2) &&
+        ((unsigned char)s[2] == 0x90 || (unsigned char)s[2] == 0x91))
+        return 3;
+    return 0;
+}
+
 int text_may_hold_scripts(const char *s, size_t n, int math)
 {
     if (memchr(s, '$', n))

@@ -176,6 +176,12 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math);
  * test: false means it would not.) */
 int text_may_hold_scripts(const char *s, size_t n, int math);
 
+/* The length in bytes of the hyphen at s[0..n) that joins a compound's
+ * parts in a work ('-', U+2010 HYPHEN, U+2011 NON-BREAKING HYPHEN), or 0.
+ * The indexer joins the words on either side of it (LAYOUT_META_COMPOUNDS)
+ * and the snippet marks them whole. */
+size_t text_compound_hyphen(const char *s, size_t n);
+
 /* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
 unsigned long long text_hash64(const char *s, size_t n);
 

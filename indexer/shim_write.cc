@@ -845,7 +845,11 @@ namespace {
  * the form each position was written in. */
 void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
 {
-    ct.joined = tt.joined_stems;
+    ct.joined.clear();
+    for (const std::string &j : tt.joined_terms) {
+        ct.joined.emplace_back();
+        term_field(j, ct.joined.back());
+    }
     const std::vector<const TextTerms::Term *> &terms = tt.sorted();
     Xapian::termpos base[3] = {~0u, ~0u, ~0u};
     std::string stem;
@@ -972,8 +976,11 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
      * Lucene's BM25 leaves out of a field's length a token that shares
      * its position (discountOverlaps).  A work without an abstract keeps
      * its title's in its length. */
-    const Xapian::termcount overlap =
-        2 * tt.joined_text + (1 + TITLE_WDF) * tt.joined_title;
+    Xapian::termcount overlap = 0;
+    for (const std::string &j : tt.joined_terms) {
+        std::string stem;
+        overlap += !strcmp(term_field(j, stem), "title") ? 1 + TITLE_WDF : 2;
+    }
     if (abstract_words > overlap)
         doc.add_term(LAYOUT_LENGTH_PAD, abstract_words - overlap);
     for (size_t i = 0; i < d->n_authors; i++) {

@@ -171,23 +171,22 @@ TextTerms::TextTerms(const Xapian::Stem &stem_, const char *const *stopwords,
  * U+2E80 up: a field holding such a character goes to TermGenerator,
  * which decides; one whose characters from U+0800 up are all punctuation
  * and symbols below U+2E80 (dashes, quotation marks, arrows, ℓ) is read
- * here, as every other field.  A sequence that is not UTF-8, or that
- * spells a code point the long way, goes to TermGenerator too. */
+ * here, as every other field.  Bytes are decoded as TermGenerator decodes
+ * them (Xapian::Utf8Iterator, decode()). */
 static bool may_hold_cjk(const char *text, size_t n)
 {
-    const unsigned char *p = reinterpret_cast<const unsigned char *>(text);
-    const unsigned char *const end = p + n;
-    for (; p != end; p++) {
-        if (*p < 0xe0)
+    const char *const end = text + n;
+    for (const char *p = text; p != end;) {
+        if (static_cast<unsigned char>(*p) < 0xe0) {
+            p++;
             continue;
-        if (*p >= 0xf0 || end - p < 3 || (p[1] & 0xc0) != 0x80 ||
-            (p[2] & 0xc0) != 0x80)
-            return true; /* U+10000 up, or not UTF-8 */
-        const unsigned cp = (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
-        if (cp < 0x800 || (cp >= 0x0e00 && cp <= 0x0e7f) ||
-            (cp >= 0x1100 && cp <= 0x11ff) || cp >= 0x2e80)
+        }
+        size_t len;
+        const unsigned cp = decode(p, end, &len);
+        if ((cp >= 0x0e00 && cp <= 0x0e7f) || (cp >= 0x1100 && cp <= 0x11ff) ||
+            cp >= 0x2e80)
             return true;
-        p += 2;
+        p += len;
     }
     return false;
 }
@@ -200,8 +199,7 @@ void TextTerms::clear()
     used = 0;
     pos = 0;
     written.clear();
-    joined_text = joined_title = 0;
-    joined_stems.clear();
+    joined_terms.clear();
 }
 
 /* How many capitals a term's name begins with: its prefix (S, A or
@@ -259,12 +257,8 @@ void TextTerms::compound_word(const std::string &prefix)
     if (const Term *t = find(key_hash(key)))
         if (!t->at.empty() && t->at.back() == compound_at)
             return; /* its last part's own stem: held there already */
+    joined_terms.push_back(key);
     Term &t = add(compound_at);
-    if (prefix.empty())
-        joined_text++;
-    else if (prefix == LAYOUT_P_TITLE)
-        joined_title++;
-    joined_stems.push_back(s);
     if (forms) {
         std::vector<std::string> *listed = spelling;
         spelling = nullptr;
@@ -276,17 +270,28 @@ void TextTerms::compound_word(const std::string &prefix)
 }
 
 /* Does a hyphen at it join the word before it to a word after it (no
- * space between)?  '-', U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN. */
+ * space between: text_compound_hyphen)? */
 static bool hyphen_joins(const char *it, const char *end)
 {
-    if (it == end)
-        return false;
+    const size_t h = text_compound_hyphen(it, static_cast<size_t>(end - it));
     size_t len;
-    const unsigned ch = decode(it, end, &len);
-    if (ch != '-' && ch != 0x2010 && ch != 0x2011)
-        return false;
-    it += len;
-    return it != end && wordchar(decode(it, end, &len)) != 0;
+    return h && it + h != end && wordchar(decode(it + h, end, &len)) != 0;
+}
+
+/* Do two parts make a compound to join: one of them letters alone (a-z
+ * or beyond ASCII), neither a number with a point or a comma ("1-2" and
+ * "1.4-1.8x" are no word, "3-D" is)? */
+static bool joinable(const std::string &a, const std::string &b)
+{
+    auto letters = [](const std::string &p) {
+        return std::all_of(p.begin(), p.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+        });
+    };
+    auto pointed = [](const std::string &p) {
+        return p.find_first_of(".,;") != std::string::npos;
+    };
+    return (letters(a) || letters(b)) && !pointed(a) && !pointed(b);
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A
@@ -457,11 +462,11 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
     size_t len = 0; /* of the character at it */
     unsigned raw = 0, ch = 0;
     /* A compound of words joined by hyphens (compounds): whether the
-     * word read continues one, how many parts it has so far, whether one
-     * of them is letters alone ("1-2" and "1.4-1.8x" are no word, "3-D"
-     * is), and whether one holds a number's point or comma. */
+     * word read continues one, and which part of it the word is; its
+     * first part is kept (compound, compound_at) only when a hyphen
+     * follows it. */
     const bool join = compounds && !forms_only && prefix != LAYOUT_P_AUTHOR;
-    bool linked = false, letter = false, dotted = false;
+    bool linked = false;
     size_t parts = 0;
     while (true) {
         /* To the start of the next word. */
@@ -548,34 +553,25 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                 w.resize(keep);
         }
     endofterm:
-        if (join) {
-            if (!linked) {
-                compound.clear();
-                parts = 0;
-                letter = dotted = false;
-                compound_at = 0;
-            }
-            compound += w;
-            parts++;
-            /* a part of letters alone; a number with a point is no part */
-            letter = letter || std::all_of(w.begin(), w.end(), [](char c) {
-                         return (c >= 'a' && c <= 'z') ||
-                                static_cast<unsigned char>(c) >= 0x80;
-                     });
-            dotted = dotted || std::any_of(w.begin(), w.end(), [](char c) {
-                         return c == '.' || c == ',' || c == ';';
-                     });
+        if (!join) {
+            word(prefix);
+            continue;
         }
         {
             const Xapian::termpos before = pos;
             word(prefix);
-            if (pos != before)
-                compound_at = pos;
-        }
-        if (join) {
+            const Xapian::termpos at = pos != before ? pos : 0; /* indexed */
+            parts = linked ? parts + 1 : 1;
             linked = hyphen_joins(it, end);
-            if (!linked && parts == 2 && letter && !dotted)
+            if (parts == 1 && linked) {
+                compound = w;
+                compound_at = at;
+            } else if (parts == 2 && !linked && joinable(compound, w)) {
+                compound += w;
+                if (at)
+                    compound_at = at;
                 compound_word(prefix);
+            }
         }
     }
 done:

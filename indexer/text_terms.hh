@@ -85,13 +85,10 @@ class TextTerms {
      * position of its own.  Unset, the terms are TermGenerator's. */
     bool compounds = false;
 
-    /* How many joined words the work's default field (prefix "") and
-     * its title (LAYOUT_P_TITLE) were given (compounds); cleared by
-     * clear(). */
-    unsigned joined_text = 0, joined_title = 0;
-    /* The stems of those joined words, in the order read (a stem may
-     * repeat); cleared by clear(). */
-    std::vector<std::string> joined_stems;
+    /* The joined words the work was given (compounds), as the terms
+     * they are (prefix and stem), in the order read; a term may repeat.
+     * Cleared by clear(). */
+    std::vector<std::string> joined_terms;
 
     /* When set, each word of four bytes or more that is all a-z (and
      * not a stop word) is appended here as it is read, as written
@@ -147,7 +144,7 @@ class TextTerms {
     std::unique_ptr<Xapian::TermGenerator> tg;
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
-    std::string compound;          /* the compound it ends, joined */
+    std::string compound;          /* a compound's first part, then joined */
     Xapian::termpos compound_at = 0; /* its last indexed part's position */
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */

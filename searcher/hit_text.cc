@@ -308,8 +308,7 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
      * (LAYOUT_META_COMPOUNDS), "pre-trained" is that word too: the
      * compound is marked whole when the joined word's stem is asked. */
     auto hyphen = [&](size_t from, size_t to) {
-        const std::string gap = text.substr(from, to - from);
-        return gap == "-" || gap == "\xe2\x80\x90" || gap == "\xe2\x80\x91";
+        return to > from && text_compound_hyphen(text.data() + from, to - from) == to - from;
     };
     const std::vector<Word> words = words_of(text);
     for (size_t i = 0; i < words.size(); i++) {

@@ -695,6 +695,13 @@ class Facets {
     Top top_[SHIM_N_FACETS];
 };
 
+/* Whether t is a stem some work's compound was joined into
+ * (LAYOUT_JOINED_KEY) in db, given when the index joins compounds. */
+static bool joined_stem(const Xapian::Database *db, const std::string &t)
+{
+    return db && !db->get_metadata(LAYOUT_JOINED_KEY + t).empty();
+}
+
 /* Expand-set terms for feedback: the default field's stems (no prefix),
  * not numbers, not stems that compounds were joined into
  * (LAYOUT_JOINED_KEY; with shards, as the first one marks them).  A stem
@@ -711,7 +718,7 @@ struct FeedbackTerms : public Xapian::ExpandDecider {
     {
         return t.size() > 1 && is_plain_term(t) &&
                !isdigit(static_cast<unsigned char>(t[0])) && !stop(t) &&
-               !(joined && !joined->get_metadata(LAYOUT_JOINED_KEY + t).empty());
+               !joined_stem(joined, t);
     }
 };
 
@@ -1689,8 +1696,7 @@ struct ContentTerms : public Xapian::ExpandDecider {
     explicit ContentTerms(const Xapian::Database *j) : joined(j) {}
     bool operator()(const std::string &t) const override
     {
-        return is_plain_term(t) &&
-               !(joined && !joined->get_metadata(LAYOUT_JOINED_KEY + t).empty());
+        return is_plain_term(t) && !joined_stem(joined, t);
     }
 };
 
