@@ -27,7 +27,9 @@ The classes: "Given Family", "Family, Given", "Family Given" (no comma),
 lower case, no accents (where the name has any), transliterated (Müller
 as Mueller, where it has an umlaut where German writes one), "G. Family", "Family G" and "G
 Family" (PubMed), and the forms of particles and hyphens for the people
-whose names have them.  The classes that fall short are listed at
+whose names have them (particles in capitals, which arXiv's parsed
+names leave with the given names, "Chris De" and "Graaf", as a
+bibliography writes them: "De Graaf, C." and "De Graaf").  The classes that fall short are listed at
 the end.  With --db the index is used as it is; else one is built from
 CORPUS in a temporary directory (about a minute with --jobs 2).
 """
@@ -45,6 +47,21 @@ import unicodedata
 
 PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das",
              "la", "le", "ten", "ter", "zu"}
+# Particles arXiv's parsed names leave in capitals at the end of the
+# given names ("Chris De" and "Graaf", "Oisin Mac" and "Aodha"), where a
+# bibliography writes them with the family name ("De Graaf, C."); an
+# unaccented "O" there is as often a middle initial ("Sikha O", "K").
+CAPITAL_PARTICLES = PARTICLES | {"al", "el", "bin", "mac", "mc", "ó", "ní", "nic"}
+
+
+def capital_particles(giv):
+    """(the particles in capitals that end the given names, the rest), or
+    ("", giv) when none does."""
+    g = giv.split()
+    cap = []
+    while len(g) > 1 and g[-1][:1].isupper() and g[-1].lower() in CAPITAL_PARTICLES:
+        cap.insert(0, g.pop())
+    return " ".join(cap), " ".join(g)
 
 
 SPECIAL = {"ß": "ss", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ı": "i",
@@ -84,13 +101,17 @@ def forms(fam, giv):
     """{class: form} for one person."""
     first = giv.split()[0]
     ini = first[0].upper()
+    # PubMed writes particles with the family name ("De Breuck PP"), and
+    # takes its initials from the given names alone
+    cap, rest = capital_particles(giv)
+    pm_fam, pm_giv = ("%s %s" % (cap, fam), rest) if cap else (fam, giv)
     f = {
         "Given Family": "%s %s" % (giv, fam),
         "Family, Given": "%s, %s" % (fam, giv),
         "Family Given": "%s %s" % (fam, giv),
         "lower case": ("%s %s" % (giv, fam)).lower(),
         "G. Family": "%s. %s" % (ini, fam),
-        "Family G (PubMed)": "%s %s" % (fam, "".join(w[0].upper() for w in giv.replace("-", " ").split() if w[0].isalpha())),
+        "Family G (PubMed)": "%s %s" % (pm_fam, "".join(w[0].upper() for w in pm_giv.replace("-", " ").split() if w[0].isalpha())),
         "G Family": "%s %s" % (ini, fam),
     }
     if ascii_fold(fam + giv) != fam + giv:
@@ -98,6 +119,9 @@ def forms(fam, giv):
     if fam.split()[0].lower() in PARTICLES:
         f["particles, Family, Given"] = "%s, %s" % (fam, giv)
         f["particles alone"] = fam
+    if cap:
+        f["capitals, Particle Family, G."] = "%s %s, %s." % (cap, fam, rest[0].upper())
+        f["capitals, Particle Family"] = "%s %s" % (cap, fam)
     if "-" in first:
         parts = first.split("-")
         f["hyphen G.-H. Family"] = "%s %s" % ("-".join(p[0].upper() + "." for p in parts if p), fam)
@@ -244,7 +268,7 @@ def main():
     full = sorted(k for k in who if len(k[1].split()[0].rstrip(".")) >= 2)
     # every person with a particle or a hyphenated given name, then the rest at random
     special = [k for k in full if k[0].split()[0].lower() in PARTICLES or "-" in k[1].split()[0]
-               or german_umlaut(k[0] + " " + k[1])]
+               or german_umlaut(k[0] + " " + k[1]) or capital_particles(k[1])[0]]
     sample = rng.sample(special, min(len(special), a.people // 5))
     rest = [k for k in full if k not in set(sample)]
     sample += rng.sample(rest, a.people - len(sample))

@@ -70,6 +70,62 @@ static size_t split_words(const char *s, size_t n, span *w, size_t max)
     return k;
 }
 
+/* is_particle, whatever the case ("Van", "DE"); and the Irish ones,
+ * which are written in capitals ("Ó Conaill", "Ní Bhriain", "Mac
+ * Mathúna", "O Connell"). */
+static int is_particle_ci(const char *w, size_t n)
+{
+    static const char *const irish[] = {
+        "o", "\xc3\xb3", "\xc3\x93", "n\xc3\xad", "nic", "mac", "mc",
+        "ua", "u\xc3\xad"};
+    char low[8];
+    if (n == 0 || n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)w[i]);
+    if (is_particle(low, n))
+        return 1;
+    for (size_t i = 0; i < sizeof irish / sizeof irish[0]; i++)
+        if (strlen(irish[i]) == n && !memcmp(irish[i], low, n))
+            return 1;
+    return 0;
+}
+
+/* Does the word before a family name open it, under name rules `rules`:
+ * a particle in lower case (rules 1 and 2), or in any case and the
+ * Irish ones (rules 3: "Chiara De Santis" is family "De Santis", as
+ * "De Santis, C." writes her). */
+static int opens_family(const char *w, size_t n, int rules)
+{
+    return rules >= 3 ? is_particle_ci(w, n) : is_particle(w, n);
+}
+
+/* Under rules 3, the family name `fam` (n bytes, as written: "van der
+ * Berg", "Ó Conaill", "Al-Farsi") without the particles that open it,
+ * folded ("berg", "conaill", "farsi"); "" when none opens it.  A work's
+ * author is found by either: "Beethoven" finds Ludwig van Beethoven, as
+ * a library's catalogue and the web's engines find him. */
+static char *bare_family(arena *a, const char *fam, size_t n)
+{
+    span w[16];
+    size_t k = split_words(fam, n, w, 16);
+    if (k == 0)
+        return arena_strdup(a, "");
+    size_t f = k - 1;
+    while (f > 0 && is_particle_ci(w[f - 1].p, w[f - 1].n))
+        f--;
+    const char *last = w[k - 1].p;
+    size_t ln = w[k - 1].n;
+    /* Arabic's article written onto the name: "Al-Farsi", "el-Din" */
+    if (ln > 3 && (last[0] == 'a' || last[0] == 'A' || last[0] == 'e' ||
+                   last[0] == 'E') &&
+        (last[1] == 'l' || last[1] == 'L') && last[2] == '-')
+        return text_fold(a, last + 3, ln - 3);
+    if (f == 0 && k > 1)
+        return text_fold(a, last, ln);
+    return arena_strdup(a, "");
+}
+
 /* First letter (one code point) of a folded key, as a string. */
 static char *first_char(arena *a, const char *key)
 {
@@ -186,7 +242,9 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         if (!g_end)
             g_end = name + n;
         out->family = text_fold(a, name, (size_t)(comma - name));
-        if (!out->family)
+        if (!out->family ||
+            (rules >= 3 &&
+             !(out->bare = bare_family(a, name, (size_t)(comma - name)))))
             return -1;
         return given_keys(a, g, (size_t)(g_end - g), rules, out);
     }
@@ -201,11 +259,12 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         return (out->family && out->given && out->initial) ? 0 : -1;
     }
     size_t f = k - 1;
-    while (f > 1 && is_particle(w[f - 1].p, w[f - 1].n))
+    while (f > 1 && opens_family(w[f - 1].p, w[f - 1].n, rules))
         f--;
-    out->family = text_fold(a, w[f].p, (size_t)(w[k - 1].p + w[k - 1].n -
-                                                w[f].p));
-    if (!out->family)
+    const size_t fam_len = (size_t)(w[k - 1].p + w[k - 1].n - w[f].p);
+    out->family = text_fold(a, w[f].p, fam_len);
+    if (!out->family ||
+        (rules >= 3 && !(out->bare = bare_family(a, w[f].p, fam_len))))
         return -1;
     if (f == 0)
         return given_keys(a, "", 0, rules, out);
@@ -246,17 +305,6 @@ static int is_lower_particle(const char *w, size_t n)
     return n && !(w[0] >= 'A' && w[0] <= 'Z') && is_particle(w, n);
 }
 
-/* is_particle, whatever the case ("Van", "DE"). */
-static int is_particle_ci(const char *w, size_t n)
-{
-    char low[8];
-    if (n == 0 || n >= sizeof low)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)w[i]);
-    return is_particle(low, n);
-}
-
 /* Is w[0..n) a name of two or more hyphenated parts of two letters or
  * more each, with no dot ("Fei-Fei", "Ming-Hsuan"; not "F.-F.", "M-H",
  * "Smith-")? */
@@ -285,7 +333,7 @@ static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
 {
     memset(out, 0, sizeof *out);
     out->family = text_fold(a, f, fn);
-    if (!out->family)
+    if (!out->family || (rules >= 3 && !(out->bare = bare_family(a, f, fn))))
         return -1;
     if (!initials)
         return given_keys(a, g, gn, rules, out);

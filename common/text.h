@@ -55,9 +55,13 @@ char *text_unaccent(const char *s, size_t n, size_t *len);
  *   given_is_initial  nonzero when every given-name part was one letter
  *   given_src, given_len  the given names as written (borrowed from
  *            `name`, or in `a`), for text_name_initials
+ *   bare     under rules 3, the family name without the particles that
+ *            open it ("berg" for van der Berg, "farsi" for Al-Farsi),
+ *            or "" when none does; NULL under rules 1 and 2
  * Strings allocated in `a`.  Returns 0, or -1 on out-of-memory. */
 typedef struct name_keys {
     char *family;
+    char *bare;
     char *given;
     char *initial;
     int given_is_initial;
@@ -77,9 +81,13 @@ int text_name_is_suffix(const char *w, size_t n);
 
 /* The name rules an index was built with (its LAYOUT_META_NAMES): 1, a
  * hyphenated given name is its first part ("Ming-Hsuan" as "ming"); 2, a
- * hyphen between letters joins one given name ("minghsuan").  New
- * indexes are built with TEXT_NAME_RULES. */
-#define TEXT_NAME_RULES 2
+ * hyphen between letters joins one given name ("minghsuan"); 3, a
+ * particle in capitals opens the family name too ("Chiara De Santis" is
+ * family "desantis"), and so do the Irish ones ("Seán Ó Conaill",
+ * "Máire Ní Bhriain", "Ciarán Mac Mathúna"), and the family name is
+ * also known without them (name_keys.bare).  New indexes are built with
+ * TEXT_NAME_RULES. */
+#define TEXT_NAME_RULES 3
 
 /* text_name_keys under the given rules (text_name_keys is rules 1). */
 int text_name_keys_rules(arena *a, const char *name, int rules,

@@ -174,7 +174,8 @@ struct Job {
         for (size_t i = 0; i < in->n_authors; i++) {
             const shim_author &a = in->authors[i];
             authors.push_back(
-                shim_author{keep(a.name), keep(a.family), keep(a.full)});
+                shim_author{keep(a.name), keep(a.family), keep(a.full),
+                            keep(a.bare), keep(a.full_bare)});
         }
         cat_keys = keep_all(in->cat_keys, in->n_cat_keys);
         categories = keep_all(in->categories, in->n_categories);
@@ -206,6 +207,8 @@ struct Job {
         for (const shim_author &a : authors) {
             with(LAYOUT_P_AUTHOR_FAMILY, a.family);
             with(LAYOUT_P_AUTHOR_FULL, a.full);
+            with(LAYOUT_P_AUTHOR_FAMILY, a.bare);
+            with(LAYOUT_P_AUTHOR_FULL, a.full_bare);
         }
         for (const char *k : cat_keys)
             with(LAYOUT_P_CATEGORY, k);
@@ -987,6 +990,8 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         const shim_author &a = d->authors[i];
         add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.family);
         add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full);
+        add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.bare);
+        add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full_bare);
     }
     for (size_t i = 0; i < d->n_cat_keys; i++)
         add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);

@@ -19,6 +19,9 @@ typedef struct shim_author {
     const char *family;  /* folded family name                 */
     const char *full;    /* "family given", "family i" when only
                             initials are known                 */
+    const char *bare;    /* the family name without its opening
+                            particles, or "" (name rules 3)    */
+    const char *full_bare; /* "bare given", or ""              */
 } shim_author;
 
 typedef struct shim_doc {

@@ -117,13 +117,18 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         sa->name = w->authors[i];
         sa->family = nk.family;
         sa->full = "";
+        /* the family name without its particles too ("berg" for van
+         * der Berg), so that either finds the author */
+        sa->bare = nk.bare && strcmp(nk.bare, nk.family) ? nk.bare : "";
+        sa->full_bare = "";
         if (*nk.family && *nk.initial) {
             /* "family given", or "family i" when only initials are
              * known: either way it begins with "family i", which an
              * author filter of initials finds as a prefix (layout 5). */
-            sa->full = text_join2(a, nk.family,
-                             nk.given_is_initial ? nk.initial : nk.given);
-            if (!sa->full)
+            const char *g = nk.given_is_initial ? nk.initial : nk.given;
+            sa->full = text_join2(a, nk.family, g);
+            if (!sa->full || (*sa->bare && !(sa->full_bare =
+                                                 text_join2(a, sa->bare, g))))
                 goto oom;
         }
     }

@@ -177,20 +177,26 @@ int author_answers(arena *a, const char *name, int rules,
     name_keys nk;
     if (text_name_keys_rules(a, name, rules, &nk) || !*nk.family)
         return 0;
-    const char *full = *nk.initial
-                           ? text_join2(a, nk.family, nk.given_is_initial
-                                                          ? nk.initial
-                                                          : nk.given)
-                           : NULL;
+    const char *g = nk.given_is_initial ? nk.initial : nk.given;
+    const char *full = *nk.initial ? text_join2(a, nk.family, g) : NULL;
+    /* the family name without its particles answers too (rules 3) */
+    const char *bare = nk.bare && *nk.bare ? nk.bare : NULL;
+    const char *full_bare = bare && *nk.initial ? text_join2(a, bare, g) : NULL;
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i].key;
+        const size_t kn = strlen(k);
         int hit;
         switch (keys[i].kind) {
-        case SHIM_AUTHOR_FAMILY: hit = !strcmp(nk.family, k); break;
-        case SHIM_AUTHOR_INITIAL:
-            hit = full && !strncmp(full, k, strlen(k));
+        case SHIM_AUTHOR_FAMILY:
+            hit = !strcmp(nk.family, k) || (bare && !strcmp(bare, k));
             break;
-        default: hit = full && !strcmp(full, k);
+        case SHIM_AUTHOR_INITIAL:
+            hit = (full && !strncmp(full, k, kn)) ||
+                  (full_bare && !strncmp(full_bare, k, kn));
+            break;
+        default:
+            hit = (full && !strcmp(full, k)) ||
+                  (full_bare && !strcmp(full_bare, k));
         }
         if (hit && keys[i].initials &&
             (keys[i].kind == SHIM_AUTHOR_INITIAL || nk.given_is_initial))

@@ -450,25 +450,48 @@ static int mark_matched_authors(pdx_results *r, int rules,
 }
 
 /* An index built by older name rules reads a hyphenated given name as its
- * first part ("Ming-Hsuan" as "Ming"): say so when an author filter has
- * one, rather than answer by the old rule silently. */
-static void note_old_name_rules(pdx_results *r, const pdx_query *q)
+ * first part ("Ming-Hsuan" as "Ming"), and (before rules 3) a particle in
+ * capitals or an Irish one as a given name, and knows no family name
+ * without its particles: say so when an author filter reads differently
+ * now, rather than answer by the old rule silently. */
+static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
 {
-    for (size_t i = 0; i < q->n_authors && !r->totals.note[0]; i++) {
+    /* after a note already there ("no work has author ..."), this one */
+    const size_t was = strlen(r->totals.note);
+    char *note = r->totals.note + was + (was ? 2 : 0);
+    const size_t room = was + 2 < sizeof r->totals.note
+                            ? sizeof r->totals.note - was - (was ? 2 : 0)
+                            : 0;
+    if (room)
+        note[0] = '\0';
+    for (size_t i = 0; i < q->n_authors && room > 1 && !note[0]; i++) {
         arena a = {0};
         name_keys now[3], then[3];
         char *clean = text_clean(&a, q->authors[i]);
-        if (clean &&
-            text_name_filter_keys(&a, clean, TEXT_NAME_RULES, now) > 0 &&
-            text_name_filter_keys(&a, clean, 1, then) > 0 &&
+        int n_now = clean ? text_name_filter_keys(&a, clean, TEXT_NAME_RULES, now) : -1;
+        int n_then = clean ? text_name_filter_keys(&a, clean, rules, then) : -1;
+        int particles = 0;
+        for (int k = 0; k < n_now; k++)
+            particles |= now[k].bare && *now[k].bare;
+        if (n_now > 0 && n_then > 0 && rules < 2 &&
             strcmp(now[0].given, then[0].given))
-            snprintf(r->totals.note, sizeof r->totals.note,
+            snprintf(note, room,
                      "this index was built before hyphenated given names "
                      "were told apart: \"%s\" was searched as \"%s %s\"; "
                      "rebuild it once (paperdex index --full) to have them",
                      q->authors[i], then[0].given, then[0].family);
+        else if (n_now > 0 && rules < 3 && particles)
+            snprintf(note, room,
+                     "this index was built before particles in capitals "
+                     "and Irish ones (De Santis, \xc3\x93 Conaill) opened a "
+                     "family name, and before a family name was found "
+                     "without them: \"%s\" may miss works; rebuild it once "
+                     "(paperdex index --full) to have them",
+                     q->authors[i]);
         arena_free(&a);
     }
+    if (was && note[0])
+        memcpy(r->totals.note + was, "; ", 2);
 }
 
 /* The nearest name the index holds to the author filter `name`
@@ -1060,7 +1083,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         (rc = suggest_query_authors(ix, r, text)))
         goto fail;
     if (n_aks && shim_name_rules(ix->db) < TEXT_NAME_RULES)
-        note_old_name_rules(r, q);
+        note_old_name_rules(r, q, shim_name_rules(ix->db));
     arena_free(&a);
     free(ftext);
     *out = r;

@@ -28,6 +28,15 @@ TEX = {"\\'": "\u0301", "\\`": "\u0300", "\\^": "\u0302", '\\"': "\u0308", "\\~"
        "\\v": "\u030c", "\\c": "\u0327", "\\u": "\u0306", "\\H": "\u030b", "\\=": "\u0304", "\\.": "\u0307"}
 PARTICLES = set("van von der den de del della di da du dos das la le ten ter zu af av bin al el st. y".split())
 SUFFIXES = set("Jr Jr. Sr Sr. II III IV jr jr.".split())
+# The Irish particles, written in capitals ("Seán Ó Conaill", "Máire Ní
+# Bhriain", "Ciarán Mac Mathúna", "Conor O Connell").
+IRISH = set("o ó ní nic mac mc ua uí".split())
+
+
+def opens_family(word):
+    """Does the word before a family name open it (today's name rules: a
+    particle in any case, or an Irish one)?"""
+    return word.lower() in PARTICLES or word.lower() in IRISH
 
 
 def detex(s):
@@ -66,9 +75,28 @@ def split_name(display):
     while len(words) > 1 and words[-1] in SUFFIXES:
         words.pop()
     f = len(words) - 1
-    while f > 1 and words[f - 1] in PARTICLES:
+    while f > 1 and opens_family(words[f - 1]):
         f -= 1
     return " ".join(words[f:]), " ".join(words[:f])
+
+
+@functools.lru_cache(maxsize=None)
+def bare_family(display):
+    """The folded family name of a display name without the particles
+    that open it ("berg" for Jan van der Berg, "farsi" for Al-Farsi), or
+    "" when none does: an author is found by either."""
+    words = split_name(display)[0].split()
+    if not words:
+        return ""
+    last = words[-1]
+    if len(last) > 3 and last[:2].lower() in ("al", "el") and last[2] == "-":
+        bare = fold(last[3:])
+    else:
+        f = len(words) - 1
+        while f > 0 and opens_family(words[f - 1]):
+            f -= 1
+        bare = fold(last) if f == 0 and len(words) > 1 else ""
+    return bare if bare != fold(" ".join(words)) else ""
 
 
 @functools.lru_cache(maxsize=None)
@@ -118,6 +146,11 @@ def author_matches(query, display):
         for fam in (" ".join(words[pf:]), words[-1]):
             if author_matches_as_written(fam + ", " + given, display):
                 return True
+    # A family name that opens with its particles, typed alone ("van der
+    # Berg", "Ó Conaill")
+    if ("," not in query and len(words) >= 2 and all(opens_family(w) for w in words[:-1]) and
+            author_matches_as_written(" ".join(words) + ",", display)):
+        return True
     # "Li, Fei-Fei": a hyphenated given name of whole parts is also read
     # turned round, for a work that writes the name family first ("Li
     # Fei-Fei", given Li and family Fei-Fei as written)
@@ -130,7 +163,7 @@ def author_matches(query, display):
 def author_matches_as_written(query, display):
     qf, qg, qinit = name_parts(query)
     wf, wg, winit = name_parts(display)
-    if qf != wf:
+    if qf != wf and qf != bare_family(display):
         return False
     if not qg:
         return True
@@ -347,6 +380,14 @@ suite(db, recs, [
     ("samples: --author 'Chiara De Santis|Ibanez'", dict(authors=["Chiara De Santis|Ibanez"])),
     ("samples: --author 'Chiara De Santis et al.'", dict(authors=["Chiara De Santis et al."])),
     ("samples: --author 'Ibanez, J., et al'", dict(authors=["Ibanez, J., et al"])),
+    # particles in capitals and Irish ones open a family name, which is
+    # found without them too
+    ("samples: --author 'De Santis, C.'", dict(authors=["De Santis, C."])),
+    ("samples: --author 'Santis'", dict(authors=["Santis"])),
+    ("samples: --author 'Ó Conaill'", dict(authors=["Ó Conaill"])),
+    ("samples: --author 'O Conaill, R.'", dict(authors=["O Conaill, R."])),
+    ("samples: --author 'Conaill'", dict(authors=["Conaill"])),
+    ("samples: --author 'Berg'", dict(authors=["Berg"])),
     ("samples: --category 'eess|q-bio'", dict(cats=["eess|q-bio"])),
     ("samples: --category cs --category stat (both)", dict(cats=["cs", "stat"])),
     ("samples: year+category+author", dict(year=(2012, None), cats=["cs"], authors=["Y. Tanabe|Mehta"])),

@@ -42,7 +42,8 @@ static void build(void)
                             "Optimal optimisation of optimizers",
                             "Glacier radar and coral sonar \xe5\x86\xb0\xe5\xb7\x9d\xe9\x9b\xb7\xe8\xbe\xbe"};
     const char *cats[] = {"cs.LG", "cs.CV", "cs.CL", "math.OC", "eess.SP"};
-    const char *authors[] = {"Zhihua Wu", "Bal\xc3\xa1zs Szegedy"};
+    const char *authors[] = {"Zhihua Wu", "Bal\xc3\xa1zs Szegedy",
+                             "Se\xc3\xa1n \xc3\x93 Conaill", "Chiara De Santis"};
     for (int i = 0; i < 5; i++) {
         char id[16];
         snprintf(id, sizeof id, "q%d", i);
@@ -57,7 +58,7 @@ static void build(void)
         wk.categories = &cats[i];
         wk.n_categories = 1;
         wk.authors = authors;
-        wk.n_authors = 2;
+        wk.n_authors = 4;
         wk.year = 2018 + i;
         if (pdx_put(w, &wk))
             abort();

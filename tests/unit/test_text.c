@@ -195,6 +195,44 @@ static void keys2(const char *name, const char *family, const char *given,
     keys_r(name, 2, family, given, initial, is_initial);
 }
 
+/* A record's name under rules 3: its family name, and that name
+ * without the particles that open it ("" when none does). */
+static void keys3(const char *name, const char *family, const char *bare,
+                  const char *given)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys_rules(&a, name, 3, &k), 0);
+    CHECK_STR(k.family, family);
+    CHECK_STR(k.bare ? k.bare : "(null)", bare);
+    CHECK_STR(k.given, given);
+    arena_free(&a);
+}
+
+static void test_particle_names(void)
+{
+    keys3("Ludwig van Beethoven", "vanbeethoven", "beethoven", "ludwig");
+    keys3("Chiara De Santis", "desantis", "santis", "chiara");
+    keys3("Anton Van Den Hengel", "vandenhengel", "hengel", "anton");
+    keys3("Jean-Luc de La Fontaine", "delafontaine", "fontaine", "jeanluc");
+    keys3("Se\xc3\xa1n \xc3\x93 Conaill", "oconaill", "conaill", "sean");
+    keys3("M\xc3\xa1ire N\xc3\xad Bhriain", "nibhriain", "bhriain", "maire");
+    keys3("Ciar\xc3\xa1n Mac Math\xc3\xbana", "macmathuna", "mathuna", "ciaran");
+    keys3("Conor O Connell", "oconnell", "connell", "conor");
+    keys3("Sean O'Connell", "oconnell", "", "sean");
+    keys3("Omar Al-Farsi", "alfarsi", "farsi", "omar");
+    keys3("van der Berg, Jan", "vanderberg", "berg", "jan");
+    keys3("De Santis, C.", "desantis", "santis", "c");
+    keys3("Zhihua Wu", "wu", "", "zhihua");
+    keys3("Wu, Zhihua", "wu", "", "zhihua");
+    /* the first word is a given name, whatever it is */
+    keys3("Van Morrison", "morrison", "", "van");
+    keys3("Da Wenhao", "wenhao", "", "da");
+    /* rules 2: particles in lower case only, no bare name */
+    keys_r("Chiara De Santis", 2, "santis", "chiara", "c", 0);
+    keys_r("Se\xc3\xa1n \xc3\x93 Conaill", 2, "conaill", "sean", "s", 0);
+}
+
 static void test_filter_names(void)
 {
     /* Hyphenated given names: one name under rules 2, its first part
@@ -257,8 +295,14 @@ static void test_filter_names(void)
     filter("Smith and others", "smith///0");
     filter("Betal", "betal///0");
     /* particles in capitals before the last word: the family name too */
-    filter("Yann Le Cun", "cun/yann/y/0 | lecun/yann/y/0 | yann/le/l/0");
-    filter("Anton Van Den Hengel", "hengel/anton/a/0 | vandenhengel/anton/a/0 | anton/van/v/0");
+    filter("Yann Le Cun", "lecun/yann/y/0 | cun/yann/y/0 | yann/le/l/0");
+    filter("Anton Van Den Hengel", "vandenhengel/anton/a/0 | hengel/anton/a/0 | anton/van/v/0");
+    filter_r("Yann Le Cun", 2, "cun/yann/y/0 | lecun/yann/y/0 | yann/le/l/0");
+    /* Irish particles open a family name, typed alone too */
+    filter("\xc3\x93 Conaill", "oconaill///0 | conaill/o/o/1 | o/conaill/c/0"); /* "Ó Conaill" */
+    filter("N\xc3\xad Bhriain", "nibhriain///0 | bhriain/ni/n/0 | ni/bhriain/b/0"); /* "Ní Bhriain" */
+    filter("C. De Santis", "desantis/c/c/1 | santis/c/c/1");
+    filter("De Santis, C.", "desantis/c/c/1");
     filter("H. M", "m/h/h/1");
     filter("Hemanth Kumar M", "hemanthkumar/m/m/1 | m/hemanth/h/0 | hemanth/kumar/k/0");
     /* family first with a middle initial */
@@ -355,6 +399,7 @@ int main(void)
     test_tex_scripts();
     test_strip_markup();
     test_filter_names();
+    test_particle_names();
     test_utf8();
     test_clean();
     test_fold();
