@@ -126,6 +126,19 @@ static char *bare_family(arena *a, const char *fam, size_t n)
     return arena_strdup(a, "");
 }
 
+/* Is w[0..n) a whole word of a name: two letters or more, no dot, not
+ * a suffix ("García"; not "M.", "M", "Jr")? */
+static int whole_word(const char *w, size_t n)
+{
+    size_t letters = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w[i] == '.')
+            return 0;
+        letters += ((unsigned char)w[i] & 0xc0) != 0x80;
+    }
+    return letters >= 2 && !text_name_is_suffix(w, n);
+}
+
 /* First letter (one code point) of a folded key, as a string. */
 static char *first_char(arena *a, const char *key)
 {
@@ -244,7 +257,8 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         out->family = text_fold(a, name, (size_t)(comma - name));
         if (!out->family ||
             (rules >= 3 &&
-             !(out->bare = bare_family(a, name, (size_t)(comma - name)))))
+             (!(out->bare = bare_family(a, name, (size_t)(comma - name))) ||
+              !(out->family2 = arena_strdup(a, "")))))
             return -1;
         return given_keys(a, g, (size_t)(g_end - g), rules, out);
     }
@@ -266,6 +280,17 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
     if (!out->family ||
         (rules >= 3 && !(out->bare = bare_family(a, w[f].p, fam_len))))
         return -1;
+    if (rules >= 3) {
+        /* "Gabriel García Márquez": the last two words may be one
+         * family name */
+        out->family2 = k >= 3 && f == k - 1 && whole_word(w[k - 2].p, w[k - 2].n) &&
+                               whole_word(w[k - 1].p, w[k - 1].n)
+                           ? text_fold(a, w[k - 2].p,
+                                       (size_t)(w[k - 1].p + w[k - 1].n - w[k - 2].p))
+                           : arena_strdup(a, "");
+        if (!out->family2)
+            return -1;
+    }
     if (f == 0)
         return given_keys(a, "", 0, rules, out);
     return given_keys(a, w[0].p, (size_t)(w[f - 1].p + w[f - 1].n - w[0].p),
@@ -561,6 +586,16 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
      * both are tried, unless the first word is an initial ("Z. Wu"), or
      * the second of two ("Zhihua W."), or the name holds a particle ("Jan
      * van der Berg"): those fix the order. */
+    /* "Gabriel García Márquez", "G. García Márquez": the last two words
+     * as a double family name too, as a work that writes "García
+     * Márquez, G." is read */
+    if (rules >= 3 && np < 3 && out[0].family2 && *out[0].family2) {
+        if (filter_parse(a, w[k - 2].p, (size_t)(end - w[k - 2].p), w[0].p,
+                         (size_t)(w[k - 3].p + w[k - 3].n - w[0].p), 0, rules,
+                         &out[np]))
+            return -1;
+        np++;
+    }
     const char *g1 = w[1].p;
     size_t last_letters = 0;
     for (size_t i = 0; i < w[k - 1].n; i++)
@@ -575,7 +610,7 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
         particles |= is_lower_particle(w[i].p, w[i].n);
     if ((k == 2 && (last_letters < 2 || memchr(w[k - 1].p, '.', w[k - 1].n))) ||
         first_letters < 2 || memchr(w[0].p, '.', w[0].n) || particles ||
-        is_particle(w[0].p, w[0].n))
+        is_particle(w[0].p, w[0].n) || np >= 3)
         return np;
     if (filter_parse(a, w[0].p, w[0].n, g1, (size_t)(end - g1), 0, rules, &out[np]))
         return -1;

@@ -58,10 +58,18 @@ char *text_unaccent(const char *s, size_t n, size_t *len);
  *   bare     under rules 3, the family name without the particles that
  *            open it ("berg" for van der Berg, "farsi" for Al-Farsi),
  *            or "" when none does; NULL under rules 1 and 2
+ *   family2  under rules 3, for a name of three words or more written
+ *            given names first, with no particle before its family name
+ *            and a whole word before that, its last two words folded
+ *            ("garciamarquez" for Gabriel García Márquez): the double
+ *            family name Spanish and Portuguese names have, which
+ *            bibliographies write "García Márquez, G."; "" else, NULL
+ *            under rules 1 and 2
  * Strings allocated in `a`.  Returns 0, or -1 on out-of-memory. */
 typedef struct name_keys {
     char *family;
     char *bare;
+    char *family2;
     char *given;
     char *initial;
     int given_is_initial;

@@ -20,7 +20,9 @@ typedef struct shim_author {
     const char *full;    /* "family given", "family i" when only
                             initials are known                 */
     const char *bare;    /* the family name without its opening
-                            particles, or "" (name rules 3)    */
+                            particles, or the last two words of
+                            a name of three, or "" (name rules
+                            3: name_keys' bare, family2)       */
     const char *full_bare; /* "bare given", or ""              */
 } shim_author;
 

@@ -179,8 +179,11 @@ int author_answers(arena *a, const char *name, int rules,
         return 0;
     const char *g = nk.given_is_initial ? nk.initial : nk.given;
     const char *full = *nk.initial ? text_join2(a, nk.family, g) : NULL;
-    /* the family name without its particles answers too (rules 3) */
-    const char *bare = nk.bare && *nk.bare ? nk.bare : NULL;
+    /* the family name without its particles, or the double family
+     * name, answers too (rules 3, as the indexer writes it) */
+    const char *bare = nk.bare && *nk.bare ? nk.bare
+                       : nk.family2 && *nk.family2 ? nk.family2
+                                                   : NULL;
     const char *full_bare = bare && *nk.initial ? text_join2(a, bare, g) : NULL;
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i].key;

@@ -99,6 +99,27 @@ def bare_family(display):
     return bare if bare != fold(" ".join(words)) else ""
 
 
+def whole(word):
+    """A whole word of a name: two letters or more, no dot, not a suffix."""
+    return "." not in word and len(word) >= 2 and word not in SUFFIXES
+
+
+@functools.lru_cache(maxsize=None)
+def family2(display):
+    """The last two words of a name of three or more written given names
+    first, folded, when both are whole and no particle opens the family
+    name ("garciamarquez" for Gabriel García Márquez): a double family
+    name, which an author is found by too; else ""."""
+    if "," in display:
+        return ""
+    words = display.split()
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words.pop()
+    if len(words) < 3 or opens_family(words[-2]) or not (whole(words[-2]) and whole(words[-1])):
+        return ""
+    return fold(words[-2] + " " + words[-1])
+
+
 @functools.lru_cache(maxsize=None)
 def name_parts(display):
     """(family, first given name, given is only initials) of a display
@@ -151,6 +172,14 @@ def author_matches(query, display):
     if ("," not in query and len(words) >= 2 and all(opens_family(w) for w in words[:-1]) and
             author_matches_as_written(" ".join(words) + ",", display)):
         return True
+    # "Gabriel García Márquez", "G. García Márquez": the last two words as
+    # a double family name too
+    if "," not in query and family2(query):
+        ws = query.split()
+        while len(ws) > 1 and ws[-1] in SUFFIXES:
+            ws.pop()
+        if author_matches_as_written(" ".join(ws[-2:]) + ", " + " ".join(ws[:-2]), display):
+            return True
     # "Li, Fei-Fei": a hyphenated given name of whole parts is also read
     # turned round, for a work that writes the name family first ("Li
     # Fei-Fei", given Li and family Fei-Fei as written)
@@ -163,7 +192,7 @@ def author_matches(query, display):
 def author_matches_as_written(query, display):
     qf, qg, qinit = name_parts(query)
     wf, wg, winit = name_parts(display)
-    if qf != wf and qf != bare_family(display):
+    if qf != wf and qf != bare_family(display) and qf != family2(display):
         return False
     if not qg:
         return True

@@ -209,6 +209,18 @@ static void keys3(const char *name, const char *family, const char *bare,
     arena_free(&a);
 }
 
+/* A record's name under rules 3: its family name and its last two
+ * words as a double family name ("" when not one). */
+static void keys_f2(const char *name, const char *family, const char *family2)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys_rules(&a, name, 3, &k), 0);
+    CHECK_STR(k.family, family);
+    CHECK_STR(k.family2 ? k.family2 : "(null)", family2);
+    arena_free(&a);
+}
+
 static void test_particle_names(void)
 {
     keys3("Ludwig van Beethoven", "vanbeethoven", "beethoven", "ludwig");
@@ -228,6 +240,16 @@ static void test_particle_names(void)
     /* the first word is a given name, whatever it is */
     keys3("Van Morrison", "morrison", "", "van");
     keys3("Da Wenhao", "wenhao", "", "da");
+    /* a double family name: the last two words, when both are whole */
+    keys_f2("Gabriel Garc\xc3\xad" "a M\xc3\xa1rquez", "marquez", "garciamarquez");
+    keys_f2("Mar\xc3\xad" "a Jos\xc3\xa9 Fern\xc3\xa1ndez L\xc3\xb3pez", "lopez", "fernandezlopez");
+    keys_f2("Vishal M. Patel", "patel", "");
+    keys_f2("Vishal M Patel", "patel", "");
+    keys_f2("Martin Luther King Jr.", "king", "lutherking");
+    keys_f2("Trawinski Arkadiusz P.", "p", "");
+    keys_f2("Jan van der Berg", "vanderberg", "");
+    keys_f2("Zhihua Wu", "wu", "");
+    keys_f2("Garc\xc3\xad" "a M\xc3\xa1rquez, Gabriel", "garciamarquez", "");
     /* rules 2: particles in lower case only, no bare name */
     keys_r("Chiara De Santis", 2, "santis", "chiara", "c", 0);
     keys_r("Se\xc3\xa1n \xc3\x93 Conaill", 2, "conaill", "sean", "s", 0);
@@ -284,7 +306,14 @@ static void test_filter_names(void)
     filter("Badea \xc5\x9e" "B", "badea/s/s/1 | sb/badea/b/0"); /* "Badea ŞB" */
     filter("CD Manning", "manning/c/c/1 | cd/manning/m/0");
     filter("YU Zedong", "zedong/y/y/1 | yu/zedong/z/0");
-    filter("MD Mahbubur Rahman", "rahman/md/m/0 | md/mahbubur/m/0");
+    filter("MD Mahbubur Rahman", "rahman/md/m/0 | mahbuburrahman/md/m/0 | md/mahbubur/m/0");
+    /* a double family name (rules 3): the last two words too */
+    filter("Gabriel Garc\xc3\xad" "a M\xc3\xa1rquez",
+           "marquez/gabriel/g/0 | garciamarquez/gabriel/g/0 | gabriel/garcia/g/0");
+    filter("G. Garc\xc3\xad" "a M\xc3\xa1rquez", "marquez/g/g/0 | garciamarquez/g/g/1");
+    filter("Garc\xc3\xad" "a M\xc3\xa1rquez, G.", "garciamarquez/g/g/1");
+    filter_r("Gabriel Garc\xc3\xad" "a M\xc3\xa1rquez", 2,
+             "marquez/gabriel/g/0 | gabriel/garcia/g/0");
     filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
     filter("van der Berg J", "vanderberg/j/j/1");
     /* a citation's "et al." is left out */
