@@ -117,9 +117,7 @@ static char *bare_family(arena *a, const char *fam, size_t n)
     const char *last = w[k - 1].p;
     size_t ln = w[k - 1].n;
     /* Arabic's article written onto the name: "Al-Farsi", "el-Din" */
-    if (ln > 3 && (last[0] == 'a' || last[0] == 'A' || last[0] == 'e' ||
-                   last[0] == 'E') &&
-        (last[1] == 'l' || last[1] == 'L') && last[2] == '-')
+    if (ln > 3 && (!strncasecmp(last, "al-", 3) || !strncasecmp(last, "el-", 3)))
         return text_fold(a, last + 3, ln - 3);
     if (f == 0 && k > 1)
         return text_fold(a, last, ln);
@@ -235,6 +233,13 @@ static int given_keys(arena *a, const char *g, size_t n, int rules,
     out->given_len = n;
     out->given_is_initial = any && all_initial;
     return (out->given && out->initial) ? 0 : -1;
+}
+
+const char *text_name_other_family(const name_keys *k)
+{
+    if (k->bare && *k->bare)
+        return k->bare;
+    return k->family2 && *k->family2 ? k->family2 : NULL;
 }
 
 int text_name_keys(arena *a, const char *name, name_keys *out)

@@ -77,6 +77,12 @@ typedef struct name_keys {
     size_t given_len;
 } name_keys;
 
+/* The other family name an author is found by (rules 3): k's bare
+ * family name, else its double family name; NULL when it has neither.
+ * The indexer writes its keys and a work's stored names are checked
+ * against it. */
+const char *text_name_other_family(const name_keys *k);
+
 /* The first letter of every part of k's given names, hyphenated parts
  * apart ("Ming-Hsuan" and "M.-H." give "mh"), at most TEXT_NAME_INITIALS
  * letters, folded, in `a`; "" if none, NULL on out-of-memory.  Made on

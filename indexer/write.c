@@ -120,10 +120,8 @@ static int put_work(pdx_index *ix, arena *a, const merge_work *m,
         /* the family name without its particles too ("berg" for van
          * der Berg), or the double family name ("garciamarquez" for
          * Gabriel García Márquez), so that either finds the author */
-        sa->bare = nk.bare && *nk.bare && strcmp(nk.bare, nk.family)
-                       ? nk.bare
-                   : nk.family2 && *nk.family2 ? nk.family2
-                                               : "";
+        const char *other = text_name_other_family(&nk);
+        sa->bare = other ? other : "";
         sa->full_bare = "";
         if (*nk.family && *nk.initial) {
             /* "family given", or "family i" when only initials are

@@ -181,9 +181,7 @@ int author_answers(arena *a, const char *name, int rules,
     const char *full = *nk.initial ? text_join2(a, nk.family, g) : NULL;
     /* the family name without its particles, or the double family
      * name, answers too (rules 3, as the indexer writes it) */
-    const char *bare = nk.bare && *nk.bare ? nk.bare
-                       : nk.family2 && *nk.family2 ? nk.family2
-                                                   : NULL;
+    const char *bare = text_name_other_family(&nk);
     const char *full_bare = bare && *nk.initial ? text_join2(a, bare, g) : NULL;
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i].key;

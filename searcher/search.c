@@ -449,22 +449,27 @@ static int mark_matched_authors(pdx_results *r, int rules,
     return 0;
 }
 
+/* Appends text to r's note, after "; " when it holds one already, cut
+ * on a character's boundary where the note is full. */
+static void add_note(pdx_results *r, const char *text)
+{
+    char note[2 * sizeof r->totals.note];
+    snprintf(note, sizeof note, "%s%s%s", r->totals.note,
+             r->totals.note[0] ? "; " : "", text);
+    text_truncate_utf8(note, sizeof r->totals.note - 1);
+    memcpy(r->totals.note, note, strlen(note) + 1);
+}
+
 /* An index built by older name rules reads a hyphenated given name as its
  * first part ("Ming-Hsuan" as "Ming"), and (before rules 3) a particle in
  * capitals or an Irish one as a given name, and knows no family name
  * without its particles: say so when an author filter reads differently
- * now, rather than answer by the old rule silently. */
+ * now, rather than answer by the old rule silently (after a note already
+ * there, "no work has author ..."). */
 static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
 {
-    /* after a note already there ("no work has author ..."), this one */
-    const size_t was = strlen(r->totals.note);
-    char *note = r->totals.note + was + (was ? 2 : 0);
-    const size_t room = was + 2 < sizeof r->totals.note
-                            ? sizeof r->totals.note - was - (was ? 2 : 0)
-                            : 0;
-    if (room)
-        note[0] = '\0';
-    for (size_t i = 0; i < q->n_authors && room > 1 && !note[0]; i++) {
+    char msg[2 * sizeof r->totals.note] = ""; /* add_note cuts it */
+    for (size_t i = 0; i < q->n_authors && !msg[0]; i++) {
         arena a = {0};
         name_keys now[3], then[3];
         char *clean = text_clean(&a, q->authors[i]);
@@ -475,13 +480,13 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
             particles |= now[k].bare && *now[k].bare;
         if (n_now > 0 && n_then > 0 && rules < 2 &&
             strcmp(now[0].given, then[0].given))
-            snprintf(note, room,
+            snprintf(msg, sizeof msg,
                      "this index was built before hyphenated given names "
                      "were told apart: \"%s\" was searched as \"%s %s\"; "
                      "rebuild it once (paperdex index --full) to have them",
                      q->authors[i], then[0].given, then[0].family);
         else if (n_now > 0 && rules < 3 && particles)
-            snprintf(note, room,
+            snprintf(msg, sizeof msg,
                      "this index was built before particles in capitals "
                      "and Irish ones (De Santis, \xc3\x93 Conaill) opened a "
                      "family name, and before a family name was found "
@@ -490,8 +495,8 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
                      q->authors[i]);
         arena_free(&a);
     }
-    if (was && note[0])
-        memcpy(r->totals.note + was, "; ", 2);
+    if (msg[0])
+        add_note(r, msg);
 }
 
 /* The nearest name the index holds to the author filter `name`
@@ -1042,13 +1047,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         text_truncate_utf8(note, sizeof r->totals.note - 1);
         memcpy(r->totals.note, note, strlen(note) + 1);
     }
-    if (fields_note[0] && !named) {
-        char note[2 * sizeof r->totals.note];
-        snprintf(note, sizeof note, "%s%s%s", r->totals.note,
-                 r->totals.note[0] ? "; " : "", fields_note);
-        text_truncate_utf8(note, sizeof r->totals.note - 1);
-        memcpy(r->totals.note, note, strlen(note) + 1);
-    }
+    if (fields_note[0] && !named)
+        add_note(r, fields_note);
     /* The query's author: values are filters like --author: their
      * authors are marked too. */
     shim_author_key *marks = aks;

@@ -71,9 +71,7 @@ def split_name(display):
     if "," in display:
         fam, given = display.split(",", 1)
         return fam, given.split(",")[0]
-    words = display.split()
-    while len(words) > 1 and words[-1] in SUFFIXES:
-        words.pop()
+    words = without_suffixes(display)
     f = len(words) - 1
     while f > 1 and opens_family(words[f - 1]):
         f -= 1
@@ -99,6 +97,14 @@ def bare_family(display):
     return bare if bare != fold(" ".join(words)) else ""
 
 
+def without_suffixes(display):
+    """A name's words, its suffixes ("Jr.", "III") left out."""
+    words = display.split()
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words.pop()
+    return words
+
+
 def whole(word):
     """A whole word of a name: two letters or more, no dot, not a suffix."""
     return "." not in word and len(word) >= 2 and word not in SUFFIXES
@@ -112,9 +118,7 @@ def family2(display):
     name, which an author is found by too; else ""."""
     if "," in display:
         return ""
-    words = display.split()
-    while len(words) > 1 and words[-1] in SUFFIXES:
-        words.pop()
+    words = without_suffixes(display)
     if len(words) < 3 or opens_family(words[-2]) or not (whole(words[-2]) and whole(words[-1])):
         return ""
     return fold(words[-2] + " " + words[-1])
@@ -175,9 +179,7 @@ def author_matches(query, display):
     # "Gabriel García Márquez", "G. García Márquez": the last two words as
     # a double family name too
     if "," not in query and family2(query):
-        ws = query.split()
-        while len(ws) > 1 and ws[-1] in SUFFIXES:
-            ws.pop()
+        ws = without_suffixes(query)
         if author_matches_as_written(" ".join(ws[-2:]) + ", " + " ".join(ws[:-2]), display):
             return True
     # "Li, Fei-Fei": a hyphenated given name of whole parts is also read
