@@ -19,6 +19,10 @@ Three kinds of query, N of each (default 1,000):
            word); relevant: those works.  nDCG@10 (binary gains).
   whole    (a known-item check) a work's whole title as typed; relevant:
            every work of that title.  success@1.
+  pdf      partial titles as pasted from a PDF: runs as above that write
+           ff, fi or fl, those letters as the font's ligatures, as a
+           PDF's text layer gives them (U+FB00-U+FB04: "Eﬃcient
+           ﬁne-tuning").  MRR@10 and success@1.
 
 paperdex is run through bench/pdx_qbench (one handle, top 10, no
 snippets), FTS5 through bench/fts5_bench (bm25 with the title weighted
@@ -80,8 +84,9 @@ class TitleIndex:
         return sorted(i for i in cand if key in self.norm[i])
 
 
-def partial_queries(titles, tix, n, rng):
-    """Runs of 3-6 words of a title, as written."""
+def partial_queries(titles, tix, n, rng, pdf=False):
+    """Runs of 3-6 words of a title, as written; with pdf, only runs
+    that write a ligature's letters, as a PDF gives them (as_pdf)."""
     out = []
     order = list(range(len(titles)))
     rng.shuffle(order)
@@ -93,13 +98,15 @@ def partial_queries(titles, tix, n, rng):
         s = rng.randrange(len(toks) - k + 1)
         run = toks[s:s + k]
         run[-1] = run[-1].rstrip(":,.;")
+        if pdf and as_pdf(" ".join(run)) == " ".join(run):
+            continue
         words = norm_words(" ".join(run))
         if len([w for w in words if w not in STOP]) < 2:
             continue
         rel = tix.holding(words)
         if i not in rel:
             continue
-        out.append((" ".join(run), rel))
+        out.append((as_pdf(" ".join(run)) if pdf else " ".join(run), rel))
         if len(out) == n:
             break
     return out
@@ -120,6 +127,26 @@ def whole_queries(titles, tix, n, rng):
         if len(out) == n:
             break
     return out
+
+
+LIGATURES = [("ffi", "\ufb03"), ("ffl", "\ufb04"), ("ff", "\ufb00"),
+             ("fi", "\ufb01"), ("fl", "\ufb02")]
+
+
+def as_pdf(title):
+    """title as a PDF's text layer writes it: ff, fi, fl, ffi and ffl in
+    lower case as one ligature character each, longest first."""
+    out, i = [], 0
+    while i < len(title):
+        for letters, lig in LIGATURES:
+            if title.startswith(letters, i):
+                out.append(lig)
+                i += len(letters)
+                break
+        else:
+            out.append(title[i])
+            i += 1
+    return "".join(out)
 
 
 def topic_queries(titles, tix, n, rng):
@@ -160,7 +187,7 @@ def run_ids(cmd, qfile, env_extra):
 
 def measures(kind, queries, got, ids):
     rels = [set(ids[i] for i in rel) for _, rel in queries]
-    if kind in ("partial", "whole"):
+    if kind in ("partial", "whole", "pdf"):
         rr, s1, s10 = [], 0, 0
         for rel, g in zip(rels, got):
             r = next((k + 1 for k, x in enumerate(g[:10]) if x in rel), None)
@@ -170,6 +197,8 @@ def measures(kind, queries, got, ids):
         n = len(rels)
         if kind == "whole":
             return {"whole success@1": s1 / n, "whole MRR@10": sum(rr) / n}
+        if kind == "pdf":
+            return {"pdf MRR@10": sum(rr) / n, "pdf success@1": s1 / n}
         return {"MRR@10": sum(rr) / n, "success@1": s1 / n, "success@10": s10 / n}
     nd = []
     for rel, g in zip(rels, got):
@@ -201,7 +230,8 @@ def main(argv):
     rng = random.Random(a.seed)
     kinds = {"partial": partial_queries(titles, tix, a.n, rng),
              "topic": topic_queries(titles, tix, a.n, rng),
-             "whole": whole_queries(titles, tix, a.n, rng)}
+             "whole": whole_queries(titles, tix, a.n, rng),
+             "pdf": partial_queries(titles, tix, a.n, rng, pdf=True)}
     qfiles = {}
     for kind, qs in kinds.items():
         qfiles[kind] = os.path.join(a.work, kind + ".tsv")
@@ -249,14 +279,16 @@ def main(argv):
     with open(os.path.join(a.work, "titles.json"), "w") as f:
         json.dump(res, f, indent=1)
     cols = ["MRR@10", "success@1", "success@10", "nDCG@10", "whole success@1",
+            "pdf MRR@10", "pdf success@1",
             "partial p50 ms", "partial p99 ms", "topic p50 ms", "topic p99 ms"]
-    print("%d partial titles, %d title topics, %d whole titles, %s\n" % (
-        len(kinds["partial"]), len(kinds["topic"]), len(kinds["whole"]), a.corpus))
+    print("%d partial titles, %d title topics, %d whole titles, %d partial titles pasted from a PDF, %s\n" % (
+        len(kinds["partial"]), len(kinds["topic"]), len(kinds["whole"]),
+        len(kinds["pdf"]), a.corpus))
     print("| engine | partial MRR@10 | s@1 | s@10 | topic nDCG@10 | whole titles s@1 "
-          "| partial p50 / p99 ms | topic p50 / p99 ms |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| from a PDF MRR@10 | s@1 | partial p50 / p99 ms | topic p50 / p99 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, row in res["engines"].items():
-        print("| %s | %.4f | %.3f | %.3f | %.4f | %.3f | %.2f / %.2f | %.2f / %.2f |" % (
+        print("| %s | %.4f | %.3f | %.3f | %.4f | %.3f | %.4f | %.3f | %.2f / %.2f | %.2f / %.2f |" % (
             (name,) + tuple(row[c] for c in cols)))
 
 

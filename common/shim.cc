@@ -440,8 +440,11 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                LAYOUT_FORMS_WORDS;
     h->year_terms = read_stamp(h, docs, LAYOUT_META_YEARS,
                                LAYOUT_YEARS_TERMS) == LAYOUT_YEARS_TERMS;
-    h->math_scripts = read_stamp(h, docs, LAYOUT_META_MATH,
-                                 LAYOUT_MATH_SCRIPTS) == LAYOUT_MATH_SCRIPTS;
+    const std::string math =
+        read_stamp(h, docs, LAYOUT_META_MATH, LAYOUT_MATH_UNICODE);
+    h->math_scripts = math == LAYOUT_MATH_UNICODE ? TEXT_MATH_UNICODE
+                      : math == LAYOUT_MATH_SCRIPTS ? TEXT_MATH_TEX
+                                                    : 0;
     h->compounds_joined = read_stamp(h, docs, LAYOUT_META_COMPOUNDS,
                                      LAYOUT_COMPOUNDS_JOINED) ==
                           LAYOUT_COMPOUNDS_JOINED;

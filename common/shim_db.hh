@@ -118,9 +118,10 @@ struct shim_db {
     /* Each work holds its XY<year> term (LAYOUT_META_YEARS): year
      * filters are ORs of them, else SLOT_YEAR's ranges. */
     bool year_terms = false;
-    /* Its formulas' scripts and \ell read by today's rules
-     * (LAYOUT_META_MATH): the writer and the query alike */
-    bool math_scripts = false;
+    /* The rules its formulas' scripts and \ell are read by
+     * (LAYOUT_META_MATH): 0, TEXT_MATH_TEX or TEXT_MATH_UNICODE
+     * (common/text.h), for the writer and the query alike */
+    int math_scripts = 0;
     /* Its title's and abstract's hyphenated compounds are also indexed
      * as one word (LAYOUT_META_COMPOUNDS): the writer's rule, and the
      * snippet's, which marks such a compound whole for the closed word

@@ -369,8 +369,42 @@ static char *finish_nfc(arena *a, strbuf *b)
  * space, and (with tex) not where a TeX command may begin. */
 static int plain_byte(unsigned char c, int tex)
 {
-    return !is_space_or_ctl(c) && c != 0xC2 &&
+    return !is_space_or_ctl(c) && c != 0xC2 && c != 0xEF &&
            !(tex && (c == '\\' || c == '{'));
+}
+
+size_t text_compat_letters(const char *s, size_t n, char out[3],
+                           size_t *out_len)
+{
+    static const char *const ligatures[] = {"ff", "fi",  "fl", "ffi",
+                                            "ffl", "st", "st"};
+    const unsigned char *u = (const unsigned char *)s;
+    if (n >= 2 && u[0] == 0xC2 && u[1] == 0xB5) { /* the micro sign */
+        memcpy(out, "\xce\xbc", 2);               /* Greek small mu */
+        *out_len = 2;
+        return 2;
+    }
+    if (n < 3 || u[0] != 0xEF)
+        return 0;
+    if (u[1] == 0xAC && u[2] >= 0x80 && u[2] <= 0x86) { /* U+FB00-U+FB06 */
+        const char *l = ligatures[u[2] - 0x80];
+        *out_len = strlen(l);
+        memcpy(out, l, *out_len);
+        return 3;
+    }
+    /* U+FF01-U+FF5E is ASCII's 0x21-0x7E shifted: U+FF10 + k is '0' + k */
+    unsigned cp = 0;
+    if (u[1] == 0xBC && u[2] >= 0x80 && u[2] <= 0xBF)
+        cp = 0xFF00u + (u[2] - 0x80u);
+    else if (u[1] == 0xBD && u[2] >= 0x80 && u[2] <= 0x9A)
+        cp = 0xFF40u + (u[2] - 0x80u);
+    if ((cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) ||
+        (cp >= 0xFF41 && cp <= 0xFF5A)) {
+        out[0] = (char)(cp - 0xFF00u + 0x20u);
+        *out_len = 1;
+        return 3;
+    }
+    return 0;
 }
 
 /* How many formatting commands' groups may be open at once (nested
@@ -452,6 +486,13 @@ static char *clean(arena *a, const char *s, int tex)
                 i = j;
                 continue;
             }
+        }
+        char letters[3];
+        size_t nl, k = text_compat_letters(s + i, n - i, letters, &nl);
+        if (k) {
+            sb_append(&b, letters, nl);
+            i += k;
+            continue;
         }
         sb_putc(&b, (char)c);
         i++;
@@ -664,6 +705,31 @@ static size_t digit_script_at(const char *s, size_t n, size_t i,
     return j - i;
 }
 
+/* The digit of a Unicode sub- or superscript digit at s[i..n) (U+2070,
+ * U+00B9, U+00B2, U+00B3, U+2074-U+2079, U+2080-U+2089) in *digit, and
+ * its length in bytes; 0 for anything else. */
+static size_t unicode_script_digit(const char *s, size_t n, size_t i,
+                                   char *digit)
+{
+    const unsigned char *u = (const unsigned char *)s + i;
+    if (i + 2 <= n && u[0] == 0xC2 &&
+        (u[1] == 0xB9 || u[1] == 0xB2 || u[1] == 0xB3)) {
+        *digit = u[1] == 0xB9 ? '1' : u[1] == 0xB2 ? '2' : '3';
+        return 2;
+    }
+    if (i + 3 <= n && u[0] == 0xE2 && u[1] == 0x81 &&
+        (u[2] == 0xB0 || (u[2] >= 0xB4 && u[2] <= 0xB9))) {
+        *digit = (char)('0' + (u[2] - 0xB0));
+        return 3;
+    }
+    if (i + 3 <= n && u[0] == 0xE2 && u[1] == 0x82 && u[2] >= 0x80 &&
+        u[2] <= 0x89) {
+        *digit = (char)('0' + (u[2] - 0x80));
+        return 3;
+    }
+    return 0;
+}
+
 size_t text_compound_hyphen(const char *s, size_t n)
 {
     if (n >= 1 && s[0] == '-')
@@ -682,7 +748,8 @@ int text_may_hold_scripts(const char *s, size_t n, int math)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '_' || s[i] == '^' || s[i] == '\\' ||
-            (unsigned char)s[i] == 0xe2)
+            (unsigned char)s[i] == 0xe2 ||
+            (math >= TEXT_MATH_UNICODE && (unsigned char)s[i] == 0xc2))
             return 1;
     return 0;
 }
@@ -720,6 +787,22 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math)
                 memmove(out + o, at, len);
                 o += len;
                 i += k;
+                continue;
+            }
+            /* one to three digits written as Unicode's sub- or
+             * superscripts right after a letter or digit ("CO₂", "R²") */
+            char d[4];
+            size_t m = 0, j = i;
+            while (math >= TEXT_MATH_UNICODE && o > 0 &&
+                   isalnum((unsigned char)out[o - 1]) && m < 4 &&
+                   (k = unicode_script_digit(s, n, j, &d[m]))) {
+                j += k;
+                m++;
+            }
+            if (m >= 1 && m <= 3) {
+                memcpy(out + o, d, m); /* m bytes for at least 2 m read */
+                o += m;
+                i = j;
                 continue;
             }
         }

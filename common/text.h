@@ -19,10 +19,23 @@ int text_utf8_valid(const char *s, size_t n, size_t *bad);
 
 /* A display form of a field: TeX accent commands decoded (Bal\'azs,
  * {\"o}, \c{c}, \ss, ...), every run of white space or control characters
- * (line wraps included) collapsed to one space, ends trimmed, NFC.
+ * (line wraps included) collapsed to one space, a ligature or full-width
+ * letter as its letters (text_compat_letters), ends trimmed, NFC.
  * Input must be valid UTF-8.  Allocated in `a`; NULL on out-of-memory.
  * The result may be "" (all blank). */
 char *text_clean(arena *a, const char *s);
+
+/* The letters a compatibility character at s[0..n) stands for, as a
+ * PDF's text layer, a word processor and a CJK keyboard write them: a
+ * Latin ligature (U+FB00-U+FB06: ff, fi, fl, ffi, ffl, st, st) is its
+ * letters, a full-width Latin letter or digit (U+FF10-U+FF19,
+ * U+FF21-U+FF3A, U+FF41-U+FF5A) the ASCII one, the micro sign (U+00B5,
+ * "µm") the Greek mu, as Unicode's compatibility decomposition (NFKC)
+ * and Lucene's CJKWidthFilter read them.  Returns how many bytes of s it
+ * stands for (2 or 3), the letters (1 to 3 bytes, never more than that)
+ * in out and their count in *out_len; 0 for anything else. */
+size_t text_compat_letters(const char *s, size_t n, char out[3],
+                           size_t *out_len);
 
 /* A matching form: compatibility-decomposed, case-folded, accents and
  * every character that is not a letter or digit removed ("Balázs" ->
@@ -186,13 +199,20 @@ extern const char *const text_greek[TEXT_GREEK_LETTERS][2];
  * only shortens) and may be s itself; returns the length written. */
 size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math);
 
-/* With math set (an index stamped LAYOUT_MATH_SCRIPTS, and the searches
- * of one), text_join_tex_scripts also reads a norm's and a formula's
- * names as they are said and searched: \ell and the script small l
- * (U+2113) are l, and a script of one to three digits right after a
- * letter or digit, in a formula or not, is joined to it: "$L_1$",
+/* With math set (TEXT_MATH_TEX: an index stamped LAYOUT_MATH_SCRIPTS, and
+ * the searches of one), text_join_tex_scripts also reads a norm's and a
+ * formula's names as they are said and searched: \ell and the script
+ * small l (U+2113) are l, and a script of one to three digits right
+ * after a letter or digit, in a formula or not, is joined to it: "$L_1$",
  * "$\ell_1$", "$l_{1}$", "ℓ_1" and "ℓ1" are all L1 or l1, "$R^2$"
- * R2, "$x_{10}$" x10.  A letter's script ("x_i") stays. */
+ * R2, "$x_{10}$" x10.  A letter's script ("x_i") stays.  With
+ * TEXT_MATH_UNICODE (an index stamped LAYOUT_MATH_UNICODE, every new
+ * one), one to three digits written as Unicode's sub- or superscripts
+ * (U+2070-U+2079 and ¹ ² ³, U+2080-U+2089) right after a letter or digit
+ * are the digits joined too, as a PDF or a web page writes the same
+ * formula: "CO₂" is CO2, "H₂O" H2O, "R²" R2.  A longer run stays. */
+#define TEXT_MATH_TEX 1
+#define TEXT_MATH_UNICODE 2
 
 /* Might text_join_tex_scripts(s, n, out, math) change s?  (A cheap
  * test: false means it would not.) */

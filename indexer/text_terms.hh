@@ -67,10 +67,11 @@ class TextTerms {
      * list order).  Valid until the next call of clear() or index(). */
     const std::vector<const Term *> &sorted();
 
-    /* When set, formulas are read by today's rules (the index's
-     * LAYOUT_META_MATH): text_join_tex_scripts with math, so that
-     * "$\ell_1$" and "L1" are one word. */
-    bool math = false;
+    /* The rules formulas are read by (the index's LAYOUT_META_MATH):
+     * text_join_tex_scripts with math, so that from TEXT_MATH_TEX
+     * "$\ell_1$" and "L1" are one word, and from TEXT_MATH_UNICODE
+     * "CO₂" and "CO2"; 0, as they are. */
+    int math = 0;
 
     /* When set (the index's LAYOUT_META_COMPOUNDS), a compound of two
      * words joined by a hyphen ('-', U+2010, U+2011) with no space

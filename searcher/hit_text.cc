@@ -298,6 +298,20 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
     /* the word text[from, to) */
     auto word = [&](size_t from, size_t to) {
         std::string f = fold_word(text.substr(from, to - from));
+        /* a formula's word read as the index reads it (LAYOUT_META_MATH):
+         * "L_1", "ℓ1" and TeX's "\ell_1" are l1, "CO₂" co2; the mark
+         * then takes in the backslash */
+        if (h->math_scripts) {
+            const bool tex = from > 0 && text[from - 1] == '\\';
+            std::string j = tex ? "\\" + f : f;
+            if (text_may_hold_scripts(j.data(), j.size(), h->math_scripts))
+                j.resize(text_join_tex_scripts(j.data(), j.size(), &j[0],
+                                               h->math_scripts));
+            if (j != (tex ? "\\" + f : f)) {
+                f = j;
+                from -= tex && j.compare(0, 1, "\\");
+            }
+        }
         if (!starts.count(f.substr(0, 2)))
             return;
         auto it = weight.find(h->stem(f));

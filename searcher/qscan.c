@@ -389,6 +389,14 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
             i += len;
             continue;
         }
+        char letters[3];
+        size_t nl;
+        if ((len = text_compat_letters(t + i, n - i, letters, &nl))) {
+            memcpy(out + o, letters, nl < size - 1 - o ? nl : size - 1 - o);
+            o += nl < size - 1 - o ? nl : size - 1 - o;
+            i += len;
+            continue;
+        }
         const char *g = math_greek(t, i, n, &len);
         if (g && o + strlen(g) < size) {
             memcpy(out + o, g, strlen(g));

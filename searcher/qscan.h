@@ -103,6 +103,9 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  *     then meet as everywhere), and a formula's closing '$' before a
  *     hyphen is left out, so that "$\ell_1$-norm" is the compound that
  *     "L1-norm" is;
+ *   - a Latin ligature ("ﬁ", "ﬂ", "ﬃ") or a full-width letter or digit
+ *     ("ＧＰＴ４") is its letters (text_compat_letters), as the indexer
+ *     reads a work's text: "Eﬃcient ﬁne-tuning" is Efficient fine-tuning;
  *   - the quotation marks of other languages (German's „…“, French's
  *     «…», Japanese 「…」 and 『…』, the full-width ＂) are '"', so that
  *     a quotation pasted in any of them is a phrase (Xapian's parser

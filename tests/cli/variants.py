@@ -16,7 +16,10 @@ and did-you-mean does not propose it ("Muenster").  A Greek letter and its
 name meet inside a compound or a phrase too (γ-ray, gamma-ray, $\\gamma$-ray,
 "γ ray"); text pasted from a PDF or a TeX source reads as in a work: the
 dashes of a compound (Navier–Stokes, GPT‐4) are hyphens, an em dash is not,
-and TeX's accents are letters (Schr\\"odinger).  A hyphenated compound
+and TeX's accents are letters (Schr\\"odinger); a ligature a PDF writes
+(\ufb01, \ufb02, \ufb03) and a full-width letter or digit (\uff21\uff29) is its letters, in a
+work's text and in a query, and so is a formula's digit in Unicode's sub-
+or superscripts (CO\u2082, R\u00b2: CO2, R2).  A hyphenated compound
 finds the works that write it as one word (pre-trained, pretrained; U-Net,
 UNet), but inside quotes, and the closed word finds the works that write
 the compound (the index holds its parts joined too), its snippet marking
@@ -84,6 +87,17 @@ TITLES = {
     "v45": ("L1-norm minimisation", "Robust fits."),
     "v46": ("An $l_{1}$ penalty and its $R^2$", "Regression."),
     "v47": ("The L of a norm, then 1 more", "Unrelated."),
+    # a PDF's ligatures and a CJK keyboard's full-width letters, in a
+    # work's text (an abstract extracted from a PDF) and in a query
+    "v48": ("E\ufb03cient \ufb01ne-tuning of speech models", "Scienti\ufb01c work\ufb02ows."),
+    "v49": ("Efficient fine-tuning of adapters", "Workflows for scientific labs."),
+    "v50": ("\uff21\uff29 for chemistry", "\uff2c\uff2c\uff2d\uff53 at the bench."),
+    "v51": ("AI for physics", "LLMs on beamlines."),
+    # a formula as a PDF or a web page writes it, in Unicode's scripts
+    "v52": ("Soil CO\u2082 fluxes", "Warming."),
+    "v53": ("CO2 sensors", "Cheap ones."),
+    "v54": ("Pores of 5 \u00b5m", "Filters."),
+    "v55": ("Beads of 2 \u03bcm", "Sizes."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -155,6 +169,19 @@ CASES = [
     ("pretrained", ["v32", "v33"]), ("Pretrained", ["v32", "v33"]),
     ("title:pretrained", ["v32", "v33"]), ("UNet", ["v34", "v35"]),
     ("selfsupervised", ["v37"]), ('"pretrained encoders"', ["v32", "v33"]),
+    # a PDF's ligatures and full-width letters are the letters, in a
+    # work and in a query
+    ("efficient", ["v48", "v49"]), ("E\ufb03cient", ["v48", "v49"]),
+    ('"\ufb01ne-tuning"', ["v48", "v49"]), ('"fine-tuning"', ["v48", "v49"]),
+    ("workflows", ["v48", "v49"]), ('"scienti\ufb01c work\ufb02ows"', ["v48"]),
+    ("AI", ["v50", "v51"]), ("\uff21\uff29", ["v50", "v51"]), ("LLMs", ["v50", "v51"]),
+    ("\uff2c\uff2c\uff2d\uff53", ["v50", "v51"]),
+    # a digit in Unicode's sub- or superscripts after a letter is the
+    # digit, as TeX's script is
+    ("CO2", ["v52", "v53"]), ("CO\u2082", ["v52", "v53"]), ("CO$_2$", ["v52", "v53"]),
+    ("H\u2082O", ["v18", "v19"]), ("R\u00b2", ["v46"]),
+    # the micro sign is the Greek mu
+    ("\u00b5m", ["v54", "v55"]), ("\u03bcm", ["v54", "v55"]),
     # a phrase's last word may be a wildcard (Xapian's parser reads it as
     # the word itself)
     ("self-supervis*", ["v37", "v38"]), ('"self supervis*"', ["v37", "v38"]),
@@ -173,6 +200,27 @@ for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1",
                 ("U-Net microscopy", ["v34", "v35"]), ("pre-trained words", ["v32", "v33"])):
     got = ids(q)
     check(q, isinstance(got, list) and all(m in got for m in must), "got %s, want %s among them" % (got, must))
+# the work's text is kept with its ligatures and full-width letters as
+# the letters: shown, cited and marked as people search it
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "efficient fine-tuning"],
+                   capture_output=True, text=True)
+shown = {h["id"]: h["title"] for h in (json.loads(p.stdout)["hits"] if p.returncode == 0 else [])}
+check("ligatures shown as letters",
+      shown.get("v48") == "Efficient fine-tuning of speech models", shown)
+# a formula's word is marked where the search read it so: CO2 marks CO₂,
+# l1 marks \ell_1, L_1 and ℓ_1 (a braced script, v46's l_{1}, is two
+# words to the snippet, and not compared)
+for q, want in (("CO2", {"v52": ["CO\u2082"], "v53": ["CO2"]}),
+                ("l1", {"v42": ["L_1"], "v43": ["\\ell_1"], "v44": ["\u2113_1", "\u21131"],
+                        "v45": ["L1"]})):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
+                       capture_output=True, text=True)
+    marked = {}
+    for h in (json.loads(p.stdout)["hits"] if p.returncode == 0 else []):
+        t = h["title"].encode()
+        if h["id"] != "v46":
+            marked[h["id"]] = [t[a:b].decode() for a, b in h.get("title_highlights", [])]
+    check("%s marks its formulas" % q, marked == want, marked)
 # the closed word marks the compound whole in the title it found
 p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "pretrained"],
                    capture_output=True, text=True)

@@ -31,7 +31,8 @@ extern "C" {
 inline std::string tex_joined(const std::string &s)
 {
     std::string out(s.size(), '\0');
-    out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0], 1));
+    out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0],
+                                     TEXT_MATH_UNICODE));
     return out;
 }
 
@@ -55,11 +56,12 @@ struct TermsRef {
           joins(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
-        joins.forms = joins.math = joins.compounds = true;
+        joins.forms = joins.compounds = true;
+        joins.math = TEXT_MATH_UNICODE;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
-        tt.math = true;
+        tt.math = TEXT_MATH_UNICODE;
         words.set_stopper(&stopper);
         words.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         words.set_max_word_length(LAYOUT_MAX_WORD_BYTES);

@@ -81,6 +81,16 @@ int main(void)
     CHECK_STR(pasted("\xe3\x80\x8c" "x\xe3\x80\x8d\xe3\x80\x8e" "y\xe3\x80\x8f\xef\xbc\x82" "z\xef\xbc\x82 \xe2\x80\x98q\xe2\x80\x99"),
               "\"x\"\"y\"\"z\" \xe2\x80\x98q\xe2\x80\x99");
     CHECK_STR(pasted(""), "");
+    /* A PDF's ligatures and full-width letters and digits are the
+     * letters; full-width punctuation (the colon that would name a
+     * field) stays. */
+    CHECK_STR(pasted("E\xef\xac\x83" "cient \xef\xac\x81" "ne-tuning \xef\xac\x82" "ow"),
+              "Efficient fine-tuning flow");
+    CHECK_STR(pasted("\xef\xbc\xa7\xef\xbc\xb0\xef\xbc\xb4\xef\xbc\x8d\xef\xbc\x94 "
+                     "\xef\xbd\x82\xef\xbd\x85\xef\xbd\x92\xef\xbd\x94\xef\xbc\x9a"),
+              "GPT-4 bert\xef\xbc\x9a");
+    CHECK_STR(pasted("\xef\xac\x80\xef\xac\x84\xef\xac\x85\xef\xac\x86\xef\xac\x87"),
+              "ffffl" "stst\xef\xac\x87");
 
     /* arXiv's prefixes as paperdex's, at a token's start only, never in
      * quotes; the text may grow ("cat:" is 4 bytes, "category:" 9). */

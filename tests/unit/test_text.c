@@ -73,6 +73,26 @@ static void test_clean(void)
               "one two three four five \xc3\xa9");
     CHECK_STR(text_clean(&a, "a {\\\"o} b\xc2\xa9 c "), "a \xc3\xb6 b\xc2\xa9 c");
     CHECK_STR(text_collapse(&a, "x {y} \\z  w"), "x {y} \\z w");
+    /* A PDF's ligatures and full-width Latin letters and digits are the
+     * letters; other characters of those blocks stay. */
+    CHECK_STR(text_clean(&a, "E\xef\xac\x83" "cient \xef\xac\x81" "ne-tuning, "
+                             "\xef\xac\x82" "ow, \xef\xac\x84" "e"),
+              "Efficient fine-tuning, flow, ffle");
+    CHECK_STR(text_collapse(&a, "\xef\xbc\xa1\xef\xbc\xa9 \xef\xbd\x9a\xef\xbc\x99"
+                                "\xef\xbc\x9a\xef\xbd\x9b \xef\xbf\xbd"),
+              "AI z9\xef\xbc\x9a\xef\xbd\x9b \xef\xbf\xbd");
+    char lig[3];
+    size_t nl = 0;
+    CHECK(text_compat_letters("\xef\xac\x83", 3, lig, &nl) == 3 && nl == 3 &&
+          !memcmp(lig, "ffi", 3));
+    CHECK(text_compat_letters("\xef\xac", 2, lig, &nl) == 0);
+    CHECK(text_compat_letters("\xef\xbc\x90", 3, lig, &nl) == 3 && nl == 1 && lig[0] == '0');
+    CHECK(text_compat_letters("\xef\xbc\xa0", 3, lig, &nl) == 0); /* U+FF20 */
+    CHECK(text_compat_letters("\xef\xbd\x9b", 3, lig, &nl) == 0); /* U+FF5B */
+    CHECK(text_compat_letters("\xc2\xb5m", 3, lig, &nl) == 2 && nl == 2 &&
+          !memcmp(lig, "\xce\xbc", 2));
+    CHECK(text_compat_letters("\xc2\xb2", 2, lig, &nl) == 0);
+    CHECK_STR(text_clean(&a, "5 \xc2\xb5m"), "5 \xce\xbcm");
     arena_free(&a);
 }
 
@@ -377,6 +397,18 @@ static void test_strip_markup(void)
     arena_free(&a);
 }
 
+/* text_join_tex_scripts(in) with math gives want, and
+ * text_may_hold_scripts says it may change in whenever it does. */
+static void check_joined(const char *in, const char *want, int math)
+{
+    char out[64];
+    const size_t len = strlen(in);
+    size_t n = text_join_tex_scripts(in, len, out, math);
+    out[n] = '\0';
+    CHECK_STR(out, want);
+    CHECK(!strcmp(in, want) || text_may_hold_scripts(in, len, math));
+}
+
 /* A formula's TeX scripts joined to the word before them, and nothing
  * else touched. */
 static void test_tex_scripts(void)
@@ -411,16 +443,26 @@ static void test_tex_scripts(void)
         {"H_2O x^{2 }", "H2O x^{2 }"},
         {"CO$_2$", "CO2"},
     };
-    for (size_t i = 0; i < sizeof math / sizeof math[0]; i++) {
-        char out[64];
-        const size_t len = strlen(math[i][0]);
-        CHECK(text_may_hold_scripts(math[i][0], len, 1));
-        size_t n = text_join_tex_scripts(math[i][0], len, out, 1);
-        out[n] = '\0';
-        CHECK_STR(out, math[i][1]);
-    }
-    CHECK(!text_may_hold_scripts("L1 norm", 7, 1));
+    for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
+        check_joined(math[i][0], math[i][1], TEXT_MATH_TEX);
+    CHECK(!text_may_hold_scripts("L1 norm", 7, TEXT_MATH_UNICODE));
     CHECK(!text_may_hold_scripts("L_1 norm", 8, 0));
+    /* With TEXT_MATH_UNICODE, Unicode's sub- and superscript digits right
+     * after a letter or digit are the digits, one to three of them; with
+     * TEXT_MATH_TEX they stay. */
+    static const char *const uni[][2] = {
+        {"CO\xe2\x82\x82, H\xe2\x82\x82O, R\xc2\xb2", "CO2, H2O, R2"},
+        {"x\xc2\xb9\xe2\x81\xb0 m\xc2\xb3 n\xe2\x81\xb4\xe2\x81\xb9\xe2\x81\xb0",
+         "x10 m3 n490"},
+        {"a\xe2\x82\x81\xe2\x82\x82\xe2\x82\x83\xe2\x82\x84 \xc2\xb2x (\xc2\xb2) \xc2\xb5m",
+         "a\xe2\x82\x81\xe2\x82\x82\xe2\x82\x83\xe2\x82\x84 \xc2\xb2x (\xc2\xb2) \xc2\xb5m"},
+        {"Ca\xc2\xb2\xe2\x81\xba and CO\xe2\x82\x82", "Ca2\xe2\x81\xba and CO2"},
+    };
+    for (size_t i = 0; i < sizeof uni / sizeof uni[0]; i++) {
+        check_joined(uni[i][0], uni[i][1], TEXT_MATH_UNICODE);
+        check_joined(uni[i][0], uni[i][0], TEXT_MATH_TEX);
+    }
+    CHECK(!text_may_hold_scripts("R\xc2\xb2", 3, TEXT_MATH_TEX));
 }
 
 int main(void)
