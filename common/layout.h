@@ -484,12 +484,15 @@
 #define LAYOUT_META_MATH "paperdex.math"
 #define LAYOUT_MATH_SCRIPTS "scripts"
 /* Stamped on every new index in LAYOUT_META_MATH's place: the formulas
- * read as "scripts" says, and the digits written as Unicode's sub- and
- * superscripts right after a letter or digit read as the digits joined
- * ("CO₂" is co2, as "CO$_2$" is; TEXT_MATH_UNICODE, common/text.h).  An
- * index stamped "scripts" reads "CO₂" as Xapian reads it, in its works
- * and in a search's query, until it is rebuilt. */
-#define LAYOUT_MATH_UNICODE "scripts unicode"
+ * read as "scripts" says and joined to the words around them
+ * (TEXT_MATH_JOINED, common/text.h): the digits written as Unicode's
+ * sub- and superscripts right after a letter or digit are the digits
+ * ("CO₂" is co2, as "CO$_2$" is), and a formula before a hyphen is a
+ * compound's first part ("$k$-means" is k-means, joined as kmeans with
+ * LAYOUT_META_COMPOUNDS).  An index stamped "scripts" reads "CO₂" as
+ * Xapian reads it and "$k$-means" as two words, in its works and in a
+ * search's query, until it is rebuilt. */
+#define LAYOUT_MATH_JOINED "scripts joined"
 /* Whether a hyphenated compound of the title and abstract ("pre-trained",
  * "U-Net", "COVID-19") is also indexed as one word, its parts joined
  * ("pretrained", at the position of its last part): "joined", stamped on

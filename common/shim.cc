@@ -441,8 +441,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
     h->year_terms = read_stamp(h, docs, LAYOUT_META_YEARS,
                                LAYOUT_YEARS_TERMS) == LAYOUT_YEARS_TERMS;
     const std::string math =
-        read_stamp(h, docs, LAYOUT_META_MATH, LAYOUT_MATH_UNICODE);
-    h->math_scripts = math == LAYOUT_MATH_UNICODE ? TEXT_MATH_UNICODE
+        read_stamp(h, docs, LAYOUT_META_MATH, LAYOUT_MATH_JOINED);
+    h->math_scripts = math == LAYOUT_MATH_JOINED ? TEXT_MATH_JOINED
                       : math == LAYOUT_MATH_SCRIPTS ? TEXT_MATH_TEX
                                                     : 0;
     h->compounds_joined = read_stamp(h, docs, LAYOUT_META_COMPOUNDS,

@@ -119,7 +119,7 @@ struct shim_db {
      * filters are ORs of them, else SLOT_YEAR's ranges. */
     bool year_terms = false;
     /* The rules its formulas' scripts and \ell are read by
-     * (LAYOUT_META_MATH): 0, TEXT_MATH_TEX or TEXT_MATH_UNICODE
+     * (LAYOUT_META_MATH): 0, TEXT_MATH_TEX or TEXT_MATH_JOINED
      * (common/text.h), for the writer and the query alike */
     int math_scripts = 0;
     /* Its title's and abstract's hyphenated compounds are also indexed

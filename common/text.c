@@ -749,7 +749,7 @@ int text_may_hold_scripts(const char *s, size_t n, int math)
     for (size_t i = 0; i < n; i++)
         if (s[i] == '_' || s[i] == '^' || s[i] == '\\' ||
             (unsigned char)s[i] == 0xe2 ||
-            (math >= TEXT_MATH_UNICODE && (unsigned char)s[i] == 0xc2))
+            (math >= TEXT_MATH_JOINED && (unsigned char)s[i] == 0xc2))
             return 1;
     return 0;
 }
@@ -789,11 +789,19 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math)
                 i += k;
                 continue;
             }
+            /* a formula's closing '$' between a word and a hyphen that a
+             * word follows: the compound "$k$-means" */
+            if (math >= TEXT_MATH_JOINED && s[i] == '$' && o > 0 &&
+                isalnum((unsigned char)out[o - 1]) && i + 2 < n &&
+                s[i + 1] == '-' && text_word_byte((unsigned char)s[i + 2])) {
+                i++;
+                continue;
+            }
             /* one to three digits written as Unicode's sub- or
              * superscripts right after a letter or digit ("CO₂", "R²") */
             char d[4];
             size_t m = 0, j = i;
-            while (math >= TEXT_MATH_UNICODE && o > 0 &&
+            while (math >= TEXT_MATH_JOINED && o > 0 &&
                    isalnum((unsigned char)out[o - 1]) && m < 4 &&
                    (k = unicode_script_digit(s, n, j, &d[m]))) {
                 j += k;

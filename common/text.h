@@ -206,13 +206,19 @@ size_t text_join_tex_scripts(const char *s, size_t n, char *out, int math);
  * after a letter or digit, in a formula or not, is joined to it: "$L_1$",
  * "$\ell_1$", "$l_{1}$", "ℓ_1" and "ℓ1" are all L1 or l1, "$R^2$"
  * R2, "$x_{10}$" x10.  A letter's script ("x_i") stays.  With
- * TEXT_MATH_UNICODE (an index stamped LAYOUT_MATH_UNICODE, every new
- * one), one to three digits written as Unicode's sub- or superscripts
- * (U+2070-U+2079 and ¹ ² ³, U+2080-U+2089) right after a letter or digit
- * are the digits joined too, as a PDF or a web page writes the same
- * formula: "CO₂" is CO2, "H₂O" H2O, "R²" R2.  A longer run stays. */
+ * TEXT_MATH_JOINED (an index stamped LAYOUT_MATH_JOINED, every new
+ * one), a formula is joined to the words around it in two more ways:
+ *   - one to three digits written as Unicode's sub- or superscripts
+ *     (U+2070-U+2079 and ¹ ² ³, U+2080-U+2089) right after a letter or
+ *     digit are the digits, as a PDF or a web page writes the same
+ *     formula: "CO₂" is CO2, "H₂O" H2O, "R²" R2 (a longer run stays);
+ *   - a formula's closing '$' between a letter or digit and a hyphen
+ *     that a word follows is left out, so that the formula's last word
+ *     and the word after the hyphen are a compound, as the query's
+ *     reader (qscan_pasted) takes them: "$k$-means" is k-means,
+ *     "$\ell_1$-norm" l1-norm, "$n$-gram" n-gram. */
 #define TEXT_MATH_TEX 1
-#define TEXT_MATH_UNICODE 2
+#define TEXT_MATH_JOINED 2
 
 /* Might text_join_tex_scripts(s, n, out, math) change s?  (A cheap
  * test: false means it would not.) */

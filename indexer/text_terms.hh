@@ -69,7 +69,7 @@ class TextTerms {
 
     /* The rules formulas are read by (the index's LAYOUT_META_MATH):
      * text_join_tex_scripts with math, so that from TEXT_MATH_TEX
-     * "$\ell_1$" and "L1" are one word, and from TEXT_MATH_UNICODE
+     * "$\ell_1$" and "L1" are one word, and from TEXT_MATH_JOINED
      * "CO₂" and "CO2"; 0, as they are. */
     int math = 0;
 

@@ -320,8 +320,12 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
     };
     /* Where the index joins a hyphenated compound into a word
      * (LAYOUT_META_COMPOUNDS), "pre-trained" is that word too: the
-     * compound is marked whole when the joined word's stem is asked. */
+     * compound is marked whole when the joined word's stem is asked;
+     * and where it reads a formula before a hyphen as the compound's
+     * first part (TEXT_MATH_JOINED), so is "$k$-means". */
     auto hyphen = [&](size_t from, size_t to) {
+        if (h->math_scripts >= TEXT_MATH_JOINED && to > from + 1 && text[from] == '$')
+            from++;
         return to > from && text_compound_hyphen(text.data() + from, to - from) == to - from;
     };
     const std::vector<Word> words = words_of(text);

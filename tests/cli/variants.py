@@ -98,6 +98,9 @@ TITLES = {
     "v53": ("CO2 sensors", "Cheap ones."),
     "v54": ("Pores of 5 \u00b5m", "Filters."),
     "v55": ("Beads of 2 \u03bcm", "Sizes."),
+    # a formula before a hyphen, the first part of a compound
+    "v56": ("Federated $k$-Means clustering", "An $n$-gram model."),
+    "v57": ("Kmeans on GPUs", "Plain ngrams."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -182,6 +185,9 @@ CASES = [
     ("H\u2082O", ["v18", "v19"]), ("R\u00b2", ["v46"]),
     # the micro sign is the Greek mu
     ("\u00b5m", ["v54", "v55"]), ("\u03bcm", ["v54", "v55"]),
+    # a formula before a hyphen is a compound's first part, joined too
+    ("kmeans", ["v56", "v57"]), ("k-means", ["v56", "v57"]), ("$k$-means", ["v56", "v57"]),
+    ("ngram", ["v56", "v57"]), ('"k means"', ["v56"]),
     # a phrase's last word may be a wildcard (Xapian's parser reads it as
     # the word itself)
     ("self-supervis*", ["v37", "v38"]), ('"self supervis*"', ["v37", "v38"]),
@@ -208,9 +214,10 @@ shown = {h["id"]: h["title"] for h in (json.loads(p.stdout)["hits"] if p.returnc
 check("ligatures shown as letters",
       shown.get("v48") == "Efficient fine-tuning of speech models", shown)
 # a formula's word is marked where the search read it so: CO2 marks CO₂,
-# l1 marks \ell_1, L_1 and ℓ_1 (a braced script, v46's l_{1}, is two
+# kmeans $k$-Means, l1 marks \ell_1, L_1 and ℓ_1 (a braced script, v46's l_{1}, is two
 # words to the snippet, and not compared)
 for q, want in (("CO2", {"v52": ["CO\u2082"], "v53": ["CO2"]}),
+                ("kmeans", {"v56": ["k$-Means"], "v57": ["Kmeans"]}),
                 ("l1", {"v42": ["L_1"], "v43": ["\\ell_1"], "v44": ["\u2113_1", "\u21131"],
                         "v45": ["L1"]})):
     p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],

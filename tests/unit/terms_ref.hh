@@ -32,7 +32,7 @@ inline std::string tex_joined(const std::string &s)
 {
     std::string out(s.size(), '\0');
     out.resize(text_join_tex_scripts(s.data(), s.size(), &out[0],
-                                     TEXT_MATH_UNICODE));
+                                     TEXT_MATH_JOINED));
     return out;
 }
 
@@ -57,11 +57,11 @@ struct TermsRef {
                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
         joins.forms = joins.compounds = true;
-        joins.math = TEXT_MATH_UNICODE;
+        joins.math = TEXT_MATH_JOINED;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
-        tt.math = TEXT_MATH_UNICODE;
+        tt.math = TEXT_MATH_JOINED;
         words.set_stopper(&stopper);
         words.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
         words.set_max_word_length(LAYOUT_MAX_WORD_BYTES);

@@ -7,7 +7,7 @@
  *  - a new index is stamped paperdex.math, and "$\ell_1$", "$L_1$" and
  *    U+2113 "1" are indexed as the one word l1, so that each form of the
  *    query finds every work; "CO$_2$", "CO₂" (Unicode's subscript) and
- *    "CO2" are co2;
+ *    "CO2" are co2, and "$k$-means" is a compound, joined as kmeans;
  *  - an index stamped "scripts" (before Unicode's scripts were read)
  *    keeps reading them as Xapian does, in its works and in a query;
  *  - an index without the stamp (as an older paperdex wrote it) keeps
@@ -24,9 +24,29 @@
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "layout.h"
 #include "api_checks.hh"
+
+/* The index at path stamped `math` (LAYOUT_META_MATH) as an older
+ * paperdex left it, then the works (id, title) written to it: whether
+ * its writer kept that stamp. */
+static bool put_stamped(const std::string &path, const char *math,
+                        std::initializer_list<std::pair<const char *, const char *>> works)
+{
+    {
+        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+        db.set_metadata(LAYOUT_META_MATH, math);
+        db.commit();
+    }
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
+    for (const auto &w : works)
+        check_put(ix, w.first, w.second);
+    pdx_close(ix);
+    return Xapian::Database(path).get_metadata(LAYOUT_META_MATH) == math;
+}
 
 int main(int argc, char **argv)
 {
@@ -48,13 +68,15 @@ int main(int argc, char **argv)
     check_put(ix, "u1", "Soil CO$_2$ fluxes");
     check_put(ix, "u2", "Soil CO\xe2\x82\x82 sinks, an R\xc2\xb2 of fits");
     check_put(ix, "u3", "Soil CO2 sensors");
+    check_put(ix, "u5", "Federated $k$-means");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH) ==
-              LAYOUT_MATH_UNICODE,
+              LAYOUT_MATH_JOINED,
           "a new index is stamped");
     check(check_has_term(path, "co2") && check_has_term(path, "r2") &&
               !check_has_term(path, "co\xe2\x82\x82"),
           "a new index reads Unicode's scripts as digits");
+    check(check_has_term(path, "kmean"), "a new index joins $k$-means");
     check(check_has_term(path, "l1") && !check_has_term(path, "ell_1") &&
               !check_has_term(path, "l_1"),
           "a new index holds l1 alone");
@@ -74,18 +96,11 @@ int main(int argc, char **argv)
     /* Stamped "scripts", as a paperdex that read TeX's scripts alone left
      * it: its next work keeps Unicode's subscript, and a query reads it
      * so (CO2 finds the works written by the newer rules). */
-    {
-        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
-        db.set_metadata(LAYOUT_META_MATH, LAYOUT_MATH_SCRIPTS);
-        db.commit();
-    }
-    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    check_put(ix, "u4", "Ocean CO\xe2\x82\x82 uptake");
-    pdx_close(ix);
-    check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH) ==
-              LAYOUT_MATH_SCRIPTS,
+    check(put_stamped(path, LAYOUT_MATH_SCRIPTS,
+                      {{"u4", "Ocean CO\xe2\x82\x82 uptake"},
+                       {"u6", "Private $q$-ary codes"}}),
           "a writer keeps an index's \"scripts\"");
-    check(check_has_term(path, "co\xe2\x82\x82"),
+    check(check_has_term(path, "co\xe2\x82\x82") && !check_has_term(path, "qari"),
           "a \"scripts\" index's writer keeps its rules");
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
     {
@@ -100,15 +115,7 @@ int main(int argc, char **argv)
 
     /* The same index as an older paperdex left it: no stamp.  Its next
      * work is written by the older rules, and read so. */
-    {
-        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
-        db.set_metadata(LAYOUT_META_MATH, "");
-        db.commit();
-    }
-    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    check_put(ix, "d", "Bounds in $\\ell_1$");
-    pdx_close(ix);
-    check(Xapian::Database(path).get_metadata(LAYOUT_META_MATH).empty(),
+    check(put_stamped(path, "", {{"d", "Bounds in $\\ell_1$"}}),
           "a writer leaves an older index unstamped");
     check(check_has_term(path, "ell_1"), "an older index's writer keeps its rules");
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");

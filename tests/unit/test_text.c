@@ -445,9 +445,9 @@ static void test_tex_scripts(void)
     };
     for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
         check_joined(math[i][0], math[i][1], TEXT_MATH_TEX);
-    CHECK(!text_may_hold_scripts("L1 norm", 7, TEXT_MATH_UNICODE));
+    CHECK(!text_may_hold_scripts("L1 norm", 7, TEXT_MATH_JOINED));
     CHECK(!text_may_hold_scripts("L_1 norm", 8, 0));
-    /* With TEXT_MATH_UNICODE, Unicode's sub- and superscript digits right
+    /* With TEXT_MATH_JOINED, Unicode's sub- and superscript digits right
      * after a letter or digit are the digits, one to three of them; with
      * TEXT_MATH_TEX they stay. */
     static const char *const uni[][2] = {
@@ -457,12 +457,18 @@ static void test_tex_scripts(void)
         {"a\xe2\x82\x81\xe2\x82\x82\xe2\x82\x83\xe2\x82\x84 \xc2\xb2x (\xc2\xb2) \xc2\xb5m",
          "a\xe2\x82\x81\xe2\x82\x82\xe2\x82\x83\xe2\x82\x84 \xc2\xb2x (\xc2\xb2) \xc2\xb5m"},
         {"Ca\xc2\xb2\xe2\x81\xba and CO\xe2\x82\x82", "Ca2\xe2\x81\xba and CO2"},
+        {"$x$ - y, $f(x)$-div, $k$-, $k$-$", "$x$ - y, $f(x)$-div, $k$-, $k$-$"},
     };
     for (size_t i = 0; i < sizeof uni / sizeof uni[0]; i++) {
-        check_joined(uni[i][0], uni[i][1], TEXT_MATH_UNICODE);
+        check_joined(uni[i][0], uni[i][1], TEXT_MATH_JOINED);
         check_joined(uni[i][0], uni[i][0], TEXT_MATH_TEX);
     }
     CHECK(!text_may_hold_scripts("R\xc2\xb2", 3, TEXT_MATH_TEX));
+    /* With TEXT_MATH_JOINED, a formula's closing '$' between a word and a
+     * hyphen before a word is left out: the compound's first part. */
+    check_joined("$k$-means, $\\ell_1$-norm, $n$-\xce\xb3ram",
+                 "$k-means, $l1-norm, $n-\xce\xb3ram", TEXT_MATH_JOINED);
+    check_joined("$k$-means, $\\ell_1$-norm", "$k$-means, $l1$-norm", TEXT_MATH_TEX);
 }
 
 int main(void)
