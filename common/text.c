@@ -373,38 +373,40 @@ static int plain_byte(unsigned char c, int tex)
            !(tex && (c == '\\' || c == '{'));
 }
 
+/* Whether cp is read as its compatibility decomposition's letters
+ * (text_compat_letters): a Latin ligature, a full-width Latin letter or
+ * digit, the micro sign. */
+static int compat_letter(utf8proc_int32_t cp)
+{
+    return (cp >= 0xFB00 && cp <= 0xFB06) || cp == 0x00B5 ||
+           (cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) ||
+           (cp >= 0xFF41 && cp <= 0xFF5A);
+}
+
 size_t text_compat_letters(const char *s, size_t n, char out[3],
                            size_t *out_len)
 {
-    static const char *const ligatures[] = {"ff", "fi",  "fl", "ffi",
-                                            "ffl", "st", "st"};
-    const unsigned char *u = (const unsigned char *)s;
-    if (n >= 2 && u[0] == 0xC2 && u[1] == 0xB5) { /* the micro sign */
-        memcpy(out, "\xce\xbc", 2);               /* Greek small mu */
-        *out_len = 2;
-        return 2;
-    }
-    if (n < 3 || u[0] != 0xEF)
+    /* every such character's UTF-8 begins so: the rest of a text is
+     * passed over without decoding */
+    if (!n || ((unsigned char)s[0] != 0xC2 && (unsigned char)s[0] != 0xEF))
         return 0;
-    if (u[1] == 0xAC && u[2] >= 0x80 && u[2] <= 0x86) { /* U+FB00-U+FB06 */
-        const char *l = ligatures[u[2] - 0x80];
-        *out_len = strlen(l);
-        memcpy(out, l, *out_len);
-        return 3;
-    }
-    /* U+FF01-U+FF5E is ASCII's 0x21-0x7E shifted: U+FF10 + k is '0' + k */
-    unsigned cp = 0;
-    if (u[1] == 0xBC && u[2] >= 0x80 && u[2] <= 0xBF)
-        cp = 0xFF00u + (u[2] - 0x80u);
-    else if (u[1] == 0xBD && u[2] >= 0x80 && u[2] <= 0x9A)
-        cp = 0xFF40u + (u[2] - 0x80u);
-    if ((cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) ||
-        (cp >= 0xFF41 && cp <= 0xFF5A)) {
-        out[0] = (char)(cp - 0xFF00u + 0x20u);
-        *out_len = 1;
-        return 3;
-    }
-    return 0;
+    utf8proc_int32_t cp, d[3];
+    const utf8proc_ssize_t k = utf8proc_iterate(
+        (const utf8proc_uint8_t *)s, (utf8proc_ssize_t)(n < 4 ? n : 4), &cp);
+    int last = 0;
+    const utf8proc_ssize_t m =
+        k > 0 && compat_letter(cp)
+            ? utf8proc_decompose_char(cp, d, 3,
+                                      UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, &last)
+            : 0;
+    if (m <= 0 || m > 3)
+        return 0;
+    /* letters of ASCII, or mu (2 bytes) alone: at most 3 bytes */
+    size_t o = 0;
+    for (utf8proc_ssize_t i = 0; i < m; i++)
+        o += (size_t)utf8proc_encode_char(d[i], (utf8proc_uint8_t *)out + o);
+    *out_len = o;
+    return (size_t)k;
 }
 
 /* How many formatting commands' groups may be open at once (nested
@@ -749,7 +751,10 @@ int text_may_hold_scripts(const char *s, size_t n, int math)
     for (size_t i = 0; i < n; i++)
         if (s[i] == '_' || s[i] == '^' || s[i] == '\\' ||
             (unsigned char)s[i] == 0xe2 ||
-            (math >= TEXT_MATH_JOINED && (unsigned char)s[i] == 0xc2))
+            (math >= TEXT_MATH_JOINED && (unsigned char)s[i] == 0xc2 &&
+             i + 1 < n && ((unsigned char)s[i + 1] == 0xb9 ||
+                           (unsigned char)s[i + 1] == 0xb2 ||
+                           (unsigned char)s[i + 1] == 0xb3)))
             return 1;
     return 0;
 }

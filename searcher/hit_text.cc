@@ -301,15 +301,16 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
         /* a formula's word read as the index reads it (LAYOUT_META_MATH):
          * "L_1", "ℓ1" and TeX's "\ell_1" are l1, "CO₂" co2; the mark
          * then takes in the backslash */
-        if (h->math_scripts) {
-            const bool tex = from > 0 && text[from - 1] == '\\';
-            std::string j = tex ? "\\" + f : f;
-            if (text_may_hold_scripts(j.data(), j.size(), h->math_scripts))
-                j.resize(text_join_tex_scripts(j.data(), j.size(), &j[0],
-                                               h->math_scripts));
-            if (j != (tex ? "\\" + f : f)) {
-                f = j;
+        const bool tex = from > 0 && text[from - 1] == '\\';
+        if (h->math_scripts &&
+            (tex || text_may_hold_scripts(f.data(), f.size(), h->math_scripts))) {
+            const std::string in = tex ? "\\" + f : f;
+            std::string j = in;
+            j.resize(text_join_tex_scripts(in.data(), in.size(), &j[0],
+                                           h->math_scripts));
+            if (j != in) {
                 from -= tex && j.compare(0, 1, "\\");
+                f = j;
             }
         }
         if (!starts.count(f.substr(0, 2)))

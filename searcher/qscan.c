@@ -392,8 +392,9 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
         char letters[3];
         size_t nl;
         if ((len = text_compat_letters(t + i, n - i, letters, &nl))) {
-            memcpy(out + o, letters, nl < size - 1 - o ? nl : size - 1 - o);
-            o += nl < size - 1 - o ? nl : size - 1 - o;
+            const size_t w = nl < size - 1 - o ? nl : size - 1 - o;
+            memcpy(out + o, letters, w);
+            o += w;
             i += len;
             continue;
         }
