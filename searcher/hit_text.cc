@@ -200,6 +200,25 @@ std::vector<Word> words_of(const std::string &text)
     return out;
 }
 
+/* The length of the suffix of one to three '+' or '#' that text holds
+ * at `at`, right after a word, when no word character follows it (the
+ * word is then indexed with it, as TermGenerator reads "C++" and "C#");
+ * else 0. */
+static size_t word_suffix(const std::string &text, size_t at)
+{
+    size_t n = 0;
+    while (at + n < text.size() && n < 4 && (text[at + n] == '+' || text[at + n] == '#'))
+        n++;
+    if (n == 0 || n > 3)
+        return 0;
+    if (at + n < text.size()) {
+        Xapian::Utf8Iterator it(text.data() + at + n, text.size() - at - n);
+        if (Xapian::Unicode::is_wordchar(*it))
+            return 0;
+    }
+    return n;
+}
+
 /* A word as it is indexed before stemming: accents folded, lower case. */
 std::string fold_word(const std::string &w)
 {
@@ -313,6 +332,16 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
                 f = j;
             }
         }
+        /* with its suffix ("KMeans++", "C#"), as the index reads it */
+        if (const size_t sl = word_suffix(text, to)) {
+            const std::string fs = f + text.substr(to, sl);
+            auto it = starts.count(fs.substr(0, 2)) ? weight.find(h->stem(fs))
+                                                    : weight.end();
+            if (it != weight.end()) {
+                matches.push_back(Match{Word{from, to + sl}, &it->first, it->second});
+                return;
+            }
+        }
         if (!starts.count(f.substr(0, 2)))
             return;
         auto it = weight.find(h->stem(f));
@@ -342,8 +371,19 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
             }
             auto it = starts.count(joined.substr(0, 2)) ? weight.find(h->stem(joined))
                                                         : weight.end();
+            size_t to = words[j].end;
+            /* "k-means++": kmeans++ before kmeans */
+            if (const size_t sl = word_suffix(text, to)) {
+                auto sit = starts.count(joined.substr(0, 2))
+                               ? weight.find(h->stem(joined + text.substr(to, sl)))
+                               : weight.end();
+                if (sit != weight.end()) {
+                    it = sit;
+                    to += sl;
+                }
+            }
             if (it != weight.end()) {
-                matches.push_back(Match{Word{w.start, words[j].end}, &it->first, it->second});
+                matches.push_back(Match{Word{w.start, to}, &it->first, it->second});
                 i = j;
                 continue;
             }

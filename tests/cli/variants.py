@@ -19,7 +19,11 @@ dashes of a compound (Navier–Stokes, GPT‐4) are hyphens, an em dash is not,
 and TeX's accents are letters (Schr\\"odinger); a ligature a PDF writes
 (\ufb01, \ufb02, \ufb03) and a full-width letter or digit (\uff21\uff29) is its letters, in a
 work's text and in a query, and so is a formula's digit in Unicode's sub-
-or superscripts (CO\u2082, R\u00b2: CO2, R2).  A hyphenated compound
+or superscripts (CO\u2082, R\u00b2: CO2, R2).  A word finds its variant
+written with a suffix when it is the whole query (kmeans: KMeans++,
+k-means++), marked whole; the
+suffixed query keeps to it, as a quoted word keeps to itself and a
+single letter (C, C++) is not varied.  A hyphenated compound
 finds the works that write it as one word (pre-trained, pretrained; U-Net,
 UNet), but inside quotes, and the closed word finds the works that write
 the compound (the index holds its parts joined too), its snippet marking
@@ -101,11 +105,21 @@ TITLES = {
     # a formula before a hyphen, the first part of a compound
     "v56": ("Federated $k$-Means clustering", "An $n$-gram model."),
     "v57": ("Kmeans on GPUs", "Plain ngrams."),
+    # a method's variant written with a suffix, as TermGenerator keeps it
+    "v58": ("Seeding with KMeans++ faster", "Initial centres."),
+    "v59": ("A k-means++ variant for streams", "Buckets."),
+    "v60": ("Parsing C++ templates", "Compilers."),
+    "v61": ("Memory safety of C code", "Old programs."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
 for k in range(17):
     TITLES["z%02d" % k] = ("Self zq%s" % chr(ord("a") + k), "Filler.")
+# a common word (120 works) and one work naming a method after it: the
+# variant is not searched where it is under one work in a hundred
+for k in range(120):
+    TITLES["p%03d" % k] = ("Padding record %d" % k, "Spacer.")
+TITLES["p120"] = ("Padding++ for spacers", "Spacer.")
 with open(src, "w", encoding="utf-8") as f:
     for i, (k, (t, a)) in enumerate(TITLES.items()):
         f.write(json.dumps({"id": k, "title": t, "abstract": a, "authors": ["Ann Author"],
@@ -128,6 +142,7 @@ GAMMA_RAY = ["v23", "v24", "v25"]
 NAVIER_STOKES = ["v29", "v31"]
 L1 = ["v42", "v43", "v44", "v45", "v46"]
 L1_NORM = ["v42", "v44", "v45"]
+KMEANS = ["v56", "v57", "v58", "v59"]
 CASES = [
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
@@ -186,8 +201,17 @@ CASES = [
     # the micro sign is the Greek mu
     ("\u00b5m", ["v54", "v55"]), ("\u03bcm", ["v54", "v55"]),
     # a formula before a hyphen is a compound's first part, joined too
-    ("kmeans", ["v56", "v57"]), ("k-means", ["v56", "v57"]), ("$k$-means", ["v56", "v57"]),
     ("ngram", ["v56", "v57"]), ('"k means"', ["v56"]),
+    # and a word alone finds its variant written with a suffix (KMeans++,
+    # k-means++), which the suffixed query keeps to; not inside quotes,
+    # nor a single letter (C, C++ and C# are three languages)
+    ("kmeans", KMEANS), ("k-means", KMEANS), ("$k$-means", KMEANS),
+    ("kmeans++", ["v58", "v59"]), ("k-means++", ["v58", "v59"]), ("KMeans++", ["v58", "v59"]),
+    ('"kmeans"', ["v56", "v57"]), ("C++", ["v60"]), ("C", ["v61"]),
+    # only a word alone: beside others, a work naming another method
+    # after one of them (Crowd++) would count the word twice
+    ("kmeans GPUs", ["v29", "v56", "v57"]),
+    ("padding++", ["p120"]),
     # a phrase's last word may be a wildcard (Xapian's parser reads it as
     # the word itself)
     ("self-supervis*", ["v37", "v38"]), ('"self supervis*"', ["v37", "v38"]),
@@ -214,10 +238,12 @@ shown = {h["id"]: h["title"] for h in (json.loads(p.stdout)["hits"] if p.returnc
 check("ligatures shown as letters",
       shown.get("v48") == "Efficient fine-tuning of speech models", shown)
 # a formula's word is marked where the search read it so: CO2 marks CO₂,
-# kmeans $k$-Means, l1 marks \ell_1, L_1 and ℓ_1 (a braced script, v46's l_{1}, is two
+# kmeans $k$-Means (and KMeans++ whole), l1 marks \ell_1, L_1 and ℓ_1 (a braced script, v46's l_{1}, is two
 # words to the snippet, and not compared)
 for q, want in (("CO2", {"v52": ["CO\u2082"], "v53": ["CO2"]}),
-                ("kmeans", {"v56": ["k$-Means"], "v57": ["Kmeans"]}),
+                ("kmeans", {"v56": ["k$-Means"], "v57": ["Kmeans"], "v58": ["KMeans++"],
+                            "v59": ["k-means++"]}),
+                ("k-means++", {"v58": ["KMeans++"], "v59": ["k-means++"]}),
                 ("l1", {"v42": ["L_1"], "v43": ["\\ell_1"], "v44": ["\u2113_1", "\u21131"],
                         "v45": ["L1"]})):
     p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
@@ -228,6 +254,26 @@ for q, want in (("CO2", {"v52": ["CO\u2082"], "v53": ["CO2"]}),
         if h["id"] != "v46":
             marked[h["id"]] = [t[a:b].decode() for a, b in h.get("title_highlights", [])]
     check("%s marks its formulas" % q, marked == want, marked)
+# a common word does not take a variant that under one work in a
+# hundred of its works write: padding finds its 120 works, not Padding++
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "--limit", "0", "padding"],
+                   capture_output=True, text=True)
+total = json.loads(p.stdout).get("total") if p.returncode == 0 else p.stderr
+check("padding leaves out padding++ (1 work in 121)", total == 120, total)
+# a compound alone weighs its closed form once: the work that writes
+# "Pretrained" scores for pre-trained what it scores for pretrained
+
+
+def scores(q):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
+                       capture_output=True, text=True)
+    return {h["id"]: h["score"] for h in (json.loads(p.stdout)["hits"] if p.returncode == 0 else [])}
+
+
+for compound, closed, work in (("pre-trained", "pretrained", "v32"), ("U-Net", "UNet", "v35")):
+    a, b = scores(compound).get(work), scores(closed).get(work)
+    check("%s weighs %s's closed form once" % (compound, work),
+          a is not None and b is not None and abs(a - b) < 1e-9 * max(1.0, b), (a, b))
 # the closed word marks the compound whole in the title it found
 p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "pretrained"],
                    capture_output=True, text=True)

@@ -53,8 +53,9 @@ static void build(void)
         wk.abstract = i == 4 ? "CJK text: \xe5\x86\xb0\xe5\xb7\x9d\xe9\x9b\xb7\xe8\xbe\xbe"
                                "\xe6\xb5\x8b\xe9\x87\x8f of glaciers, and "
                                "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 words."
-                             : "An abstract with networks, BERT-large, 0.9B and "
-                               "\"quoted\" words (and parentheses).";
+                             : "An abstract with networks, BERT-large, 0.9B, "
+                               "k-means++, C# and \"quoted\" words (and "
+                               "parentheses).";
         wk.categories = &cats[i];
         wk.n_categories = 1;
         wk.authors = authors;
