@@ -695,9 +695,13 @@ static int lookup_by_place(pdx_index *ix, arena *a, const char *key,
  * and a work goes by it: r holds that work alone (or, for a record's key
  * in its file that several files use, each work it names), its total,
  * and a note; 1.  0 when the text is no such id or no work has it (it is then
- * searched as words); -1 on an error (set on ix). */
-static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
+ * searched as words): *unknown is then the id (in a) when it is an arXiv
+ * id, a DOI, a PMID or an OpenAlex URL, which no one searches as words
+ * (a bare W123 may be a word), else NULL.  -1 on an error (set on ix). */
+static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a,
+                    const char **unknown)
 {
+    *unknown = NULL;
     const char *value;
     while (isspace((unsigned char)*text))
         text++;
@@ -740,8 +744,12 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a)
             return -1;
         by_key = r->n > 0;
     }
-    if (!r->n)
+    if (!r->n) {
+        if (kind == MERGE_ID_ARXIV || kind == MERGE_ID_DOI || kind == MERGE_ID_PMID ||
+            (kind == MERGE_ID_OPENALEX && strchr(id, '/')))
+            *unknown = id;
         return 0;
+    }
     r->totals.estimated = r->totals.lower = r->totals.upper = r->n;
     r->totals.total = r->n;
     r->totals.gte = 0;
@@ -1024,7 +1032,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     /* A query that is one id, as pasted (arXiv:2103.00823, a DOI, a
      * PubMed or OpenAlex URL), names its work: that work is the result,
      * as arXiv's and Scholar's search boxes take one. */
-    int named = has_text ? id_query(ix, r, orig_text, &a) : 0;
+    const char *unknown_id = NULL;
+    int named = has_text ? id_query(ix, r, orig_text, &a, &unknown_id) : 0;
     if (named < 0) {
         rc = ix->code;
         goto fail;
@@ -1049,6 +1058,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     if (fields_note[0] && !named)
         add_note(r, fields_note);
+    /* An id no work has, searched as words: say so, rather than answer
+     * a pasted arXiv id or DOI with a bare 0 (or with works that hold
+     * its digits). */
+    if (unknown_id) {
+        char msg[sizeof r->totals.note];
+        snprintf(msg, sizeof msg, "no work has the id %s; it was searched as words",
+                 unknown_id);
+        add_note(r, msg);
+    }
     /* The query's author: values are filters like --author: their
      * authors are marked too. */
     shim_author_key *marks = aks;

@@ -22,7 +22,8 @@ own fields:
 
 and each must give the work whose field it is (a DOI or PMID two works
 share is left out: it names neither alone).  An id no work has is
-searched as words, with no note that it names a work.
+searched as words, with no note that it names a work, and a note that no
+work has it (but for a bare W123, which may be a word).
 
 STRIDE (1 unless given; the sanitizer build, whose processes start 5
 times slower, gives 7): every STRIDE-th form of each kind is tried, at
@@ -142,11 +143,21 @@ print("ids tried: %s" % dict(kinds))
 check("every kind of id tried",
       all(kinds[k] >= 3 for k in ("arxiv", "doi", "pmid", "openalex", "id", "key")), kinds)
 
-# An id no work has: searched as words, no note naming a work; show says
-# there is none (exit 1).
-rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", "arXiv:2512.99999")
-check("an unknown arXiv id is searched, not named", rc == 0 and "put it in quotes" not in json.loads(out).get("note", ""),
-      (rc, out[:200]))
+# An id no work has: searched as words, no note naming a work, but one
+# saying that no work has it; show says there is none (exit 1).
+for unknown in ("arXiv:2512.99999", "2512.99999", "https://doi.org/10.9999/none.1",
+                "PMID:99999999", "https://openalex.org/W99999999999", "hep-th/9901999"):
+    rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", unknown)
+    note = json.loads(out).get("note", "") if rc == 0 else ""
+    check("an unknown id is searched, not named, and said to be unknown: " + unknown,
+          rc == 0 and "put it in quotes" not in note and
+          "no work has the id %s; it was searched as words" % unknown in note, (rc, out[:300]))
+# A word that only may be an id (an OpenAlex W number, a model's name) is
+# a word: no such note.
+for word in ("W123", "ResNet50"):
+    rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", word)
+    check("%s is a word, no id note" % word,
+          rc == 0 and "no work has the id" not in json.loads(out).get("note", ""), (rc, out[:200]))
 rc, out, err = run("show", "--db", db, "2512.99999")
 check("show of an unknown id: exit 1, named", rc == 1 and "2512.99999" in err, (rc, err))
 # A quoted id is words.
