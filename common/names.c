@@ -91,6 +91,13 @@ static int is_particle_ci(const char *w, size_t n)
     return 0;
 }
 
+/* Is w[0..n) the y that joins two family names ("Ortega y Gasset",
+ * "Ramón y Cajal"): a y in lower case? */
+static int is_joining_y(const char *w, size_t n)
+{
+    return n == 1 && w[0] == 'y';
+}
+
 /* Does the word before a family name open it, under name rules `rules`:
  * a particle in lower case (rules 1 and 2), or in any case and the
  * Irish ones (rules 3: "Chiara De Santis" is family "De Santis", as
@@ -105,12 +112,18 @@ static int opens_family(const char *w, size_t n, int rules)
  * folded ("berg", "conaill", "farsi"); "" when none opens it.  A work's
  * author is found by either: "Beethoven" finds Ludwig van Beethoven, as
  * a library's catalogue and the web's engines find him. */
-static char *bare_family(arena *a, const char *fam, size_t n)
+static char *bare_family(arena *a, const char *fam, size_t n, int rules)
 {
     span w[16];
     size_t k = split_words(fam, n, w, 16);
     if (k == 0)
         return arena_strdup(a, "");
+    /* rules 4: two family names joined by y, found by the second too
+     * ("Cajal" finds Santiago Ramón y Cajal, as "Gasset" did when "y
+     * Gasset" was his family name) */
+    for (size_t j = 1; rules >= 4 && j + 1 < k; j++)
+        if (is_joining_y(w[j].p, w[j].n))
+            return text_fold(a, w[k - 1].p, w[k - 1].n);
     size_t f = k - 1;
     while (f > 0 && is_particle_ci(w[f - 1].p, w[f - 1].n))
         f--;
@@ -262,7 +275,7 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
         out->family = text_fold(a, name, (size_t)(comma - name));
         if (!out->family ||
             (rules >= 3 &&
-             (!(out->bare = bare_family(a, name, (size_t)(comma - name))) ||
+             (!(out->bare = bare_family(a, name, (size_t)(comma - name), rules)) ||
               !(out->family2 = arena_strdup(a, "")))))
             return -1;
         return given_keys(a, g, (size_t)(g_end - g), rules, out);
@@ -280,10 +293,18 @@ int text_name_keys_rules(arena *a, const char *name, int rules,
     size_t f = k - 1;
     while (f > 1 && opens_family(w[f - 1].p, w[f - 1].n, rules))
         f--;
+    /* rules 4: a y in lower case joins two family names ("José Ortega y
+     * Gasset", "Santiago Ramón y Cajal"): the family name opens with the
+     * word before it, while a given name is left before that */
+    while (rules >= 4 && f >= 2 && f + 1 < k && is_joining_y(w[f].p, w[f].n)) {
+        f--;
+        while (f > 1 && opens_family(w[f - 1].p, w[f - 1].n, rules))
+            f--;
+    }
     const size_t fam_len = (size_t)(w[k - 1].p + w[k - 1].n - w[f].p);
     out->family = text_fold(a, w[f].p, fam_len);
     if (!out->family ||
-        (rules >= 3 && !(out->bare = bare_family(a, w[f].p, fam_len))))
+        (rules >= 3 && !(out->bare = bare_family(a, w[f].p, fam_len, rules))))
         return -1;
     if (rules >= 3) {
         /* "Gabriel García Márquez": the last two words may be one
@@ -363,7 +384,7 @@ static int filter_parse(arena *a, const char *f, size_t fn, const char *g,
 {
     memset(out, 0, sizeof *out);
     out->family = text_fold(a, f, fn);
-    if (!out->family || (rules >= 3 && !(out->bare = bare_family(a, f, fn))))
+    if (!out->family || (rules >= 3 && !(out->bare = bare_family(a, f, fn, rules))))
         return -1;
     if (!initials)
         return given_keys(a, g, gn, rules, out);
@@ -524,6 +545,16 @@ int text_name_filter_keys(arena *a, const char *name, int rules,
                                     (size_t)(end - w[1].p), 0, rules, &out[1])
                    ? -1
                    : 2;
+    /* rules 4: two family names joined by y, typed alone ("Ortega y
+     * Gasset", "Ramón y Cajal"), or family first ("Ortega y Gasset
+     * José") */
+    if (rules >= 4 && k >= 3 && is_joining_y(w[1].p, w[1].n)) {
+        const char *g = k > 3 ? w[3].p : "";
+        return filter_parse(a, w[0].p, (size_t)(w[2].p + w[2].n - w[0].p), g,
+                            k > 3 ? (size_t)(end - g) : 0, 0, rules, &out[0])
+                   ? -1
+                   : 1;
+    }
     /* A family name that opens with its particles: "van der Schaar",
      * "De la Cruz", "de Gaulle".  A single capitalised one ("Van Kroft",
      * "Da Wenhao") may be a given name too: both are tried. */

@@ -112,9 +112,11 @@ int text_name_is_suffix(const char *w, size_t n);
  * particle in capitals opens the family name too ("Chiara De Santis" is
  * family "desantis"), and so do the Irish ones ("Seán Ó Conaill",
  * "Máire Ní Bhriain", "Ciarán Mac Mathúna"), and the family name is
- * also known without them (name_keys.bare).  New indexes are built with
- * TEXT_NAME_RULES. */
-#define TEXT_NAME_RULES 3
+ * also known without them (name_keys.bare); 4, a y in lower case joins
+ * two family names into one ("José Ortega y Gasset" is family
+ * "ortegaygasset", where rules 3 read "ygasset"), also known by the
+ * second ("gasset").  New indexes are built with TEXT_NAME_RULES. */
+#define TEXT_NAME_RULES 4
 
 /* text_name_keys under the given rules (text_name_keys is rules 1). */
 int text_name_keys_rules(arena *a, const char *name, int rules,

@@ -461,9 +461,10 @@ static void add_note(pdx_results *r, const char *text)
 }
 
 /* An index built by older name rules reads a hyphenated given name as its
- * first part ("Ming-Hsuan" as "Ming"), and (before rules 3) a particle in
+ * first part ("Ming-Hsuan" as "Ming"), (before rules 3) a particle in
  * capitals or an Irish one as a given name, and knows no family name
- * without its particles: say so when an author filter reads differently
+ * without its particles, and (before rules 4) reads "Ortega y Gasset"
+ * as given Ortega, family "y Gasset": say so when an author filter reads differently
  * now, rather than answer by the old rule silently (after a note already
  * there, "no work has author ..."). */
 static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
@@ -475,9 +476,12 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
         char *clean = text_clean(&a, q->authors[i]);
         int n_now = clean ? text_name_filter_keys(&a, clean, TEXT_NAME_RULES, now) : -1;
         int n_then = clean ? text_name_filter_keys(&a, clean, rules, then) : -1;
-        int particles = 0;
+        int particles = 0, joined_y = 0;
         for (int k = 0; k < n_now; k++)
             particles |= now[k].bare && *now[k].bare;
+        for (const char *p = clean ? strstr(clean, " y ") : NULL; p && !joined_y;
+             p = strstr(p + 1, " y "))
+            joined_y = 1; /* "Ortega y Gasset" */
         if (n_now > 0 && n_then > 0 && rules < 2 &&
             strcmp(now[0].given, then[0].given))
             snprintf(msg, sizeof msg,
@@ -491,6 +495,13 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
                      "and Irish ones (De Santis, \xc3\x93 Conaill) opened a "
                      "family name, and before a family name was found "
                      "without them: \"%s\" may miss works; rebuild it once "
+                     "(paperdex index --full) to have them",
+                     q->authors[i]);
+        else if (n_now > 0 && rules < 4 && joined_y)
+            snprintf(msg, sizeof msg,
+                     "this index was built before two family names joined "
+                     "by y (Ortega y Gasset, Ram\xc3\xb3n y Cajal) were read "
+                     "as one: \"%s\" may miss works; rebuild it once "
                      "(paperdex index --full) to have them",
                      q->authors[i]);
         arena_free(&a);

@@ -263,7 +263,7 @@ if command -v xapian-metadata >/dev/null; then
     [ -z "$(xapian-metadata get "$H" paperdex.names)" ] && ok "an update keeps the old rule (no index of two rules)" ||
         bad "an update changed the name rules to $(xapian-metadata get "$H" paperdex.names)"
     "$PDX" index --quiet --full --db "$H" "$T/hyphen.jsonl"
-    [ "$(xapian-metadata get "$H" paperdex.names)" = 3 ] && ok "--full rebuilds it by today's rule" ||
+    [ "$(xapian-metadata get "$H" paperdex.names)" = 4 ] && ok "--full rebuilds it by today's rule" ||
         bad "after --full the name rules are '$(xapian-metadata get "$H" paperdex.names)'"
     n=$(count "$H" --author "Sun-Hee Varga")
     [ "$n" = 2 ] && ok "and then finds Sun-Hee Varga's 2 works" || bad "after --full: $n works"

@@ -229,6 +229,20 @@ static void keys3(const char *name, const char *family, const char *bare,
     arena_free(&a);
 }
 
+/* A record's name under rules 4: its family name, the other family
+ * name it is found by (name_keys.bare), and its given name. */
+static void keys4(const char *name, const char *family, const char *bare,
+                  const char *given)
+{
+    arena a = {0};
+    name_keys k;
+    CHECK_INT(text_name_keys_rules(&a, name, 4, &k), 0);
+    CHECK_STR(k.family, family);
+    CHECK_STR(k.bare ? k.bare : "(null)", bare);
+    CHECK_STR(k.given, given);
+    arena_free(&a);
+}
+
 /* A record's name under rules 3: its family name and its last two
  * words as a double family name ("" when not one). */
 static void keys_f2(const char *name, const char *family, const char *family2)
@@ -335,6 +349,22 @@ static void test_filter_names(void)
     filter_r("Gabriel Garc\xc3\xad" "a M\xc3\xa1rquez", 2,
              "marquez/gabriel/g/0 | gabriel/garcia/g/0");
     filter("von Gerlach Chiara", "chiara/von/v/0 | vongerlach/chiara/c/0");
+    /* two family names joined by y (rules 4), found by the second too;
+     * rules 3 read the y as a particle of the second */
+    keys4("Jos\xc3\xa9 Ortega y Gasset", "ortegaygasset", "gasset", "jose");
+    keys4("Santiago Ram\xc3\xb3n y Cajal", "ramonycajal", "cajal", "santiago");
+    keys4("Blaise Ag\xc3\xbc" "era y Arcas", "aguerayarcas", "arcas", "blaise");
+    keys4("Ram\xc3\xb3n y Cajal, Santiago", "ramonycajal", "cajal", "santiago");
+    keys4("Jos\xc3\xa9 Ortega Y Gasset", "ygasset", "gasset", "jose"); /* Y: an initial? */
+    keys4("Ortega y Gasset", "ygasset", "gasset", "ortega"); /* no given name left */
+    keys4("Ludwig van Beethoven", "vanbeethoven", "beethoven", "ludwig");
+    keys3("Jos\xc3\xa9 Ortega y Gasset", "ygasset", "gasset", "jose");
+    filter("Ortega y Gasset", "ortegaygasset///0");
+    filter("J. Ortega y Gasset", "ortegaygasset/j/j/1 | ygasset/j/j/0");
+    filter("Ram\xc3\xb3n y Cajal, S.", "ramonycajal/s/s/1");
+    filter("Ram\xc3\xb3n y Cajal S", "ramonycajal/s/s/1 | s/ramon/r/0 | ramon/y/y/0");
+    filter("Ortega y Gasset Jos\xc3\xa9", "ortegaygasset/jose/j/0");
+    filter_r("Ortega y Gasset", 3, "ygasset/ortega/o/0 | gasset/ortega/o/0");
     filter("van der Berg J", "vanderberg/j/j/1");
     /* a citation's "et al." is left out */
     filter("He et al.", "he///0");
