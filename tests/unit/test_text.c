@@ -215,32 +215,32 @@ static void keys2(const char *name, const char *family, const char *given,
     keys_r(name, 2, family, given, initial, is_initial);
 }
 
-/* A record's name under rules 3: its family name, and that name
- * without the particles that open it ("" when none does). */
-static void keys3(const char *name, const char *family, const char *bare,
-                  const char *given)
+/* A record's name under the given rules (3 or later): its family name,
+ * the other family name it is found by (name_keys.bare: that name
+ * without the particles that open it, "" when none does), and its given
+ * name. */
+static void keys_bare(const char *name, int rules, const char *family,
+                      const char *bare, const char *given)
 {
     arena a = {0};
     name_keys k;
-    CHECK_INT(text_name_keys_rules(&a, name, 3, &k), 0);
+    CHECK_INT(text_name_keys_rules(&a, name, rules, &k), 0);
     CHECK_STR(k.family, family);
     CHECK_STR(k.bare ? k.bare : "(null)", bare);
     CHECK_STR(k.given, given);
     arena_free(&a);
 }
 
-/* A record's name under rules 4: its family name, the other family
- * name it is found by (name_keys.bare), and its given name. */
+static void keys3(const char *name, const char *family, const char *bare,
+                  const char *given)
+{
+    keys_bare(name, 3, family, bare, given);
+}
+
 static void keys4(const char *name, const char *family, const char *bare,
                   const char *given)
 {
-    arena a = {0};
-    name_keys k;
-    CHECK_INT(text_name_keys_rules(&a, name, 4, &k), 0);
-    CHECK_STR(k.family, family);
-    CHECK_STR(k.bare ? k.bare : "(null)", bare);
-    CHECK_STR(k.given, given);
-    arena_free(&a);
+    keys_bare(name, 4, family, bare, given);
 }
 
 /* A record's name under rules 3: its family name and its last two
