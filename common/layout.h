@@ -428,11 +428,12 @@
 #define LAYOUT_META_SOURCE "paperdex.src:"
 #define LAYOUT_META_ZDICT "paperdex.zdict:"
 #define LAYOUT_META_POSITIONS "paperdex.positions"
-/* The rules its author keys were made by (TEXT_NAME_RULES, common/text.h):
- * "2" since a hyphenated given name is one name ("Ming-Hsuan" is
- * "minghsuan", never "ming"); none for an index built before, whose keys
- * are rules 1 and stay so until it is rebuilt (`paperdex index --full`),
- * so that one index never mixes the two. */
+/* The rules its author keys were made by (TEXT_NAME_RULES, common/text.h,
+ * says what each reads): "2" since a hyphenated given name is one name,
+ * "3" since particles in capitals open a family name, "4" since a y joins
+ * two family names; none for an index built before, whose keys are rules
+ * 1.  An index keeps its rules until it is rebuilt (`paperdex index
+ * --full`), so that one index never mixes two. */
 #define LAYOUT_META_NAMES "paperdex.names"
 /* How its CJK text was read: "ngram" (Xapian's FLAG_CJK_NGRAM: each
  * character and each pair of neighbours a term), stamped on every new
