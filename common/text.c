@@ -707,29 +707,33 @@ static size_t digit_script_at(const char *s, size_t n, size_t i,
     return j - i;
 }
 
-/* The digit of a Unicode sub- or superscript digit at s[i..n) (U+2070,
- * U+00B9, U+00B2, U+00B3, U+2074-U+2079, U+2080-U+2089) in *digit, and
- * its length in bytes; 0 for anything else. */
+/* The digit of a Unicode sub- or superscript digit at s[i..n) in *digit,
+ * and its length in bytes; 0 for anything else.  Such a digit is a
+ * character whose compatibility decomposition is <super> or <sub> of one
+ * ASCII digit (U+2070, U+00B9, U+00B2, U+00B3, U+2074-U+2079,
+ * U+2080-U+2089), which utf8proc's tables say; only a 0xC2 or 0xE2
+ * byte, which each of them begins with, is decoded. */
 static size_t unicode_script_digit(const char *s, size_t n, size_t i,
                                    char *digit)
 {
-    const unsigned char *u = (const unsigned char *)s + i;
-    if (i + 2 <= n && u[0] == 0xC2 &&
-        (u[1] == 0xB9 || u[1] == 0xB2 || u[1] == 0xB3)) {
-        *digit = u[1] == 0xB9 ? '1' : u[1] == 0xB2 ? '2' : '3';
-        return 2;
-    }
-    if (i + 3 <= n && u[0] == 0xE2 && u[1] == 0x81 &&
-        (u[2] == 0xB0 || (u[2] >= 0xB4 && u[2] <= 0xB9))) {
-        *digit = (char)('0' + (u[2] - 0xB0));
-        return 3;
-    }
-    if (i + 3 <= n && u[0] == 0xE2 && u[1] == 0x82 && u[2] >= 0x80 &&
-        u[2] <= 0x89) {
-        *digit = (char)('0' + (u[2] - 0x80));
-        return 3;
-    }
-    return 0;
+    if (i >= n || ((unsigned char)s[i] != 0xC2 && (unsigned char)s[i] != 0xE2))
+        return 0;
+    utf8proc_int32_t cp, d[2];
+    const utf8proc_ssize_t k = utf8proc_iterate(
+        (const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i < 4 ? n - i : 4), &cp);
+    if (k <= 0)
+        return 0;
+    const utf8proc_property_t *p = utf8proc_get_property(cp);
+    if (p->decomp_type != UTF8PROC_DECOMP_TYPE_SUPER &&
+        p->decomp_type != UTF8PROC_DECOMP_TYPE_SUB)
+        return 0;
+    int last = 0;
+    if (utf8proc_decompose_char(cp, d, 2, UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT,
+                                &last) != 1 ||
+        d[0] < '0' || d[0] > '9')
+        return 0;
+    *digit = (char)d[0];
+    return (size_t)k;
 }
 
 size_t text_compound_hyphen(const char *s, size_t n)
@@ -748,13 +752,12 @@ int text_may_hold_scripts(const char *s, size_t n, int math)
         return 1;
     if (!math)
         return 0;
+    char digit;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '_' || s[i] == '^' || s[i] == '\\' ||
             (unsigned char)s[i] == 0xe2 ||
             (math >= TEXT_MATH_JOINED && (unsigned char)s[i] == 0xc2 &&
-             i + 1 < n && ((unsigned char)s[i + 1] == 0xb9 ||
-                           (unsigned char)s[i + 1] == 0xb2 ||
-                           (unsigned char)s[i + 1] == 0xb3)))
+             unicode_script_digit(s, n, i, &digit)))
             return 1;
     return 0;
 }

@@ -200,11 +200,7 @@ std::vector<Word> words_of(const std::string &text)
     return out;
 }
 
-/* The length of the suffix of one to three '+' or '#' that text holds
- * at `at`, right after a word, when no word character follows it (the
- * word is then indexed with it, as TermGenerator reads "C++" and "C#");
- * else 0. */
-static size_t word_suffix(const std::string &text, size_t at)
+size_t word_suffix(const std::string &text, size_t at)
 {
     size_t n = 0;
     while (at + n < text.size() && n < 4 && (text[at + n] == '+' || text[at + n] == '#'))

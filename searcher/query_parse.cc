@@ -1531,13 +1531,11 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             /* a suffix of one to three '+' or '#' that no word
              * character follows ("k-means++"): the last part's, as
              * TermGenerator reads it */
-            size_t past = e;
-            while (past < low.size() && past - e < 4 && (low[past] == '+' || low[past] == '#'))
-                past++;
-            if (past > e && past - e <= 3 && !alnum(past)) {
-                parts.back() += low.substr(e, past - e);
-                e = i = past;
-            } else if (parts.size() == 1 && past == e &&
+            const bool marked = e < low.size() && (low[e] == '+' || low[e] == '#');
+            if (const size_t sl = word_suffix(low, e)) {
+                parts.back() += low.substr(e, sl);
+                e = i = e + sl;
+            } else if (parts.size() == 1 && !marked &&
                        !(e < low.size() && low[e] == '*')) {
                 unsuffixed.push_back(parts[0]); /* kmeans: kmeans++ */
             }
@@ -1552,7 +1550,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 stems.push_back(h->stem(part));
                 one += part;
             }
-            if (past == e)
+            if (!marked)
                 unsuffixed.push_back(one); /* k-means: kmeans++ */
             /* "ResNet-50" always; a compound of words only in a short
              * query: in a pasted title it is one word among many, and its

@@ -112,6 +112,11 @@ std::string make_snippet(shim_db *h, const std::string &text, const std::map<std
 std::string mark_words(shim_db *h, const std::string &text, const std::map<std::string, double> &weight);
 std::map<std::string, double> snippet_weights(shim_db *h, const Xapian::Query &q);
 std::vector<Word> words_of(const std::string &text);
+/* The length of the suffix of one to three '+' or '#' that text holds at
+ * `at`, right after a word, when no word character follows it: the word
+ * is then indexed with it, as TermGenerator reads "C++" and "C#"
+ * (indexer/text_terms.cc); else 0. */
+size_t word_suffix(const std::string &text, size_t at);
 
 /* query_parse.cc */
 bool all_local(shim_db *h);

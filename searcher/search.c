@@ -476,12 +476,10 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
         char *clean = text_clean(&a, q->authors[i]);
         int n_now = clean ? text_name_filter_keys(&a, clean, TEXT_NAME_RULES, now) : -1;
         int n_then = clean ? text_name_filter_keys(&a, clean, rules, then) : -1;
-        int particles = 0, joined_y = 0;
+        int particles = 0;
         for (int k = 0; k < n_now; k++)
             particles |= now[k].bare && *now[k].bare;
-        for (const char *p = clean ? strstr(clean, " y ") : NULL; p && !joined_y;
-             p = strstr(p + 1, " y "))
-            joined_y = 1; /* "Ortega y Gasset" */
+        const int joined_y = clean && strstr(clean, " y "); /* "Ortega y Gasset" */
         if (n_now > 0 && n_then > 0 && rules < 2 &&
             strcmp(now[0].given, then[0].given))
             snprintf(msg, sizeof msg,
