@@ -504,6 +504,18 @@
  * joins nothing, so that its works stay alike. */
 #define LAYOUT_META_COMPOUNDS "paperdex.compounds"
 #define LAYOUT_COMPOUNDS_JOINED "joined"
+/* Whether a letter written alone with a star after it ("A*", "Q*",
+ * "C*-algebra", "R*-tree": the names of an algorithm, a function, an
+ * algebra) is read as that word, the letter and the star ("a*"), in the
+ * title and the abstract: "letters", stamped on every new index, so that
+ * a search for A* finds the works that write it, where the letter alone
+ * is a stop word or any single letter, and a query's "A*" is that word,
+ * not a wildcard over every word that begins with a (TextTerms::stars,
+ * indexer/text_terms.cc; "Starred letters" in searcher/query_parse.cc).
+ * An index without it keeps the terms it was built with, and reads "A*"
+ * as a wildcard, until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_STARS "paperdex.stars"
+#define LAYOUT_STARS_LETTERS "letters"
 /* Metadata key of each stem some work's compound was joined into
  * (LAYOUT_META_COMPOUNDS), this prefix and the stem, its value "1": the
  * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,

@@ -429,7 +429,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * its words (LAYOUT_META_SPELLING); whether it indexes word forms
  * (LAYOUT_META_FORMS); whether its works hold year terms
  * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH); whether
- * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS). */
+ * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS); whether a
+ * letter with a star is a word (LAYOUT_META_STARS). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -448,6 +449,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
     h->compounds_joined = read_stamp(h, docs, LAYOUT_META_COMPOUNDS,
                                      LAYOUT_COMPOUNDS_JOINED) ==
                           LAYOUT_COMPOUNDS_JOINED;
+    h->stars = read_stamp(h, docs, LAYOUT_META_STARS, LAYOUT_STARS_LETTERS) ==
+               LAYOUT_STARS_LETTERS;
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -828,6 +831,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->subs.insert(h->subs.end(), other->subs.begin(), other->subs.end());
         h->year_terms = h->year_terms && other->year_terms;
         h->compounds_joined = h->compounds_joined && other->compounds_joined;
+        h->stars = h->stars && other->stars;
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

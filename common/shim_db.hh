@@ -127,6 +127,10 @@ struct shim_db {
      * snippet's, which marks such a compound whole for the closed word
      * (over shards, only when every one says so) */
     bool compounds_joined = false;
+    /* A letter with a star after it ("A*") is a word of its own
+     * (LAYOUT_META_STARS): the writer's rule, the query's and the
+     * snippet's (over shards, only when every one says so) */
+    bool stars = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;

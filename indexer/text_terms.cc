@@ -42,6 +42,11 @@
  * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
  * word.
  *
+ * Another, in an index that says so (LAYOUT_META_STARS): a letter
+ * written alone with a star after it ("A*", "Q*", "C*-algebra") is the
+ * word a* (TextTerms::stars), which TermGenerator reads as the letter
+ * alone, a stop word for "a".
+ *
  * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
  * index says so (LAYOUT_META_CJK, common/layout.h: every new index); the
@@ -280,7 +285,8 @@ static bool hyphen_joins(const char *it, const char *end)
 
 /* Do two parts make a compound to join: one of them letters alone (a-z
  * or beyond ASCII), neither a number with a point or a comma ("1-2" and
- * "1.4-1.8x" are no word, "3-D" is)? */
+ * "1.4-1.8x" are no word, "3-D" is), nor a starred letter ("R*-tree" is
+ * r* and tree: stars)? */
 static bool joinable(const std::string &a, const std::string &b)
 {
     auto letters = [](const std::string &p) {
@@ -291,7 +297,9 @@ static bool joinable(const std::string &a, const std::string &b)
     auto pointed = [](const std::string &p) {
         return p.find_first_of(".,;") != std::string::npos;
     };
-    return (letters(a) || letters(b)) && !pointed(a) && !pointed(b);
+    auto starred = [](const std::string &p) { return !p.empty() && p.back() == '*'; };
+    return (letters(a) || letters(b)) && !pointed(a) && !pointed(b) &&
+           !starred(a) && !starred(b);
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A
@@ -466,7 +474,7 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
      * first part is kept (compound, compound_at) only when a hyphen
      * follows it. */
     const bool join = compounds && !forms_only && prefix != LAYOUT_P_AUTHOR;
-    bool linked = false;
+    bool linked = false, starred_before = false;
     size_t parts = 0;
     while (true) {
         /* To the start of the next word. */
@@ -479,6 +487,8 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             it += len;
         }
         w.clear();
+        /* a star right before the word: emphasis ("**R**easoning") */
+        starred_before = it > text && it[-1] == '*';
         /* Capitals separated by dots: an acronym. */
         if (ascii_upper(raw)) {
             const char *p = it;
@@ -551,6 +561,25 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             }
             if (is_wordchar(raw))
                 w.resize(keep);
+            /* "A*": one letter and a star, unless a word or another
+             * star goes on, or a star opened it (Markdown's emphasis,
+             * "**R**easoning", "*a*") */
+            if (stars && raw == '*' && w.size() == 1 && w[0] >= 'a' &&
+                w[0] <= 'z' && !starred_before && prefix != LAYOUT_P_AUTHOR &&
+                !forms_only) {
+                const char *const star = it;
+                w += '*';
+                it += len;
+                if (it == end)
+                    goto endofterm;
+                raw = decode(it, end, &len);
+                if (is_wordchar(raw) || raw == '*') { /* "a*b", "a**" */
+                    w.resize(1);
+                    it = star;
+                    raw = '*';
+                    len = 1;
+                }
+            }
         }
     endofterm:
         if (!join) {

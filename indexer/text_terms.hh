@@ -86,6 +86,17 @@ class TextTerms {
      * position of its own.  Unset, the terms are TermGenerator's. */
     bool compounds = false;
 
+    /* When set (the index's LAYOUT_META_STARS), a word of one ASCII
+     * letter with a star right after it, no word character nor star
+     * after the star and no star before the letter (Markdown's
+     * emphasis: "**R**easoning"), read under any prefix but the
+     * authors', is the letter
+     * and the star ("A*" is a*, "R*-tree" r* and tree, "Q*" q*), at the
+     * position the letter would take: a letter that is a stop word
+     * ("a") then takes one.  Unset, the star is left out, as
+     * TermGenerator leaves it. */
+    bool stars = false;
+
     /* The joined words the work was given (compounds), as the terms
      * they are (prefix and stem), in the order read; a term may repeat.
      * Cleared by clear(). */

@@ -200,18 +200,22 @@ std::vector<Word> words_of(const std::string &text)
     return out;
 }
 
+/* Does a word character begin at text[at]? */
+static bool word_after(const std::string &text, size_t at)
+{
+    if (at >= text.size())
+        return false;
+    Xapian::Utf8Iterator it(text.data() + at, text.size() - at);
+    return Xapian::Unicode::is_wordchar(*it);
+}
+
 size_t word_suffix(const std::string &text, size_t at)
 {
     size_t n = 0;
     while (at + n < text.size() && n < 4 && (text[at + n] == '+' || text[at + n] == '#'))
         n++;
-    if (n == 0 || n > 3)
+    if (n == 0 || n > 3 || word_after(text, at + n))
         return 0;
-    if (at + n < text.size()) {
-        Xapian::Utf8Iterator it(text.data() + at + n, text.size() - at - n);
-        if (Xapian::Unicode::is_wordchar(*it))
-            return 0;
-    }
     return n;
 }
 
@@ -335,6 +339,18 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
                                                     : weight.end();
             if (it != weight.end()) {
                 matches.push_back(Match{Word{from, to + sl}, &it->first, it->second});
+                return;
+            }
+        }
+        /* a letter with its star ("A*"), where the index reads it as a
+         * word (LAYOUT_META_STARS, TextTerms::stars: not "**R**") */
+        if (h->stars && f.size() == 1 && f[0] >= 'a' && f[0] <= 'z' &&
+            to < text.size() && text[to] == '*' && !word_after(text, to + 1) &&
+            (from == 0 || text[from - 1] != '*') &&
+            (to + 1 == text.size() || text[to + 1] != '*')) {
+            auto it = weight.find(f + "*");
+            if (it != weight.end()) {
+                matches.push_back(Match{Word{from, to + 1}, &it->first, it->second});
                 return;
             }
         }

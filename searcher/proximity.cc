@@ -176,11 +176,13 @@ ProximityQuery::ProximityQuery(
     tg.index_text(unaccent(text));
     std::vector<std::pair<Xapian::termpos, std::string>> at;
     for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end();
-         ++t)
-        if (is_plain_term(*t) && scored.count(*t) && !stops.count(*t))
+         ++t) {
+        const std::string term = unstar(*t); /* "A*" (star_words) */
+        if (is_plain_term(term) && scored.count(term) && !stops.count(term))
             for (Xapian::PositionIterator p = t.positionlist_begin();
                  p != t.positionlist_end(); ++p)
-                at.emplace_back(*p, *t);
+                at.emplace_back(*p, term);
+    }
     std::sort(at.begin(), at.end());
     std::vector<std::string> order;
     for (const auto &pt : at)

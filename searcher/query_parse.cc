@@ -748,11 +748,12 @@ static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
             }
             for (Xapian::TermIterator t = words.get_terms_begin();
                  t != words.get_terms_end(); ++t) {
-                const std::string stem = h->stem(*t);
+                const std::string stem = unstar(h->stem(*t));
                 if (stem.empty() || h->stop_stems.count(stem))
                     continue;
-                std::string form = *t; /* a possessive's 's left out, as
-                                        * the indexer leaves it */
+                std::string form = unstar(*t); /* a possessive's 's left
+                                                * out, as the indexer
+                                                * leaves it */
                 if (form.size() > 2 && form.compare(form.size() - 2, 2, "'s") == 0)
                     form.resize(form.size() - 2);
                 qd.forms.push_back(form);
@@ -1906,6 +1907,139 @@ static std::string split_compounds(const std::string &text)
     return out;
 }
 
+/* Starred letters.  "A*" is a word in science: the A* search algorithm,
+ * Q* and V* of reinforcement learning, C*-algebras, R*-trees.  Xapian's
+ * parser, like Lucene's, reads it as a wildcard over every word that
+ * begins with the letter (on the arXiv 101k, a* is 20,474 words, and
+ * "A* search" ranks the works on search of any kind first).  Where the
+ * index keeps a letter with its star as a word (LAYOUT_META_STARS,
+ * TextTerms::stars), a wildcard of one letter in the default field, the
+ * title or the abstract is that word; one letter with a star finds no
+ * useful set of words anyway.  A wildcard of two letters or more ("ne*")
+ * stays a wildcard, and so does "author:a*".  Inside quotes, and in a
+ * query read as words, Xapian's parser would read "A*" as the letter
+ * alone (a stop word for "a"): there star_words() writes it as a word
+ * the parser keeps whole (STAR_MARK after the letter), and unstar()
+ * makes the term the letter and its star again ("A* search" in quotes
+ * is the phrase a* search). */
+static const char STAR_MARK[] = "_star_";
+
+/* text with each letter written alone with a star after it ("a*": no
+ * word character, ':' or star before the letter, nor a word character
+ * or star after the star, as the indexer reads it) inside
+ * quotes, and with `outside` everywhere, written as the letter and
+ * STAR_MARK, which Xapian's parser and stemmer keep as it is. */
+std::string star_words(const std::string &text, bool outside)
+{
+    auto word_byte = [](unsigned char c) {
+        return isalnum(c) || c == '_' || c >= 0x80;
+    };
+    std::string out;
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); i++) {
+        if (const size_t q = quote_at(text, i)) {
+            quoted = !quoted;
+            out.append(text, i, q);
+            i += q - 1;
+            continue;
+        }
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if ((quoted || outside) && isalpha(c) && i + 1 < text.size() &&
+            text[i + 1] == '*' &&
+            (i == 0 || (!word_byte(static_cast<unsigned char>(text[i - 1])) &&
+                        text[i - 1] != ':' && text[i - 1] != '*')) &&
+            (i + 2 == text.size() ||
+             (!word_byte(static_cast<unsigned char>(text[i + 2])) && text[i + 2] != '*'))) {
+            out += static_cast<char>(tolower(c));
+            out += STAR_MARK;
+            i++;
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+/* The term t (a prefix, then a word) with a STAR_MARK star_words() wrote
+ * made the letter and its star again ("Sa_star_": "Sa*"); else t. */
+std::string unstar(const std::string &t)
+{
+    const size_t m = sizeof STAR_MARK - 1;
+    if (t.size() < m + 1 || t.compare(t.size() - m, m, STAR_MARK) != 0)
+        return t;
+    const size_t letter = t.size() - m - 1;
+    if (t[letter] < 'a' || t[letter] > 'z')
+        return t;
+    for (size_t i = 0; i < letter; i++)
+        if (!isupper(static_cast<unsigned char>(t[i])))
+            return t; /* not a prefix of ours */
+    return t.substr(0, letter + 1) + "*";
+}
+
+/* q with every term unstar() changes changed, down through the nodes
+ * that combine their subqueries, synonyms, phrases and NEAR. */
+static Xapian::Query unstar_query(const Xapian::Query &q, bool &changed)
+{
+    const Xapian::Query::op op = q.get_type();
+    if (op == Xapian::Query::LEAF_TERM) {
+        const std::string t = leaf_term(q), u = unstar(t);
+        if (u == t)
+            return q;
+        changed = true;
+        /* its position, as the description states it ("Query(a@2)") */
+        const std::string d = q.get_description();
+        const size_t at = d.rfind('@');
+        const Xapian::termpos pos =
+            at == std::string::npos ? 0 : static_cast<Xapian::termpos>(atoi(d.c_str() + at + 1));
+        return Xapian::Query(u, 1, pos);
+    }
+    const bool positional = op == Xapian::Query::OP_PHRASE || op == Xapian::Query::OP_NEAR;
+    if (!combines(op) && !positional && op != Xapian::Query::OP_SYNONYM)
+        return q;
+    bool below = false;
+    std::vector<Xapian::Query> subs;
+    for (size_t i = 0; i < q.get_num_subqueries(); i++)
+        subs.push_back(unstar_query(q.get_subquery(i), below));
+    if (!below)
+        return q;
+    changed = true;
+    if (positional)
+        return Xapian::Query(op, subs.begin(), subs.end(),
+                             window_of(q, op == Xapian::Query::OP_PHRASE ? "PHRASE" : "NEAR"));
+    return Xapian::Query(op, subs.begin(), subs.end());
+}
+
+Xapian::Query unstar_terms(const Xapian::Query &q)
+{
+    bool changed = false;
+    return unstar_query(q, changed);
+}
+static Xapian::Query starred_letters(const Xapian::Query &q, bool &changed)
+{
+    const Xapian::Query::op op = q.get_type();
+    if (op == Xapian::Query::OP_WILDCARD) {
+        const std::string pat = wildcard_pattern(q);
+        std::string letter;
+        const char *field = term_field(pat, letter);
+        if (letter.size() != 1 || letter[0] < 'a' || letter[0] > 'z' ||
+            !strcmp(field, "author"))
+            return q;
+        changed = true;
+        return !strcmp(field, "abstract") ? abstract_word(letter + "*")
+                                          : Xapian::Query(pat + "*");
+    }
+    if (!combines(op))
+        return q;
+    bool below = false;
+    std::vector<Xapian::Query> subs;
+    for (size_t i = 0; i < q.get_num_subqueries(); i++)
+        subs.push_back(starred_letters(q.get_subquery(i), below));
+    if (!below)
+        return q;
+    changed = true;
+    return Xapian::Query(op, subs.begin(), subs.end());
+}
+
 /* A note for each wildcard of q that matches more index terms than
  * PDX_WILDCARD_MAX ("co* matches 12,345 words; the 10,000 most frequent
  * were searched"): Xapian keeps the most frequent and says nothing. */
@@ -1966,7 +2100,10 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
     const std::string unsplit = lower_words(unaccent(raw));
-    const std::string text = compounds_as_words ? split_compounds(unsplit) : unsplit;
+    const std::string split = compounds_as_words ? split_compounds(unsplit) : unsplit;
+    /* Starred letters: "A*" a word inside quotes, and everywhere in a
+     * query read as words */
+    const std::string text = h->stars ? star_words(split, words) : split;
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
                           Xapian::QueryParser::FLAG_BOOLEAN |
                           Xapian::QueryParser::FLAG_LOVEHATE |
@@ -2000,7 +2137,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     if (!fe.msg.empty()) {
         const std::string m = fe.msg;
         fe.msg.clear();
-        size_t at = text.find(m.substr(0, m.find(' ')));
+        size_t at = split.find(m.substr(0, m.find(' ')));
         throw Xapian::QueryParserError(
             m + (at == std::string::npos
                      ? std::string()
@@ -2016,6 +2153,10 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
             subs.push_back(query.get_subquery(i));
         query = Xapian::Query(Xapian::Query::OP_AND_NOT, subs.begin(),
                               subs.end());
+    }
+    if (h->stars) {
+        bool starred = false;
+        query = starred_letters(unstar_query(query, starred), starred);
     }
     size_t n = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();
@@ -2037,7 +2178,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
      * parser gives an empty query, which would match nothing without a
      * word of why. */
     if (query.empty() && text.find_first_not_of(" \t\r\n") != std::string::npos) {
-        note = "the query holds no word that is indexed (" + text +
+        note = "the query holds no word that is indexed (" + split +
                "): nothing was searched";
         return Xapian::Query::MatchNothing;
     }
@@ -2045,7 +2186,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         query = keep_informative(h, query, n, note);
     /* split: whether split_compounds split anything (a compound alone
      * stays a phrase, whose closed form vary_phrase adds) */
-    query = with_variants(h, raw, text != unsplit, query, &note);
+    query = with_variants(h, raw, split != unsplit, query, &note);
     bool changed = false;
     PhrasePlan plan{hoist};
     plan.phrases = phrases;

@@ -1337,7 +1337,8 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<const ProximityQuery> prox;
     if (with_proximity) {
         auto pq = std::make_shared<ProximityQuery>(
-            h->db, query, q->text, h->stem, h->stop_stems,
+            h->db, query, h->stars ? star_words(q->text, true) : std::string(q->text),
+            h->stem, h->stop_stems,
             q->proximity_weight, q->proximity_window, q->proximity_title,
             tied);
         if (!pq->pairs.empty()) {
@@ -1368,16 +1369,17 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     if (has_text && (q->title_weight > 0 || q->author_weight > 0)) {
         /* Field boosts add to the score of what the query matches; they
          * never add matches (AND_MAYBE). */
-        const std::string plain = lower_words(unaccent(q->text));
+        const std::string low = lower_words(unaccent(q->text));
+        const std::string plain = h->stars ? star_words(low, true) : low;
         std::vector<Xapian::Query> boosts;
         if (q->title_weight > 0) {
-            parts.title = reader(h).qp_title.parse_query(plain,
-                                                     reader(h).cjk_flag);
+            parts.title = unstar_terms(reader(h).qp_title.parse_query(
+                plain, reader(h).cjk_flag));
             boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.title,
                                 q->title_weight);
         }
         if (q->author_weight > 0) {
-            parts.author = reader(h).qp_author.parse_query(plain,
+            parts.author = reader(h).qp_author.parse_query(low,
                                                       reader(h).cjk_flag);
             boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.author,
                                 q->author_weight);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,8 @@ struct TermsRef {
     pdxshim::TextTerms tt;
     /* the same reading with hyphenated compounds joined (joins_diff) */
     pdxshim::TextTerms joins;
+    /* and with a letter's star kept too (stars_diff) */
+    pdxshim::TextTerms stars;
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
      * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
@@ -54,10 +57,14 @@ struct TermsRef {
         : tt(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
              &stopper, LAYOUT_MAX_WORD_BYTES, ngram),
           joins(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
+                &stopper, LAYOUT_MAX_WORD_BYTES, ngram),
+          stars(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
         joins.forms = joins.compounds = true;
         joins.math = TEXT_MATH_JOINED;
+        stars.forms = stars.compounds = stars.stars = true;
+        stars.math = TEXT_MATH_JOINED;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
@@ -148,6 +155,46 @@ struct TermsRef {
         if (i != base.size())
             return "joined: missing term " + base[i].first;
         return "";
+    }
+
+    /* Fields (prefix, text) read with a letter's star kept as well
+     * (TextTerms::stars), against joins' reading of them (joins_diff(),
+     * called first): "" when every term with a star is one ASCII letter
+     * and the star, under a prefix other than the authors', each term's
+     * positions ascend, and text with no star reads exactly as joins
+     * read it; else the first difference. */
+    std::string stars_diff(const std::vector<std::pair<std::string, std::string>> &fields)
+    {
+        stars.clear();
+        bool any = false;
+        for (const auto &f : fields) {
+            stars.index(f.second.data(), f.second.size(), f.first, LAYOUT_FIELD_GAP);
+            any = any || f.second.find('*') != std::string::npos;
+        }
+        std::vector<std::pair<std::string, std::vector<Xapian::termpos>>> got;
+        for (const pdxshim::TextTerms::Term *t : stars.sorted()) {
+            got.emplace_back(t->name, t->at);
+            for (size_t k = 1; k < t->at.size(); k++)
+                if (t->at[k] <= t->at[k - 1])
+                    return "stars: positions of " + t->name + " do not ascend";
+            const size_t star = t->name.find('*');
+            if (star == std::string::npos)
+                continue;
+            std::string word;
+            const char *field = pdxshim::term_field(t->name, word);
+            if (!strcmp(field, "author") || word.size() != 2 || word[1] != '*' ||
+                word[0] < 'a' || word[0] > 'z')
+                return "stars: a term with a star: " + t->name;
+        }
+        if (any)
+            return "";
+        size_t i = 0;
+        for (const pdxshim::TextTerms::Term *t : joins.sorted()) {
+            if (i == got.size() || got[i].first != t->name || got[i].second != t->at)
+                return "stars: text without a star read otherwise: " + t->name;
+            i++;
+        }
+        return i == got.size() ? "" : "stars: text without a star gives " + got[i].first;
     }
 
     /* The work's forms (common/forms.cc) from TermGenerator's words as

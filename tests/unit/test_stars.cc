@@ -1,0 +1,193 @@
+/*
+ * test_stars.cc -- a letter with a star after it ("A*", "Q*",
+ * "C*-algebras") read as a word of its own by the index's own rule
+ * (common/layout.h, LAYOUT_META_STARS; TextTerms::stars in
+ * indexer/text_terms.cc; "Starred letters" in searcher/query_parse.cc).
+ *
+ * What it checks, through the public API and through Xapian itself:
+ *  - a new index is stamped paperdex.stars and holds a*, Sa*, r* and q*
+ *    for "A*", "R*-tree" and "Q*" in the title and the abstract, but
+ *    not for a star inside a word ("a*b"), after a longer word ("IDA*"),
+ *    around a letter in Markdown's emphasis ("**M**ap", "*k*") or in an
+ *    author's name, and joins no compound of a starred letter
+ *    ("R*-tree" is no r*tree);
+ *  - so "A* search" finds the work on A* search first, "A*" and
+ *    "title:A*" only that work, "Q*" and "R*-tree" theirs, where the
+ *    wildcard a* would find every work with a word that begins with a;
+ *    a wildcard of two letters ("se*") stays a wildcard;
+ *  - inside quotes ("A* search" is the phrase a* search) and in a query
+ *    read as words (in capitals) it is the word too, and A* and search
+ *    are a pair of the proximity bonus;
+ *  - the snippet marks "A*" with its star;
+ *  - an index without the stamp (as an older paperdex wrote it) keeps the
+ *    rule it was built with: its writer stars nothing, and "A*" is a
+ *    wildcard there.
+ *
+ * usage: test_stars WORK_DIR
+ */
+#include <xapian.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "layout.h"
+#include "api_checks.hh"
+
+namespace {
+
+void put_all(pdx_index *ix)
+{
+    check_put(ix, "astar", "Admissible heuristics for A* search",
+              "We learn heuristics that keep A* optimal on road graphs.");
+    check_put(ix, "engine", "A search engine for road graphs",
+              "An engine answers a query about a graph in a millisecond: "
+              "**M**ap **S**earch, *k* hops.");
+    check_put(ix, "rtree", "Bulk loading of R*-trees",
+              "An R*-tree is loaded in bulk, against an R-tree and IDA* runs.");
+    check_put(ix, "qstar", "Learning the optimal value Q*",
+              "The value Q* is approximated, and a*b is a product.");
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    const char *const au[] = {"J* Doe"};
+    w.id = "author";
+    w.title = "Alpine meadows";
+    w.authors = au;
+    w.n_authors = 1;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put author: ") + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* The abstract's marked words of the first hit of text, as "[A*] ...". */
+std::string marked(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0 || pdx_results_count(r) == 0) {
+        pdx_results_free(r);
+        return "(no hit)";
+    }
+    const pdx_hit *h = pdx_results_hit(r, 0);
+    std::string out;
+    for (size_t i = 0; h->snippet && i < h->n_highlights; i++)
+        out += (out.empty() ? "[" : " [") +
+               std::string(h->snippet + h->highlights[2 * i],
+                           h->highlights[2 * i + 1] - h->highlights[2 * i]) +
+               "]";
+    pdx_results_free(r);
+    return out;
+}
+
+/* The explanation of the first hit of text (pdx_hit.explain). */
+std::string explained(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    q.explain = 1;
+    pdx_results *r = nullptr;
+    std::string e = "(none)";
+    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0 &&
+        pdx_results_hit(r, 0)->explain)
+        e = pdx_results_hit(r, 0)->explain;
+    pdx_results_free(r);
+    return e;
+}
+
+/* The id of the first hit of text. */
+std::string first(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    pdx_results *r = nullptr;
+    std::string id = "(none)";
+    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0)
+        id = pdx_results_hit(r, 0)->work->id;
+    pdx_results_free(r);
+    return id;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_stars WORK_DIR\n");
+        return 2;
+    }
+    const std::string work = argv[1];
+    if (!check_work_dir(work))
+        return 2;
+    const std::string path = work + "/ix";
+
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create");
+    put_all(ix);
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_STARS) ==
+              LAYOUT_STARS_LETTERS,
+          "a new index is stamped");
+    for (const char *t : {"a*", "Sa*", "r*", "Sr*", "q*", "Sq*", "tree"})
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
+    for (const char *t : {"b*", "ida*", "j*", "Aj*", "r*tree", "Sr*tree", "m*", "s*", "k*"})
+        check(!check_has_term(path, t), std::string("a new index does not hold ") + t);
+
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    std::string top = first(ix, "A* search");
+    check(top == "astar", "A* search ranks astar first: " + top);
+    const std::set<std::string> astar = {"astar"};
+    for (const char *q : {"A*", "a*", "title:A*", "abstract:A*"}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == astar, std::string(q) + " finds astar alone: " + check_show(got));
+    }
+    std::set<std::string> got = check_ids(ix, "Q*");
+    check(got == std::set<std::string>{"qstar"}, "Q* finds qstar: " + check_show(got));
+    got = check_ids(ix, "R*-tree");
+    check(got == std::set<std::string>{"rtree"}, "R*-tree finds rtree: " + check_show(got));
+    got = check_ids(ix, "se*");
+    check(got == std::set<std::string>{"astar", "engine"},
+          "se* stays a wildcard: " + check_show(got));
+    /* inside quotes, in prose, and as a pair of the proximity bonus */
+    for (const char *q : {"\"A* search\"", "\"R*-trees\"", "\"Q*\""}) {
+        got = check_ids(ix, q);
+        check(got.size() == 1, std::string(q) + " finds one work: " + check_show(got));
+    }
+    const std::string prose = explained(ix, "A* SEARCH WITH ADMISSIBLE HEURISTICS ON ROAD GRAPHS");
+    check(prose.find("\"term\":\"a*\"") != std::string::npos,
+          "prose in capitals reads A* as the word: " + prose);
+    const std::string e = explained(ix, "A* search");
+    check(e.find("\"pair\":\"a* search\"") != std::string::npos,
+          "A* and search are a pair of the proximity bonus: " + e);
+    const std::string m = marked(ix, "A*");
+    check(m == "[A*]", "the snippet marks A* with its star: " + m);
+    pdx_close(ix);
+
+    /* The same index as an older paperdex left it: no stamp.  Its next
+     * work is written by the older rule, and A* is a wildcard there. */
+    {
+        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+        db.set_metadata(LAYOUT_META_STARS, "");
+        db.commit();
+    }
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
+    check_put(ix, "dstar", "D* Lite replanning", "Replanning with D* Lite.");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_STARS).empty(),
+          "a writer leaves an older index unstamped");
+    check(!check_has_term(path, "d*"), "an older index's writer stars nothing");
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    got = check_ids(ix, "A*");
+    check(got.count("engine") && got.count("qstar"),
+          "A* is a wildcard in an older index: " + check_show(got));
+    pdx_close(ix);
+    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
+        fprintf(stderr, "cannot remove %s\n", work.c_str());
+    return check_done();
+}
