@@ -2014,6 +2014,9 @@ Xapian::Query unstar_terms(const Xapian::Query &q)
     bool changed = false;
     return unstar_query(q, changed);
 }
+
+/* q with each wildcard of one letter a-z, but in the authors' field,
+ * made the word of the letter and its star (set `changed` if any). */
 static Xapian::Query starred_letters(const Xapian::Query &q, bool &changed)
 {
     const Xapian::Query::op op = q.get_type();

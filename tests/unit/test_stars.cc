@@ -83,34 +83,25 @@ std::string marked(pdx_index *ix, const char *text)
     return out;
 }
 
-/* The explanation of the first hit of text (pdx_hit.explain). */
-std::string explained(pdx_index *ix, const char *text)
+/* Of the first hit of text: its id, or with `explain` its explanation
+ * (pdx_hit.explain); "(none)" when there is no hit. */
+std::string first(pdx_index *ix, const char *text, bool explain = false)
 {
     pdx_query q = PDX_QUERY_INIT;
     q.text = text;
     q.limit = 1;
-    q.explain = 1;
+    q.explain = explain;
     pdx_results *r = nullptr;
-    std::string e = "(none)";
-    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0 &&
-        pdx_results_hit(r, 0)->explain)
-        e = pdx_results_hit(r, 0)->explain;
+    std::string out = "(none)";
+    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0) {
+        const pdx_hit *h = pdx_results_hit(r, 0);
+        if (!explain)
+            out = h->work->id;
+        else if (h->explain)
+            out = h->explain;
+    }
     pdx_results_free(r);
-    return e;
-}
-
-/* The id of the first hit of text. */
-std::string first(pdx_index *ix, const char *text)
-{
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    q.limit = 1;
-    pdx_results *r = nullptr;
-    std::string id = "(none)";
-    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0)
-        id = pdx_results_hit(r, 0)->work->id;
-    pdx_results_free(r);
-    return id;
+    return out;
 }
 
 } // namespace
@@ -159,10 +150,10 @@ int main(int argc, char **argv)
         got = check_ids(ix, q);
         check(got.size() == 1, std::string(q) + " finds one work: " + check_show(got));
     }
-    const std::string prose = explained(ix, "A* SEARCH WITH ADMISSIBLE HEURISTICS ON ROAD GRAPHS");
+    const std::string prose = first(ix, "A* SEARCH WITH ADMISSIBLE HEURISTICS ON ROAD GRAPHS", true);
     check(prose.find("\"term\":\"a*\"") != std::string::npos,
           "prose in capitals reads A* as the word: " + prose);
-    const std::string e = explained(ix, "A* search");
+    const std::string e = first(ix, "A* search", true);
     check(e.find("\"pair\":\"a* search\"") != std::string::npos,
           "A* and search are a pair of the proximity bonus: " + e);
     const std::string m = marked(ix, "A*");
