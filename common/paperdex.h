@@ -583,9 +583,10 @@ typedef struct pdx_query {
     /* ---- version 5 ---- */
     /** How `text` is read (pdx_syntax): PDX_SYNTAX_AUTO (0) reads the query
      *  language, except in prose -- a passage of PDX_PROSE_WORDS words or
-     *  more, or PDX_PROSE_CAPS_WORDS or more in capitals throughout --
-     *  which is read as plain words, so that a "NOT" or an unbalanced "("
-     *  in a pasted abstract is a word; PDX_SYNTAX_QUERY always reads the
+     *  more, PDX_PROSE_CAPS_WORDS or more in capitals throughout, or AND,
+     *  OR, NOT or XOR right after a stop word ("are NOT") -- which is read
+     *  as plain words, so that a "NOT" or an unbalanced "(" in a pasted
+     *  abstract or title is a word; PDX_SYNTAX_QUERY always reads the
      *  query language; PDX_SYNTAX_WORDS always plain words (operators,
      *  +/-, wildcards and parentheses are words; "quoted phrases", field
      *  prefixes and filters still apply).  pdx_results_note says when a

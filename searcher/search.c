@@ -14,6 +14,7 @@
 
 #include "../common/handle.h"
 #include "../common/layout.h"
+#include "../common/stopwords.h"
 #include "../common/text.h"
 #include "../corpus/merge.h"
 #include "../corpus/record.h"
@@ -313,17 +314,46 @@ typedef struct text_shape {
     int only_filters; /* some token, and every one a filter */
 } text_shape;
 
+/* Is t[0..n) a stop word (common/stopwords.h), whatever its case? */
+static int is_stop_word(const char *t, size_t n)
+{
+    char low[16];
+    if (n == 0 || n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)t[i]);
+    low[n] = '\0';
+    for (const char *const *w = PDX_STOPWORDS; *w; w++)
+        if (!strcmp(*w, low))
+            return 1;
+    return 0;
+}
+
+/* The prose rules of PDX_SYNTAX_AUTO (pdx_query.syntax).  Besides a
+ * passage and a query in capitals, a boolean operator (AND, OR, NOT,
+ * XOR; not NEAR or ADJ) right after a stop word is prose ("Compressed Models are NOT Trust-equivalent", "Bigger
+ * is NOT Always Better", a pasted title): no one joins a word the search
+ * leaves out to another by an operator, and read as one, the NOT would
+ * take the pasted title's own work out of its results. */
 static text_shape shape_of(const pdx_query *q)
 {
     text_shape sh = {0, "", 0};
     const char *t = q->text ? q->text : "";
     size_t len = strlen(t), pos = 0, words = 0, tokens = 0, filters = 0;
     int lower = 0, upper = 0;
-    qtok k;
+    char after_stop[64] = "";
+    qtok k, prev = {QT_END, 0, 0};
     while (qscan_next(t, len, &pos, &k) != QT_END) {
         tokens++;
         filters += k.kind == QT_FILTER;
         words += k.kind == QT_TERM || k.kind == QT_OP || k.kind == QT_PHRASE;
+        if (!after_stop[0] && k.kind == QT_OP && prev.kind == QT_TERM &&
+            (k.len == 2 || (k.len == 3 && memcmp(t + k.start, "ADJ", 3))) &&
+            is_stop_word(t + prev.start, prev.len))
+            snprintf(after_stop, sizeof after_stop, "%.*s right after \"%.*s\"",
+                     (int)k.len, t + k.start, (int)(prev.len < 16 ? prev.len : 16),
+                     t + prev.start);
+        prev = k;
     }
     for (const char *p = t; *p; p++) {
         lower |= *p >= 'a' && *p <= 'z';
@@ -340,6 +370,8 @@ static text_shape shape_of(const pdx_query *q)
     else if (words >= PDX_PROSE_CAPS_WORDS && upper && !lower)
         sh.words = snprintf(sh.why, sizeof sh.why, "%zu words in capitals",
                             words) > 0;
+    else if (after_stop[0])
+        sh.words = snprintf(sh.why, sizeof sh.why, "%s", after_stop) > 0;
     return sh;
 }
 
