@@ -370,8 +370,20 @@ static std::string correct_word(shim_db *h, const std::string &word)
     }
     if (lower.size() < 4 || h->stopper(lower))
         return std::string();
+    const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
+    /* The closed form of a compound the works write hyphenated ("riscv"
+     * for RISC-V, "qlearning" for Q-learning) is a term of the index
+     * only (LAYOUT_JOINED_KEY marks its stem), not a word of the spelling
+     * table, which lists the words as written: held by more works than a
+     * typo is, it is no typo.  (A stem's works alone would not say so:
+     * the typo "ofer" shares its stem with an author's name.) */
+    if (h->compounds_joined) {
+        const std::string stem = h->stem(lower);
+        if (h->db.get_termfreq(stem) > few &&
+            !h->db.get_metadata(LAYOUT_JOINED_KEY + stem).empty())
+            return std::string();
+    }
     if (h->spelling) {
-        const Xapian::doccount few = h->db.get_doccount() / TYPO_RARITY;
         try {
             return correct_from_spelling(h, lower, few);
         } catch (const Xapian::UnimplementedError &) {
