@@ -1976,30 +1976,23 @@ std::string unstar(const std::string &t)
     return t.substr(0, letter + 1) + "*";
 }
 
-/* q with every term unstar() changes changed, down through the nodes
- * that combine their subqueries, synonyms, phrases and NEAR. */
-static Xapian::Query unstar_query(const Xapian::Query &q, bool &changed)
+/* q with each leaf (a term or a wildcard) that `leaf` changes changed,
+ * down through the nodes that combine their subqueries, synonyms,
+ * phrases and NEAR (their windows kept); `leaf` returns its query
+ * unchanged, or another and sets `changed`. */
+template <typename Leaf>
+static Xapian::Query map_leaves(const Xapian::Query &q, bool &changed, const Leaf &leaf)
 {
     const Xapian::Query::op op = q.get_type();
-    if (op == Xapian::Query::LEAF_TERM) {
-        const std::string t = leaf_term(q), u = unstar(t);
-        if (u == t)
-            return q;
-        changed = true;
-        /* its position, as the description states it ("Query(a@2)") */
-        const std::string d = q.get_description();
-        const size_t at = d.rfind('@');
-        const Xapian::termpos pos =
-            at == std::string::npos ? 0 : static_cast<Xapian::termpos>(atoi(d.c_str() + at + 1));
-        return Xapian::Query(u, 1, pos);
-    }
+    if (op == Xapian::Query::LEAF_TERM || op == Xapian::Query::OP_WILDCARD)
+        return leaf(q, changed);
     const bool positional = op == Xapian::Query::OP_PHRASE || op == Xapian::Query::OP_NEAR;
     if (!combines(op) && !positional && op != Xapian::Query::OP_SYNONYM)
         return q;
     bool below = false;
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < q.get_num_subqueries(); i++)
-        subs.push_back(unstar_query(q.get_subquery(i), below));
+        subs.push_back(map_leaves(q.get_subquery(i), below, leaf));
     if (!below)
         return q;
     changed = true;
@@ -2009,38 +2002,42 @@ static Xapian::Query unstar_query(const Xapian::Query &q, bool &changed)
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
+/* A term unstar() changes, changed (its position kept). */
+static Xapian::Query unstar_leaf(const Xapian::Query &q, bool &changed)
+{
+    const std::string t = leaf_term(q), u = unstar(t);
+    if (t.empty() || u == t)
+        return q;
+    changed = true;
+    /* its position, as the description states it ("Query(a@2)") */
+    const std::string d = q.get_description();
+    const size_t at = d.rfind('@');
+    const Xapian::termpos pos =
+        at == std::string::npos ? 0 : static_cast<Xapian::termpos>(atoi(d.c_str() + at + 1));
+    return Xapian::Query(u, 1, pos);
+}
+
 Xapian::Query unstar_terms(const Xapian::Query &q)
 {
     bool changed = false;
-    return unstar_query(q, changed);
+    return map_leaves(q, changed, unstar_leaf);
 }
 
-/* q with each wildcard of one letter a-z, but in the authors' field,
- * made the word of the letter and its star (set `changed` if any). */
-static Xapian::Query starred_letters(const Xapian::Query &q, bool &changed)
+/* A wildcard of one letter a-z, but in the authors' field, made the word
+ * of the letter and its star. */
+static Xapian::Query starred_leaf(const Xapian::Query &q, bool &changed)
 {
-    const Xapian::Query::op op = q.get_type();
-    if (op == Xapian::Query::OP_WILDCARD) {
-        const std::string pat = wildcard_pattern(q);
-        std::string letter;
-        const char *field = term_field(pat, letter);
-        if (letter.size() != 1 || letter[0] < 'a' || letter[0] > 'z' ||
-            !strcmp(field, "author"))
-            return q;
-        changed = true;
-        return !strcmp(field, "abstract") ? abstract_word(letter + "*")
-                                          : Xapian::Query(pat + "*");
-    }
-    if (!combines(op))
+    if (q.get_type() != Xapian::Query::OP_WILDCARD)
         return q;
-    bool below = false;
-    std::vector<Xapian::Query> subs;
-    for (size_t i = 0; i < q.get_num_subqueries(); i++)
-        subs.push_back(starred_letters(q.get_subquery(i), below));
-    if (!below)
+    const std::string pat = wildcard_pattern(q);
+    std::string letter;
+    const char *field = term_field(pat, letter);
+    if (letter.size() != 1 || letter[0] < 'a' || letter[0] > 'z' ||
+        !strcmp(field, "author"))
         return q;
     changed = true;
-    return Xapian::Query(op, subs.begin(), subs.end());
+    return !strcmp(field, "abstract") ? abstract_word(letter + "*")
+                                      : Xapian::Query(pat + "*");
 }
 
 /* A note for each wildcard of q that matches more index terms than
@@ -2159,7 +2156,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     }
     if (h->stars) {
         bool starred = false;
-        query = starred_letters(unstar_query(query, starred), starred);
+        query = map_leaves(unstar_terms(query), starred, starred_leaf);
     }
     size_t n = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();

@@ -9,11 +9,34 @@
 
 #include <xapian.h>
 
+#include <cstdio>
 #include <set>
 #include <string>
 
 #include "check.h"
 #include "paperdex.h"
+
+/* The work directory of a test that takes one (its only argument),
+ * emptied (check_work_dir); "" after printing why, when it is not given
+ * or cannot be made. */
+static inline std::string check_work_arg(int argc, char **argv, const char *test)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s WORK_DIR\n", test);
+        return std::string();
+    }
+    const std::string work = argv[1];
+    return check_work_dir(work) ? work : std::string();
+}
+
+/* A new index at path, open to write (a failed check when it is not). */
+static inline pdx_index *check_create(const std::string &path)
+{
+    pdx_index *ix = nullptr;
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
+          "create " + path);
+    return ix;
+}
 
 /* Put a work (id, title, abstract or none, year 2020) into ix and
  * commit it. */

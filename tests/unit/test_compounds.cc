@@ -63,18 +63,12 @@ Xapian::termcount length_of(const std::string &path, const char *id)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_compounds WORK_DIR\n");
-        return 2;
-    }
-    const std::string work = argv[1];
-    if (!check_work_dir(work))
+    const std::string work = check_work_arg(argc, argv, "test_compounds");
+    if (work.empty())
         return 2;
     const std::string path = work + "/ix";
 
-    pdx_index *ix = nullptr;
-    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
-          "create");
+    pdx_index *ix = check_create(path);
     put_a(ix);
     check_put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
     check_put(ix, "c", "Training before the test", "A pre-test and a trained model.");

@@ -50,18 +50,12 @@ static bool put_stamped(const std::string &path, const char *math,
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_math WORK_DIR\n");
-        return 2;
-    }
-    const std::string work = argv[1];
-    if (!check_work_dir(work))
+    const std::string work = check_work_arg(argc, argv, "test_math");
+    if (work.empty())
         return 2;
     const std::string path = work + "/ix";
 
-    pdx_index *ix = nullptr;
-    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
-          "create");
+    pdx_index *ix = check_create(path);
     check_put(ix, "a", "Sparse recovery by $\\ell_1$ relaxations");
     check_put(ix, "b", "$L_1$-norm penalties");
     check_put(ix, "c", "The \xe2\x84\x93" "1 ball");

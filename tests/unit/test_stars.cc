@@ -108,18 +108,12 @@ std::string first(pdx_index *ix, const char *text, bool explain = false)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_stars WORK_DIR\n");
-        return 2;
-    }
-    const std::string work = argv[1];
-    if (!check_work_dir(work))
+    const std::string work = check_work_arg(argc, argv, "test_stars");
+    if (work.empty())
         return 2;
     const std::string path = work + "/ix";
 
-    pdx_index *ix = nullptr;
-    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE | PDX_OPEN_CREATE) == 0,
-          "create");
+    pdx_index *ix = check_create(path);
     put_all(ix);
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_STARS) ==
