@@ -2088,6 +2088,47 @@ static bool only_stop_words(const Xapian::Query &q,
     return !words.empty();
 }
 
+/* q without the stop words of its ORs: an OR of stop words alone goes
+ * too, from the OR above it (an empty query when q is one; any other
+ * node keeps its children).  Xapian's parser drops a stop word only from
+ * a group of words that holds another: a group of stop words alone,
+ * after a dash or a colon of a pasted title ("Concept Retrieval -- What
+ * and How?"), is kept, and a stop word's stem is indexed from the few
+ * words that stem to it and are none themselves ("Whats"), so that such
+ * a query ranked the one work writing "Whats" first.  (A query of stop
+ * words alone is only_stop_words()'s.) */
+static Xapian::Query drop_stop_words(const Xapian::Query &q,
+                                     const std::set<std::string> &stops,
+                                     bool &changed)
+{
+    /* stops: the stop words the query writes as they are ("what"; not
+     * "off", the stem of "trade-offs", which is no stop word) */
+    const Xapian::Query::op op = q.get_type();
+    if (!combines(op))
+        return q;
+    const bool any = op == Xapian::Query::OP_OR;
+    bool below = false;
+    std::vector<Xapian::Query> subs;
+    for (size_t i = 0; i < q.get_num_subqueries(); i++) {
+        const Xapian::Query sub = q.get_subquery(i);
+        if (any && stops.count(leaf_term(sub))) {
+            below = true;
+            continue;
+        }
+        Xapian::Query d = drop_stop_words(sub, stops, below);
+        if (d.empty() && !any)
+            d = sub; /* only an OR lets a child go */
+        if (!d.empty())
+            subs.push_back(d);
+    }
+    if (!below)
+        return q;
+    changed = true;
+    if (subs.empty())
+        return Xapian::Query();
+    return Xapian::Query(op, subs.begin(), subs.end());
+}
+
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                            std::string &note, PhraseFilter *hoist, bool words,
                            bool compounds_as_words,
@@ -2174,6 +2215,19 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                "), which are not indexed: nothing was searched";
         return Xapian::Query::MatchNothing;
     }
+    std::set<std::string> written_stops;
+    for (size_t i = 0, j; i < split.size(); i = j + 1) {
+        j = i;
+        while (j < split.size() &&
+               (isalnum(static_cast<unsigned char>(split[j])) || split[j] == '\''))
+            j++;
+        if (j > i && h->stop_stems.count(split.substr(i, j - i)))
+            written_stops.insert(split.substr(i, j - i));
+    }
+    bool dropped = false;
+    const Xapian::Query kept = drop_stop_words(query, written_stops, dropped);
+    if (!kept.empty())
+        query = kept;
     /* Text with no word the index holds a term for ("∞", "???"): the
      * parser gives an empty query, which would match nothing without a
      * word of why. */
