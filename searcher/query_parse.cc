@@ -1916,35 +1916,31 @@ static std::string split_compounds(const std::string &text)
  * TextTerms::stars), a wildcard of one letter in the default field, the
  * title or the abstract is that word; one letter with a star finds no
  * useful set of words anyway.  A wildcard of two letters or more ("ne*")
- * stays a wildcard, and so does "author:a*".  Inside quotes, and in a
- * query read as words, Xapian's parser would read "A*" as the letter
- * alone (a stop word for "a"): there star_words() writes it as a word
+ * stays a wildcard, and so does "author:a*".  Xapian's parser reads a
+ * wildcard neither inside quotes nor beside NEAR or ADJ, nor in a query
+ * read as words: there it would read "A*" as the letter alone (a stop
+ * word for "a").  So star_words() first writes each such "A*" as a word
  * the parser keeps whole (STAR_MARK after the letter), and unstar()
- * makes the term the letter and its star again ("A* search" in quotes
- * is the phrase a* search). */
+ * makes the term the letter and its star again: "A* search" in quotes
+ * is the phrase a* search, "A* NEAR search" a* near search.  After a
+ * field's colon ("title:A*") it is left to the parser, whose wildcard
+ * of one letter starred_leaf() then makes the word. */
 static const char STAR_MARK[] = "_star_";
 
 /* text with each letter written alone with a star after it ("a*": no
  * word character, ':' or star before the letter, nor a word character
- * or star after the star, as the indexer reads it) inside
- * quotes, and with `outside` everywhere, written as the letter and
- * STAR_MARK, which Xapian's parser and stemmer keep as it is. */
-std::string star_words(const std::string &text, bool outside)
+ * or star after the star, as the indexer reads it) written as the
+ * letter and STAR_MARK, which Xapian's parser and stemmer keep as it
+ * is. */
+std::string star_words(const std::string &text)
 {
     auto word_byte = [](unsigned char c) {
         return isalnum(c) || c == '_' || c >= 0x80;
     };
     std::string out;
-    bool quoted = false;
     for (size_t i = 0; i < text.size(); i++) {
-        if (const size_t q = quote_at(text, i)) {
-            quoted = !quoted;
-            out.append(text, i, q);
-            i += q - 1;
-            continue;
-        }
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        if ((quoted || outside) && isalpha(c) && i + 1 < text.size() &&
+        if (isalpha(c) && i + 1 < text.size() &&
             text[i + 1] == '*' &&
             (i == 0 || (!word_byte(static_cast<unsigned char>(text[i - 1])) &&
                         text[i - 1] != ':' && text[i - 1] != '*')) &&
@@ -2142,9 +2138,8 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                              parse_query(h, positive, lenient, note, nullptr));
     const std::string unsplit = lower_words(unaccent(raw));
     const std::string split = compounds_as_words ? split_compounds(unsplit) : unsplit;
-    /* Starred letters: "A*" a word inside quotes, and everywhere in a
-     * query read as words */
-    const std::string text = h->stars ? star_words(split, words) : split;
+    /* Starred letters: "A*" a word */
+    const std::string text = h->stars ? star_words(split) : split;
     const unsigned full = Xapian::QueryParser::FLAG_PHRASE |
                           Xapian::QueryParser::FLAG_BOOLEAN |
                           Xapian::QueryParser::FLAG_LOVEHATE |

@@ -143,11 +143,11 @@ bool is_plain_term(const std::string &t);
 std::string plain_vowels(const std::string &s);
 std::string lower_words(const std::string &text);
 /* Starred letters (searcher/query_parse.cc): text with each letter
- * written alone with a star ("A*") inside quotes, and with `outside`
- * everywhere, written as a word Xapian's parser and TermGenerator keep
- * whole; unstar() makes such a term (a prefix, then the word) the
- * letter and its star again ("a*"), and leaves any other term as it is. */
-std::string star_words(const std::string &text, bool outside);
+ * written alone with a star ("A*") written as a word Xapian's parser and
+ * TermGenerator keep whole; unstar() makes such a term (a prefix, then
+ * the word) the letter and its star again ("a*"), and leaves any other
+ * term as it is. */
+std::string star_words(const std::string &text);
 std::string unstar(const std::string &t);
 /* q with each such term unstar()'d, through the nodes that combine
  * their subqueries, synonyms, phrases and NEAR. */

@@ -15,9 +15,9 @@
  *    "title:A*" only that work, "Q*" and "R*-tree" theirs, where the
  *    wildcard a* would find every work with a word that begins with a;
  *    a wildcard of two letters ("se*") stays a wildcard;
- *  - inside quotes ("A* search" is the phrase a* search) and in a query
- *    read as words (in capitals) it is the word too, and A* and search
- *    are a pair of the proximity bonus;
+ *  - inside quotes ("A* search" is the phrase a* search), beside NEAR
+ *    and ADJ, and in a query read as words (in capitals) it is the word
+ *    too, and A* and search are a pair of the proximity bonus;
  *  - the snippet marks "A*" with its star;
  *  - an index without the stamp (as an older paperdex wrote it) keeps the
  *    rule it was built with: its writer stars nothing, and "A*" is a
@@ -139,8 +139,10 @@ int main(int argc, char **argv)
     got = check_ids(ix, "se*");
     check(got == std::set<std::string>{"astar", "engine"},
           "se* stays a wildcard: " + check_show(got));
-    /* inside quotes, in prose, and as a pair of the proximity bonus */
-    for (const char *q : {"\"A* search\"", "\"R*-trees\"", "\"Q*\""}) {
+    /* inside quotes, beside NEAR and ADJ, in prose, and as a pair of
+     * the proximity bonus */
+    for (const char *q : {"\"A* search\"", "\"R*-trees\"", "\"Q*\"", "A* NEAR search",
+                          "A* ADJ/2 search", "\"A* search\"~2"}) {
         got = check_ids(ix, q);
         check(got.size() == 1, std::string(q) + " finds one work: " + check_show(got));
     }
