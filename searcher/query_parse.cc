@@ -1934,9 +1934,7 @@ static const char STAR_MARK[] = "_star_";
  * is. */
 std::string star_words(const std::string &text)
 {
-    auto word_byte = [](unsigned char c) {
-        return isalnum(c) || c == '_' || c >= 0x80;
-    };
+    auto word_byte = [](unsigned char c) { return text_word_byte(c) || c == '_'; };
     std::string out;
     for (size_t i = 0; i < text.size(); i++) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -2093,12 +2091,25 @@ static bool only_stop_words(const Xapian::Query &q,
  * words that stem to it and are none themselves ("Whats"), so that such
  * a query ranked the one work writing "Whats" first.  (A query of stop
  * words alone is only_stop_words()'s.) */
+/* Does text write w as a word of its own (no letter, digit or
+ * apostrophe on either side)? */
+static bool writes_word(const std::string &text, const std::string &w)
+{
+    auto inner = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '\''; };
+    for (size_t at = text.find(w); at != std::string::npos; at = text.find(w, at + 1))
+        if ((at == 0 || !inner(text[at - 1])) &&
+            (at + w.size() == text.size() || !inner(text[at + w.size()])))
+            return true;
+    return false;
+}
+
+/* stops: the stop stems, and text the query, whose stop words written as
+ * they are go ("what"; not "off", the stem of "trade-offs", which is no
+ * stop word). */
 static Xapian::Query drop_stop_words(const Xapian::Query &q,
                                      const std::set<std::string> &stops,
-                                     bool &changed)
+                                     const std::string &text, bool &changed)
 {
-    /* stops: the stop words the query writes as they are ("what"; not
-     * "off", the stem of "trade-offs", which is no stop word) */
     const Xapian::Query::op op = q.get_type();
     if (!combines(op))
         return q;
@@ -2107,11 +2118,12 @@ static Xapian::Query drop_stop_words(const Xapian::Query &q,
     std::vector<Xapian::Query> subs;
     for (size_t i = 0; i < q.get_num_subqueries(); i++) {
         const Xapian::Query sub = q.get_subquery(i);
-        if (any && stops.count(leaf_term(sub))) {
+        const std::string t = any ? leaf_term(sub) : std::string();
+        if (stops.count(t) && writes_word(text, t)) {
             below = true;
             continue;
         }
-        Xapian::Query d = drop_stop_words(sub, stops, below);
+        Xapian::Query d = drop_stop_words(sub, stops, text, below);
         if (d.empty() && !any)
             d = sub; /* only an OR lets a child go */
         if (!d.empty())
@@ -2210,17 +2222,8 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                "), which are not indexed: nothing was searched";
         return Xapian::Query::MatchNothing;
     }
-    std::set<std::string> written_stops;
-    for (size_t i = 0, j; i < split.size(); i = j + 1) {
-        j = i;
-        while (j < split.size() &&
-               (isalnum(static_cast<unsigned char>(split[j])) || split[j] == '\''))
-            j++;
-        if (j > i && h->stop_stems.count(split.substr(i, j - i)))
-            written_stops.insert(split.substr(i, j - i));
-    }
     bool dropped = false;
-    const Xapian::Query kept = drop_stop_words(query, written_stops, dropped);
+    const Xapian::Query kept = drop_stop_words(query, h->stop_stems, split, dropped);
     if (!kept.empty())
         query = kept;
     /* Text with no word the index holds a term for ("∞", "???"): the

@@ -142,6 +142,10 @@ bool is_plain_term(const std::string &t);
  * "schroding", query_parse.cc "Variants"). */
 std::string plain_vowels(const std::string &s);
 std::string lower_words(const std::string &text);
+/* Whether t is a stem some work's compound was joined into
+ * (LAYOUT_JOINED_KEY) in db, given when the index joins compounds (NULL:
+ * it does not). */
+bool joined_stem(const Xapian::Database *db, const std::string &t);
 /* Starred letters (searcher/query_parse.cc): text with each letter
  * written alone with a star ("A*") written as a word Xapian's parser and
  * TermGenerator keep whole; unstar() makes such a term (a prefix, then

@@ -695,9 +695,7 @@ class Facets {
     Top top_[SHIM_N_FACETS];
 };
 
-/* Whether t is a stem some work's compound was joined into
- * (LAYOUT_JOINED_KEY) in db, given when the index joins compounds. */
-static bool joined_stem(const Xapian::Database *db, const std::string &t)
+bool joined_stem(const Xapian::Database *db, const std::string &t)
 {
     return db && !db->get_metadata(LAYOUT_JOINED_KEY + t).empty();
 }

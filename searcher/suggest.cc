@@ -377,12 +377,10 @@ static std::string correct_word(shim_db *h, const std::string &word)
      * table, which lists the words as written: held by more works than a
      * typo is, it is no typo.  (A stem's works alone would not say so:
      * the typo "ofer" shares its stem with an author's name.) */
-    if (h->compounds_joined) {
-        const std::string stem = h->stem(lower);
-        if (h->db.get_termfreq(stem) > few &&
-            !h->db.get_metadata(LAYOUT_JOINED_KEY + stem).empty())
-            return std::string();
-    }
+    const std::string stem = h->stem(lower);
+    if (h->db.get_termfreq(stem) > few &&
+        joined_stem(h->compounds_joined ? &h->db : nullptr, stem))
+        return std::string();
     if (h->spelling) {
         try {
             return correct_from_spelling(h, lower, few);
