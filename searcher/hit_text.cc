@@ -209,6 +209,12 @@ static bool word_after(const std::string &text, size_t at)
     return Xapian::Unicode::is_wordchar(*it);
 }
 
+bool star_ends_word(const std::string &text, size_t at)
+{
+    return at < text.size() && text[at] == '*' && !word_after(text, at + 1) &&
+           (at + 1 == text.size() || text[at + 1] != '*');
+}
+
 size_t word_suffix(const std::string &text, size_t at)
 {
     size_t n = 0;
@@ -345,9 +351,7 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
         /* a letter with its star ("A*"), where the index reads it as a
          * word (LAYOUT_META_STARS, TextTerms::stars: not "**R**") */
         if (h->stars && f.size() == 1 && f[0] >= 'a' && f[0] <= 'z' &&
-            to < text.size() && text[to] == '*' && !word_after(text, to + 1) &&
-            (from == 0 || text[from - 1] != '*') &&
-            (to + 1 == text.size() || text[to + 1] != '*')) {
+            (from == 0 || text[from - 1] != '*') && star_ends_word(text, to)) {
             auto it = weight.find(f + "*");
             if (it != weight.end()) {
                 matches.push_back(Match{Word{from, to + 1}, &it->first, it->second});

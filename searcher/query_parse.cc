@@ -1938,12 +1938,9 @@ std::string star_words(const std::string &text)
     std::string out;
     for (size_t i = 0; i < text.size(); i++) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (isalpha(c) && i + 1 < text.size() &&
-            text[i + 1] == '*' &&
+        if (isalpha(c) && star_ends_word(text, i + 1) &&
             (i == 0 || (!word_byte(static_cast<unsigned char>(text[i - 1])) &&
-                        text[i - 1] != ':' && text[i - 1] != '*')) &&
-            (i + 2 == text.size() ||
-             (!word_byte(static_cast<unsigned char>(text[i + 2])) && text[i + 2] != '*'))) {
+                        text[i - 1] != ':' && text[i - 1] != '*'))) {
             out += static_cast<char>(tolower(c));
             out += STAR_MARK;
             i++;

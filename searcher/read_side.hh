@@ -116,6 +116,10 @@ std::vector<Word> words_of(const std::string &text);
  * `at`, right after a word, when no word character follows it: the word
  * is then indexed with it, as TermGenerator reads "C++" and "C#"
  * (indexer/text_terms.cc); else 0. */
+/* Is text[at] a star that neither a word character (Unicode's, as
+ * TermGenerator reads it) nor another star follows: the star of "A*" as
+ * the index reads it (TextTerms::stars)? */
+bool star_ends_word(const std::string &text, size_t at);
 size_t word_suffix(const std::string &text, size_t at);
 
 /* query_parse.cc */

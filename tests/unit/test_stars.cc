@@ -142,7 +142,8 @@ int main(int argc, char **argv)
     /* inside quotes, beside NEAR and ADJ, in prose, and as a pair of
      * the proximity bonus */
     for (const char *q : {"\"A* search\"", "\"R*-trees\"", "\"Q*\"", "A* NEAR search",
-                          "A* ADJ/2 search", "\"A* search\"~2"}) {
+                          "A* ADJ/2 search", "\"A* search\"~2",
+                          "\"A*\u2026 search\"" /* an ellipsis after the star */}) {
         got = check_ids(ix, q);
         check(got.size() == 1, std::string(q) + " finds one work: " + check_show(got));
     }
