@@ -583,8 +583,9 @@ typedef struct pdx_query {
     /* ---- version 5 ---- */
     /** How `text` is read (pdx_syntax): PDX_SYNTAX_AUTO (0) reads the query
      *  language, except in prose -- a passage of PDX_PROSE_WORDS words or
-     *  more, PDX_PROSE_CAPS_WORDS or more in capitals throughout, or AND,
-     *  OR, NOT or XOR right after a stop word ("are NOT") -- which is read
+     *  more, PDX_PROSE_CAPS_WORDS or more in capitals throughout, AND,
+     *  OR, NOT or XOR right after a stop word ("are NOT"), or XOR between
+     *  two capitalised words ("Embedded XOR Logic") -- which is read
      *  as plain words, so that a "NOT" or an unbalanced "(" in a pasted
      *  abstract or title is a word; PDX_SYNTAX_QUERY always reads the
      *  query language; PDX_SYNTAX_WORDS always plain words (operators,

@@ -329,20 +329,33 @@ static int is_stop_word(const char *t, size_t n)
     return 0;
 }
 
+/* Is token k of t a word that begins with a capital and goes on in
+ * lower case ("Embedded", "Logic"; not "SRAM", "glacier")? */
+static int capitalised(const char *t, const qtok *k)
+{
+    return k->kind == QT_TERM && k->len >= 2 && isupper((unsigned char)t[k->start]) &&
+           islower((unsigned char)t[k->start + 1]);
+}
+
 /* The prose rules of PDX_SYNTAX_AUTO (pdx_query.syntax).  Besides a
  * passage and a query in capitals, a boolean operator (AND, OR, NOT,
- * XOR; not NEAR or ADJ) right after a stop word is prose ("Compressed Models are NOT Trust-equivalent", "Bigger
- * is NOT Always Better", a pasted title): no one joins a word the search
- * leaves out to another by an operator, and read as one, the NOT would
- * take the pasted title's own work out of its results. */
+ * XOR; not NEAR or ADJ) right after a stop word is prose ("Compressed
+ * Models are NOT Trust-equivalent", "Bigger is NOT Always Better", a
+ * pasted title): no one joins a word the search leaves out to another by
+ * an operator, and read as one, the NOT would take the pasted title's own
+ * work out of its results.  So is XOR between two capitalised words
+ * ("with Embedded XOR Logic for", a title's XOR gate): read as Xapian's
+ * XOR, it takes out every work that holds words of both sides, the
+ * title's own first.  Only XOR: `Hinton AND LeCun` or `Transformer OR
+ * Mamba` are queries people write, and no engine but Xapian has an XOR. */
 static text_shape shape_of(const pdx_query *q)
 {
     text_shape sh = {0, "", 0};
     const char *t = q->text ? q->text : "";
     size_t len = strlen(t), pos = 0, words = 0, tokens = 0, filters = 0;
     int lower = 0, upper = 0;
-    char after_stop[64] = "";
-    qtok k, prev = {QT_END, 0, 0};
+    char after_stop[64] = "", xor_title[64] = "";
+    qtok k, prev = {QT_END, 0, 0}, before = {QT_END, 0, 0};
     while (qscan_next(t, len, &pos, &k) != QT_END) {
         tokens++;
         filters += k.kind == QT_FILTER;
@@ -353,6 +366,13 @@ static text_shape shape_of(const pdx_query *q)
             snprintf(after_stop, sizeof after_stop, "%.*s right after \"%.*s\"",
                      (int)k.len, t + k.start, (int)(prev.len < 16 ? prev.len : 16),
                      t + prev.start);
+        if (!xor_title[0] && prev.kind == QT_OP && prev.len == 3 &&
+            !memcmp(t + prev.start, "XOR", 3) && capitalised(t, &before) &&
+            capitalised(t, &k))
+            snprintf(xor_title, sizeof xor_title, "XOR between \"%.*s\" and \"%.*s\"",
+                     (int)(before.len < 16 ? before.len : 16), t + before.start,
+                     (int)(k.len < 16 ? k.len : 16), t + k.start);
+        before = prev;
         prev = k;
     }
     for (const char *p = t; *p; p++) {
@@ -372,6 +392,8 @@ static text_shape shape_of(const pdx_query *q)
                             words) > 0;
     else if (after_stop[0])
         sh.words = snprintf(sh.why, sizeof sh.why, "%s", after_stop) > 0;
+    else if (xor_title[0])
+        sh.words = snprintf(sh.why, sizeof sh.why, "%s", xor_title) > 0;
     return sh;
 }
 
@@ -1090,7 +1112,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     if (sh.why[0] && has_text) {
         char note[2 * sizeof r->totals.note];
         snprintf(note, sizeof note,
-                 "read as plain words (%s): AND, OR, NOT, +, - and "
+                 "read as plain words (%s): AND, OR, NOT, XOR, +, - and "
                  "parentheses are words; --syntax query reads them as "
                  "operators%s%s",
                  sh.why, r->totals.note[0] ? "; " : "", r->totals.note);
