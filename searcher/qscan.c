@@ -141,6 +141,42 @@ static void add_note(char *note, size_t size, const char *t, size_t len,
              (int)len, t, rest);
 }
 
+/* An author's name after `au:` or `author:` at t[v..n), written to
+ * out[*o..size) after "author:"; returns where the name ends.  arXiv
+ * writes the words of a name with underscores, in its API's queries
+ * (`au:del_maestro`) and its author listings (`bengio_y`), and no name
+ * holds one: a name with one is written quoted, each underscore a space
+ * (`author:"Bengio Y"`), so that the author rules read it as they read
+ * "Bengio, Y." (a quoted name keeps its quotes).  Any other value is
+ * copied as it is. */
+static size_t author_value(const char *t, size_t n, size_t v, char *out,
+                           size_t *o, size_t size)
+{
+    size_t e = v;
+    const int quoted = v < n && t[v] == '"';
+    if (quoted) {
+        e = v + 1;
+        while (e < n && t[e] != '"')
+            e++;
+        e += e < n;
+    } else {
+        while (e < n && !is_space(t[e]) && t[e] != ')')
+            e++;
+    }
+    const int under = memchr(t + v, '_', e - v) != NULL;
+    if (*o + 7 + (e - v) + 2 >= size)
+        return e; /* does not fit: left out, as any overflow is */
+    memcpy(out + *o, "author:", 7);
+    *o += 7;
+    if (under && !quoted)
+        out[(*o)++] = '"';
+    for (size_t c = v; c < e; c++)
+        out[(*o)++] = under && t[c] == '_' ? ' ' : t[c];
+    if (under && !quoted)
+        out[(*o)++] = '"';
+    return e;
+}
+
 size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size)
 {
@@ -205,6 +241,11 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                 if (o && (out[o - 1] == '+' || out[o - 1] == '-'))
                     o--;
                 i = j + 1;
+                continue;
+            }
+            if (k < nk && (!strcmp(known_fields[k].name, "au") ||
+                           !strcmp(known_fields[k].name, "author"))) {
+                i = author_value(t, n, j + 1, out, &o, size);
                 continue;
             }
             if (k < nk && known_fields[k].as) {
@@ -408,5 +449,193 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
         out[o++] = t[i++];
     }
     out[o] = '\0';
+    return o;
+}
+
+/* ---- citations ---------------------------------------------------------- */
+
+/* Is c a byte of a name: a letter, a byte of a UTF-8 character, a hyphen
+ * or an apostrophe ("Rodríguez-López", "O'Brien")? */
+static int name_byte(unsigned char c)
+{
+    return isalpha(c) || c >= 0x80 || c == '-' || c == '\'';
+}
+
+/* The particles a family name may begin with, in lower case. */
+static int particle(const char *t, size_t n)
+{
+    static const char *const p[] = {"van", "von", "de", "der", "del", "della",
+                                    "den", "di", "da", "du", "dos", "le",
+                                    "la", "ter", "ten"};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        if (strlen(p[i]) == n && !memcmp(p[i], t, n))
+            return 1;
+    return 0;
+}
+
+/* Does t[i..n) begin with "et al" as words (any case), a '.' after "al"
+ * or not?  Its end in *end. */
+static int et_al_at(const char *t, size_t n, size_t i, size_t *end)
+{
+    if (i + 2 > n || strncasecmp(t + i, "et", 2))
+        return 0;
+    size_t j = i + 2;
+    if (j >= n || !is_space(t[j]))
+        return 0;
+    while (j < n && is_space(t[j]))
+        j++;
+    if (j + 2 > n || strncasecmp(t + j, "al", 2))
+        return 0;
+    j += 2;
+    if (j < n && t[j] == '.')
+        j++;
+    else if (j < n && !is_space(t[j]) && t[j] != ',' && t[j] != ')' &&
+             t[j] != ';')
+        return 0;
+    *end = j;
+    return 1;
+}
+
+/* A citation's filters in out[0..len): (start, end) of each, at most
+ * `most`. */
+typedef struct cite_span {
+    size_t start, end;
+} cite_span;
+
+/* A group of citations alone in parentheses, "(Vaswani et al., 2017;
+ * Devlin et al., 2019)": its parentheses and separators (',', ';') are
+ * made spaces, so that the filters apply to the whole query (in a group
+ * beside other words they would be one more alternative of its OR). */
+static void ungroup_citations(char *out, size_t len, const cite_span *cs,
+                              size_t n)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (out[i] != '(')
+            continue;
+        size_t j = i + 1, k = 0, held = 0;
+        int only = 1;
+        while (j < len && out[j] != ')' && only) {
+            while (k < n && cs[k].end <= j)
+                k++;
+            if (k < n && cs[k].start <= j) {
+                j = cs[k].end;
+                held++;
+                continue;
+            }
+            only = out[j] == ' ' || out[j] == ',' || out[j] == ';';
+            j++;
+        }
+        if (!only || j >= len || !held)
+            continue;
+        for (size_t c = i; c <= j; c++) {
+            int in = 0;
+            for (size_t m = 0; m < n; m++)
+                in |= cs[m].start <= c && c < cs[m].end;
+            if (!in)
+                out[c] = ' ';
+        }
+        i = j;
+    }
+}
+
+size_t qscan_citations(const char *t, size_t n, char *out, size_t size,
+                       char *note, size_t note_size)
+{
+    size_t o = 0, from = 0, nspans = 0;
+    cite_span spans[32];
+    int in_quote = 0;
+    if (note_size)
+        note[0] = '\0';
+    if (!size)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '"') {
+            in_quote = !in_quote;
+            continue;
+        }
+        size_t end;
+        if (in_quote || (i && !is_space(t[i - 1])) || !et_al_at(t, n, i, &end))
+            continue;
+        /* the family name before it: a word of name bytes, at a word's
+         * start, of two letters or more, not an operator */
+        size_t ne = i;
+        while (ne > from && is_space(t[ne - 1]))
+            ne--;
+        if (ne > from && t[ne - 1] == ',')
+            ne--; /* "Bengio, et al." */
+        size_t ns = ne;
+        while (ns > from && name_byte((unsigned char)t[ns - 1]))
+            ns--;
+        size_t letters = 0;
+        for (size_t c = ns; c < ne; c++)
+            letters += isalpha((unsigned char)t[c]) || (unsigned char)t[c] >= 0xc0;
+        if (ne == ns || letters < 2 || (ns > from && !is_space(t[ns - 1]) &&
+                                        t[ns - 1] != '(') ||
+            qscan_is_op(t + ns, ne - ns))
+            continue;
+        /* the particles before it ("van der Berg") */
+        for (;;) {
+            size_t pe = ns;
+            while (pe > from && is_space(t[pe - 1]))
+                pe--;
+            size_t ps = pe;
+            while (ps > from && isalpha((unsigned char)t[ps - 1]))
+                ps--;
+            if (ps == pe || !particle(t + ps, pe - ps) ||
+                (ps > from && !is_space(t[ps - 1]) && t[ps - 1] != '('))
+                break;
+            ns = ps;
+        }
+        /* a year after it: ", 2025", " (2025)", "(2019a)" */
+        size_t y = end, ys = 0;
+        while (y < n && (is_space(t[y]) || t[y] == ','))
+            y++;
+        const int paren = y < n && t[y] == '(';
+        y += paren;
+        if (y + 4 <= n && isdigit((unsigned char)t[y]) &&
+            isdigit((unsigned char)t[y + 1]) && isdigit((unsigned char)t[y + 2]) &&
+            isdigit((unsigned char)t[y + 3]) && (t[y] == '1' || t[y] == '2')) {
+            size_t e = y + 4;
+            if (e < n && t[e] >= 'a' && t[e] <= 'z' &&
+                (e + 1 == n || !isalnum((unsigned char)t[e + 1])))
+                e++; /* 2019a */
+            if (e == n || !isalnum((unsigned char)t[e])) {
+                ys = y;
+                end = e + (paren && e < n && t[e] == ')');
+            }
+        }
+        /* what stands before, then the filters */
+        const size_t keep = ns;
+        if (o + (keep - from) + (ne - ns) + 32 >= size)
+            break;
+        memcpy(out + o, t + from, keep - from);
+        o += keep - from;
+        const size_t at = o;
+        o += (size_t)snprintf(out + o, size - o, "author:\"%.*s\"", (int)(ne - ns),
+                              t + ns);
+        if (ys)
+            o += (size_t)snprintf(out + o, size - o, " year:%.4s", t + ys);
+        if (note_size) {
+            size_t used = strlen(note);
+            if (used + 3 < note_size)
+                snprintf(note + used, note_size - used, "%sread \"%.*s\" as %.*s",
+                         used ? "; " : "", (int)(end - ns), t + ns,
+                         (int)(o - at), out + at);
+        }
+        if (nspans < sizeof spans / sizeof spans[0])
+            spans[nspans++] = (cite_span){at, o};
+        /* the filter's value ends here: a space before what follows
+         * ("2017;") */
+        if (end < n && !is_space(t[end]) && t[end] != ')')
+            out[o++] = ' ';
+        from = end;
+        i = end - 1;
+    }
+    if (o + (n - from) + 1 > size)
+        n = from + (size - o - 1);
+    memcpy(out + o, t + from, n - from);
+    o += n - from;
+    out[o] = '\0';
+    ungroup_citations(out, o, spans, nspans);
     return o;
 }

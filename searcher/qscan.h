@@ -65,6 +65,9 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
  * bytes for 2):
  *   - arXiv's prefixes become paperdex's: ti: title:, abs: abstract:,
  *     au: author:, cat: category:, all: nothing (the default field);
+ *   - an au: or author: name with underscores, as arXiv writes a name's
+ *     words ("au:bengio_y"), is the quoted name of those words
+ *     ("author:\"bengio y\"": 12 bytes for 5);
  *   - Google Scholar's intitle: is title:, and its "allintitle: a b"
  *     (every word in the title) "+title:a +title:b";
  *   - a filter or field with no value ("glacier category:", "title:" at
@@ -89,6 +92,21 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
  * suffice; returns the length. */
 #define QSCAN_SLOP_ROOM(n) (16 * (n) + 16)
 size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
+
+/* A citation as a bibliography writes it in a text, "Bengio et al.
+ * 2025", "(Vaswani et al., 2017)", "van der Berg et al.", outside quotes:
+ * the family name before "et al" (with the particles before it: van,
+ * von, de, der, del, della, den, di, da, du, dos, le, la, ter, ten) is an
+ * author filter, and a year right after it (a comma or parentheses
+ * between; "2019a" too) a year filter, so "Bengio et al. 2025" is
+ * `author:"Bengio" year:2025`.  Read as words, "et" and "al" matched
+ * the works that cite others so, not the author's.  note[0..note_size)
+ * gets how each was read ("read \"Bengio et al. 2025\" as
+ * author:\"Bengio\" year:2025"), "" when none was.  Into out[0..size),
+ * QSCAN_CITATION_ROOM(n) bytes always suffice; returns the length. */
+#define QSCAN_CITATION_ROOM(n) (3 * (n) + 16)
+size_t qscan_citations(const char *t, size_t n, char *out, size_t size,
+                       char *note, size_t note_size);
 
 /* Text pasted from a PDF or a TeX source, as the index reads the same
  * text in a work:

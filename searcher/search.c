@@ -357,7 +357,9 @@ static text_shape shape_of(const pdx_query *q)
     char after_stop[64] = "", xor_title[64] = "";
     qtok k, prev = {QT_END, 0, 0}, before = {QT_END, 0, 0};
     while (qscan_next(t, len, &pos, &k) != QT_END) {
-        tokens++;
+        /* parentheses group tokens; a query of filters alone stays one
+         * in them ("(author:x OR author:y)") */
+        tokens += k.kind != QT_LPAREN && k.kind != QT_RPAREN;
         filters += k.kind == QT_FILTER;
         words += k.kind == QT_TERM || k.kind == QT_OP || k.kind == QT_PHRASE;
         if (!after_stop[0] && k.kind == QT_OP && prev.kind == QT_TERM &&
@@ -909,7 +911,29 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         fq.text = ftext;
         q = &fq;
     }
-    const text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
+    text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
+    /* A citation ("Bengio et al. 2025") names its author and year, but
+     * not in prose, whose citations are of other works than the one
+     * pasted (qscan_citations). */
+    char cite_note[300] = "";
+    if (ftext && !sh.words) {
+        const size_t cn = strlen(ftext);
+        char *cited = malloc(QSCAN_CITATION_ROOM(cn));
+        if (!cited) {
+            free(ftext);
+            return handle_error(ix, PDX_ENOMEM, "out of memory");
+        }
+        qscan_citations(ftext, cn, cited, QSCAN_CITATION_ROOM(cn), cite_note,
+                        sizeof cite_note);
+        if (cite_note[0]) {
+            free(ftext);
+            ftext = cited;
+            fq.text = ftext;
+            sh = shape_of(q);
+        } else {
+            free(cited);
+        }
+    }
     if (check_query(ix, q, &sh)) {
         free(ftext);
         return ix->code;
@@ -1121,6 +1145,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     if (fields_note[0] && !named)
         add_note(r, fields_note);
+    /* How a citation was read comes first: the notes it leads to
+     * (no work has that author, or is from that year) follow it. */
+    if (cite_note[0] && !named) {
+        char note[2 * sizeof r->totals.note];
+        snprintf(note, sizeof note, "%s%s%s", cite_note,
+                 r->totals.note[0] ? "; " : "", r->totals.note);
+        text_truncate_utf8(note, sizeof r->totals.note - 1);
+        memcpy(r->totals.note, note, strlen(note) + 1);
+    }
     /* An id no work has, searched as words: say so, rather than answer
      * a pasted arXiv id or DOI with a bare 0 (or with works that hold
      * its digits). */

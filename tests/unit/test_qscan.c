@@ -38,6 +38,21 @@ static const char *fields(const char *t)
     return both;
 }
 
+/* qscan_citations(t): the text, then " | " and the note when there is
+ * one. */
+static const char *citations(const char *t)
+{
+    static char out[1024], note[512];
+    static char both[1600];
+    size_t n = strlen(t);
+    size_t len = qscan_citations(t, n, out, QSCAN_CITATION_ROOM(n), note,
+                                 sizeof note);
+    if (len != strlen(out))
+        return "length differs";
+    snprintf(both, sizeof both, "%s%s%s", out, note[0] ? " | " : "", note);
+    return both;
+}
+
 /* qscan_slop(t). */
 static const char *slop(const char *t)
 {
@@ -97,6 +112,12 @@ int main(void)
     CHECK_STR(fields("au:Hinton AND ti:capsule"),
               "author:Hinton AND title:capsule");
     CHECK_STR(fields("cat:x cat:y"), "category:x category:y");
+    /* arXiv writes a name's words with underscores (au:del_maestro, its
+     * listings' bengio_y): a quoted name of words */
+    CHECK_STR(fields("au:Bengio_Y AND -au:del_maestro (author:wu_z)"),
+              "author:\"Bengio Y\" AND -author:\"del maestro\" (author:\"wu z\")");
+    CHECK_STR(fields("au:\"Bengio_Y\" au:Hinton_G_E x_y"),
+              "author:\"Bengio Y\" author:\"Hinton G E\" x_y");
     /* Google Scholar's intitle: and allintitle: */
     CHECK_STR(fields("intitle:graph nets"), "title:graph nets");
     CHECK_STR(fields("allintitle: graph \"neural nets\" OR x -y author:wu (z)"),
@@ -133,6 +154,36 @@ int main(void)
               "searched as a word (as in Ti:sapphire); arXiv's field is "
               "written au:");
     CHECK_STR(fields(""), "");
+
+    /* A citation as a text writes it names its author and year. */
+    CHECK_STR(citations("Bengio et al. 2025"),
+              "author:\"Bengio\" year:2025 | read \"Bengio et al. 2025\" as "
+              "author:\"Bengio\" year:2025");
+    /* alone in parentheses, they filter the whole query */
+    CHECK_STR(citations("attention (Vaswani et al., 2017) x"),
+              "attention  author:\"Vaswani\" year:2017  x | read \"Vaswani et "
+              "al., 2017\" as author:\"Vaswani\" year:2017");
+    CHECK_STR(citations("(Vaswani et al., 2017; Li et al. 2019)"),
+              " author:\"Vaswani\" year:2017   author:\"Li\" year:2019  | read "
+              "\"Vaswani et al., 2017\" as author:\"Vaswani\" year:2017; read "
+              "\"Li et al. 2019\" as author:\"Li\" year:2019");
+    CHECK_STR(citations("x (see Li et al. 2019)"),
+              "x (see author:\"Li\" year:2019) | read \"Li et al. 2019\" as "
+              "author:\"Li\" year:2019");
+    CHECK_STR(citations("van der Berg et al. (2019a); M\xc3\xbcller, et al"),
+              "author:\"van der Berg\" year:2019 ; author:\"M\xc3\xbcller\" | read "
+              "\"van der Berg et al. (2019a)\" as author:\"van der Berg\" year:2019; read "
+              "\"M\xc3\xbcller, et al\" as author:\"M\xc3\xbcller\"");
+    CHECK_STR(citations("Ng ET AL"), "author:\"Ng\" | read \"Ng ET AL\" as author:\"Ng\"");
+    /* not a citation: quoted, no name, an operator, "alia", a number */
+    CHECK_STR(citations("\"Bengio et al. 2025\" et al. 2025 x AND et al"),
+              "\"Bengio et al. 2025\" et al. 2025 x AND et al");
+    CHECK_STR(citations("Smith et alia 2020 x:Li et al 12 et al"),
+              "Smith et alia 2020 x:Li et al 12 et al");
+    /* a year of four digits only, from 1000 to 2999 */
+    CHECK_STR(citations("Li et al. 20251 Wu et al. 3000"),
+              "author:\"Li\" 20251 author:\"Wu\" 3000 | read \"Li et al.\" as "
+              "author:\"Li\"; read \"Wu et al.\" as author:\"Wu\"");
 
     /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
     CHECK_STR(tokens("a NEAR/3 b ADJ/12 c NEAR/ d near/3 NEAR/1234"),
