@@ -24,7 +24,13 @@ the year a word), the top 10 each.  It prints, per form and reading:
              that family name (and from that year, when the form gives
              one): goal 1.0 for the forms with a year (the sample's own
              work is one);
+  first@1    the same, the author first in its list, as "et al." means;
   none       the share that found nothing.
+
+and, as how far a citation alone tells its work apart, the share of the
+sample whose first author's family name and year (or family name alone,
+without a year) are those of at most ten works: a family name is
+anyone's, and the rest are told apart by nothing the citation writes.
 
 With --db the index is used as it is; else one is built from CORPUS in
 a temporary directory (about a minute with --jobs 2).
@@ -123,13 +129,19 @@ def main(argv):
                 qid = "c%d_%d" % (n, k)
                 queries.append((qid, make(fam, year)))
                 meta[qid] = (name, wid, fold(fam), year if name != "no year" else None)
-        print("| form | read as | found@10 | MRR@10 | right@1 | none |")
-        print("|---|---|---|---|---|---|")
+        firsts = {}
+        for wid, (parsed, _, year) in works.items():
+            if parsed:
+                f = fold(parsed[0][0])
+                firsts[(f, year)] = firsts.get((f, year), 0) + 1
+                firsts[(f, None)] = firsts.get((f, None), 0) + 1
+        print("| form | read as | found@10 | MRR@10 | right@1 | first@1 | none |")
+        print("|---|---|---|---|---|---|---|")
         for syntax in ("auto", "words"):
             got = run(a.paperdex, db, queries, syntax, tmp)
             for name in forms:
                 qs = [q for q, m in meta.items() if m[0] == name]
-                found = mrr = right = none = 0
+                found = mrr = right = first = none = 0
                 for q in qs:
                     _, wid, fam, year = meta[q]
                     hits = got.get(q, [])
@@ -139,12 +151,19 @@ def main(argv):
                     if not hits:
                         none += 1
                     elif hits[0] in works:
-                        _, fams, y = works[hits[0]]
-                        right += fam in fams and (year is None or y == year)
+                        parsed, fams, y = works[hits[0]]
+                        when = year is None or y == year
+                        right += fam in fams and when
+                        first += bool(parsed) and fold(parsed[0][0]) == fam and when
                 n = len(qs)
-                print("| %s | %s | %.3f | %.3f | %.3f | %.3f |" % (
+                print("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f |" % (
                     name, "citation" if syntax == "auto" else "words",
-                    found / n, mrr / n, right / n, none / n))
+                    found / n, mrr / n, right / n, first / n, none / n))
+        for name in forms:
+            qs = [m for m in meta.values() if m[0] == name]
+            alone = sum(1 for _, _, fam, year in qs if firsts.get((fam, year), 0) <= 10)
+            print("| %s | told apart: at most 10 works of that first author%s | %.3f | | | | |"
+                  % (name, " and year" if name != "no year" else "", alone / len(qs)))
     return 0
 
 

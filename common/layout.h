@@ -161,6 +161,11 @@
  *                      "math", "cond-mat") so that a bare archive matches
  *                      every category in it.
  *   XAL<family>        each author's folded family name  ("wu")
+ *   XAP<family>        the first author's alone (with its particles
+ *                      and without, as XAL), in an index stamped
+ *                      paperdex.first_author (every new one): the
+ *                      `firstauthor:` filter, and a citation's author
+ *                      ("Bengio et al." names the first author).
  *   XAF<family> <g>    family name and first given name  ("wu zhihua"),
  *                      or the initial when only initials are known
  *                      ("wu z").  A filter of initials ("Z. Wu") is
@@ -386,6 +391,7 @@
 #define LAYOUT_P_CATEGORY "XC"
 #define LAYOUT_P_AUTHOR_FAMILY "XAL"
 #define LAYOUT_P_AUTHOR_FULL "XAF"
+#define LAYOUT_P_AUTHOR_FIRST "XAP"
 #define LAYOUT_P_SUBJECT "XK"
 #define LAYOUT_P_YEAR "XY"
 #define LAYOUT_TOMBSTONE "XW"
@@ -516,6 +522,15 @@
  * as a wildcard, until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_STARS "paperdex.stars"
 #define LAYOUT_STARS_LETTERS "letters"
+/* Whether each work holds its first author's family name (and the name
+ * without its particles) under LAYOUT_P_AUTHOR_FIRST: "kept", stamped on
+ * every new index, so that `firstauthor:` and a citation ("Bengio et
+ * al. 2025", which names the first author) find the works whose first
+ * author that is.  An index without it holds none, and reads
+ * firstauthor: as author:, with a note, until it is rebuilt (`paperdex
+ * index --full`). */
+#define LAYOUT_META_FIRST_AUTHOR "paperdex.first_author"
+#define LAYOUT_FIRST_AUTHOR_KEPT "kept"
 /* Metadata key of each stem some work's compound was joined into
  * (LAYOUT_META_COMPOUNDS), this prefix and the stem, its value "1": the
  * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,

@@ -430,7 +430,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * (LAYOUT_META_FORMS); whether its works hold year terms
  * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH); whether
  * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS); whether a
- * letter with a star is a word (LAYOUT_META_STARS). */
+ * letter with a star is a word (LAYOUT_META_STARS); whether works hold
+ * their first author's keys (LAYOUT_META_FIRST_AUTHOR). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -451,6 +452,9 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                           LAYOUT_COMPOUNDS_JOINED;
     h->stars = read_stamp(h, docs, LAYOUT_META_STARS, LAYOUT_STARS_LETTERS) ==
                LAYOUT_STARS_LETTERS;
+    h->first_author = read_stamp(h, docs, LAYOUT_META_FIRST_AUTHOR,
+                                 LAYOUT_FIRST_AUTHOR_KEPT) ==
+                      LAYOUT_FIRST_AUTHOR_KEPT;
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -832,6 +836,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->year_terms = h->year_terms && other->year_terms;
         h->compounds_joined = h->compounds_joined && other->compounds_joined;
         h->stars = h->stars && other->stars;
+        h->first_author = h->first_author && other->first_author;
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

@@ -131,6 +131,9 @@ struct shim_db {
      * (LAYOUT_META_STARS): the writer's rule, the query's and the
      * snippet's (over shards, only when every one says so) */
     bool stars = false;
+    /* Whether its works hold their first author's family keys
+     * (LAYOUT_META_FIRST_AUTHOR; over shards, only when every one does) */
+    bool first_author = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;

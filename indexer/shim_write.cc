@@ -102,8 +102,8 @@ class SpellingCounts : public HashCounts {
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               bool year_terms, Xapian::Document &doc, SpellWords *spelling,
-               ChunkTerms *chunk_terms);
+               bool year_terms, bool first_author, Xapian::Document &doc,
+               SpellWords *spelling, ChunkTerms *chunk_terms);
 void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
@@ -145,6 +145,7 @@ struct Job {
     Xapian::Document doc;
     SpellWords spelling; /* its words, for the spelling table */
     ChunkTerms chunk_terms; /* its positions, with h->chunks */
+    bool first_author;      /* it keeps its first author's keys */
     std::exception_ptr error;
 
     const char *keep(const char *p)
@@ -162,8 +163,9 @@ struct Job {
             out.push_back(keep(v[i]));
         return out;
     }
-    Job(const shim_doc *in, std::shared_ptr<const RecordDict> dict_)
-        : d(*in), dict(std::move(dict_))
+    Job(const shim_doc *in, std::shared_ptr<const RecordDict> dict_,
+        bool first_author_)
+        : d(*in), dict(std::move(dict_)), first_author(first_author_)
     {
         d.id = keep(in->id);
         d.title = keep(in->title);
@@ -209,6 +211,10 @@ struct Job {
             with(LAYOUT_P_AUTHOR_FULL, a.full);
             with(LAYOUT_P_AUTHOR_FAMILY, a.bare);
             with(LAYOUT_P_AUTHOR_FULL, a.full_bare);
+        }
+        if (first_author && !authors.empty()) {
+            with(LAYOUT_P_AUTHOR_FIRST, authors[0].family);
+            with(LAYOUT_P_AUTHOR_FIRST, authors[0].bare);
         }
         for (const char *k : cat_keys)
             with(LAYOUT_P_CATEGORY, k);
@@ -434,7 +440,7 @@ struct Writer : Side {
             g.unlock();
             try {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
-                          h->xapian_positions, h->year_terms, j->doc,
+                          h->xapian_positions, h->year_terms, j->first_author, j->doc,
                           h->spelling ? &j->spelling : nullptr,
                           h->chunks ? &j->chunk_terms : nullptr);
             } catch (...) {
@@ -899,8 +905,8 @@ void gather_chunk_terms(TextTerms &tt, ChunkTerms &ct)
 void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
-               bool year_terms, Xapian::Document &doc, SpellWords *spelling,
-               ChunkTerms *chunk_terms)
+               bool year_terms, bool first_author, Xapian::Document &doc,
+               SpellWords *spelling, ChunkTerms *chunk_terms)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -993,6 +999,12 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
         add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full);
         add_boolean(doc, LAYOUT_P_AUTHOR_FAMILY, a.bare);
         add_boolean(doc, LAYOUT_P_AUTHOR_FULL, a.full_bare);
+    }
+    /* the first author's family name, with its particles and without
+     * (LAYOUT_META_FIRST_AUTHOR) */
+    if (first_author && d->n_authors) {
+        add_boolean(doc, LAYOUT_P_AUTHOR_FIRST, d->authors[0].family);
+        add_boolean(doc, LAYOUT_P_AUTHOR_FIRST, d->authors[0].bare);
     }
     for (size_t i = 0; i < d->n_cat_keys; i++)
         add_boolean(doc, LAYOUT_P_CATEGORY, d->cat_keys[i]);
@@ -1095,7 +1107,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         std::shared_ptr<const RecordDict> dict =
             w.records.note(h->wdb, d->data, d->data_len);
         if (h->builder && d->fresh && !d->n_delete_ids) {
-            w.queue(std::unique_ptr<Job>(new Job(d, std::move(dict))));
+            w.queue(std::unique_ptr<Job>(new Job(d, std::move(dict), h->first_author)));
             return 0;
         }
         w.settle();
@@ -1112,7 +1124,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         SpellWords words;
         ChunkTerms chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
-                  h->year_terms, doc, h->spelling ? &words : nullptr,
+                  h->year_terms, h->first_author, doc, h->spelling ? &words : nullptr,
                   h->chunks ? &chunk_terms : nullptr);
         if (h->chunks) {
             /* A replaced work is deleted and added again: docids only

@@ -39,6 +39,7 @@ static int filter_name(const char *t, size_t n)
 {
     return (n == 8 && !memcmp(t, "category", 8)) ||
            (n == 6 && !memcmp(t, "author", 6)) ||
+           (n == 11 && !memcmp(t, "firstauthor", 11)) ||
            (n == 7 && !memcmp(t, "subject", 7)) ||
            (n == 4 && !memcmp(t, "year", 4));
 }
@@ -120,6 +121,7 @@ static const struct {
     const char *name, *as; /* as: NULL = the name itself */
 } known_fields[] = {
     {"title", NULL},     {"abstract", NULL}, {"author", NULL},
+    {"firstauthor", NULL},
     {"authorword", NULL}, {"category", NULL}, {"year", NULL},
     {"subject", NULL},   {"ti", "title"},    {"abs", "abstract"},
     {"au", "author"},    {"cat", "category"}, {"all", ""},
@@ -141,17 +143,19 @@ static void add_note(char *note, size_t size, const char *t, size_t len,
              (int)len, t, rest);
 }
 
-/* An author's name after `au:` or `author:` at t[v..n), written to
- * out[*o..size) after "author:"; returns where the name ends.  arXiv
+/* An author's name after `au:`, `author:` or `firstauthor:` at t[v..n),
+ * written to out[*o..size) after `field` and ':'; returns where the name
+ * ends.  arXiv
  * writes the words of a name with underscores, in its API's queries
  * (`au:del_maestro`) and its author listings (`bengio_y`), and no name
  * holds one: a name with one is written quoted, each underscore a space
  * (`author:"Bengio Y"`), so that the author rules read it as they read
  * "Bengio, Y." (a quoted name keeps its quotes).  Any other value is
  * copied as it is. */
-static size_t author_value(const char *t, size_t n, size_t v, char *out,
-                           size_t *o, size_t size)
+static size_t author_value(const char *field, const char *t, size_t n,
+                           size_t v, char *out, size_t *o, size_t size)
 {
+    const size_t fl = strlen(field);
     size_t e = v;
     const int quoted = v < n && t[v] == '"';
     if (quoted) {
@@ -164,10 +168,11 @@ static size_t author_value(const char *t, size_t n, size_t v, char *out,
             e++;
     }
     const int under = memchr(t + v, '_', e - v) != NULL;
-    if (*o + 7 + (e - v) + 2 >= size)
+    if (*o + fl + 1 + (e - v) + 2 >= size)
         return e; /* does not fit: left out, as any overflow is */
-    memcpy(out + *o, "author:", 7);
-    *o += 7;
+    memcpy(out + *o, field, fl);
+    *o += fl;
+    out[(*o)++] = ':';
     if (under && !quoted)
         out[(*o)++] = '"';
     for (size_t c = v; c < e; c++)
@@ -244,8 +249,11 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                 continue;
             }
             if (k < nk && (!strcmp(known_fields[k].name, "au") ||
-                           !strcmp(known_fields[k].name, "author"))) {
-                i = author_value(t, n, j + 1, out, &o, size);
+                           !strcmp(known_fields[k].name, "author") ||
+                           !strcmp(known_fields[k].name, "firstauthor"))) {
+                i = author_value(known_fields[k].as ? known_fields[k].as
+                                                    : known_fields[k].name,
+                                 t, n, j + 1, out, &o, size);
                 continue;
             }
             if (k < nk && known_fields[k].as) {
@@ -538,8 +546,8 @@ static void ungroup_citations(char *out, size_t len, const cite_span *cs,
     }
 }
 
-size_t qscan_citations(const char *t, size_t n, char *out, size_t size,
-                       char *note, size_t note_size)
+size_t qscan_citations(const char *t, size_t n, int first, char *out,
+                       size_t size, char *note, size_t note_size)
 {
     size_t o = 0, from = 0, nspans = 0;
     cite_span spans[32];
@@ -606,13 +614,15 @@ size_t qscan_citations(const char *t, size_t n, char *out, size_t size,
         }
         /* what stands before, then the filters */
         const size_t keep = ns;
-        if (o + (keep - from) + (ne - ns) + 32 >= size)
+        /* what stands before, the filters ("firstauthor:\"\"", " year:NNNN"
+         * and a space: 26 bytes beside the name) and the rest after */
+        if (o + (keep - from) + (ne - ns) + 26 + (n - end) >= size)
             break;
         memcpy(out + o, t + from, keep - from);
         o += keep - from;
         const size_t at = o;
-        o += (size_t)snprintf(out + o, size - o, "author:\"%.*s\"", (int)(ne - ns),
-                              t + ns);
+        o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",
+                              first ? "first" : "", (int)(ne - ns), t + ns);
         if (ys)
             o += (size_t)snprintf(out + o, size - o, " year:%.4s", t + ys);
         if (note_size) {

@@ -96,17 +96,18 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 /* A citation as a bibliography writes it in a text, "Bengio et al.
  * 2025", "(Vaswani et al., 2017)", "van der Berg et al.", outside quotes:
  * the family name before "et al" (with the particles before it: van,
- * von, de, der, del, della, den, di, da, du, dos, le, la, ter, ten) is an
- * author filter, and a year right after it (a comma or parentheses
- * between; "2019a" too) a year filter, so "Bengio et al. 2025" is
- * `author:"Bengio" year:2025`.  Read as words, "et" and "al" matched
+ * von, de, der, del, della, den, di, da, du, dos, le, la, ter, ten) is a
+ * filter on the first author (`first`: "et al." follows the first
+ * author's name) or, without `first`, on any author, and a year right
+ * after it (a comma or parentheses between; "2019a" too) a year filter,
+ * so "Bengio et al. 2025" is `firstauthor:"Bengio" year:2025`.  Read as words, "et" and "al" matched
  * the works that cite others so, not the author's.  note[0..note_size)
  * gets how each was read ("read \"Bengio et al. 2025\" as
- * author:\"Bengio\" year:2025"), "" when none was.  Into out[0..size),
+ * firstauthor:\"Bengio\" year:2025"), "" when none was.  Into out[0..size),
  * QSCAN_CITATION_ROOM(n) bytes always suffice; returns the length. */
 #define QSCAN_CITATION_ROOM(n) (3 * (n) + 16)
-size_t qscan_citations(const char *t, size_t n, char *out, size_t size,
-                       char *note, size_t note_size);
+size_t qscan_citations(const char *t, size_t n, int first, char *out,
+                       size_t size, char *note, size_t note_size);
 
 /* Text pasted from a PDF or a TeX source, as the index reads the same
  * text in a work:

@@ -195,6 +195,62 @@ struct AuthorField : public Xapian::FieldProcessor {
     }
 };
 
+/* `firstauthor:Bengio`, `firstauthor:"Yoshua Bengio"`: the works
+ * author: finds whose first author has that family name (its XAP keys,
+ * LAYOUT_META_FIRST_AUTHOR), as PubMed's [1au] and Scopus's FIRSTAUTH()
+ * find them.  An index without the first authors' keys (an older
+ * paperdex built it) finds what author: finds, and says so
+ * (`*unknown`). */
+struct FirstAuthorField : public Xapian::FieldProcessor {
+    FieldError *err;
+    shim_db *h;
+    std::vector<std::string> *seen;
+    bool *unknown;
+    FirstAuthorField(FieldError *e, shim_db *h_, std::vector<std::string> *s,
+                     bool *u)
+        : err(e), h(h_), seen(s), unknown(u)
+    {
+    }
+    Xapian::Query operator()(const std::string &value) override
+    {
+        Xapian::Query any;
+        arena a = {};
+        shim_author_key keys[AUTHOR_KEYS_MAX];
+        size_t n = 0;
+        const int rc = author_name_query(h, value, any) ? -2
+                       : author_filter_keys(&a, value.c_str(), h->names, keys, &n);
+        if (rc == -1) {
+            arena_free(&a);
+            err->out_of_memory = true;
+            return Xapian::Query::MatchNothing;
+        }
+        if (rc) {
+            arena_free(&a);
+            if (err->msg.empty())
+                err->msg = "firstauthor:" + value + " names no family name";
+            return Xapian::Query::MatchNothing;
+        }
+        seen->push_back(value);
+        if (!h->first_author) {
+            arena_free(&a);
+            *unknown = true;
+            return any;
+        }
+        /* the family name of each key ("bengio", "bengio yoshua") */
+        std::vector<std::string> firsts;
+        for (size_t i = 0; i < n; i++) {
+            const std::string key = cut_key(keys[i].key);
+            const std::string t = LAYOUT_P_AUTHOR_FIRST + key.substr(0, key.find(' '));
+            if (std::find(firsts.begin(), firsts.end(), t) == firsts.end())
+                firsts.push_back(t);
+        }
+        arena_free(&a);
+        return Xapian::Query(Xapian::Query::OP_AND, any,
+                             Xapian::Query(Xapian::Query::OP_OR, firsts.begin(),
+                                           firsts.end()));
+    }
+};
+
 /* `category:cs.CV`, `category:cs`, `category:CV`, `category:"Machine
  * Learning"`: the same keys as the --category flag (text_category_keys,
  * the one rule), a name's codes OR-ed beside it. */
@@ -297,6 +353,10 @@ Reader::Reader(shim_db *h)
         "year", (new YearField(&field_error, &year_values, h))->release());
     qp.add_boolean_prefix(
         "author", (new AuthorField(&field_error, h, &author_values))->release());
+    qp.add_boolean_prefix(
+        "firstauthor", (new FirstAuthorField(&field_error, h, &author_values,
+                                             &first_author_unknown))
+                           ->release());
     qp.add_boolean_prefix("subject",
                           (new SubjectField(&field_error, &subject_values))
                               ->release());
@@ -1840,7 +1900,7 @@ static std::string split_compounds(const std::string &text)
     };
     static const char *const fields[] = {"title", "abstract", "author",
                                          "authorword", "category", "year",
-                                         "subject"};
+                                         "subject", "firstauthor"};
     std::string out = text;
     std::vector<size_t> joined; /* the dots of "U.S.", left out */
     for (const qtok &t : terms) {
@@ -2160,6 +2220,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     auto parse = [&](unsigned flags) {
         fe.msg.clear();
         reader(h).author_values.clear();
+        reader(h).first_author_unknown = false;
         reader(h).year_values.clear();
         reader(h).subject_values.clear();
         reader(h).qp.set_default_op(all_words ? Xapian::Query::OP_AND
@@ -2208,6 +2269,10 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
          t != query.get_unique_terms_end(); ++t)
         n++;
     note.clear();
+    if (reader(h).first_author_unknown)
+        note = "this index does not know its works' first authors (an "
+               "older paperdex built it): firstauthor: was read as author: "
+               "until `paperdex index --full` rebuilds it";
     wildcard_cuts(h, query, note);
     /* Stop words are not indexed, and Xapian's parser keeps them when
      * they are all a query has: it would match the few works that hold

@@ -46,6 +46,9 @@ struct Reader : pdxshim::Side {
     Xapian::QueryParser qp_forms;
     FieldError field_error; /* set by the field processors during a parse */
     std::vector<std::string> author_values; /* the last parse's author: */
+    /* the last parse read a firstauthor: as author: (an index without
+     * the first authors' keys) */
+    bool first_author_unknown = false;
     /* the last parse's year: ranges (0: open), as YearField read them */
     std::vector<std::pair<int, int>> year_values;
     std::vector<std::string> subject_values; /* and its subject: values */

@@ -613,7 +613,7 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
 }
 
 /* For a search that matched nothing: the query (as corrected for spelling,
- * or as written) with each author: value the index holds no one for
+ * or as written) with each author: or firstauthor: value the index holds no one for
  * replaced by the nearest name it holds, as the query's suggestion.  0,
  * or the error code. */
 static int suggest_query_authors(pdx_index *ix, pdx_results *r,
@@ -635,10 +635,13 @@ static int suggest_query_authors(pdx_index *ix, pdx_results *r,
         if (k.kind != QT_FILTER)
             continue;
         v += (*v == '+' || *v == '-');
-        if (strncmp(v, "author:", 7))
+        const size_t field = !strncmp(v, "author:", 7)        ? 7
+                             : !strncmp(v, "firstauthor:", 12) ? 12
+                                                               : 0;
+        if (!field)
             continue;
-        size_t skip = (size_t)(v - (base + k.start)) + 7;
-        v += 7;
+        size_t skip = (size_t)(v - (base + k.start)) + field;
+        v += field;
         vn -= skip;
         if (vn && *v == '"') {
             v++;
@@ -916,6 +919,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
      * not in prose, whose citations are of other works than the one
      * pasted (qscan_citations). */
     char cite_note[300] = "";
+    char *uncited = NULL; /* the text before, while it may be needed */
     if (ftext && !sh.words) {
         const size_t cn = strlen(ftext);
         char *cited = malloc(QSCAN_CITATION_ROOM(cn));
@@ -923,10 +927,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             free(ftext);
             return handle_error(ix, PDX_ENOMEM, "out of memory");
         }
-        qscan_citations(ftext, cn, cited, QSCAN_CITATION_ROOM(cn), cite_note,
-                        sizeof cite_note);
+        qscan_citations(ftext, cn, 1, cited, QSCAN_CITATION_ROOM(cn),
+                        cite_note, sizeof cite_note);
         if (cite_note[0]) {
-            free(ftext);
+            uncited = ftext;
             ftext = cited;
             fq.text = ftext;
             sh = shape_of(q);
@@ -936,6 +940,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     if (check_query(ix, q, &sh)) {
         free(ftext);
+        free(uncited);
         return ix->code;
     }
 
@@ -1128,6 +1133,30 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     rc = named ? 0
                : shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
                              on_facet, r, &e);
+    /* A citation whose first author had no work there: its author
+     * anywhere in the list instead (the index's order of authors may not
+     * be the cited one's), and the note says so. */
+    if (!rc && !named && uncited && r->n == 0 && r->totals.total == 0 &&
+        !r->totals.gte) {
+        const size_t un = strlen(uncited);
+        char *any = malloc(QSCAN_CITATION_ROOM(un));
+        char any_note[sizeof cite_note - 48];
+        if (!any) {
+            rc = PDX_ENOMEM;
+            handle_error(ix, rc, "out of memory");
+            goto fail;
+        }
+        qscan_citations(uncited, un, 0, any, QSCAN_CITATION_ROOM(un),
+                        any_note, sizeof any_note);
+        const char *cited = sq.text;
+        sq.text = any;
+        rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet, on_facet,
+                         r, &e);
+        sq.text = cited;
+        free(any);
+        snprintf(cite_note, sizeof cite_note,
+                 "%s (as its first author, nothing matched)", any_note);
+    }
     if (rc) {
         handle_from_shim(ix, rc, &e);
         goto fail;
@@ -1200,11 +1229,13 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         note_old_name_rules(r, q, shim_name_rules(ix->db));
     arena_free(&a);
     free(ftext);
+    free(uncited);
     *out = r;
     return 0;
 fail:
     arena_free(&a);
     free(ftext);
+    free(uncited);
     pdx_results_free(r);
     return ix->code ? ix->code : rc;
 }

@@ -45,7 +45,7 @@ static const char *citations(const char *t)
     static char out[1024], note[512];
     static char both[1600];
     size_t n = strlen(t);
-    size_t len = qscan_citations(t, n, out, QSCAN_CITATION_ROOM(n), note,
+    size_t len = qscan_citations(t, n, 1, out, QSCAN_CITATION_ROOM(n), note,
                                  sizeof note);
     if (len != strlen(out))
         return "length differs";
@@ -155,26 +155,26 @@ int main(void)
               "written au:");
     CHECK_STR(fields(""), "");
 
-    /* A citation as a text writes it names its author and year. */
+    /* A citation as a text writes it names its first author and year. */
     CHECK_STR(citations("Bengio et al. 2025"),
-              "author:\"Bengio\" year:2025 | read \"Bengio et al. 2025\" as "
-              "author:\"Bengio\" year:2025");
+              "firstauthor:\"Bengio\" year:2025 | read \"Bengio et al. 2025\" as "
+              "firstauthor:\"Bengio\" year:2025");
     /* alone in parentheses, they filter the whole query */
     CHECK_STR(citations("attention (Vaswani et al., 2017) x"),
-              "attention  author:\"Vaswani\" year:2017  x | read \"Vaswani et "
-              "al., 2017\" as author:\"Vaswani\" year:2017");
+              "attention  firstauthor:\"Vaswani\" year:2017  x | read \"Vaswani et "
+              "al., 2017\" as firstauthor:\"Vaswani\" year:2017");
     CHECK_STR(citations("(Vaswani et al., 2017; Li et al. 2019)"),
-              " author:\"Vaswani\" year:2017   author:\"Li\" year:2019  | read "
-              "\"Vaswani et al., 2017\" as author:\"Vaswani\" year:2017; read "
-              "\"Li et al. 2019\" as author:\"Li\" year:2019");
+              " firstauthor:\"Vaswani\" year:2017   firstauthor:\"Li\" year:2019  | read "
+              "\"Vaswani et al., 2017\" as firstauthor:\"Vaswani\" year:2017; read "
+              "\"Li et al. 2019\" as firstauthor:\"Li\" year:2019");
     CHECK_STR(citations("x (see Li et al. 2019)"),
-              "x (see author:\"Li\" year:2019) | read \"Li et al. 2019\" as "
-              "author:\"Li\" year:2019");
+              "x (see firstauthor:\"Li\" year:2019) | read \"Li et al. 2019\" as "
+              "firstauthor:\"Li\" year:2019");
     CHECK_STR(citations("van der Berg et al. (2019a); M\xc3\xbcller, et al"),
-              "author:\"van der Berg\" year:2019 ; author:\"M\xc3\xbcller\" | read "
-              "\"van der Berg et al. (2019a)\" as author:\"van der Berg\" year:2019; read "
-              "\"M\xc3\xbcller, et al\" as author:\"M\xc3\xbcller\"");
-    CHECK_STR(citations("Ng ET AL"), "author:\"Ng\" | read \"Ng ET AL\" as author:\"Ng\"");
+              "firstauthor:\"van der Berg\" year:2019 ; firstauthor:\"M\xc3\xbcller\" | read "
+              "\"van der Berg et al. (2019a)\" as firstauthor:\"van der Berg\" year:2019; read "
+              "\"M\xc3\xbcller, et al\" as firstauthor:\"M\xc3\xbcller\"");
+    CHECK_STR(citations("Ng ET AL"), "firstauthor:\"Ng\" | read \"Ng ET AL\" as firstauthor:\"Ng\"");
     /* not a citation: quoted, no name, an operator, "alia", a number */
     CHECK_STR(citations("\"Bengio et al. 2025\" et al. 2025 x AND et al"),
               "\"Bengio et al. 2025\" et al. 2025 x AND et al");
@@ -182,8 +182,8 @@ int main(void)
               "Smith et alia 2020 x:Li et al 12 et al");
     /* a year of four digits only, from 1000 to 2999 */
     CHECK_STR(citations("Li et al. 20251 Wu et al. 3000"),
-              "author:\"Li\" 20251 author:\"Wu\" 3000 | read \"Li et al.\" as "
-              "author:\"Li\"; read \"Wu et al.\" as author:\"Wu\"");
+              "firstauthor:\"Li\" 20251 firstauthor:\"Wu\" 3000 | read \"Li et al.\" as "
+              "firstauthor:\"Li\"; read \"Wu et al.\" as firstauthor:\"Wu\"");
 
     /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
     CHECK_STR(tokens("a NEAR/3 b ADJ/12 c NEAR/ d near/3 NEAR/1234"),
