@@ -1,35 +1,41 @@
 #!/usr/bin/env python3
 """citations.py -- a citation as a paper writes it in its text, searched
-as a query: "Bengio et al. 2025", "(Vaswani et al., 2017)", "Bengio et
-al.", on the arXiv 101k.
+as a query: "Bengio et al. 2025", "(Vaswani et al., 2017)", "Smith and Jones
+2020", "Hinton (2006)", on the arXiv 101k.
 
 usage: citations.py [--works N] [--seed S] [--db DIR] PAPERDEX CORPUS
 
-From CORPUS, N works (default 500) with three authors or more are
-sampled; each is cited by its first author's family name (arXiv's
-`authors_parsed`) and its year, in three forms:
+From CORPUS, N works (default 500) are sampled for each number of
+authors a citation writes: three authors or more ("et al."), two, one.
+Each is cited by its authors' family names (arXiv's `authors_parsed`)
+and its year, in the forms a paper's text writes:
 
-  narrative   Family et al. YEAR
-  bracketed   (Family et al., YEAR)
-  no year     Family et al.
+  narrative       Family et al. YEAR           (three authors or more)
+  bracketed       (Family et al., YEAR)
+  no year         Family et al.
+  two authors     Family and Other YEAR        (two authors)
+  two bracketed   (Family & Other, YEAR)
+  one author      Family (YEAR)                (one author)
+  one bracketed   (Family, YEAR)
 
 and each form is searched in one `paperdex search --batch` run as
-paperdex reads a query (`--syntax auto`: a citation names an author and
-a year) and as plain words (`--syntax words`: "et" and "al" are words,
-the year a word), the top 10 each.  It prints, per form and reading:
+paperdex reads a query (`--syntax auto`: a citation names its authors
+and year) and as plain words (`--syntax words`: "et", "al" and "and"
+are words, the year a word), the top 10 each.  It prints, per form and
+reading:
 
   found@10   the share of the cited works in the top 10;
   MRR@10     their mean reciprocal rank there;
-  right@1    the share of queries whose first work is by an author of
-             that family name (and from that year, when the form gives
-             one): goal 1.0 for the forms with a year (the sample's own
-             work is one);
-  first@1    the same, the author first in its list, as "et al." means;
+  right@1    the share of queries whose first work has authors of the
+             cited family names (and is from that year, when the form
+             gives one): goal 1.0 for the forms with a year (the
+             sample's own work is one);
+  first@1    the same, the first cited name its first author's;
   none       the share that found nothing.
 
 and, as how far a citation alone tells its work apart, the share of the
-sample whose first author's family name and year (or family name alone,
-without a year) are those of at most ten works: a family name is
+sample whose cited names (the first one first) and year (or first name
+alone, without a year) are those of at most ten works: a family name is
 anyone's, and the rest are told apart by nothing the citation writes.
 
 With --db the index is used as it is; else one is built from CORPUS in
@@ -106,15 +112,29 @@ def main(argv):
     a = ap.parse_args(argv)
     works = load(a.corpus)
     rng = random.Random(a.seed)
-    pool = sorted(i for i, (p, _, y) in works.items()
-                  if len(p) >= 3 and len(p[0][0]) >= 2 and y.isdigit()
-                  and " " not in p[0][0])
-    sample = rng.sample(pool, min(a.works, len(pool)))
-    forms = {
-        "narrative": lambda f, y: "%s et al. %s" % (f, y),
-        "bracketed": lambda f, y: "(%s et al., %s)" % (f, y),
-        "no year": lambda f, y: "%s et al." % f,
+
+    def citable(p, y):
+        return y.isdigit() and all(len(x[0]) >= 2 and " " not in x[0]
+                                   for x in p[:2])
+    pools = {
+        "etal": sorted(i for i, (p, _, y) in works.items()
+                       if len(p) >= 3 and citable(p, y)),
+        "two": sorted(i for i, (p, _, y) in works.items()
+                      if len(p) == 2 and citable(p, y)),
+        "one": sorted(i for i, (p, _, y) in works.items()
+                      if len(p) == 1 and citable(p, y)),
     }
+    samples = {k: rng.sample(v, min(a.works, len(v))) for k, v in pools.items()}
+    # name, pool, how it is written, whether it gives the year
+    forms = [
+        ("narrative", "etal", lambda f, y: "%s et al. %s" % (f[0], y), True),
+        ("bracketed", "etal", lambda f, y: "(%s et al., %s)" % (f[0], y), True),
+        ("no year", "etal", lambda f, y: "%s et al." % f[0], False),
+        ("two authors", "two", lambda f, y: "%s and %s %s" % (f[0], f[1], y), True),
+        ("two bracketed", "two", lambda f, y: "(%s & %s, %s)" % (f[0], f[1], y), True),
+        ("one author", "one", lambda f, y: "%s (%s)" % (f[0], y), True),
+        ("one bracketed", "one", lambda f, y: "(%s, %s)" % (f[0], y), True),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db
         if not db:
@@ -122,28 +142,30 @@ def main(argv):
             subprocess.run([a.paperdex, "index", "--db", db, "--jobs", "2",
                             a.corpus], check=True, capture_output=True)
         queries, meta = [], {}
-        for n, wid in enumerate(sample):
-            parsed, _, year = works[wid]
-            fam = parsed[0][0]
-            for k, (name, make) in enumerate(forms.items()):
+        for k, (name, pool, make, dated) in enumerate(forms):
+            for n, wid in enumerate(samples[pool]):
+                parsed, _, year = works[wid]
+                cited = [x[0] for x in parsed[:2 if pool == "two" else 1]]
                 qid = "c%d_%d" % (n, k)
-                queries.append((qid, make(fam, year)))
-                meta[qid] = (name, wid, fold(fam), year if name != "no year" else None)
+                queries.append((qid, make(cited, year)))
+                meta[qid] = (name, wid, [fold(c) for c in cited],
+                             year if dated else None)
+        # the works of each first author (and year): their families
         firsts = {}
-        for wid, (parsed, _, year) in works.items():
+        for wid, (parsed, fams, year) in works.items():
             if parsed:
                 f = fold(parsed[0][0])
-                firsts[(f, year)] = firsts.get((f, year), 0) + 1
-                firsts[(f, None)] = firsts.get((f, None), 0) + 1
+                firsts.setdefault((f, year), []).append(fams)
+                firsts.setdefault((f, None), []).append(fams)
         print("| form | read as | found@10 | MRR@10 | right@1 | first@1 | none |")
         print("|---|---|---|---|---|---|---|")
         for syntax in ("auto", "words"):
             got = run(a.paperdex, db, queries, syntax, tmp)
-            for name in forms:
+            for name, _, _, _ in forms:
                 qs = [q for q, m in meta.items() if m[0] == name]
                 found = mrr = right = first = none = 0
                 for q in qs:
-                    _, wid, fam, year = meta[q]
+                    _, wid, cited, year = meta[q]
                     hits = got.get(q, [])
                     if wid in hits:
                         found += 1
@@ -152,18 +174,20 @@ def main(argv):
                         none += 1
                     elif hits[0] in works:
                         parsed, fams, y = works[hits[0]]
-                        when = year is None or y == year
-                        right += fam in fams and when
-                        first += bool(parsed) and fold(parsed[0][0]) == fam and when
+                        ok = (year is None or y == year) and all(c in fams for c in cited)
+                        right += ok
+                        first += ok and bool(parsed) and fold(parsed[0][0]) == cited[0]
                 n = len(qs)
                 print("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f |" % (
                     name, "citation" if syntax == "auto" else "words",
                     found / n, mrr / n, right / n, first / n, none / n))
-        for name in forms:
+        for name, _, _, dated in forms:
             qs = [m for m in meta.values() if m[0] == name]
-            alone = sum(1 for _, _, fam, year in qs if firsts.get((fam, year), 0) <= 10)
-            print("| %s | told apart: at most 10 works of that first author%s | %.3f | | | | |"
-                  % (name, " and year" if name != "no year" else "", alone / len(qs)))
+            alone = sum(1 for _, _, cited, year in qs
+                        if sum(all(c in fams for c in cited[1:])
+                               for fams in firsts.get((cited[0], year), [])) <= 10)
+            print("| %s | told apart: at most 10 works of those authors%s | %.3f | | | | |"
+                  % (name, " and year" if dated else "", alone / len(qs)))
     return 0
 
 

@@ -592,9 +592,11 @@ typedef struct pdx_query {
      *  +/-, wildcards and parentheses are words; "quoted phrases", field
      *  prefixes and filters still apply).  pdx_results_note says when a
      *  query was read as words.  Outside prose and PDX_SYNTAX_WORDS, a
-     *  citation as a text writes it ("Bengio et al. 2025") is read as
-     *  the filters firstauthor:"Bengio" year:2025 (author: when no work
-     *  has that first author there), and a note says so. */
+     *  citation as a text writes it ("Bengio et al. 2025", "Smith and
+     *  Jones 2020", "Hinton (2006)") is read as the filters
+     *  firstauthor:"Bengio" year:2025 (author: when no work has that
+     *  first author there; the words it was, when nothing matches and
+     *  it is not a citation alone with "et al."), and a note says so. */
     int syntax;
     /* ---- version 6 ---- */
     /** The ranking (pdx_rank): PDX_RANK_DEFAULT (0) adds to each work's

@@ -469,14 +469,16 @@ static int name_byte(unsigned char c)
     return isalpha(c) || c >= 0x80 || c == '-' || c == '\'';
 }
 
-/* The particles a family name may begin with, in lower case. */
+/* The particles a family name may begin with, in lower case or
+ * capitalised ("van der Berg", "De Santis", "La Fontaine"). */
 static int particle(const char *t, size_t n)
 {
     static const char *const p[] = {"van", "von", "de", "der", "del", "della",
                                     "den", "di", "da", "du", "dos", "le",
                                     "la", "ter", "ten"};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-        if (strlen(p[i]) == n && !memcmp(p[i], t, n))
+        if (strlen(p[i]) == n && tolower((unsigned char)t[0]) == p[i][0] &&
+            !memcmp(p[i] + 1, t + 1, n - 1))
             return 1;
     return 0;
 }
@@ -504,16 +506,187 @@ static int et_al_at(const char *t, size_t n, size_t i, size_t *end)
     return 1;
 }
 
+/* A year at t[y..): four digits from 1000 to 2999, a small letter after
+ * or not ("2019a"), then no letter or digit.  Its end in *e. */
+static int year_at(const char *t, size_t n, size_t y, size_t *e)
+{
+    if (y + 4 > n || (t[y] != '1' && t[y] != '2'))
+        return 0;
+    for (size_t d = y; d < y + 4; d++)
+        if (!isdigit((unsigned char)t[d]))
+            return 0;
+    size_t j = y + 4;
+    if (j < n && t[j] >= 'a' && t[j] <= 'z' &&
+        (j + 1 == n || !isalnum((unsigned char)t[j + 1])))
+        j++; /* 2019a */
+    if (j < n && isalnum((unsigned char)t[j]))
+        return 0;
+    *e = j;
+    return 1;
+}
+
+/* The family name that ends at ne, with the particles before it ("van
+ * der Berg"): a word of name bytes of two letters or more, at a word's
+ * start (after a space or '(') at or past `from`, not an operator, and,
+ * with `cap`, written as a name: a capital first, a small letter after
+ * ("LeCun", not "GPT" nor "LifeCLEF").  Its start in *ns. */
+static int name_before(const char *t, size_t from, size_t ne, int cap,
+                       size_t *ns)
+{
+    size_t s = ne, letters = 0, small = 0;
+    while (s > from && name_byte((unsigned char)t[s - 1]))
+        s--;
+    for (size_t c = s; c < ne; c++) {
+        const unsigned char b = (unsigned char)t[c];
+        letters += isalpha(b) || b >= 0xc0;
+        small += islower(b) || (c > s && b >= 0x80);
+    }
+    if (ne == s || letters < 2 || (s > from && !is_space(t[s - 1]) &&
+                                   t[s - 1] != '(') ||
+        qscan_is_op(t + s, ne - s))
+        return 0;
+    if (cap && (!(isupper((unsigned char)t[s]) || (unsigned char)t[s] >= 0xc0) ||
+                !small))
+        return 0;
+    for (size_t c = s; cap && c + 1 < ne; c++) /* "LifeCLEF", an acronym */
+        if (isupper((unsigned char)t[c]) && isupper((unsigned char)t[c + 1]))
+            return 0;
+    for (;;) {
+        size_t pe = s;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        size_t ps = pe;
+        while (ps > from && isalpha((unsigned char)t[ps - 1]))
+            ps--;
+        if (ps == pe || !particle(t + ps, pe - ps) ||
+            (ps > from && !is_space(t[ps - 1]) && t[ps - 1] != '('))
+            break;
+        s = ps;
+    }
+    *ns = s;
+    return 1;
+}
+
+/* Does a capitalised word stand before t[s], spaces and commas between:
+ * a title's word ("Deep Belief Nets (2006)"), a given name ("Geoffrey
+ * Hinton (2006)") or the first of a list ("LeCun, Bengio and Hinton
+ * 2015"), which a citation without "et al." does not begin after? */
+static int capital_before(const char *t, size_t s)
+{
+    while (s && (is_space(t[s - 1]) || t[s - 1] == ','))
+        s--;
+    if (!s || !name_byte((unsigned char)t[s - 1]))
+        return 0;
+    while (s && name_byte((unsigned char)t[s - 1]))
+        s--;
+    return isupper((unsigned char)t[s]) || (unsigned char)t[s] >= 0xc0;
+}
+
+static size_t cite_lead(const char *out, size_t len, size_t j);
+
+/* Does t[s] begin a group of citations: '(' or ';' before it, spaces
+ * and leading words ("see", cite_lead) between? */
+static int group_before(const char *t, size_t s)
+{
+    for (int words = 0;; words++) {
+        while (s && is_space(t[s - 1]))
+            s--;
+        if (s && (t[s - 1] == '(' || t[s - 1] == ';'))
+            return 1;
+        size_t w = s;
+        while (w && !is_space(t[w - 1]) && t[w - 1] != '(')
+            w--;
+        if (words || w == s || cite_lead(t, s, w) != s - w)
+            return 0;
+        s = w;
+    }
+}
+
+/* A citation without "et al." ending in the year at t[y..ye): one author
+ * or two ("and" or "&" between), the family names capitalised, the year
+ * after a space or a comma, or in parentheses:
+ *   Smith and Jones 2020, (Smith & Jones, 2020), Smith and Jones (2020)
+ *   Hinton (2006), (Hinton, 2006), (Hinton 2006; ...)
+ * One name with its year and no parentheses ("Hinton 2006") is not one:
+ * too many words and years are written so.  The names in n1 (and n2, or
+ * {0, 0}), the citation's end in *end. */
+static int named_citation(const char *t, size_t n, size_t from, size_t y,
+                          size_t ye, size_t n1[2], size_t n2[2], size_t *end)
+{
+    const int paren = y > from && t[y - 1] == '(';
+    size_t ne = y - paren, k = ne;
+    while (ne > from && is_space(t[ne - 1]))
+        ne--;
+    if (ne > from && t[ne - 1] == ',')
+        ne--;
+    while (ne > from && is_space(t[ne - 1]))
+        ne--;
+    if (ne == k && !paren)
+        return 0; /* "Hinton2006" */
+    size_t ns;
+    if (!name_before(t, from, ne, 1, &ns))
+        return 0;
+    *end = ye + (paren && ye < n && t[ye] == ')');
+    if (paren && *end == ye)
+        return 0; /* "(2006" */
+    /* "and" or "&" and a name before it: two authors */
+    size_t c = ns;
+    while (c > from && is_space(t[c - 1]))
+        c--;
+    size_t cs = c;
+    if (c > from && t[c - 1] == '&')
+        cs = c - 1;
+    else if (c >= from + 3 && !memcmp(t + c - 3, "and", 3))
+        cs = c - 3;
+    if (cs < c && cs > from && is_space(t[cs - 1])) {
+        size_t pe = cs, ps;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        if (name_before(t, from, pe, 1, &ps) && !capital_before(t, ps)) {
+            n1[0] = ps, n1[1] = pe, n2[0] = ns, n2[1] = ne;
+            return 1;
+        }
+    }
+    if (cs < c)
+        return 0; /* the last of a list ("Pfeffer, Krügel, and Uhl") */
+    /* one author: "Hinton (2006)", "(Hinton, 2006)", "(see Hinton
+     * 2006)", "(Li, 2019; Hinton, 2006)" */
+    const int inside = group_before(t, ns) && ye < n &&
+                       (t[ye] == ')' || t[ye] == ';');
+    if ((!(paren && *end > ye) && !inside) || capital_before(t, ns))
+        return 0;
+    n1[0] = ns, n1[1] = ne, n2[0] = n2[1] = 0;
+    return 1;
+}
+
 /* A citation's filters in out[0..len): (start, end) of each, at most
  * `most`. */
 typedef struct cite_span {
     size_t start, end;
 } cite_span;
 
+/* The words a group of citations begins with ("see", "e.g.", "cf.")
+ * at out[j]: their length, 0 when there is none. */
+static size_t cite_lead(const char *out, size_t len, size_t j)
+{
+    static const char *const w[] = {"see", "e.g.", "e.g.,", "cf.", "i.e.",
+                                    "also", "and"};
+    if (j && !is_space(out[j - 1]) && out[j - 1] != '(')
+        return 0;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        const size_t l = strlen(w[i]);
+        if (j + l <= len && !strncasecmp(out + j, w[i], l) &&
+            (j + l == len || is_space(out[j + l]) || out[j + l] == ')'))
+            return l;
+    }
+    return 0;
+}
+
 /* A group of citations alone in parentheses, "(Vaswani et al., 2017;
- * Devlin et al., 2019)": its parentheses and separators (',', ';') are
- * made spaces, so that the filters apply to the whole query (in a group
- * beside other words they would be one more alternative of its OR). */
+ * Devlin et al., 2019)", "(see Li et al. 2019)": its parentheses,
+ * separators (',', ';') and leading words (cite_lead) are made spaces,
+ * so that the filters apply to the whole query (in a group beside other
+ * words they would be one more alternative of its OR). */
 static void ungroup_citations(char *out, size_t len, const cite_span *cs,
                               size_t n)
 {
@@ -528,6 +701,11 @@ static void ungroup_citations(char *out, size_t len, const cite_span *cs,
             if (k < n && cs[k].start <= j) {
                 j = cs[k].end;
                 held++;
+                continue;
+            }
+            const size_t lead = cite_lead(out, len, j);
+            if (lead) {
+                j += lead;
                 continue;
             }
             only = out[j] == ' ' || out[j] == ',' || out[j] == ';';
@@ -547,13 +725,16 @@ static void ungroup_citations(char *out, size_t len, const cite_span *cs,
 }
 
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
-                       size_t size, char *note, size_t note_size)
+                       size_t size, char *note, size_t note_size,
+                       unsigned *kinds)
 {
-    size_t o = 0, from = 0, nspans = 0;
-    cite_span spans[32];
+    size_t o = 0, from = 0, nspans = 0, nseconds = 0, pending = 0;
+    cite_span spans[32], seconds[8];
     int in_quote = 0;
     if (note_size)
         note[0] = '\0';
+    if (kinds)
+        *kinds = 0;
     if (!size)
         return 0;
     for (size_t i = 0; i < n; i++) {
@@ -561,77 +742,78 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
             in_quote = !in_quote;
             continue;
         }
-        size_t end;
-        if (in_quote || (i && !is_space(t[i - 1])) || !et_al_at(t, n, i, &end))
+        if (in_quote || (i && !is_space(t[i - 1]) && t[i - 1] != '('))
             continue;
-        /* the family name before it: a word of name bytes, at a word's
-         * start, of two letters or more, not an operator */
-        size_t ne = i;
-        while (ne > from && is_space(t[ne - 1]))
-            ne--;
-        if (ne > from && t[ne - 1] == ',')
-            ne--; /* "Bengio, et al." */
-        size_t ns = ne;
-        while (ns > from && name_byte((unsigned char)t[ns - 1]))
-            ns--;
-        size_t letters = 0;
-        for (size_t c = ns; c < ne; c++)
-            letters += isalpha((unsigned char)t[c]) || (unsigned char)t[c] >= 0xc0;
-        if (ne == ns || letters < 2 || (ns > from && !is_space(t[ns - 1]) &&
-                                        t[ns - 1] != '(') ||
-            qscan_is_op(t + ns, ne - ns))
-            continue;
-        /* the particles before it ("van der Berg") */
-        for (;;) {
-            size_t pe = ns;
-            while (pe > from && is_space(t[pe - 1]))
-                pe--;
-            size_t ps = pe;
-            while (ps > from && isalpha((unsigned char)t[ps - 1]))
-                ps--;
-            if (ps == pe || !particle(t + ps, pe - ps) ||
-                (ps > from && !is_space(t[ps - 1]) && t[ps - 1] != '('))
-                break;
-            ns = ps;
-        }
-        /* a year after it: ", 2025", " (2025)", "(2019a)" */
-        size_t y = end, ys = 0;
-        while (y < n && (is_space(t[y]) || t[y] == ','))
-            y++;
-        const int paren = y < n && t[y] == '(';
-        y += paren;
-        if (y + 4 <= n && isdigit((unsigned char)t[y]) &&
-            isdigit((unsigned char)t[y + 1]) && isdigit((unsigned char)t[y + 2]) &&
-            isdigit((unsigned char)t[y + 3]) && (t[y] == '1' || t[y] == '2')) {
-            size_t e = y + 4;
-            if (e < n && t[e] >= 'a' && t[e] <= 'z' &&
-                (e + 1 == n || !isalnum((unsigned char)t[e + 1])))
-                e++; /* 2019a */
-            if (e == n || !isalnum((unsigned char)t[e])) {
+        size_t end, ye, n1[2], n2[2] = {0, 0}, ys = 0;
+        unsigned kind;
+        if (et_al_at(t, n, i, &end) && (!i || is_space(t[i - 1]))) {
+            /* the family name before it ("Bengio, et al.") */
+            size_t ne = i;
+            while (ne > from && is_space(t[ne - 1]))
+                ne--;
+            if (ne > from && t[ne - 1] == ',')
+                ne--;
+            if (!name_before(t, from, ne, 0, &n1[0]))
+                continue;
+            n1[1] = ne;
+            /* a year after it: ", 2025", " (2025)", "(2019a)" */
+            size_t y = end;
+            while (y < n && (is_space(t[y]) || t[y] == ','))
+                y++;
+            const int paren = y < n && t[y] == '(';
+            y += paren;
+            if (year_at(t, n, y, &ye)) {
                 ys = y;
-                end = e + (paren && e < n && t[e] == ')');
+                end = ye + (paren && ye < n && t[ye] == ')');
             }
+            kind = QSCAN_CITED_ET_AL;
+        } else if (isdigit((unsigned char)t[i]) && year_at(t, n, i, &ye) &&
+                   named_citation(t, n, from, i, ye, n1, n2, &end)) {
+            ys = i;
+            kind = QSCAN_CITED_NAMED;
+        } else {
+            continue;
         }
-        /* what stands before, then the filters */
-        const size_t keep = ns;
-        /* what stands before, the filters ("firstauthor:\"\"", " year:NNNN"
-         * and a space: 26 bytes beside the name) and the rest after */
-        if (o + (keep - from) + (ne - ns) + 26 + (n - end) >= size)
+        const size_t keep = n1[0];
+        const int two = n2[1] > n2[0];
+        /* what stands before, the filters (firstauthor:"", author:"",
+         * year:NNNN, spaces: 37 bytes beside the names; a second name
+         * ANDed at the end, 16 and 2 for the parentheses), the rest after
+         * and what is ANDed at the end already */
+        if (o + (keep - from) + (n1[1] - n1[0]) + (n2[1] - n2[0]) + 55 +
+                (n - end) + pending >= size ||
+            (two && !first && nseconds == sizeof seconds / sizeof seconds[0]))
             break;
         memcpy(out + o, t + from, keep - from);
         o += keep - from;
         const size_t at = o;
         o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",
-                              first ? "first" : "", (int)(ne - ns), t + ns);
+                              first ? "first" : "", (int)(n1[1] - n1[0]),
+                              t + n1[0]);
+        if (two && first)
+            o += (size_t)snprintf(out + o, size - o, " author:\"%.*s\"",
+                                  (int)(n2[1] - n2[0]), t + n2[0]);
+        else if (two) { /* ANDed at the end: see below */
+            seconds[nseconds++] = (cite_span){n2[0], n2[1]};
+            pending += 16 + (n2[1] - n2[0]) + (nseconds == 1 ? 2 : 0);
+        }
+        const size_t year_at_out = o;
         if (ys)
             o += (size_t)snprintf(out + o, size - o, " year:%.4s", t + ys);
         if (note_size) {
             size_t used = strlen(note);
             if (used + 3 < note_size)
-                snprintf(note + used, note_size - used, "%sread \"%.*s\" as %.*s",
-                         used ? "; " : "", (int)(end - ns), t + ns,
-                         (int)(o - at), out + at);
+                snprintf(note + used, note_size - used,
+                         "%sread \"%.*s\" as %.*s%s%.*s%s%.*s",
+                         used ? "; " : "", (int)(end - n1[0]), t + n1[0],
+                         (int)(year_at_out - at), out + at,
+                         two && !first ? " AND author:\"" : "",
+                         two && !first ? (int)(n2[1] - n2[0]) : 0, t + n2[0],
+                         two && !first ? "\"" : "",
+                         (int)(o - year_at_out), out + year_at_out);
         }
+        if (kinds)
+            *kinds |= kind;
         if (nspans < sizeof spans / sizeof spans[0])
             spans[nspans++] = (cite_span){at, o};
         /* the filter's value ends here: a space before what follows
@@ -641,11 +823,24 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
         from = end;
         i = end - 1;
     }
-    if (o + (n - from) + 1 > size)
-        n = from + (size - o - 1);
+    if (o + (n - from) + pending + 1 > size)
+        n = from + (size - o - pending - 1);
     memcpy(out + o, t + from, n - from);
     o += n - from;
     out[o] = '\0';
     ungroup_citations(out, o, spans, nspans);
+    /* Any author of two, both: several author: filters OR together, as
+     * Xapian's boolean prefixes do, so the second is ANDed with the
+     * whole query, "(rest author:\"A\" year:Y) AND author:\"B\"". */
+    if (nseconds) {
+        memmove(out + 1, out, o + 1);
+        out[0] = '(';
+        o++;
+        out[o++] = ')';
+        for (size_t k = 0; k < nseconds; k++)
+            o += (size_t)snprintf(out + o, size - o, " AND author:\"%.*s\"",
+                                  (int)(seconds[k].end - seconds[k].start),
+                                  t + seconds[k].start);
+    }
     return o;
 }

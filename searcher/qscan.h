@@ -93,21 +93,33 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
 #define QSCAN_SLOP_ROOM(n) (16 * (n) + 16)
 size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 
-/* A citation as a bibliography writes it in a text, "Bengio et al.
- * 2025", "(Vaswani et al., 2017)", "van der Berg et al.", outside quotes:
- * the family name before "et al" (with the particles before it: van,
- * von, de, der, del, della, den, di, da, du, dos, le, la, ter, ten) is a
- * filter on the first author (`first`: "et al." follows the first
- * author's name) or, without `first`, on any author, and a year right
- * after it (a comma or parentheses between; "2019a" too) a year filter,
- * so "Bengio et al. 2025" is `firstauthor:"Bengio" year:2025`.  Read as words, "et" and "al" matched
- * the works that cite others so, not the author's.  note[0..note_size)
- * gets how each was read ("read \"Bengio et al. 2025\" as
- * firstauthor:\"Bengio\" year:2025"), "" when none was.  Into out[0..size),
- * QSCAN_CITATION_ROOM(n) bytes always suffice; returns the length. */
-#define QSCAN_CITATION_ROOM(n) (3 * (n) + 16)
+/* A citation as a bibliography writes it in a text, outside quotes:
+ *   - with "et al.": "Bengio et al. 2025", "(Vaswani et al., 2017)",
+ *     "van der Berg et al.", the year optional;
+ *   - one author or two, with its year: "Smith and Jones 2020", "(Smith &
+ *     Jones, 2020)", "Hinton (2006)", "(Hinton, 2006)"; the names
+ *     capitalised, not after another capitalised word (a title's, a given
+ *     name), one name only with the year or the whole in parentheses.
+ * The family name before "et al" or first of the two (with the particles
+ * before it: van, von, de, der, del, della, den, di, da, du, dos, le,
+ * la, ter, ten) is a filter on the first author (`first`) or, without
+ * `first`, on any author, the second on any author, and the year ("2019a"
+ * too) a year filter, so "Bengio et al. 2025" is `firstauthor:"Bengio"
+ * year:2025`.  Read as words, "et" and "al" matched the works that cite
+ * others so, not the author's.  A group of citations alone in
+ * parentheses loses its parentheses, separators and leading words
+ * ("see", "e.g.", "cf."), its filters then applying to the whole query.
+ * note[0..note_size) gets how each was read ("read \"Bengio et al.
+ * 2025\" as firstauthor:\"Bengio\" year:2025"), "" when none was;
+ * *kinds (when not NULL) the QSCAN_CITED_ bits of the forms read.  Into
+ * out[0..size), QSCAN_CITATION_ROOM(n) bytes always suffice; returns the
+ * length. */
+#define QSCAN_CITATION_ROOM(n) (5 * (n) + 64)
+#define QSCAN_CITED_ET_AL 1u /* a name and "et al." */
+#define QSCAN_CITED_NAMED 2u /* one name or two, and a year */
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
-                       size_t size, char *note, size_t note_size);
+                       size_t size, char *note, size_t note_size,
+                       unsigned *kinds);
 
 /* Text pasted from a PDF or a TeX source, as the index reads the same
  * text in a work:

@@ -920,6 +920,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
      * pasted (qscan_citations). */
     char cite_note[300] = "";
     char *uncited = NULL; /* the text before, while it may be needed */
+    unsigned cited_kinds = 0;
     if (ftext && !sh.words) {
         const size_t cn = strlen(ftext);
         char *cited = malloc(QSCAN_CITATION_ROOM(cn));
@@ -928,7 +929,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             return handle_error(ix, PDX_ENOMEM, "out of memory");
         }
         qscan_citations(ftext, cn, 1, cited, QSCAN_CITATION_ROOM(cn),
-                        cite_note, sizeof cite_note);
+                        cite_note, sizeof cite_note, &cited_kinds);
         if (cite_note[0]) {
             uncited = ftext;
             ftext = cited;
@@ -1147,7 +1148,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             goto fail;
         }
         qscan_citations(uncited, un, 0, any, QSCAN_CITATION_ROOM(un),
-                        any_note, sizeof any_note);
+                        any_note, sizeof any_note, NULL);
         const char *cited = sq.text;
         sq.text = any;
         rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet, on_facet,
@@ -1156,6 +1157,26 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         free(any);
         snprintf(cite_note, sizeof cite_note,
                  "%s (as its first author, nothing matched)", any_note);
+        /* Names and a year without "et al." may have been a title's
+         * words ("Theory and Practice 2019"), and a citation beside
+         * other words a pasted title's ("... Inspired by Tian et al.
+         * (2024)"): when nothing matches, the query is searched as the
+         * words it was.  A citation alone keeps its answer, none, with
+         * the note that no work has that author. */
+        if (!rc && r->n == 0 && r->totals.total == 0 && !r->totals.gte &&
+            (cited_kinds == QSCAN_CITED_NAMED || !sh.only_filters)) {
+            char words_note[sizeof cite_note + 64];
+            snprintf(words_note, sizeof words_note,
+                     "searched as words: nothing matched as a citation "
+                     "(%s)", any_note);
+            text_truncate_utf8(words_note, sizeof cite_note - 1);
+            memcpy(cite_note, words_note, strlen(words_note) + 1);
+            sq.text = uncited;
+            if (q->sort == PDX_SORT_AUTO)
+                sq.sort = SHIM_SORT_RELEVANCE;
+            rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
+                             on_facet, r, &e);
+        }
     }
     if (rc) {
         handle_from_shim(ix, rc, &e);

@@ -39,17 +39,35 @@ static const char *fields(const char *t)
 }
 
 /* qscan_citations(t): the text, then " | " and the note when there is
- * one. */
+ * one, then " [e]" or " [n]" for each QSCAN_CITED_ kind read. */
 static const char *citations(const char *t)
 {
     static char out[1024], note[512];
     static char both[1600];
     size_t n = strlen(t);
+    unsigned kinds = 99;
     size_t len = qscan_citations(t, n, 1, out, QSCAN_CITATION_ROOM(n), note,
-                                 sizeof note);
+                                 sizeof note, &kinds);
     if (len != strlen(out))
         return "length differs";
-    snprintf(both, sizeof both, "%s%s%s", out, note[0] ? " | " : "", note);
+    snprintf(both, sizeof both, "%s%s%s%s%s", out, note[0] ? " | " : "", note,
+             kinds & QSCAN_CITED_ET_AL ? " [e]" : "",
+             kinds & QSCAN_CITED_NAMED ? " [n]" : "");
+    return both;
+}
+
+/* qscan_citations(t) as its any-author reading: the text, " | ", the
+ * note. */
+static const char *citations_any(const char *t)
+{
+    static char out[1024], note[512];
+    static char both[1600];
+    size_t n = strlen(t);
+    size_t len = qscan_citations(t, n, 0, out, QSCAN_CITATION_ROOM(n), note,
+                                 sizeof note, NULL);
+    if (len != strlen(out))
+        return "length differs";
+    snprintf(both, sizeof both, "%s | %s", out, note);
     return both;
 }
 
@@ -158,23 +176,27 @@ int main(void)
     /* A citation as a text writes it names its first author and year. */
     CHECK_STR(citations("Bengio et al. 2025"),
               "firstauthor:\"Bengio\" year:2025 | read \"Bengio et al. 2025\" as "
-              "firstauthor:\"Bengio\" year:2025");
+              "firstauthor:\"Bengio\" year:2025 [e]");
     /* alone in parentheses, they filter the whole query */
     CHECK_STR(citations("attention (Vaswani et al., 2017) x"),
               "attention  firstauthor:\"Vaswani\" year:2017  x | read \"Vaswani et "
-              "al., 2017\" as firstauthor:\"Vaswani\" year:2017");
+              "al., 2017\" as firstauthor:\"Vaswani\" year:2017 [e]");
     CHECK_STR(citations("(Vaswani et al., 2017; Li et al. 2019)"),
               " firstauthor:\"Vaswani\" year:2017   firstauthor:\"Li\" year:2019  | read "
               "\"Vaswani et al., 2017\" as firstauthor:\"Vaswani\" year:2017; read "
-              "\"Li et al. 2019\" as firstauthor:\"Li\" year:2019");
+              "\"Li et al. 2019\" as firstauthor:\"Li\" year:2019 [e]");
+    /* a group's leading words go with its parentheses */
     CHECK_STR(citations("x (see Li et al. 2019)"),
-              "x (see firstauthor:\"Li\" year:2019) | read \"Li et al. 2019\" as "
-              "firstauthor:\"Li\" year:2019");
+              "x      firstauthor:\"Li\" year:2019  | read \"Li et al. 2019\" as "
+              "firstauthor:\"Li\" year:2019 [e]");
+    CHECK_STR(citations("x (see also y Li et al. 2019)"),
+              "x (see also y firstauthor:\"Li\" year:2019) | read \"Li et al. 2019\" as "
+              "firstauthor:\"Li\" year:2019 [e]");
     CHECK_STR(citations("van der Berg et al. (2019a); M\xc3\xbcller, et al"),
               "firstauthor:\"van der Berg\" year:2019 ; firstauthor:\"M\xc3\xbcller\" | read "
               "\"van der Berg et al. (2019a)\" as firstauthor:\"van der Berg\" year:2019; read "
-              "\"M\xc3\xbcller, et al\" as firstauthor:\"M\xc3\xbcller\"");
-    CHECK_STR(citations("Ng ET AL"), "firstauthor:\"Ng\" | read \"Ng ET AL\" as firstauthor:\"Ng\"");
+              "\"M\xc3\xbcller, et al\" as firstauthor:\"M\xc3\xbcller\" [e]");
+    CHECK_STR(citations("Ng ET AL"), "firstauthor:\"Ng\" | read \"Ng ET AL\" as firstauthor:\"Ng\" [e]");
     /* not a citation: quoted, no name, an operator, "alia", a number */
     CHECK_STR(citations("\"Bengio et al. 2025\" et al. 2025 x AND et al"),
               "\"Bengio et al. 2025\" et al. 2025 x AND et al");
@@ -183,7 +205,51 @@ int main(void)
     /* a year of four digits only, from 1000 to 2999 */
     CHECK_STR(citations("Li et al. 20251 Wu et al. 3000"),
               "firstauthor:\"Li\" 20251 firstauthor:\"Wu\" 3000 | read \"Li et al.\" as "
-              "firstauthor:\"Li\"; read \"Wu et al.\" as firstauthor:\"Wu\"");
+              "firstauthor:\"Li\"; read \"Wu et al.\" as firstauthor:\"Wu\" [e]");
+    /* Two authors and a year: the first is the first author. */
+    CHECK_STR(citations("Smith and Jones 2020"),
+              "firstauthor:\"Smith\" author:\"Jones\" year:2020 | read \"Smith and "
+              "Jones 2020\" as firstauthor:\"Smith\" author:\"Jones\" year:2020 [n]");
+    CHECK_STR(citations("gates (van der Berg & O'Neil, 2019b; Hinton, 2006)"),
+              "gates  firstauthor:\"van der Berg\" author:\"O'Neil\" year:2019   "
+              "firstauthor:\"Hinton\" year:2006  | read \"van der Berg & O'Neil, "
+              "2019b\" as firstauthor:\"van der Berg\" author:\"O'Neil\" year:2019; "
+              "read \"Hinton, 2006\" as firstauthor:\"Hinton\" year:2006 [n]");
+    CHECK_STR(citations("nets by Hinton (2006) and LeCun and Bengio (1995)"),
+              "nets by firstauthor:\"Hinton\" year:2006 and firstauthor:\"LeCun\" "
+              "author:\"Bengio\" year:1995 | read \"Hinton (2006)\" as "
+              "firstauthor:\"Hinton\" year:2006; read \"LeCun and Bengio (1995)\" as "
+              "firstauthor:\"LeCun\" author:\"Bengio\" year:1995 [n]");
+    CHECK_STR(citations("(see M\xc3\xbcller 2019) Li et al."),
+              "     firstauthor:\"M\xc3\xbcller\" year:2019  firstauthor:\"Li\" | read "
+              "\"M\xc3\xbcller 2019\" as firstauthor:\"M\xc3\xbcller\" year:2019; "
+              "read \"Li et al.\" as firstauthor:\"Li\" [e] [n]");
+    /* a particle capitalised, as a name's first word */
+    CHECK_STR(citations("De Santis & Li, 2019"),
+              "firstauthor:\"De Santis\" author:\"Li\" year:2019 | read \"De Santis & "
+              "Li, 2019\" as firstauthor:\"De Santis\" author:\"Li\" year:2019 [n]");
+    /* Any author: several author: filters OR together, so a second name
+     * is ANDed with the whole query. */
+    CHECK_STR(citations_any("x (Smith & Jones, 2020) OR y Li et al."),
+              "(x  author:\"Smith\" year:2020  OR y author:\"Li\") AND "
+              "author:\"Jones\" | read \"Smith & Jones, 2020\" as author:\"Smith\" "
+              "AND author:\"Jones\" year:2020; read \"Li et al.\" as author:\"Li\"");
+    CHECK_STR(citations_any("Hinton (2006)"),
+              "author:\"Hinton\" year:2006 | read \"Hinton (2006)\" as "
+              "author:\"Hinton\" year:2006");
+    /* not one: a name and a year alone, a capitalised word before (a
+     * title's, a given name, a list's first), names not written as
+     * names, glued to the year, operators, quotes */
+    CHECK_STR(citations("Hinton 2006 Deep Belief Nets (2006) Geoffrey Hinton (2006)"),
+              "Hinton 2006 Deep Belief Nets (2006) Geoffrey Hinton (2006)");
+    CHECK_STR(citations("LeCun, Bengio and Hinton 2015 GPT and BERT 2019"),
+              "LeCun, Bengio and Hinton 2015 GPT and BERT 2019");
+    CHECK_STR(citations("data (LifeCLEF 2017) Pfeffer, Kr\xc3\xbcgel, and Uhl (2025)"),
+              "data (LifeCLEF 2017) Pfeffer, Kr\xc3\xbcgel, and Uhl (2025)");
+    CHECK_STR(citations("smith and jones 2020 (Hinton2006) Smith AND Jones 2020"),
+              "smith and jones 2020 (Hinton2006) Smith AND Jones 2020");
+    CHECK_STR(citations("\"Smith and Jones 2020\" (Hinton, 20061) (Hinton, 2006"),
+              "\"Smith and Jones 2020\" (Hinton, 20061) (Hinton, 2006");
 
     /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
     CHECK_STR(tokens("a NEAR/3 b ADJ/12 c NEAR/ d near/3 NEAR/1234"),
