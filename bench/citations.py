@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """citations.py -- a citation as a paper writes it in its text, searched
 as a query: "Bengio et al. 2025", "(Vaswani et al., 2017)", "Smith and Jones
-2020", "Hinton (2006)", on the arXiv 101k.
+2020", "LeCun, Bengio and Hinton 2015", "Hinton (2006)", on the arXiv
+101k.
 
 usage: citations.py [--works N] [--seed S] [--db DIR] PAPERDEX CORPUS
 
 From CORPUS, N works (default 500) are sampled for each number of
-authors a citation writes: three authors or more ("et al."), two, one.
+authors a citation writes: three authors or more ("et al."), three
+(named), two, one.
 Each is cited by its authors' family names (arXiv's `authors_parsed`)
 and its year, in the forms a paper's text writes:
 
   narrative       Family et al. YEAR           (three authors or more)
   bracketed       (Family et al., YEAR)
   no year         Family et al.
+  three authors   Family, Other and Third YEAR (three authors)
+  three bracketed (Family, Other, & Third, YEAR)
   two authors     Family and Other YEAR        (two authors)
   two bracketed   (Family & Other, YEAR)
   one author      Family (YEAR)                (one author)
@@ -113,9 +117,9 @@ def main(argv):
     works = load(a.corpus)
     rng = random.Random(a.seed)
 
-    def citable(p, y):
+    def citable(p, y, named=2):
         return y.isdigit() and all(len(x[0]) >= 2 and " " not in x[0]
-                                   for x in p[:2])
+                                   for x in p[:named])
     pools = {
         "etal": sorted(i for i, (p, _, y) in works.items()
                        if len(p) >= 3 and citable(p, y)),
@@ -123,6 +127,9 @@ def main(argv):
                       if len(p) == 2 and citable(p, y)),
         "one": sorted(i for i, (p, _, y) in works.items()
                       if len(p) == 1 and citable(p, y)),
+        # drawn last, so that the other pools' samples stay as they were
+        "three": sorted(i for i, (p, _, y) in works.items()
+                        if len(p) == 3 and citable(p, y, 3)),
     }
     samples = {k: rng.sample(v, min(a.works, len(v))) for k, v in pools.items()}
     # name, pool, how it is written, whether it gives the year
@@ -130,6 +137,10 @@ def main(argv):
         ("narrative", "etal", lambda f, y: "%s et al. %s" % (f[0], y), True),
         ("bracketed", "etal", lambda f, y: "(%s et al., %s)" % (f[0], y), True),
         ("no year", "etal", lambda f, y: "%s et al." % f[0], False),
+        ("three authors", "three",
+         lambda f, y: "%s, %s and %s %s" % (f[0], f[1], f[2], y), True),
+        ("three bracketed", "three",
+         lambda f, y: "(%s, %s, & %s, %s)" % (f[0], f[1], f[2], y), True),
         ("two authors", "two", lambda f, y: "%s and %s %s" % (f[0], f[1], y), True),
         ("two bracketed", "two", lambda f, y: "(%s & %s, %s)" % (f[0], f[1], y), True),
         ("one author", "one", lambda f, y: "%s (%s)" % (f[0], y), True),
@@ -145,7 +156,7 @@ def main(argv):
         for k, (name, pool, make, dated) in enumerate(forms):
             for n, wid in enumerate(samples[pool]):
                 parsed, _, year = works[wid]
-                cited = [x[0] for x in parsed[:2 if pool == "two" else 1]]
+                cited = [x[0] for x in parsed[:{"three": 3, "two": 2}.get(pool, 1)]]
                 qid = "c%d_%d" % (n, k)
                 queries.append((qid, make(cited, year)))
                 meta[qid] = (name, wid, [fold(c) for c in cited],

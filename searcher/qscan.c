@@ -569,8 +569,8 @@ static int name_before(const char *t, size_t from, size_t ne, int cap,
 
 /* Does a capitalised word stand before t[s], spaces and commas between:
  * a title's word ("Deep Belief Nets (2006)"), a given name ("Geoffrey
- * Hinton (2006)") or the first of a list ("LeCun, Bengio and Hinton
- * 2015"), which a citation without "et al." does not begin after? */
+ * Hinton (2006)") or a word of prose before a list ("In Paris, Smith and
+ * Jones 2020"), which a citation without "et al." does not begin after? */
 static int capital_before(const char *t, size_t s)
 {
     while (s && (is_space(t[s - 1]) || t[s - 1] == ','))
@@ -602,16 +602,23 @@ static int group_before(const char *t, size_t s)
     }
 }
 
+/* The most authors a citation without "et al." names. */
+#define CITE_NAMES 6
+
 /* A citation without "et al." ending in the year at t[y..ye): one author
- * or two ("and" or "&" between), the family names capitalised, the year
+ * or a list of them (the last after "and" or "&", the others separated by
+ * commas, an Oxford comma or not), the family names capitalised, the year
  * after a space or a comma, or in parentheses:
  *   Smith and Jones 2020, (Smith & Jones, 2020), Smith and Jones (2020)
+ *   LeCun, Bengio and Hinton 2015, (LeCun, Bengio, & Hinton, 2015)
  *   Hinton (2006), (Hinton, 2006), (Hinton 2006; ...)
  * One name with its year and no parentheses ("Hinton 2006") is not one:
- * too many words and years are written so.  The names in n1 (and n2, or
- * {0, 0}), the citation's end in *end. */
+ * too many words and years are written so.  The names in names[0..*nn)
+ * (at most CITE_NAMES; a longer list is none), the citation's end in
+ * *end. */
 static int named_citation(const char *t, size_t n, size_t from, size_t y,
-                          size_t ye, size_t n1[2], size_t n2[2], size_t *end)
+                          size_t ye, size_t names[][2], size_t *nn,
+                          size_t *end)
 {
     const int paren = y > from && t[y - 1] == '(';
     size_t ne = y - paren, k = ne;
@@ -629,7 +636,7 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
     *end = ye + (paren && ye < n && t[ye] == ')');
     if (paren && *end == ye)
         return 0; /* "(2006" */
-    /* "and" or "&" and a name before it: two authors */
+    /* "and" or "&" and a name before it: a list of authors */
     size_t c = ns;
     while (c > from && is_space(t[c - 1]))
         c--;
@@ -639,23 +646,53 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
     else if (c >= from + 3 && !memcmp(t + c - 3, "and", 3))
         cs = c - 3;
     if (cs < c && cs > from && is_space(t[cs - 1])) {
-        size_t pe = cs, ps;
+        /* the names before, last first: "Bengio" before "and", then
+         * each one before a comma ("LeCun, "), an Oxford comma after the
+         * one before "and" or not */
+        size_t rev[CITE_NAMES][2], m = 0, pe = cs, ps;
+        rev[m][0] = ns, rev[m][1] = ne, m++;
+        int oxford = 0;
         while (pe > from && is_space(t[pe - 1]))
             pe--;
-        if (name_before(t, from, pe, 1, &ps) && !capital_before(t, ps)) {
-            n1[0] = ps, n1[1] = pe, n2[0] = ns, n2[1] = ne;
+        if (pe > from && t[pe - 1] == ',') {
+            pe--, oxford = 1;
+            while (pe > from && is_space(t[pe - 1]))
+                pe--;
+        }
+        while (name_before(t, from, pe, 1, &ps)) {
+            if (m == CITE_NAMES)
+                return 0; /* a list longer than a citation's */
+            rev[m][0] = ps, rev[m][1] = pe, m++;
+            size_t q = ps;
+            while (q > from && is_space(t[q - 1]))
+                q--;
+            if (q == from || t[q - 1] != ',')
+                break;
+            q--;
+            while (q > from && is_space(t[q - 1]))
+                q--;
+            pe = q;
+        }
+        /* two names, or a comma before each of three or more; and no
+         * capitalised word before the first (a title's, a given name,
+         * or a list of acronyms) */
+        if (m >= 2 && !(oxford && m == 2) && !capital_before(t, rev[m - 1][0])) {
+            for (size_t i = 0; i < m; i++)
+                names[i][0] = rev[m - 1 - i][0], names[i][1] = rev[m - 1 - i][1];
+            *nn = m;
             return 1;
         }
     }
     if (cs < c)
-        return 0; /* the last of a list ("Pfeffer, Krügel, and Uhl") */
+        return 0; /* a list begun by a word not a name ("Deep, Wide and Shallow 2020") */
     /* one author: "Hinton (2006)", "(Hinton, 2006)", "(see Hinton
      * 2006)", "(Li, 2019; Hinton, 2006)" */
     const int inside = group_before(t, ns) && ye < n &&
                        (t[ye] == ')' || t[ye] == ';');
     if ((!(paren && *end > ye) && !inside) || capital_before(t, ns))
         return 0;
-    n1[0] = ns, n1[1] = ne, n2[0] = n2[1] = 0;
+    names[0][0] = ns, names[0][1] = ne;
+    *nn = 1;
     return 1;
 }
 
@@ -744,7 +781,7 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
         }
         if (in_quote || (i && !is_space(t[i - 1]) && t[i - 1] != '('))
             continue;
-        size_t end, ye, n1[2], n2[2] = {0, 0}, ys = 0;
+        size_t end, ye, names[CITE_NAMES][2], nn = 1, ys = 0;
         unsigned kind;
         if (et_al_at(t, n, i, &end) && (!i || is_space(t[i - 1]))) {
             /* the family name before it ("Bengio, et al.") */
@@ -753,9 +790,9 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
                 ne--;
             if (ne > from && t[ne - 1] == ',')
                 ne--;
-            if (!name_before(t, from, ne, 0, &n1[0]))
+            if (!name_before(t, from, ne, 0, &names[0][0]))
                 continue;
-            n1[1] = ne;
+            names[0][1] = ne;
             /* a year after it: ", 2025", " (2025)", "(2019a)" */
             size_t y = end;
             while (y < n && (is_space(t[y]) || t[y] == ','))
@@ -768,34 +805,42 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
             }
             kind = QSCAN_CITED_ET_AL;
         } else if (isdigit((unsigned char)t[i]) && year_at(t, n, i, &ye) &&
-                   named_citation(t, n, from, i, ye, n1, n2, &end)) {
+                   named_citation(t, n, from, i, ye, names, &nn, &end)) {
             ys = i;
             kind = QSCAN_CITED_NAMED;
         } else {
             continue;
         }
-        const size_t keep = n1[0];
-        const int two = n2[1] > n2[0];
-        /* what stands before, the filters (firstauthor:"", author:"",
-         * year:NNNN, spaces: 37 bytes beside the names; a second name
-         * ANDed at the end, 16 and 2 for the parentheses), the rest after
-         * and what is ANDed at the end already */
-        if (o + (keep - from) + (n1[1] - n1[0]) + (n2[1] - n2[0]) + 55 +
-                (n - end) + pending >= size ||
-            (two && !first && nseconds == sizeof seconds / sizeof seconds[0]))
+        const size_t keep = names[0][0];
+        /* Inline: the first name (firstauthor: with `first`) and, with
+         * `first`, the second (any author: the only one of its prefix, so
+         * nothing ORs with it); the others ANDed at the end (below), as
+         * several author: filters would OR together. */
+        const size_t inline_n = first && nn > 1 ? 2 : 1;
+        size_t names_len = 0, anded = 0;
+        for (size_t m = 0; m < nn; m++)
+            names_len += names[m][1] - names[m][0] + 16;
+        for (size_t m = inline_n; m < nn; m++)
+            anded += 16 + (names[m][1] - names[m][0]);
+        /* what stands before, the filters (firstauthor:"", year:NNNN,
+         * spaces: 37 bytes beside the names, 16 a name more), the rest
+         * after, the parentheses and what is ANDed at the end */
+        if (o + (keep - from) + names_len + 39 + (n - end) + pending + anded + 2 >= size ||
+            nseconds + (nn - inline_n) > sizeof seconds / sizeof seconds[0])
             break;
         memcpy(out + o, t + from, keep - from);
         o += keep - from;
         const size_t at = o;
         o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",
-                              first ? "first" : "", (int)(n1[1] - n1[0]),
-                              t + n1[0]);
-        if (two && first)
+                              first ? "first" : "", (int)(names[0][1] - names[0][0]),
+                              t + names[0][0]);
+        if (inline_n == 2)
             o += (size_t)snprintf(out + o, size - o, " author:\"%.*s\"",
-                                  (int)(n2[1] - n2[0]), t + n2[0]);
-        else if (two) { /* ANDed at the end: see below */
-            seconds[nseconds++] = (cite_span){n2[0], n2[1]};
-            pending += 16 + (n2[1] - n2[0]) + (nseconds == 1 ? 2 : 0);
+                                  (int)(names[1][1] - names[1][0]), t + names[1][0]);
+        const size_t first_anded = nseconds;
+        for (size_t m = inline_n; m < nn; m++) {
+            pending += 16 + (names[m][1] - names[m][0]) + (nseconds == 0 ? 2 : 0);
+            seconds[nseconds++] = (cite_span){names[m][0], names[m][1]};
         }
         const size_t year_at_out = o;
         if (ys)
@@ -803,13 +848,19 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
         if (note_size) {
             size_t used = strlen(note);
             if (used + 3 < note_size)
-                snprintf(note + used, note_size - used,
-                         "%sread \"%.*s\" as %.*s%s%.*s%s%.*s",
-                         used ? "; " : "", (int)(end - n1[0]), t + n1[0],
-                         (int)(year_at_out - at), out + at,
-                         two && !first ? " AND author:\"" : "",
-                         two && !first ? (int)(n2[1] - n2[0]) : 0, t + n2[0],
-                         two && !first ? "\"" : "",
+                snprintf(note + used, note_size - used, "%sread \"%.*s\" as %.*s",
+                         used ? "; " : "", (int)(end - names[0][0]), t + names[0][0],
+                         (int)(year_at_out - at), out + at);
+            for (size_t m = first_anded; m < nseconds; m++) {
+                used = strlen(note);
+                if (used + 3 < note_size)
+                    snprintf(note + used, note_size - used, " AND author:\"%.*s\"",
+                             (int)(seconds[m].end - seconds[m].start),
+                             t + seconds[m].start);
+            }
+            used = strlen(note);
+            if (used + 3 < note_size)
+                snprintf(note + used, note_size - used, "%.*s",
                          (int)(o - year_at_out), out + year_at_out);
         }
         if (kinds)
@@ -829,9 +880,10 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
     o += n - from;
     out[o] = '\0';
     ungroup_citations(out, o, spans, nspans);
-    /* Any author of two, both: several author: filters OR together, as
-     * Xapian's boolean prefixes do, so the second is ANDed with the
-     * whole query, "(rest author:\"A\" year:Y) AND author:\"B\"". */
+    /* Every author of a list: several author: filters OR together, as
+     * Xapian's boolean prefixes do, so the names past the first (the
+     * second too without `first`) are ANDed with the whole query, "(rest
+     * author:\"A\" year:Y) AND author:\"B\"". */
     if (nseconds) {
         memmove(out + 1, out, o + 1);
         out[0] = '(';

@@ -96,16 +96,20 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 /* A citation as a bibliography writes it in a text, outside quotes:
  *   - with "et al.": "Bengio et al. 2025", "(Vaswani et al., 2017)",
  *     "van der Berg et al.", the year optional;
- *   - one author or two, with its year: "Smith and Jones 2020", "(Smith &
- *     Jones, 2020)", "Hinton (2006)", "(Hinton, 2006)"; the names
- *     capitalised, not after another capitalised word (a title's, a given
- *     name), one name only with the year or the whole in parentheses.
- * The family name before "et al" or first of the two (with the particles
- * before it: van, von, de, der, del, della, den, di, da, du, dos, le,
- * la, ter, ten) is a filter on the first author (`first`) or, without
- * `first`, on any author, the second on any author, and the year ("2019a"
- * too) a year filter, so "Bengio et al. 2025" is `firstauthor:"Bengio"
- * year:2025`.  Read as words, "et" and "al" matched the works that cite
+ *   - one author, two or a list of up to six, with its year: "Smith and
+ *     Jones 2020", "(Smith & Jones, 2020)", "LeCun, Bengio and Hinton
+ *     2015", "(LeCun, Bengio, & Hinton, 2015)", "Hinton (2006)",
+ *     "(Hinton, 2006)"; the names capitalised, not after another
+ *     capitalised word (a title's, a given name), one name only with the
+ *     year or the whole in parentheses.
+ * The family name before "et al" or first of the list (with the
+ * particles before it: van, von, de, der, del, della, den, di, da, du,
+ * dos, le, la, ter, ten) is a filter on the first author (`first`) or,
+ * without `first`, on any author, each other name a filter on any author
+ * that must hold too (the second beside the first's with `first`, the
+ * rest ANDed with the whole query, as several author: filters would OR),
+ * and the year ("2019a" too) a year filter, so "Bengio et al. 2025" is
+ * `firstauthor:"Bengio" year:2025`.  Read as words, "et" and "al" matched the works that cite
  * others so, not the author's.  A group of citations alone in
  * parentheses loses its parentheses, separators and leading words
  * ("see", "e.g.", "cf."), its filters then applying to the whole query.
@@ -116,7 +120,7 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  * length. */
 #define QSCAN_CITATION_ROOM(n) (5 * (n) + 64)
 #define QSCAN_CITED_ET_AL 1u /* a name and "et al." */
-#define QSCAN_CITED_NAMED 2u /* one name or two, and a year */
+#define QSCAN_CITED_NAMED 2u /* names without "et al.", and a year */
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds);

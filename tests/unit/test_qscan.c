@@ -224,6 +224,21 @@ int main(void)
               "     firstauthor:\"M\xc3\xbcller\" year:2019  firstauthor:\"Li\" | read "
               "\"M\xc3\xbcller 2019\" as firstauthor:\"M\xc3\xbcller\" year:2019; "
               "read \"Li et al.\" as firstauthor:\"Li\" [e] [n]");
+    /* A list of three or more: the first the first author, the second
+     * any author, the others ANDed with the whole query. */
+    CHECK_STR(citations("LeCun, Bengio and Hinton 2015 GPT and BERT 2019"),
+              "(firstauthor:\"LeCun\" author:\"Bengio\" year:2015 GPT and BERT 2019) "
+              "AND author:\"Hinton\" | read \"LeCun, Bengio and Hinton 2015\" as "
+              "firstauthor:\"LeCun\" author:\"Bengio\" AND author:\"Hinton\" year:2015 [n]");
+    CHECK_STR(citations("data (LifeCLEF 2017) Pfeffer, Kr\xc3\xbcgel, and Uhl (2025)"),
+              "(data (LifeCLEF 2017) firstauthor:\"Pfeffer\" author:\"Kr\xc3\xbcgel\" "
+              "year:2025) AND author:\"Uhl\" | read \"Pfeffer, Kr\xc3\xbcgel, and Uhl "
+              "(2025)\" as firstauthor:\"Pfeffer\" author:\"Kr\xc3\xbcgel\" AND "
+              "author:\"Uhl\" year:2025 [n]");
+    CHECK_STR(citations_any("(LeCun, Bengio & Hinton, 2015) x"),
+              "( author:\"LeCun\" year:2015  x) AND author:\"Bengio\" AND "
+              "author:\"Hinton\" | read \"LeCun, Bengio & Hinton, 2015\" as "
+              "author:\"LeCun\" AND author:\"Bengio\" AND author:\"Hinton\" year:2015");
     /* a particle capitalised, as a name's first word */
     CHECK_STR(citations("De Santis & Li, 2019"),
               "firstauthor:\"De Santis\" author:\"Li\" year:2019 | read \"De Santis & "
@@ -242,10 +257,11 @@ int main(void)
      * names, glued to the year, operators, quotes */
     CHECK_STR(citations("Hinton 2006 Deep Belief Nets (2006) Geoffrey Hinton (2006)"),
               "Hinton 2006 Deep Belief Nets (2006) Geoffrey Hinton (2006)");
-    CHECK_STR(citations("LeCun, Bengio and Hinton 2015 GPT and BERT 2019"),
-              "LeCun, Bengio and Hinton 2015 GPT and BERT 2019");
-    CHECK_STR(citations("data (LifeCLEF 2017) Pfeffer, Kr\xc3\xbcgel, and Uhl (2025)"),
-              "data (LifeCLEF 2017) Pfeffer, Kr\xc3\xbcgel, and Uhl (2025)");
+    CHECK_STR(citations("GPT and BERT 2019 In Paris, Smith and Jones 2020"),
+              "GPT and BERT 2019 In Paris, Smith and Jones 2020");
+    /* a list longer than a citation's names (seven) */
+    CHECK_STR(citations("Ab, Bc, Cd, De, Ef, Fg and Gh 2020"),
+              "Ab, Bc, Cd, De, Ef, Fg and Gh 2020");
     CHECK_STR(citations("smith and jones 2020 (Hinton2006) Smith AND Jones 2020"),
               "smith and jones 2020 (Hinton2006) Smith AND Jones 2020");
     CHECK_STR(citations("\"Smith and Jones 2020\" (Hinton, 20061) (Hinton, 2006"),
