@@ -525,11 +525,29 @@ static int year_at(const char *t, size_t n, size_t y, size_t *e)
     return 1;
 }
 
+/* The length of the elision a family name may begin with, one to four
+ * small letters and an apostrophe (' or U+2019) before a capital ("d'" of
+ * d'Aquin, "dell'" of dell'Orto), or 0. */
+static size_t elision(const char *w, size_t n)
+{
+    size_t i = 0;
+    while (i < n && i < 4 && islower((unsigned char)w[i]))
+        i++;
+    if (!i || i == n)
+        return 0;
+    size_t a = w[i] == '\'' ? 1 : n - i >= 3 && !memcmp(w + i, "\xe2\x80\x99", 3) ? 3 : 0;
+    if (!a || i + a >= n ||
+        !(isupper((unsigned char)w[i + a]) || (unsigned char)w[i + a] >= 0xc0))
+        return 0;
+    return i + a;
+}
+
 /* The family name that ends at ne, with the particles before it ("van
  * der Berg"): a word of name bytes of two letters or more, at a word's
  * start (after a space or '(') at or past `from`, not an operator, and,
- * with `cap`, written as a name: a capital first, a small letter after
- * ("LeCun", not "GPT" nor "LifeCLEF").  Its start in *ns. */
+ * with `cap`, written as a name: a capital first (after an elision:
+ * "d'Aquin"), a small letter after ("LeCun", not "GPT" nor "LifeCLEF").
+ * Its start in *ns. */
 static int name_before(const char *t, size_t from, size_t ne, int cap,
                        size_t *ns)
 {
@@ -545,10 +563,13 @@ static int name_before(const char *t, size_t from, size_t ne, int cap,
                                    t[s - 1] != '(') ||
         qscan_is_op(t + s, ne - s))
         return 0;
-    if (cap && (!(isupper((unsigned char)t[s]) || (unsigned char)t[s] >= 0xc0) ||
+    /* the capital after an elision in lower case: "d'Aquin",
+     * "dell'Orto", "l’Hôpital" */
+    const size_t f = cap ? s + elision(t + s, ne - s) : s;
+    if (cap && (!(isupper((unsigned char)t[f]) || (unsigned char)t[f] >= 0xc0) ||
                 !small))
         return 0;
-    for (size_t c = s; cap && c + 1 < ne; c++) /* "LifeCLEF", an acronym */
+    for (size_t c = f; cap && c + 1 < ne; c++) /* "LifeCLEF", an acronym */
         if (isupper((unsigned char)t[c]) && isupper((unsigned char)t[c + 1]))
             return 0;
     for (;;) {

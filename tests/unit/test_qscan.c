@@ -239,6 +239,14 @@ int main(void)
               "( author:\"LeCun\" year:2015  x) AND author:\"Bengio\" AND "
               "author:\"Hinton\" | read \"LeCun, Bengio & Hinton, 2015\" as "
               "author:\"LeCun\" AND author:\"Bengio\" AND author:\"Hinton\" year:2015");
+    /* a name after an elision in lower case, either apostrophe */
+    CHECK_STR(citations("(d'Aquin, 2026) dell\xe2\x80\x99Orto and Li (2019)"),
+              " firstauthor:\"d'Aquin\" year:2026  firstauthor:\"dell\xe2\x80\x99Orto\" "
+              "author:\"Li\" year:2019 | read \"d'Aquin, 2026\" as firstauthor:\"d'Aquin\" "
+              "year:2026; read \"dell\xe2\x80\x99Orto and Li (2019)\" as "
+              "firstauthor:\"dell\xe2\x80\x99Orto\" author:\"Li\" year:2019 [n]");
+    CHECK_STR(citations("it's (2020) (d'AQUIN, 2026) (d', 2026)"),
+              "it's (2020) (d'AQUIN, 2026) (d', 2026)");
     /* a particle capitalised, as a name's first word */
     CHECK_STR(citations("De Santis & Li, 2019"),
               "firstauthor:\"De Santis\" author:\"Li\" year:2019 | read \"De Santis & "
