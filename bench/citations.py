@@ -21,6 +21,11 @@ and its year, in the forms a paper's text writes:
   two bracketed   (Family & Other, YEAR)
   one author      Family (YEAR)                (one author)
   one bracketed   (Family, YEAR)
+  PubMed name     Family GI                    (a work's first author)
+  PubMed names    Family GI, Other GI          (its first two)
+
+(the last two as PubMed and MEDLINE write authors, the initials of the
+given names in capitals without dots, as a whole query; no year)
 
 and each form is searched in one `paperdex search --batch` run as
 paperdex reads a query (`--syntax auto`: a citation names its authors
@@ -50,6 +55,7 @@ import gzip
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -65,6 +71,15 @@ WHOLE = str.maketrans({"ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE",
 def fold(s):
     s = unicodedata.normalize("NFKD", s.translate(WHOLE))
     return "".join(c for c in s if not unicodedata.combining(c)).lower()
+
+
+def initials(author):
+    """The initials of a parsed author's given names as PubMed writes
+    them ("CD" for Christopher D.), at most three, or "" when they are not
+    all ASCII letters."""
+    given = author[1] if len(author) > 1 else ""
+    got = "".join(w[0] for w in re.split(r"[\s.\-]+", given) if w)[:3].upper()
+    return got if got.isascii() and got.isalpha() else ""
 
 
 def load(corpus):
@@ -130,6 +145,9 @@ def main(argv):
         # drawn last, so that the other pools' samples stay as they were
         "three": sorted(i for i, (p, _, y) in works.items()
                         if len(p) == 3 and citable(p, y, 3)),
+        "pubmed": sorted(i for i, (p, _, y) in works.items()
+                         if len(p) >= 2 and citable(p, y) and
+                         all(initials(a) for a in p[:2])),
     }
     samples = {k: rng.sample(v, min(a.works, len(v))) for k, v in pools.items()}
     # name, pool, how it is written, whether it gives the year
@@ -145,6 +163,8 @@ def main(argv):
         ("two bracketed", "two", lambda f, y: "(%s & %s, %s)" % (f[0], f[1], y), True),
         ("one author", "one", lambda f, y: "%s (%s)" % (f[0], y), True),
         ("one bracketed", "one", lambda f, y: "(%s, %s)" % (f[0], y), True),
+        ("PubMed name", "pubmed", lambda f, y: f[0], False),
+        ("PubMed names", "pubmed", lambda f, y: "%s, %s" % (f[0], f[1]), False),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db
@@ -157,6 +177,13 @@ def main(argv):
             for n, wid in enumerate(samples[pool]):
                 parsed, _, year = works[wid]
                 cited = [x[0] for x in parsed[:{"three": 3, "two": 2}.get(pool, 1)]]
+                if pool == "pubmed":  # "Family GI", the first author or two
+                    n_named = 2 if name == "PubMed names" else 1
+                    cited = [x[0] for x in parsed[:n_named]]
+                    written = ["%s %s" % (x[0], initials(x)) for x in parsed[:n_named]]
+                    queries.append(("c%d_%d" % (n, k), make(written, year)))
+                    meta["c%d_%d" % (n, k)] = (name, wid, [fold(c) for c in cited], None)
+                    continue
                 qid = "c%d_%d" % (n, k)
                 queries.append((qid, make(cited, year)))
                 meta[qid] = (name, wid, [fold(c) for c in cited],

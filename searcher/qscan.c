@@ -782,6 +782,57 @@ static void ungroup_citations(char *out, size_t len, const cite_span *cs,
     }
 }
 
+/* A whole query of authors as PubMed and MEDLINE write them, the family
+ * name and the initials without dots: "Wu Z", "Manning CD", "van der
+ * Berg J", a list of up to CITE_NAMES separated by commas or semicolons
+ * ("Wu Z, Li Y").  Each name (family and initials) in names[0..*nn). */
+static int pubmed_names(const char *t, size_t n, size_t names[][2], size_t *nn)
+{
+    size_t i = 0, m = 0;
+    for (;;) {
+        while (i < n && is_space(t[i]))
+            i++;
+        if (i == n || m == CITE_NAMES)
+            return 0;
+        const size_t start = i;
+        size_t words = 0, capitals = 0, last_start = 0, last_end = 0;
+        /* the words up to a separator or the end */
+        while (i < n && t[i] != ',' && t[i] != ';') {
+            while (i < n && is_space(t[i]))
+                i++;
+            if (i == n || t[i] == ',' || t[i] == ';')
+                break;
+            size_t ws = i;
+            while (i < n && !is_space(t[i]) && t[i] != ',' && t[i] != ';')
+                i++;
+            size_t s2;
+            if (words > 0) { /* the word before the last: of the family */
+                if (!particle(t + last_start, last_end - last_start) &&
+                    !name_before(t, last_start, last_end, 1, &s2))
+                    return 0;
+                capitals += !particle(t + last_start, last_end - last_start);
+            }
+            last_start = ws, last_end = i;
+            if (++words > 4)
+                return 0;
+        }
+        /* the last word: one to three capital letters, the initials */
+        const size_t len = last_end - last_start;
+        if (words < 2 || !capitals || len > 3)
+            return 0;
+        for (size_t c = last_start; c < last_end; c++)
+            if (!isupper((unsigned char)t[c]))
+                return 0;
+        names[m][0] = start, names[m][1] = last_end;
+        m++;
+        if (i == n) {
+            *nn = m;
+            return 1;
+        }
+        i++; /* the separator */
+    }
+}
+
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds)
@@ -795,6 +846,21 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
         *kinds = 0;
     if (!size)
         return 0;
+    /* A query of PubMed's names alone is its authors, any of the list
+     * (PubMed's [au]): "Wu Z" read as words found the works that write
+     * a word "z". */
+    size_t pn[CITE_NAMES][2], npn;
+    if (pubmed_names(t, n, pn, &npn) && n + 20 * npn + 4 < size) {
+        for (size_t m = 0; m < npn; m++)
+            o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",
+                                  m ? " AND " : "", (int)(pn[m][1] - pn[m][0]),
+                                  t + pn[m][0]);
+        if (note_size)
+            snprintf(note, note_size, "read \"%.*s\" as %s", (int)n, t, out);
+        if (kinds)
+            *kinds |= QSCAN_CITED_NAMED;
+        return o;
+    }
     for (size_t i = 0; i < n; i++) {
         if (t[i] == '"') {
             in_quote = !in_quote;

@@ -113,6 +113,8 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  * others so, not the author's.  A group of citations alone in
  * parentheses loses its parentheses, separators and leading words
  * ("see", "e.g.", "cf."), its filters then applying to the whole query.
+ * A query of nothing but names as PubMed writes them ("Wu Z", "Wu Z, Li
+ * Y") is those authors, every one: `author:"Wu Z"`, whatever `first`.
  * note[0..note_size) gets how each was read ("read \"Bengio et al.
  * 2025\" as firstauthor:\"Bengio\" year:2025"), "" when none was;
  * *kinds (when not NULL) the QSCAN_CITED_ bits of the forms read.  Into

@@ -239,6 +239,18 @@ int main(void)
               "( author:\"LeCun\" year:2015  x) AND author:\"Bengio\" AND "
               "author:\"Hinton\" | read \"LeCun, Bengio & Hinton, 2015\" as "
               "author:\"LeCun\" AND author:\"Bengio\" AND author:\"Hinton\" year:2015");
+    /* A query of PubMed's names alone: its authors, every one. */
+    CHECK_STR(citations("Wu Z"), "author:\"Wu Z\" | read \"Wu Z\" as author:\"Wu Z\" [n]");
+    CHECK_STR(citations_any(" van der Berg J; Manning CD,Li Y "),
+              "author:\"van der Berg J\" AND author:\"Manning CD\" AND author:\"Li Y\" | "
+              "read \" van der Berg J; Manning CD,Li Y \" as author:\"van der Berg J\" AND "
+              "author:\"Manning CD\" AND author:\"Li Y\"");
+    /* not: beside other words, no name, initials not so written */
+    CHECK_STR(citations("Wu Z glacier"), "Wu Z glacier");
+    CHECK_STR(citations("LSTM RNN"), "LSTM RNN");
+    CHECK_STR(citations("Wu Zh"), "Wu Zh");
+    CHECK_STR(citations("Wu ABCD"), "Wu ABCD");
+    CHECK_STR(citations("Wu Z,"), "Wu Z,");
     /* a name after an elision in lower case, either apostrophe */
     CHECK_STR(citations("(d'Aquin, 2026) dell\xe2\x80\x99Orto and Li (2019)"),
               " firstauthor:\"d'Aquin\" year:2026  firstauthor:\"dell\xe2\x80\x99Orto\" "
