@@ -23,9 +23,11 @@ and its year, in the forms a paper's text writes:
   one bracketed   (Family, YEAR)
   PubMed name     Family GI                    (a work's first author)
   PubMed names    Family GI, Other GI          (its first two)
+  full name       Given Family                 (its first author)
 
-(the last two as PubMed and MEDLINE write authors, the initials of the
-given names in capitals without dots, as a whole query; no year)
+(the PubMed forms as PubMed and MEDLINE write authors, the initials of
+the given names in capitals without dots; these three as a whole
+query, with no year)
 
 and each form is searched in one `paperdex search --batch` run as
 paperdex reads a query (`--syntax auto`: a citation names its authors
@@ -165,6 +167,7 @@ def main(argv):
         ("one bracketed", "one", lambda f, y: "(%s, %s)" % (f[0], y), True),
         ("PubMed name", "pubmed", lambda f, y: f[0], False),
         ("PubMed names", "pubmed", lambda f, y: "%s, %s" % (f[0], f[1]), False),
+        ("full name", "pubmed", lambda f, y: f[0], False),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db
@@ -181,6 +184,8 @@ def main(argv):
                     n_named = 2 if name == "PubMed names" else 1
                     cited = [x[0] for x in parsed[:n_named]]
                     written = ["%s %s" % (x[0], initials(x)) for x in parsed[:n_named]]
+                    if name == "full name":  # "Given Family", as a person is named
+                        written = ["%s %s" % (parsed[0][1], parsed[0][0])]
                     queries.append(("c%d_%d" % (n, k), make(written, year)))
                     meta["c%d_%d" % (n, k)] = (name, wid, [fold(c) for c in cited], None)
                     continue

@@ -833,6 +833,56 @@ static int pubmed_names(const char *t, size_t n, size_t names[][2], size_t *nn)
     }
 }
 
+/* A whole query that is one person's name as a bibliography writes it:
+ * two to four words, given names first ("Yann LeCun", "Ming-Hsuan Yang",
+ * "G. E. Hinton", "Anton van den Hengel") or the family name first
+ * before a comma ("LeCun, Yann"), each a word written as a name (a
+ * capital, then a small letter), a particle, or an initial with its dot;
+ * at least two of them names, or a name and an initial.  The name,
+ * trimmed, in [*s, *e). */
+static int person_name(const char *t, size_t n, size_t *s, size_t *e)
+{
+    /* words of a title, never of a name ("Trust The Typical" found The
+     * Royal Marsden NHS Foundation Trust); "He", "An", "Do" are names */
+    static const char *const never[] = {"the", "of", "and", "for", "with",
+                                        "from", "into", "via", "is", "are",
+                                        "to", "at", "by", "on", "in", "or",
+                                        "not", "as", "its", "this", "that"};
+    size_t i = 0, words = 0, names = 0, initials = 0;
+    while (i < n && is_space(t[i]))
+        i++;
+    *s = i;
+    while (i < n) {
+        const size_t ws = i;
+        while (i < n && !is_space(t[i]) && t[i] != ',')
+            i++;
+        const size_t we = i;
+        if (we == ws || ++words > 4)
+            return 0;
+        for (size_t k = 0; k < sizeof never / sizeof never[0]; k++)
+            if (strlen(never[k]) == we - ws && !strncasecmp(t + ws, never[k], we - ws))
+                return 0;
+        size_t ns;
+        if (we - ws == 2 && isupper((unsigned char)t[ws]) && t[ws + 1] == '.')
+            initials++;
+        else if (particle(t + ws, we - ws))
+            ;
+        else if (name_before(t, ws, we, 1, &ns) && ns == ws)
+            names++;
+        else
+            return 0;
+        *e = we;
+        if (i < n && t[i] == ',') { /* "LeCun, Yann": after the first word only */
+            if (words != 1)
+                return 0;
+            i++;
+        }
+        while (i < n && is_space(t[i]))
+            i++;
+    }
+    return words >= 2 && (names >= 2 || (names == 1 && initials));
+}
+
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds)
@@ -846,19 +896,28 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
         *kinds = 0;
     if (!size)
         return 0;
-    /* A query of PubMed's names alone is its authors, any of the list
-     * (PubMed's [au]): "Wu Z" read as words found the works that write
-     * a word "z". */
-    size_t pn[CITE_NAMES][2], npn;
-    if (pubmed_names(t, n, pn, &npn) && n + 20 * npn + 4 < size) {
+    /* A query of PubMed's names alone is its authors, every one of the
+     * list (PubMed's [au]): "Wu Z" read as words found the works that
+     * write a word "z".  A query of one person's name is that author, as
+     * PubMed maps a full name to its author index: "Yann LeCun" read as
+     * words ranked first the works whose abstracts quote him. */
+    size_t pn[CITE_NAMES][2], npn, ps, pe;
+    if (person_name(t, n, &ps, &pe)) {
+        pn[0][0] = ps, pn[0][1] = pe;
+        npn = 1;
+    } else if (!pubmed_names(t, n, pn, &npn)) {
+        npn = 0;
+    }
+    if (npn && n + 20 * npn + 4 < size) {
         for (size_t m = 0; m < npn; m++)
             o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",
                                   m ? " AND " : "", (int)(pn[m][1] - pn[m][0]),
                                   t + pn[m][0]);
         if (note_size)
-            snprintf(note, note_size, "read \"%.*s\" as %s", (int)n, t, out);
+            snprintf(note, note_size, "read \"%.*s\" as %s (in quotes, as words)",
+                     (int)n, t, out);
         if (kinds)
-            *kinds |= QSCAN_CITED_NAMED;
+            *kinds |= QSCAN_CITED_AUTHORS;
         return o;
     }
     for (size_t i = 0; i < n; i++) {

@@ -114,7 +114,9 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  * parentheses loses its parentheses, separators and leading words
  * ("see", "e.g.", "cf."), its filters then applying to the whole query.
  * A query of nothing but names as PubMed writes them ("Wu Z", "Wu Z, Li
- * Y") is those authors, every one: `author:"Wu Z"`, whatever `first`.
+ * Y"), or of one person's name ("Yann LeCun", "LeCun, Yann", "G. E.
+ * Hinton"), is those authors, every one: `author:"Wu Z"`, whatever
+ * `first`.
  * note[0..note_size) gets how each was read ("read \"Bengio et al.
  * 2025\" as firstauthor:\"Bengio\" year:2025"), "" when none was;
  * *kinds (when not NULL) the QSCAN_CITED_ bits of the forms read.  Into
@@ -123,6 +125,7 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
 #define QSCAN_CITATION_ROOM(n) (5 * (n) + 64)
 #define QSCAN_CITED_ET_AL 1u /* a name and "et al." */
 #define QSCAN_CITED_NAMED 2u /* names without "et al.", and a year */
+#define QSCAN_CITED_AUTHORS 4u /* a query of authors' names alone */
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds);

@@ -360,7 +360,8 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
 /* The correction of one word of a query, or "": a word of letters only,
  * four or more, and no stop word, from the spelling table when the index
  * keeps one, else from the stems. */
-static std::string correct_word(shim_db *h, const std::string &word)
+static std::string correct_word(shim_db *h, const std::string &word,
+                                const std::vector<std::string> &words)
 {
     std::string lower = word;
     for (char &ch : lower) {
@@ -390,6 +391,13 @@ static std::string correct_word(shim_db *h, const std::string &word)
     if (h->db.get_termfreq(LAYOUT_P_AUTHOR_FAMILY + lower) > few ||
         h->db.get_termfreq(LAYOUT_P_AUTHOR_FAMILY + plain_vowels(lower)) > few)
         return std::string();
+    /* Nor is a given name written beside its family name, a name an
+     * author of the index has ("Yann" of "Yann LeCun", quoted: it was
+     * offered yang). */
+    for (const std::string &other : words)
+        if (other != lower &&
+            h->db.get_termfreq(LAYOUT_P_AUTHOR_FULL + other + ' ' + lower))
+            return std::string();
     if (h->spelling) {
         try {
             return correct_from_spelling(h, lower, few);
@@ -418,6 +426,17 @@ std::string suggest(shim_db *h, const std::string &raw,
     qtok k;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* the query's words in lower case, for the names they write */
+    std::vector<std::string> all;
+    for (size_t i = 0; i < text.size() && all.size() <= SUGGEST_MAX_WORDS;) {
+        while (i < text.size() && !isalpha(static_cast<unsigned char>(text[i])))
+            i++;
+        std::string w;
+        while (i < text.size() && isalpha(static_cast<unsigned char>(text[i])))
+            w += static_cast<char>(tolower(static_cast<unsigned char>(text[i++])));
+        if (!w.empty())
+            all.push_back(std::move(w));
+    }
     while (qscan_next(text.data(), text.size(), &pos, &k) != QT_END) {
         if (k.kind == QT_OP || k.kind == QT_FILTER)
             continue;
@@ -438,7 +457,7 @@ std::string suggest(shim_db *h, const std::string &raw,
                     seconds)
                     return std::string(); /* out of time: none */
             }
-            const std::string best = correct_word(h, text.substr(ws, we - ws));
+            const std::string best = correct_word(h, text.substr(ws, we - ws), all);
             if (best.empty())
                 continue;
             out.append(text, copied, ws - copied);

@@ -19,7 +19,8 @@ On invented works:
     write, the closed form of a hyphenated compound too ("RISCV" for the
     works that write RISC-V, which the table, of words as written, does
     not list), nor for a family name the works' authors have ("Schäfer",
-    whatever titles and abstracts write: "Shafer");
+    whatever titles and abstracts write: "Shafer"), nor for a given name
+    beside its family name ("Yann Morvan", an author's);
   - an author filter that finds nothing gets the nearest name the index
     holds, but not when it holds the name (the year emptied it);
   - an index without the table (made by an older paperdex, here by
@@ -97,6 +98,9 @@ WORKS = [
     work_(31, "Evidence and belief", "Dempster and Shafer combined it."),
     dict(work_(32, "Ice cores of the Alps", "Cores drilled in firn."), authors=["Greta Schäfer"]),
     dict(work_(33, "Firn density", "Cores again."), authors=["Greta Schäffer"]),
+    work_(34, "Yang-Mills fields", "The Yang-Mills equations."),
+    work_(35, "The Yang-Baxter relation", "Yang and Baxter."),
+    dict(work_(36, "Crevasse fields", "Crevasses."), authors=["Yann Morvan"]),
 ]
 write(WORKS)
 index()
@@ -116,6 +120,13 @@ check("a compound's closed form the index holds is no typo", suggestion("RISCV")
 # spelling table counts: the works its authors wrote make it no typo.
 for q in ("Schäfer", "Schafer", "Schaefer"):
     check("an author's family name is no typo: %s" % q, suggestion(q) == "", suggestion(q))
+
+
+# A given name beside its family name, an author's, is no typo either;
+# alone it may be one.
+check("a given name beside its family name is no typo",
+      suggestion('"Yann Morvan"') == "", suggestion('"Yann Morvan"'))
+check("a given name alone may be", suggestion("yann") == "yang", suggestion("yann"))
 
 
 def author_suggestions(*args):

@@ -39,7 +39,7 @@ static const char *fields(const char *t)
 }
 
 /* qscan_citations(t): the text, then " | " and the note when there is
- * one, then " [e]" or " [n]" for each QSCAN_CITED_ kind read. */
+ * one, then " [e]", " [n]" or " [a]" for each QSCAN_CITED_ kind read. */
 static const char *citations(const char *t)
 {
     static char out[1024], note[512];
@@ -50,9 +50,10 @@ static const char *citations(const char *t)
                                  sizeof note, &kinds);
     if (len != strlen(out))
         return "length differs";
-    snprintf(both, sizeof both, "%s%s%s%s%s", out, note[0] ? " | " : "", note,
+    snprintf(both, sizeof both, "%s%s%s%s%s%s", out, note[0] ? " | " : "", note,
              kinds & QSCAN_CITED_ET_AL ? " [e]" : "",
-             kinds & QSCAN_CITED_NAMED ? " [n]" : "");
+             kinds & QSCAN_CITED_NAMED ? " [n]" : "",
+             kinds & QSCAN_CITED_AUTHORS ? " [a]" : "");
     return both;
 }
 
@@ -240,15 +241,36 @@ int main(void)
               "author:\"Hinton\" | read \"LeCun, Bengio & Hinton, 2015\" as "
               "author:\"LeCun\" AND author:\"Bengio\" AND author:\"Hinton\" year:2015");
     /* A query of PubMed's names alone: its authors, every one. */
-    CHECK_STR(citations("Wu Z"), "author:\"Wu Z\" | read \"Wu Z\" as author:\"Wu Z\" [n]");
+    CHECK_STR(citations("Wu Z"), "author:\"Wu Z\" | read \"Wu Z\" as author:\"Wu Z\" (in quotes, as words) [a]");
     CHECK_STR(citations_any(" van der Berg J; Manning CD,Li Y "),
               "author:\"van der Berg J\" AND author:\"Manning CD\" AND author:\"Li Y\" | "
               "read \" van der Berg J; Manning CD,Li Y \" as author:\"van der Berg J\" AND "
-              "author:\"Manning CD\" AND author:\"Li Y\"");
+              "author:\"Manning CD\" AND author:\"Li Y\" (in quotes, as words)");
+    /* A query of one person's name: that author. */
+    CHECK_STR(citations("Ming-Hsuan Yang"), "author:\"Ming-Hsuan Yang\" | read "
+              "\"Ming-Hsuan Yang\" as author:\"Ming-Hsuan Yang\" (in quotes, as words) [a]");
+    CHECK_STR(citations(" LeCun, Yann "), "author:\"LeCun, Yann\" | read "
+              "\" LeCun, Yann \" as author:\"LeCun, Yann\" (in quotes, as words) [a]");
+    CHECK_STR(citations("G. E. Hinton"), "author:\"G. E. Hinton\" | read "
+              "\"G. E. Hinton\" as author:\"G. E. Hinton\" (in quotes, as words) [a]");
+    CHECK_STR(citations("Anton van den Hengel"), "author:\"Anton van den Hengel\" | "
+              "read \"Anton van den Hengel\" as author:\"Anton van den Hengel\" (in quotes, as words) [a]");
+    /* not one: one word, five, a word not a name, a comma elsewhere,
+     * quotes, an initial alone */
+    CHECK_STR(citations("LeCun"), "LeCun");
+    CHECK_STR(citations("Attention Is All You Need"), "Attention Is All You Need");
+    CHECK_STR(citations("Trust The Typical"), "Trust The Typical");
+    CHECK_STR(citations("Kaiming He"), "author:\"Kaiming He\" | read \"Kaiming He\" as "
+              "author:\"Kaiming He\" (in quotes, as words) [a]");
+    CHECK_STR(citations("Deep learning"), "Deep learning");
+    CHECK_STR(citations("GPT Models"), "GPT Models");
+    CHECK_STR(citations("Yann LeCun, Hinton"), "Yann LeCun, Hinton");
+    CHECK_STR(citations("\"Yann LeCun\""), "\"Yann LeCun\"");
+    CHECK_STR(citations("G. E."), "G. E.");
     /* not: beside other words, no name, initials not so written */
     CHECK_STR(citations("Wu Z glacier"), "Wu Z glacier");
     CHECK_STR(citations("LSTM RNN"), "LSTM RNN");
-    CHECK_STR(citations("Wu Zh"), "Wu Zh");
+    CHECK_STR(citations("Wu zh"), "Wu zh");
     CHECK_STR(citations("Wu ABCD"), "Wu ABCD");
     CHECK_STR(citations("Wu Z,"), "Wu Z,");
     /* a name after an elision in lower case, either apostrophe */
