@@ -883,6 +883,21 @@ static int person_name(const char *t, size_t n, size_t *s, size_t *e)
     return words >= 2 && (names >= 2 || (names == 1 && initials));
 }
 
+size_t qscan_author_names(const char *t, size_t n, size_t (*names)[2],
+                          size_t most)
+{
+    size_t pn[CITE_NAMES][2], npn = 0, ps, pe;
+    if (person_name(t, n, &ps, &pe))
+        pn[0][0] = ps, pn[0][1] = pe, npn = 1;
+    else if (!pubmed_names(t, n, pn, &npn))
+        npn = 0;
+    if (npn > most)
+        return 0;
+    for (size_t m = 0; m < npn; m++)
+        names[m][0] = pn[m][0], names[m][1] = pn[m][1];
+    return npn;
+}
+
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds)

@@ -123,6 +123,11 @@ size_t qscan_slop(const char *t, size_t n, char *out, size_t size);
  * out[0..size), QSCAN_CITATION_ROOM(n) bytes always suffice; returns the
  * length. */
 #define QSCAN_CITATION_ROOM(n) (5 * (n) + 64)
+/* The names of a query that qscan_citations reads as authors alone
+ * (QSCAN_CITED_AUTHORS): their spans in names[0..k), k returned (0: not
+ * such a query, or more than `most` names). */
+size_t qscan_author_names(const char *t, size_t n, size_t (*names)[2],
+                          size_t most);
 #define QSCAN_CITED_ET_AL 1u /* a name and "et al." */
 #define QSCAN_CITED_NAMED 2u /* names without "et al.", and a year */
 #define QSCAN_CITED_AUTHORS 4u /* a query of authors' names alone */

@@ -669,6 +669,44 @@ static int suggest_query_authors(pdx_index *ix, pdx_results *r,
     return rc;
 }
 
+/* For a query of authors' names alone that no work has (qscan_author_names,
+ * searched as words then): the names with each replaced by the nearest
+ * name the index holds, as the query's suggestion, when one is ("Yann
+ * LeCun" for "Yann LeCunn"; author:"A" AND author:"B" for a list).  0,
+ * or the error code. */
+static int suggest_name_query(pdx_index *ix, pdx_results *r, const char *text)
+{
+    size_t names[8][2];
+    const size_t n = qscan_author_names(text, strlen(text), names, 8);
+    char out[sizeof r->totals.suggestion];
+    size_t o = 0;
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[256], found[512];
+        const size_t len = names[i][1] - names[i][0];
+        if (len >= sizeof name)
+            return 0;
+        memcpy(name, text + names[i][0], len);
+        name[len] = '\0';
+        const int rc = suggest_author(ix, name, found, sizeof found);
+        if (rc)
+            return rc;
+        const char *use = found[0] ? found : name;
+        changed |= found[0] != '\0';
+        /* one name as a person's name, read so again; several as the
+         * filters they are, every one to hold */
+        const int w = n == 1 ? snprintf(out + o, sizeof out - o, "%s", use)
+                             : snprintf(out + o, sizeof out - o, "%sauthor:\"%s\"",
+                                        i ? " AND " : "", use);
+        if (w < 0 || (size_t)w >= sizeof out - o)
+            return 0;
+        o += (size_t)w;
+    }
+    if (changed)
+        memcpy(r->totals.suggestion, out, o + 1);
+    return 0;
+}
+
 /* Author filter keys for one name as a user wrote it (author_filter_keys,
  * at most AUTHOR_KEYS_MAX); see pdx_query. */
 static int author_query_keys(pdx_index *ix, arena *a, const char *name,
@@ -1184,6 +1222,12 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                 sq.sort = SHIM_SORT_RELEVANCE;
             rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
                              on_facet, r, &e);
+            /* A name no author has may be misspelt: the nearest names
+             * the index holds are the suggestion ("Kaiming Hee" is
+             * Kaiming He), not its words corrected as words (which gave
+             * "aiming Hee"). */
+            if (!rc && cited_kinds == QSCAN_CITED_AUTHORS)
+                rc = suggest_name_query(ix, r, uncited);
         }
     }
     if (rc) {

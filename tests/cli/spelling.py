@@ -22,7 +22,8 @@ On invented works:
     whatever titles and abstracts write: "Shafer"), nor for a given name
     beside its family name ("Yann Morvan", an author's);
   - an author filter that finds nothing gets the nearest name the index
-    holds, but not when it holds the name (the year emptied it);
+    holds, but not when it holds the name (the year emptied it); so does
+    a query of names alone that no author has ("Yann Morvann");
   - an index without the table (made by an older paperdex, here by
     taking its stamp away) is corrected from its stems;
   - built by two workers (--jobs 2, committing every two works), the
@@ -127,6 +128,12 @@ for q in ("Schäfer", "Schafer", "Schaefer"):
 check("a given name beside its family name is no typo",
       suggestion('"Yann Morvan"') == "", suggestion('"Yann Morvan"'))
 check("a given name alone may be", suggestion("yann") == "yang", suggestion("yann"))
+# A query of a person's name no author has: the nearest name held.
+check("a misspelt person's name: the nearest author", suggestion("Yann Morvann") == "Yann Morvan",
+      suggestion("Yann Morvann"))
+check("PubMed's names: the nearest authors",
+      suggestion("Morvann Y, Schäfer G") == 'author:"Yann Morvan" AND author:"Schäfer G"',
+      suggestion("Morvann Y, Schäfer G"))
 
 
 def author_suggestions(*args):
