@@ -3,6 +3,7 @@
  */
 #include "qscan.h"
 
+#include "../common/arxiv_categories.h"
 #include "../common/text.h"
 
 #include <ctype.h>
@@ -296,6 +297,68 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
         }
         if (t[i] == '"')
             in_quote = !in_quote;
+        if (o + 1 < size)
+            out[o++] = t[i];
+        i++;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
+                        char *note, size_t note_size)
+{
+    size_t o = 0;
+    int in_quote = 0;
+    if (note_size)
+        note[0] = '\0';
+    if (!size)
+        return 0;
+    for (size_t i = 0; i < n;) {
+        if (t[i] == '"')
+            in_quote = !in_quote;
+        const int at_start = i == 0 || is_space(t[i - 1]) || t[i - 1] == '(';
+        size_t s = i + (at_start && (t[i] == '+' || t[i] == '-'));
+        if (!in_quote && at_start && s < n && isalpha((unsigned char)t[s])) {
+            size_t e = s;
+            while (e < n && !is_space(t[e]) && t[e] != ')' && t[e] != ',' &&
+                   t[e] != ';' && t[e] != '"')
+                e++;
+            size_t ce = e;
+            if (ce > s && t[ce - 1] == '.') /* "... in cs.CL." */
+                ce--;
+            char code[40];
+            const size_t len = ce - s;
+            int coded = 0;
+            if (len >= 4 && len < sizeof code && (ce == n || t[ce] != ':')) {
+                memcpy(code, t + s, len);
+                code[len] = '\0';
+                coded = (memchr(code, '.', len) || memchr(code, '-', len)) &&
+                        !memchr(code, ':', len) && arxiv_category_name(code);
+            }
+            if (coded && o + (s - i) + len + 10 < size) {
+                memcpy(out + o, t + i, s - i); /* the sign */
+                o += s - i;
+                memcpy(out + o, "category:", 9);
+                o += 9;
+                memcpy(out + o, t + s, len);
+                o += len;
+                if (note_size) {
+                    const size_t used = strlen(note);
+                    if (used + 3 < note_size)
+                        snprintf(note + used, note_size - used,
+                                 "%s%s as category:%s", used ? ", " : "read ", code, code);
+                }
+                i = ce;
+                /* a list's comma, a semicolon or a sentence's dot would
+                 * end the value: a space ("(cs.LG, stat.ML)") */
+                if (i < n && (t[i] == ',' || t[i] == ';' || t[i] == '.')) {
+                    out[o++] = ' ';
+                    i++;
+                }
+                continue;
+            }
+        }
         if (o + 1 < size)
             out[o++] = t[i];
         i++;

@@ -84,6 +84,17 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
 size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size);
 
+/* arXiv's category codes written as words ("cs.CL", "hep-th",
+ * "astro-ph.GA", "-cs.LG"; any case; a code arXiv has, with its dot or
+ * dash: never "math" nor "physics") as category filters
+ * ("category:cs.CL"); outside quotes and fields.  note[0..note_size)
+ * gets "read cs.CL as category:cs.CL", "" when none was.  Into
+ * out[0..size), QSCAN_CATEGORIES_ROOM(n) bytes always suffice; returns
+ * the length. */
+#define QSCAN_CATEGORIES_ROOM(n) (3 * (n) + 16)
+size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
+                        char *note, size_t note_size);
+
 /* Lucene's proximity, "w1 w2 ... wk"~n, as Xapian's: (w1 NEAR/m w2 NEAR/m
  * ... wk) with m = n + 1, the words within k + n positions: "a b"~2
  * allows two words between them, in either order (Lucene counts a swap

@@ -953,6 +953,28 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q = &fq;
     }
     text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
+    /* arXiv's category codes typed as words ("cs.CL transformers") are
+     * its category filters, but not in prose: an abstract that mentions
+     * hep-th is not asking for it (qscan_categories). */
+    char cat_note[300] = "";
+    if (ftext && !sh.words) {
+        const size_t cn = strlen(ftext);
+        char *cats = malloc(QSCAN_CATEGORIES_ROOM(cn));
+        if (!cats) {
+            free(ftext);
+            return handle_error(ix, PDX_ENOMEM, "out of memory");
+        }
+        qscan_categories(ftext, cn, cats, QSCAN_CATEGORIES_ROOM(cn), cat_note,
+                         sizeof cat_note);
+        if (cat_note[0]) {
+            free(ftext);
+            ftext = cats;
+            fq.text = ftext;
+            sh = shape_of(q);
+        } else {
+            free(cats);
+        }
+    }
     /* A citation ("Bengio et al. 2025") names its author and year, but
      * not in prose, whose citations are of other works than the one
      * pasted (qscan_citations). */
@@ -1247,6 +1269,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     if (fields_note[0] && !named)
         add_note(r, fields_note);
+    if (cat_note[0] && !named)
+        add_note(r, cat_note);
     /* How a citation was read comes first: the notes it leads to
      * (no work has that author, or is from that year) follow it. */
     if (cite_note[0] && !named) {

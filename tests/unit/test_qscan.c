@@ -82,6 +82,19 @@ static const char *slop(const char *t)
     return out;
 }
 
+/* qscan_categories(t): the text, then " | " and the note when there is
+ * one. */
+static const char *categories(const char *t)
+{
+    static char out[1024], note[256], both[1400];
+    size_t n = strlen(t);
+    if (qscan_categories(t, n, out, QSCAN_CATEGORIES_ROOM(n), note, sizeof note) !=
+        strlen(out))
+        return "length differs";
+    snprintf(both, sizeof both, "%s%s%s", out, note[0] ? " | " : "", note);
+    return both;
+}
+
 /* qscan_pasted(t). */
 static const char *pasted(const char *t)
 {
@@ -308,6 +321,18 @@ int main(void)
               "smith and jones 2020 (Hinton2006) Smith AND Jones 2020");
     CHECK_STR(citations("\"Smith and Jones 2020\" (Hinton, 20061) (Hinton, 2006"),
               "\"Smith and Jones 2020\" (Hinton, 20061) (Hinton, 2006");
+
+    /* arXiv's category codes as words are its category filters. */
+    CHECK_STR(categories("cs.CL transformers"),
+              "category:cs.CL transformers | read cs.CL as category:cs.CL");
+    CHECK_STR(categories("x (cs.LG, stat.ML) -hep-th astro-ph.GA."),
+              "x (category:cs.LG  category:stat.ML) -category:hep-th category:astro-ph.GA  | "
+              "read cs.LG as category:cs.LG, stat.ML as category:stat.ML, hep-th as "
+              "category:hep-th, astro-ph.GA as category:astro-ph.GA");
+    /* not: quoted, a field's value, an archive alone, no such code, an
+     * id, part of a word */
+    CHECK_STR(categories("\"cs.CL\" category:cs.CV math physics cs.XX hep-th/9901001 x-cs.CL"),
+              "\"cs.CL\" category:cs.CV math physics cs.XX hep-th/9901001 x-cs.CL");
 
     /* Xapian's NEAR/n and ADJ/n are operators; Lucene's "a b"~n is NEAR. */
     CHECK_STR(tokens("a NEAR/3 b ADJ/12 c NEAR/ d near/3 NEAR/1234"),
