@@ -179,18 +179,15 @@ def main(argv):
         for k, (name, pool, make, dated) in enumerate(forms):
             for n, wid in enumerate(samples[pool]):
                 parsed, _, year = works[wid]
-                cited = [x[0] for x in parsed[:{"three": 3, "two": 2}.get(pool, 1)]]
-                if pool == "pubmed":  # "Family GI", the first author or two
-                    n_named = 2 if name == "PubMed names" else 1
-                    cited = [x[0] for x in parsed[:n_named]]
-                    written = ["%s %s" % (x[0], initials(x)) for x in parsed[:n_named]]
-                    if name == "full name":  # "Given Family", as a person is named
-                        written = ["%s %s" % (parsed[0][1], parsed[0][0])]
-                    queries.append(("c%d_%d" % (n, k), make(written, year)))
-                    meta["c%d_%d" % (n, k)] = (name, wid, [fold(c) for c in cited], None)
-                    continue
+                named = 2 if name == "PubMed names" else {"three": 3, "two": 2}.get(pool, 1)
+                cited = [x[0] for x in parsed[:named]]
+                written = cited  # as the form writes each name
+                if name.startswith("PubMed"):  # "Family GI"
+                    written = ["%s %s" % (x[0], initials(x)) for x in parsed[:named]]
+                elif name == "full name":  # "Given Family", as a person is named
+                    written = ["%s %s" % (parsed[0][1], parsed[0][0])]
                 qid = "c%d_%d" % (n, k)
-                queries.append((qid, make(cited, year)))
+                queries.append((qid, make(written, year)))
                 meta[qid] = (name, wid, [fold(c) for c in cited],
                              year if dated else None)
         # the works of each first author (and year): their families

@@ -330,11 +330,12 @@ size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
             char code[40];
             const size_t len = ce - s;
             int coded = 0;
-            if (len >= 4 && len < sizeof code && (ce == n || t[ce] != ':')) {
+            if (len >= 4 && len < sizeof code) {
                 memcpy(code, t + s, len);
                 code[len] = '\0';
+                /* a code with its dot or dash: never an archive alone */
                 coded = (memchr(code, '.', len) || memchr(code, '-', len)) &&
-                        !memchr(code, ':', len) && arxiv_category_name(code);
+                        arxiv_category_name(code);
             }
             if (coded && o + (s - i) + len + 10 < size) {
                 memcpy(out + o, t + i, s - i); /* the sign */
@@ -979,13 +980,8 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
      * write a word "z".  A query of one person's name is that author, as
      * PubMed maps a full name to its author index: "Yann LeCun" read as
      * words ranked first the works whose abstracts quote him. */
-    size_t pn[CITE_NAMES][2], npn, ps, pe;
-    if (person_name(t, n, &ps, &pe)) {
-        pn[0][0] = ps, pn[0][1] = pe;
-        npn = 1;
-    } else if (!pubmed_names(t, n, pn, &npn)) {
-        npn = 0;
-    }
+    size_t pn[CITE_NAMES][2];
+    const size_t npn = qscan_author_names(t, n, pn, CITE_NAMES);
     if (npn && n + 20 * npn + 4 < size) {
         for (size_t m = 0; m < npn; m++)
             o += (size_t)snprintf(out + o, size - o, "%sauthor:\"%.*s\"",

@@ -1199,27 +1199,28 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
      * be the cited one's), and the note says so. */
     if (!rc && !named && uncited && r->n == 0 && r->totals.total == 0 &&
         !r->totals.gte) {
-        const size_t un = strlen(uncited);
-        char *any = malloc(QSCAN_CITATION_ROOM(un));
-        char any_note[sizeof cite_note - 48];
-        if (!any) {
-            rc = PDX_ENOMEM;
-            handle_error(ix, rc, "out of memory");
-            goto fail;
-        }
-        qscan_citations(uncited, un, 0, any, QSCAN_CITATION_ROOM(un),
-                        any_note, sizeof any_note, NULL);
         /* a query of names alone read them as any author already */
-        if (cited_kinds != QSCAN_CITED_AUTHORS) {
+        const int names_only = cited_kinds == QSCAN_CITED_AUTHORS;
+        char any_note[sizeof cite_note - 48] = "";
+        if (!names_only) {
+            const size_t un = strlen(uncited);
+            char *any = malloc(QSCAN_CITATION_ROOM(un));
+            if (!any) {
+                rc = PDX_ENOMEM;
+                handle_error(ix, rc, "out of memory");
+                goto fail;
+            }
+            qscan_citations(uncited, un, 0, any, QSCAN_CITATION_ROOM(un),
+                            any_note, sizeof any_note, NULL);
             const char *cited = sq.text;
             sq.text = any;
             rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
                              on_facet, r, &e);
             sq.text = cited;
+            free(any);
             snprintf(cite_note, sizeof cite_note,
                      "%s (as its first author, nothing matched)", any_note);
         }
-        free(any);
         /* Names and a year without "et al." may have been a title's
          * words ("Theory and Practice 2019"), and a citation beside
          * other words a pasted title's ("... Inspired by Tian et al.
@@ -1227,18 +1228,19 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
          * words it was.  A citation alone keeps its answer, none, with
          * the note that no work has that author. */
         if (!rc && r->n == 0 && r->totals.total == 0 && !r->totals.gte &&
-            (cited_kinds == QSCAN_CITED_NAMED ||
-             cited_kinds == QSCAN_CITED_AUTHORS || !sh.only_filters)) {
-            char words_note[sizeof cite_note + 64];
-            snprintf(words_note, sizeof words_note,
-                     "searched as words: nothing matched as a citation "
-                     "(%s)", any_note);
-            text_truncate_utf8(words_note, sizeof cite_note - 1);
-            memcpy(cite_note, words_note, strlen(words_note) + 1);
+            (cited_kinds == QSCAN_CITED_NAMED || names_only ||
+             !sh.only_filters)) {
             /* Words that only looked like names ("Segment Anything",
              * "Vitamin D") are what was meant: no note. */
-            if (cited_kinds == QSCAN_CITED_AUTHORS)
-                cite_note[0] = '\0';
+            cite_note[0] = '\0';
+            if (!names_only) {
+                char words_note[sizeof cite_note + 64];
+                snprintf(words_note, sizeof words_note,
+                         "searched as words: nothing matched as a citation "
+                         "(%s)", any_note);
+                text_truncate_utf8(words_note, sizeof cite_note - 1);
+                memcpy(cite_note, words_note, strlen(words_note) + 1);
+            }
             sq.text = uncited;
             if (q->sort == PDX_SORT_AUTO)
                 sq.sort = SHIM_SORT_RELEVANCE;
@@ -1248,7 +1250,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * the index holds are the suggestion ("Kaiming Hee" is
              * Kaiming He), not its words corrected as words (which gave
              * "aiming Hee"). */
-            if (!rc && cited_kinds == QSCAN_CITED_AUTHORS)
+            if (!rc && names_only)
                 rc = suggest_name_query(ix, r, uncited);
         }
     }

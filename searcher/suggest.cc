@@ -582,30 +582,16 @@ extern "C" int shim_suggest_author(shim_db *h, const char *family,
             /* A name the index holds is no misspelling: the search that
              * found nothing was emptied by something else (a year, the
              * rest of the query), and another name would only mislead.
-             * Held: its family alone, or with a given name, "family
-             * given" as written or, for an initial, a given name it
-             * begins. */
-            for (const NameCandidate &f : fams) {
-                if (f.edits)
-                    continue;
-                if (giv.empty())
-                    return;
-                const std::string xaf =
-                    std::string(LAYOUT_P_AUTHOR_FULL) + fam + ' ';
-                for (Xapian::TermIterator t = h->db.allterms_begin(xaf);
-                     t != h->db.allterms_end(xaf); ++t) {
-                    const std::string g = (*t).substr(xaf.size());
-                    if (g == giv || (giv.size() == 1 && g.compare(0, 1, giv) == 0) ||
-                        (g.size() == 1 && giv.compare(0, 1, g) == 0))
-                        return;
-                }
-            }
+             * Held (fams come fewest edits first): its family alone, or
+             * with a given name, "family given" as written or, for an
+             * initial, a given name it begins. */
             NameCandidate best{SIZE_MAX, 0, ""};
             for (const NameCandidate &f : fams) {
                 if (giv.empty()) {
-                    if (f.edits > 0 && (f.edits < best.edits ||
-                                        (f.edits == best.edits &&
-                                         f.works > best.works)))
+                    if (f.edits == 0)
+                        return; /* held */
+                    if (f.edits < best.edits ||
+                        (f.edits == best.edits && f.works > best.works))
                         best = f;
                     continue;
                 }
@@ -615,6 +601,10 @@ extern "C" int shim_suggest_author(shim_db *h, const char *family,
                 for (Xapian::TermIterator t = h->db.allterms_begin(xaf);
                      t != h->db.allterms_end(xaf); ++t) {
                     const std::string g = (*t).substr(xaf.size());
+                    if (f.edits == 0 &&
+                        (g == giv || ((giv.size() == 1 || g.size() == 1) &&
+                                      g.compare(0, 1, giv, 0, 1) == 0)))
+                        return; /* held */
                     size_t d;
                     /* an initial for a full name is one edit away */
                     if (giv.size() == 1 || g.size() == 1)
