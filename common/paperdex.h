@@ -452,7 +452,8 @@ PDX_EXTERN int pdx_source_foreach(pdx_index *ix, pdx_source_fn fn,
 /** Parse a year filter as the CLI and the query syntax (`year:`) write
  *  it: "2020", "2019..2021", "2019.." or "..2021" (4-digit years, the
  *  first not after the second); "2019-2021" and "2019–2021" (an en
- *  dash) are "2019..2021".  Sets *lo and *hi (0 for an open end);
+ *  dash) are "2019..2021", ">=2019" and ">2018" are "2019..", "<=2021"
+ *  and "<2022" are "..2021".  Sets *lo and *hi (0 for an open end);
  *  returns 0, or -1 for anything else. */
 PDX_EXTERN int pdx_parse_year_range(const char *s, int *lo, int *hi);
 

@@ -50,7 +50,7 @@ static const char help[] =
     "--category narrow to the works in both; alternatives go in one value,\n"
     "separated by |, as --category 'cs.CV|cs.LG'):\n"
     "  --year Y           one year, or a range 2019..2021 (or 2019-2021),\n"
-    "                     2019.., ..2019\n"
+    "                     2019.., ..2019 (or >=2019, <2020)\n"
     "  --category C       cs.CV; a bare archive (cs) matches all of it;\n"
     "                     a bare cs code (CV, LG) means cs.CV; arXiv's\n"
     "                     name (\"Machine Learning\") its codes (repeatable)\n"
@@ -218,8 +218,8 @@ int cmd_search(int argc, char **argv)
             break;
         case 'y':
             if (pdx_parse_year_range(optarg, &q.year_min, &q.year_max)) {
-                cli_error("--year takes YEAR, A..B, A.. or ..B with "
-                          "4-digit years and A <= B, not '%s'",
+                cli_error("--year takes YEAR, A..B, A.., ..B, >=A or <B "
+                          "with 4-digit years and A <= B, not '%s'",
                           optarg);
                 return EXIT_USAGE;
             }

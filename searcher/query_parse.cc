@@ -305,7 +305,8 @@ struct SubjectField : public Xapian::FieldProcessor {
     }
 };
 
-/* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`. */
+/* `year:2020`, `year:2019..2021`, `year:2019..`, `year:..2021`,
+ * `year:>=2019` (pdx_parse_year_range). */
 struct YearField : public Xapian::FieldProcessor {
     FieldError *err;
     std::vector<std::pair<int, int>> *seen;
@@ -320,7 +321,7 @@ struct YearField : public Xapian::FieldProcessor {
         if (pdx_parse_year_range(value.c_str(), &lo, &hi)) {
             if (err->msg.empty())
                 err->msg = "year:" + value + " is not a year or a range "
-                           "(2020, 2019..2021, 2019.., ..2021)";
+                           "(2020, 2019..2021, 2019.., ..2021, >=2019, <2022)";
             return Xapian::Query::MatchNothing;
         }
         seen->emplace_back(lo, hi);

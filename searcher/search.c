@@ -57,6 +57,21 @@ int pdx_parse_year_range(const char *s, int *lo, int *hi)
 {
     const char *dots = strstr(s, "..");
     *lo = *hi = 0;
+    if (*s == '>' || *s == '<') {
+        /* ">=2019", ">2019", "<=2021", "<2021", as Elasticsearch's and
+         * GitHub's query strings write an open range */
+        const int after = *s == '>', or_equal = s[1] == '=';
+        const char *y = s + 1 + or_equal;
+        int year;
+        if (parse_year(y, strlen(y), &year))
+            return -1;
+        if (!or_equal)
+            year += after ? 1 : -1;
+        if (year < 1)
+            return -1;
+        *(after ? lo : hi) = year;
+        return 0;
+    }
     if (!dots) {
         /* "2019-2021" and "2019–2021" (an en dash), as people write a
          * span of years: two years, both given */

@@ -87,8 +87,8 @@ int serve_parse_params(serve_query *sq, const char *const *keys,
     q->text = val[0];
     const char *v;
     if ((v = val[1]) && *v && pdx_parse_year_range(v, &q->year_min, &q->year_max))
-        return refuse(sq, "year", "year takes 2020, 2019..2021, 2019.. or "
-                      "..2021, not '%.60s'", v);
+        return refuse(sq, "year", "year takes 2020, 2019..2021, 2019.., "
+                      "..2021 or >=2019, not '%.60s'", v);
     if ((v = val[2]) && *v) {
         if (!strcmp(v, "relevance"))
             q->sort = PDX_SORT_RELEVANCE;

@@ -281,7 +281,8 @@ def cat_matches(q, cats):
     return any(c.lower() == k or c.lower().split(".")[0] == k for c in cats for k in keys)
 
 
-def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=False):
+def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=False,
+             year_text=None, year_query=False):
     out = set()
     for r in recs:
         if year:
@@ -301,14 +302,18 @@ def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=
     return out
 
 
-def search(db, year=None, cats=(), authors=(), may_be_empty=False, as_query=False):
-    """as_query: the authors as author:"..." in the query, not --author."""
+def search(db, year=None, cats=(), authors=(), may_be_empty=False, as_query=False,
+           year_text=None, year_query=False):
+    """as_query: the authors as author:"..." in the query, not --author;
+    year_text: the years as written (">2015"), year_query: in the query as
+    year:, not --year."""
     args = [PDX, "search", "--db", db, "--format", "jsonl", "--limit", "10000", "--exact"]
     if as_query:
         args.append(" ".join('author:"%s"' % a for a in authors))
         authors = ()
     if year:
-        args += ["--year", "%s..%s" % (year[0] or "", year[1] or "")]
+        text = year_text or "%s..%s" % (year[0] or "", year[1] or "")
+        args += ["year:" + text] if year_query else ["--year", text]
     for c in cats:
         args += ["--category", c]
     for a in authors:
@@ -408,6 +413,10 @@ suite(db, recs, [
     ("samples: --year 2010..2015", dict(year=(2010, 2015))),
     ("samples: --year 2020..", dict(year=(2020, None))),
     ("samples: --year ..2005", dict(year=(None, 2005))),
+    ("samples: --year '>2015'", dict(year=(2016, None), year_text=">2015")),
+    ("samples: --year '<=2005'", dict(year=(None, 2005), year_text="<=2005")),
+    ("samples: year:>=2020 in the query", dict(year=(2020, None), year_text=">=2020", year_query=True)),
+    ("samples: year:<2010 in the query", dict(year=(None, 2009), year_text="<2010", year_query=True)),
     ("samples: --category cs.CV", dict(cats=["cs.CV"])),
     ("samples: --category CV (bare cs code)", dict(cats=["CV"])),
     ("samples: --category cs (archive)", dict(cats=["cs"])),

@@ -90,6 +90,14 @@ int main(int argc, char **argv)
     CHECK(pdx_parse_year_range("2021-2019", &lo, &hi) != 0);
     CHECK(pdx_parse_year_range("2019-", &lo, &hi) != 0);
     CHECK(pdx_parse_year_range("-2019", &lo, &hi) != 0);
+    /* an open range as Elasticsearch's query string writes it */
+    CHECK(pdx_parse_year_range(">=2019", &lo, &hi) == 0 && lo == 2019 && hi == 0);
+    CHECK(pdx_parse_year_range(">2019", &lo, &hi) == 0 && lo == 2020 && hi == 0);
+    CHECK(pdx_parse_year_range("<=2021", &lo, &hi) == 0 && lo == 0 && hi == 2021);
+    CHECK(pdx_parse_year_range("<2021", &lo, &hi) == 0 && lo == 0 && hi == 2020);
+    CHECK(pdx_parse_year_range(">=", &lo, &hi) != 0);
+    CHECK(pdx_parse_year_range("<1", &lo, &hi) != 0);
+    CHECK(pdx_parse_year_range(">2019..2021", &lo, &hi) != 0);
 
     /* A reader: records with their lines and offsets; a bad one named. */
     FILE *bf = fopen(bad, "w");
