@@ -102,6 +102,10 @@ WORKS = [
     work_(34, "Yang-Mills fields", "The Yang-Mills equations."),
     work_(35, "The Yang-Baxter relation", "Yang and Baxter."),
     dict(work_(36, "Crevasse fields", "Crevasses."), authors=["Yann Morvan"]),
+    work_(37, "A brief survey of moraines", "Brief notes on moraines."),
+    work_(39, "Brief moraine surveys", "Brief, again."),
+    work_(40, "Moraines in brief", "In brief."),
+    dict(work_(38, "Moraine dating", "Dates."), authors=["Liam O'Brien"]),
 ]
 write(WORKS)
 index()
@@ -121,6 +125,14 @@ check("a compound's closed form the index holds is no typo", suggestion("RISCV")
 # spelling table counts: the works its authors wrote make it no typo.
 for q in ("Schäfer", "Schafer", "Schaefer"):
     check("an author's family name is no typo: %s" % q, suggestion(q) == "", suggestion(q))
+
+
+# Nor the family name after an elision, which the index keys with it
+# ("obrien"; "Brien" was offered brief).
+for q in ("O'Brien moraines", "O\u2019Brien moraines"):
+    check("a family name after an elision is no typo: %s" % q, suggestion(q) == "", suggestion(q))
+check("a typo of brief", suggestion("brieff moraines") == "brief moraines",
+      suggestion("brieff moraines"))
 
 
 # A given name beside its family name, an author's, is no typo either;
