@@ -534,15 +534,23 @@ static int name_byte(unsigned char c)
 }
 
 /* The particles a family name may begin with, in lower case or
- * capitalised ("van der Berg", "De Santis", "La Fontaine"). */
+ * capitalised ("van der Berg", "De Santis", "La Fontaine"), and the
+ * Irish ones, capitalised as Irish writes them ("Diarmuid Ó Séaghdha",
+ * "Ó Conaill", "Ní Bhriain", "Mac Mathúna"; common/names.c keys the
+ * authors' names with them). */
 static int particle(const char *t, size_t n)
 {
     static const char *const p[] = {"van", "von", "de", "der", "del", "della",
                                     "den", "di", "da", "du", "dos", "le",
                                     "la", "ter", "ten"};
+    static const char *const irish[] = {"\xc3\x93", "O", "N\xc3\xad", "Nic",
+                                        "Mac", "Mc", "Ua", "U\xc3\xad"};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (strlen(p[i]) == n && tolower((unsigned char)t[0]) == p[i][0] &&
             !memcmp(p[i] + 1, t + 1, n - 1))
+            return 1;
+    for (size_t i = 0; i < sizeof irish / sizeof irish[0]; i++)
+        if (strlen(irish[i]) == n && !memcmp(irish[i], t, n))
             return 1;
     return 0;
 }
@@ -641,7 +649,8 @@ static int name_before(const char *t, size_t from, size_t ne, int cap,
         while (pe > from && is_space(t[pe - 1]))
             pe--;
         size_t ps = pe;
-        while (ps > from && isalpha((unsigned char)t[ps - 1]))
+        while (ps > from && (isalpha((unsigned char)t[ps - 1]) ||
+                             (unsigned char)t[ps - 1] >= 0x80))
             ps--;
         if (ps == pe || !particle(t + ps, pe - ps) ||
             (ps > from && !is_space(t[ps - 1]) && t[ps - 1] != '('))
@@ -912,7 +921,7 @@ static int person_name(const char *t, size_t n, size_t *s, size_t *e)
                                         "from", "into", "via", "is", "are",
                                         "to", "at", "by", "on", "in", "or",
                                         "not", "as", "its", "this", "that"};
-    size_t i = 0, words = 0, names = 0, initials = 0;
+    size_t i = 0, words = 0, names = 0, initials = 0, particles = 0;
     while (i < n && is_space(t[i]))
         i++;
     *s = i;
@@ -930,14 +939,15 @@ static int person_name(const char *t, size_t n, size_t *s, size_t *e)
         if (we - ws == 2 && isupper((unsigned char)t[ws]) && t[ws + 1] == '.')
             initials++;
         else if (particle(t + ws, we - ws))
-            ;
+            particles++;
         else if (name_before(t, ws, we, 1, &ns) && ns == ws)
             names++;
         else
             return 0;
         *e = we;
-        if (i < n && t[i] == ',') { /* "LeCun, Yann": after the first word only */
-            if (words != 1)
+        if (i < n && t[i] == ',') { /* "LeCun, Yann", "Ó Conaill, Ruairí":
+                                     * after the family name only */
+            if (words != particles + 1)
                 return 0;
             i++;
         }

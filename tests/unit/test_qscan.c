@@ -268,6 +268,20 @@ int main(void)
               "\"G. E. Hinton\" as author:\"G. E. Hinton\" (in quotes, as words) [a]");
     CHECK_STR(citations("Anton van den Hengel"), "author:\"Anton van den Hengel\" | "
               "read \"Anton van den Hengel\" as author:\"Anton van den Hengel\" (in quotes, as words) [a]");
+    /* Irish particles, capitalised, and the family name first with its
+     * particles before the comma */
+    CHECK_STR(citations("Diarmuid \xc3\x93 S\xc3\xa9\x61ghdha"),
+              "author:\"Diarmuid \xc3\x93 S\xc3\xa9\x61ghdha\" | read \"Diarmuid \xc3\x93 "
+              "S\xc3\xa9\x61ghdha\" as author:\"Diarmuid \xc3\x93 S\xc3\xa9\x61ghdha\" (in quotes, "
+              "as words) [a]");
+    CHECK_STR(citations("van der Berg, Jan"), "author:\"van der Berg, Jan\" | read "
+              "\"van der Berg, Jan\" as author:\"van der Berg, Jan\" (in quotes, as words) [a]");
+    CHECK_STR(citations("\xc3\x93 Conaill et al. 2019"),
+              "firstauthor:\"\xc3\x93 Conaill\" year:2019 | read \"\xc3\x93 Conaill et al. 2019\" "
+              "as firstauthor:\"\xc3\x93 Conaill\" year:2019 [e]");
+    CHECK_STR(citations("Ruair\xc3\xad Mac Math\xc3\xbana"),
+              "author:\"Ruair\xc3\xad Mac Math\xc3\xbana\" | read \"Ruair\xc3\xad Mac "
+              "Math\xc3\xbana\" as author:\"Ruair\xc3\xad Mac Math\xc3\xbana\" (in quotes, as words) [a]");
     /* not one: one word, five, a word not a name, a comma elsewhere,
      * quotes, an initial alone */
     CHECK_STR(citations("LeCun"), "LeCun");
