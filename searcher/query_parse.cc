@@ -1227,16 +1227,47 @@ const char *variant_prefix(const std::string &t)
 }
 
 
+/* Whether s is a number as a script writes it: digits, a dot between
+ * two ("0", "12", "0.5"). */
+static bool script_number(const std::string &s)
+{
+    if (s.empty() || !isdigit(static_cast<unsigned char>(s.front())) ||
+        !isdigit(static_cast<unsigned char>(s.back())))
+        return false;
+    for (size_t i = 0; i < s.size(); i++)
+        if (!isdigit(static_cast<unsigned char>(s[i])) &&
+            !(s[i] == '.' && isdigit(static_cast<unsigned char>(s[i - 1]))))
+            return false;
+    return true;
+}
+
 /* The stem s written the other way: a Greek letter as its name's stem,
- * and that stem as its letters (sigma: σ and ς); none when s is neither. */
+ * and that stem as its letters (sigma: σ and ς); a letter with a number
+ * as its script as the name with it and the letter with or without the
+ * underscore the index keeps after it ("π0": pi0 and π_0; "pi0": π0 and
+ * π_0; "π_0": pi0 and π0, as "$\pi_0$", "π_0", "π0" and "pi0" write one
+ * model); none when s is neither. */
 std::vector<std::string> greek_swap(const Variants &v, const std::string &s)
 {
     std::vector<std::string> out;
     for (const auto &g : text_greek) {
-        if (s == g[0])
-            out.push_back(v.h->stem(g[1]));
-        else if (s == v.h->stem(g[1]))
-            out.push_back(g[0]);
+        const std::string letter = g[0], name = g[1];
+        if (s == letter)
+            out.push_back(v.h->stem(name));
+        else if (s == v.h->stem(name))
+            out.push_back(letter);
+        else if (s.size() > letter.size() && !s.compare(0, letter.size(), letter)) {
+            const bool under = s[letter.size()] == '_';
+            const std::string num = s.substr(letter.size() + under);
+            if (script_number(num)) {
+                out.push_back(name + num);
+                out.push_back(under ? letter + num : letter + "_" + num);
+            }
+        } else if (s.size() > name.size() && !s.compare(0, name.size(), name) &&
+                   script_number(s.substr(name.size()))) {
+            out.push_back(letter + s.substr(name.size()));
+            out.push_back(letter + "_" + s.substr(name.size()));
+        }
     }
     return out;
 }

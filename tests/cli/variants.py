@@ -110,6 +110,13 @@ TITLES = {
     "v59": ("A k-means++ variant for streams", "Buckets."),
     "v60": ("Parsing C++ templates", "Compilers."),
     "v61": ("Memory safety of C code", "Old programs."),
+    # a Greek letter with a number as its script, as a model's name is
+    # written: in TeX, in Unicode with or without the underscore, spelt
+    "v62": ("Flow policies beyond $\\pi_0$", "Robots."),
+    "v63": ("Adapting \u03c0_0 for towels", "Folding."),
+    "v64": ("A \u03c00 baseline", "Arms."),
+    "v65": ("pi0 on a budget", "Grippers."),
+    "v66": ("The policy \u03c0 and 0 faults", "Unrelated."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -143,7 +150,9 @@ NAVIER_STOKES = ["v29", "v31"]
 L1 = ["v42", "v43", "v44", "v45", "v46"]
 L1_NORM = ["v42", "v44", "v45"]
 KMEANS = ["v56", "v57", "v58", "v59"]
+PI0 = ["v62", "v63", "v64", "v65"]
 CASES = [
+    ("\u03c00", PI0), ("pi0", PI0), ("\u03c0_0", PI0), ("$\\pi_0$", PI0),
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
     ("GPT4", ["v3", "v4"]), ("GPT-4", ["v3", "v4"]),
