@@ -545,12 +545,17 @@ static Xapian::Query abstract_word(const std::string &w)
 }
 
 /* The pattern of an OP_WILDCARD query, from its description
- * ("Query(WILDCARD SYNONYM XBoptim)"): Xapian 1.4 has no getter for it. */
+ * ("Query(WILDCARD SYNONYM XBoptim)": the word after WILDCARD is how its
+ * expansions combine, the rest the pattern, which may hold a space, as an
+ * author's initial's "XAFyang m" does): Xapian 1.4 has no getter for
+ * it. */
 static std::string wildcard_pattern(const Xapian::Query &q)
 {
+    static const char tag[] = "WILDCARD ";
     std::string d = q.get_description();
-    const size_t close = d.rfind(')'), sp = d.rfind(' ', close);
-    if (close == std::string::npos || sp == std::string::npos)
+    const size_t w = d.find(tag), close = d.rfind(')');
+    const size_t sp = w == std::string::npos ? w : d.find(' ', w + sizeof tag - 1);
+    if (close == std::string::npos || sp == std::string::npos || sp >= close)
         return std::string();
     return d.substr(sp + 1, close - sp - 1);
 }
