@@ -661,6 +661,39 @@ static int name_before(const char *t, size_t from, size_t ne, int cap,
     return 1;
 }
 
+/* The initials that end at ne, after a family name ("Wang, X." and
+ * "Wang X" of "Wang, X. et al." and "Wang X, et al.", "Ho, J.-P.",
+ * "Manning, C. D."): one to three capitals with their dots, or two
+ * without ("CD", not "CNN"), hyphens between or a space after a dot,
+ * after a space; the end of the name before them (a comma between or
+ * not) in *fe. */
+static int initials_before(const char *t, size_t from, size_t ne, size_t *fe)
+{
+    size_t s = ne, caps = 0, dots = 0;
+    while (s > from) {
+        const char c = t[s - 1];
+        dots += c == '.';
+        if (isupper((unsigned char)c) && (s - 1 == from || !isalpha((unsigned char)t[s - 2]) ||
+                                          isupper((unsigned char)t[s - 2])))
+            caps++;
+        else if (!(c == '.' || c == '-' ||
+                   (c == ' ' && s - 1 > from && t[s - 2] == '.' && s < ne &&
+                    isupper((unsigned char)t[s]))))
+            break;
+        s--;
+    }
+    if (!caps || caps > (dots ? 3u : 2u) || s == from || !is_space(t[s - 1]))
+        return 0;
+    while (s > from && is_space(t[s - 1]))
+        s--;
+    if (s > from && t[s - 1] == ',')
+        s--;
+    while (s > from && is_space(t[s - 1]))
+        s--;
+    *fe = s;
+    return s > from;
+}
+
 /* Does a capitalised word stand before t[s], spaces and commas between:
  * a title's word ("Deep Belief Nets (2006)"), a given name ("Geoffrey
  * Hinton (2006)") or a word of prose before a list ("In Paris, Smith and
@@ -1020,7 +1053,11 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
                 ne--;
             if (ne > from && t[ne - 1] == ',')
                 ne--;
-            if (!name_before(t, from, ne, 0, &names[0][0]))
+            size_t fe;
+            if (!name_before(t, from, ne, 0, &names[0][0]) &&
+                /* or written as a name, with its initials after it */
+                !(initials_before(t, from, ne, &fe) &&
+                  name_before(t, from, fe, 1, &names[0][0])))
                 continue;
             names[0][1] = ne;
             /* a year after it: ", 2025", " (2025)", "(2019a)" */

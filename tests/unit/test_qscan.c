@@ -268,6 +268,19 @@ int main(void)
               "\"G. E. Hinton\" as author:\"G. E. Hinton\" (in quotes, as words) [a]");
     CHECK_STR(citations("Anton van den Hengel"), "author:\"Anton van den Hengel\" | "
               "read \"Anton van den Hengel\" as author:\"Anton van den Hengel\" (in quotes, as words) [a]");
+    /* a family name with its initials before "et al.", as a reference
+     * list writes it (APA's "Wang, X.", Vancouver's "Wang X") */
+    CHECK_STR(citations("Wang, X. et al. (2025)"),
+              "firstauthor:\"Wang, X.\" year:2025 | read \"Wang, X. et al. (2025)\" as "
+              "firstauthor:\"Wang, X.\" year:2025 [e]");
+    CHECK_STR(citations("Wang X, et al. 2025"),
+              "firstauthor:\"Wang X\" year:2025 | read \"Wang X, et al. 2025\" as "
+              "firstauthor:\"Wang X\" year:2025 [e]");
+    CHECK_STR(citations("Ho, J.-P. et al."),
+              "firstauthor:\"Ho, J.-P.\" | read \"Ho, J.-P. et al.\" as firstauthor:\"Ho, J.-P.\" [e]");
+    /* not: initials without a name before them, a name in small letters */
+    CHECK_STR(citations("X. et al. 2020"), "X. et al. 2020");
+    CHECK_STR(citations("see wang X. et al. 2020"), "see wang X. et al. 2020");
     /* Irish particles, capitalised, and the family name first with its
      * particles before the comma */
     CHECK_STR(citations("Diarmuid \xc3\x93 S\xc3\xa9\x61ghdha"),
