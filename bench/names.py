@@ -27,7 +27,8 @@ The classes: "Given Family", "Family, Given", "Family Given" (no comma),
 lower case, no accents (where the name has any), transliterated (Müller
 as Mueller, where it has an umlaut where German writes one), "G. Family", "Family G" and "G
 Family" (PubMed), and the forms of particles and hyphens for the people
-whose names have them (particles in capitals, which arXiv's parsed
+whose names have them (a hyphenated given name also typed without its
+hyphen, "Ming Hsuan Yang") (particles in capitals, which arXiv's parsed
 names leave with the given names, "Chris De" and "Graaf", as a
 bibliography writes them: "De Graaf, C." and "De Graaf").  The classes that fall short are listed at
 the end.  With --db the index is used as it is; else one is built from
@@ -125,6 +126,8 @@ def forms(fam, giv):
     if "-" in first:
         parts = first.split("-")
         f["hyphen G.-H. Family"] = "%s %s" % ("-".join(p[0].upper() + "." for p in parts if p), fam)
+        if all(len(p) >= 2 for p in parts):  # "Ming Hsuan Yang", as typed without the hyphen
+            f["hyphen apart, Given Family"] = "%s %s" % (" ".join(p[0].upper() + p[1:] for p in parts), fam)
     if german_umlaut(fam + " " + giv):
         f["transliterated"] = translit("%s %s" % (giv, fam))
     return f
@@ -152,7 +155,7 @@ def translit(s):
 
 
 FULL = {"Given Family", "Family, Given", "Family Given", "lower case", "no accents",
-        "particles, Family, Given", "transliterated"}
+        "particles, Family, Given", "transliterated", "hyphen apart, Given Family"}
 # Initials of a hyphenated given name: precision is whether a work found
 # lists an author of that family whose initials agree (initials_agree).
 INITIALS = {"hyphen G.-H. Family"}

@@ -104,8 +104,42 @@ static size_t spellings(arena *a, const char *f, const char *out[5])
     return n;
 }
 
+/* The given names of nk written apart, each a name of two letters or
+ * more ("Ming Hsuan", not "Ming H." nor "Ming-Hsuan"), joined and folded
+ * as the index keys a hyphenated given name ("minghsuan"); NULL when
+ * they are not so written (or out of memory). */
+static const char *apart_given_joined(arena *a, const name_keys *nk)
+{
+    const char *g = nk->given_src;
+    const size_t n = g ? nk->given_len : 0;
+    size_t words = 0;
+    char buf[128];
+    size_t len = 0;
+    for (size_t i = 0; i < n;) {
+        while (i < n && g[i] == ' ')
+            i++;
+        size_t j = i;
+        while (j < n && g[j] != ' ')
+            j++;
+        if (j == i)
+            break;
+        if (j - i < 2 || len + (j - i) >= sizeof buf)
+            return NULL;
+        for (size_t c = i; c < j; c++)
+            if (g[c] == '.' || g[c] == '-')
+                return NULL;
+        memcpy(buf + len, g + i, j - i);
+        len += j - i;
+        words++;
+        i = j;
+    }
+    return words >= 2 ? text_fold(a, buf, len) : NULL;
+}
+
 /* The keys of one parse, the family name in each of its spellings and
- * a full given name too. */
+ * a full given name too; for given names written apart, the key of
+ * them joined, and the first one's held to the initials while the index
+ * has the joined one (shim_author_key's strict_if). */
 static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
                       size_t *n)
 {
@@ -118,9 +152,10 @@ static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
     size_t ng = *nk->initial && !nk->given_is_initial
                     ? spellings(a, nk->given, givens)
                     : 0;
+    const char *apart = ng && ini ? apart_given_joined(a, nk) : NULL;
     for (size_t f = 0; f < nf; f++) {
         if (!*nk->initial) {
-            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, fams[f], NULL, 0};
+            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FAMILY, fams[f], NULL, 0, NULL};
             continue;
         }
         char *initial = text_join2(a, fams[f], nk->initial);
@@ -128,14 +163,20 @@ static int parse_keys(arena *a, const name_keys *nk, shim_author_key *out,
             return -1;
         /* the full name (each spelling), or a work that only knows the
          * initial(s) */
+        const char *joined = apart ? text_join2(a, fams[f], apart) : NULL;
+        if (apart && !joined)
+            return -1;
+        if (joined)
+            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, joined, NULL, 0, NULL};
         for (size_t g = 0; g < ng; g++) {
             char *full = text_join2(a, fams[f], givens[g]);
             if (!full)
                 return -1;
-            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full, NULL, 0};
+            out[(*n)++] = (shim_author_key){SHIM_AUTHOR_FULL, full,
+                                            joined ? ini : NULL, 0, joined};
         }
         out[(*n)++] = (shim_author_key){
-            ng ? SHIM_AUTHOR_FULL : SHIM_AUTHOR_INITIAL, initial, ini, 0};
+            ng ? SHIM_AUTHOR_FULL : SHIM_AUTHOR_INITIAL, initial, ini, 0, NULL};
     }
     return 0;
 }
@@ -200,7 +241,8 @@ int author_answers(arena *a, const char *name, int rules,
                   (full_bare && !strcmp(full_bare, k));
         }
         if (hit && keys[i].initials &&
-            (keys[i].kind == SHIM_AUTHOR_INITIAL || nk.given_is_initial))
+            (keys[i].kind == SHIM_AUTHOR_INITIAL || nk.given_is_initial ||
+             keys[i].strict_if))
             hit = initials_agree(a, &nk, keys[i].initials);
         if (hit)
             return 1;

@@ -17,8 +17,9 @@ extern "C" {
 #endif
 
 /* The most keys one name gives: 3 parses, each with 5 spellings of the
- * family name, each with 5 of the given name and the initial. */
-#define AUTHOR_KEYS_MAX 90
+ * family name, each with 5 of the given name, the initial and the given
+ * names joined. */
+#define AUTHOR_KEYS_MAX 105
 
 /* Append to out[*n..] the keys of the author filter `name` (as a user
  * wrote it; cleaned of TeX here) under the index's name rules `rules`:

@@ -46,7 +46,7 @@ const char *const LAYOUT_KEY = LAYOUT_META_LAYOUT;
  * count is exact.  Weight 0, like the filter it is.  A local database
  * only: xapian-tcpsrv cannot run it (author_query). */
 class InitialsSource : public Xapian::PostingSource {
-    std::string family, key, initials;
+    std::string family, key, initials, strict_if;
     int kind, rules;
     std::vector<Xapian::docid> docs; /* the works that answer, ascending */
     size_t at = 0;
@@ -55,13 +55,19 @@ class InitialsSource : public Xapian::PostingSource {
   public:
     InitialsSource(const std::string &family_, const shim_author_key &k,
                    int rules_)
-        : family(family_), key(k.key), initials(k.initials), kind(k.kind),
-          rules(rules_)
+        : family(family_), key(k.key), initials(k.initials),
+          strict_if(k.strict_if ? k.strict_if : ""), kind(k.kind), rules(rules_)
     {
+    }
+    /* the key it checks the works' names against */
+    shim_author_key checked() const
+    {
+        return shim_author_key{kind, key.c_str(), initials.c_str(), 0,
+                               strict_if.empty() ? nullptr : strict_if.c_str()};
     }
     Xapian::PostingSource *clone() const override
     {
-        const shim_author_key k{kind, key.c_str(), initials.c_str(), 0};
+        const shim_author_key k = checked();
         return new InitialsSource(family, k, rules);
     }
     void init(const Xapian::Database &db) override
@@ -72,7 +78,7 @@ class InitialsSource : public Xapian::PostingSource {
         const std::string term = kind == SHIM_AUTHOR_FULL
                                      ? LAYOUT_P_AUTHOR_FULL + key
                                      : LAYOUT_P_AUTHOR_FAMILY + family;
-        const shim_author_key k{kind, key.c_str(), initials.c_str(), 0};
+        const shim_author_key k = checked();
         docs.clear();
         Xapian::ValueIterator val = db.valuestream_begin(SLOT_AUTHORS);
         const Xapian::ValueIterator val_end = db.valuestream_end(SLOT_AUTHORS);
@@ -123,7 +129,7 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
     const std::string key = cut_key(k.key);
     if (k.initials && local && k.kind != SHIM_AUTHOR_FAMILY) {
         const std::string family = key.substr(0, key.find(' '));
-        const shim_author_key cut{k.kind, key.c_str(), k.initials, 0};
+        const shim_author_key cut{k.kind, key.c_str(), k.initials, 0, k.strict_if};
         return Xapian::Query((new InitialsSource(family, cut, rules))->release());
     }
     switch (k.kind) {
@@ -139,12 +145,37 @@ Xapian::Query author_query(const shim_author_key &k, int rules, bool local)
 
 } // namespace
 
+/* keys[0..n)'s strict_if, against h's terms (shim_author_keys_held,
+ * without the fence). */
+static void keys_held(shim_db *h, shim_author_key *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (keys[i].strict_if &&
+            !h->db.term_exists(LAYOUT_P_AUTHOR_FULL + cut_key(keys[i].strict_if))) {
+            keys[i].strict_if = nullptr;
+            keys[i].initials = nullptr;
+        }
+}
+
+extern "C" int shim_author_keys_held(shim_db *h, shim_author_key *keys,
+                                     size_t n, shim_err *e)
+{
+    try {
+        with_reopen(h, [&] { keys_held(h, keys, n); });
+        return 0;
+    } catch (...) {
+        return fail(e);
+    }
+}
+
 int author_name_query(shim_db *h, const std::string &name, Xapian::Query &out)
 {
     arena a = {};
     shim_author_key keys[AUTHOR_KEYS_MAX];
     size_t n = 0;
     const int rc = author_filter_keys(&a, name.c_str(), h->names, keys, &n);
+    if (rc == 0)
+        keys_held(h, keys, n);
     std::vector<Xapian::Query> alts;
     const bool local = all_local(h);
     for (size_t i = 0; rc == 0 && i < n; i++)

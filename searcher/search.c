@@ -736,6 +736,9 @@ static int author_query_keys(pdx_index *ix, arena *a, const char *name,
     if (rc)
         return handle_error(ix, PDX_EINVAL,
                             "author filter \"%s\" has no family name", name);
+    shim_err e = {0, ""};
+    if ((rc = shim_author_keys_held(ix->db, out, *n, &e)))
+        return handle_from_shim(ix, rc, &e);
     return 0;
 }
 

@@ -16,14 +16,28 @@ extern "C" {
 /* Kinds of author filter key: a folded family name (XAL), "family i"
  * (every XAF it begins), "family given" (XAF).  `initials`, when not
  * NULL, are the filter's two or more initials ("mh"), which the works'
- * author names are checked against (searcher/author_keys.c). */
+ * author names are checked against (searcher/author_keys.c).
+ * `strict_if`: for the first given name's key of a name written with two
+ * given names apart ("Ming Hsuan Yang": "yang ming"), the key of the two
+ * joined ("yang minghsuan"), as the index keys "Ming-Hsuan"; while the
+ * index holds it, an author with full given names answers the key only
+ * when their initials open with `initials` ("Ming-Hsuan", "Ming H.", not
+ * "Ming": another person), and shim_author_keys_held clears it, and
+ * the initials, where it does not ("Yann André LeCun" finds Yann
+ * LeCun). */
 enum { SHIM_AUTHOR_FAMILY, SHIM_AUTHOR_INITIAL, SHIM_AUTHOR_FULL };
 typedef struct shim_author_key {
     int kind;
     const char *key;
     const char *initials;
     unsigned group;  /* which filter value it came from (filters_all) */
+    const char *strict_if;
 } shim_author_key;
+
+/* keys[0..n)'s strict_if cleared where the index h does not hold it
+ * (see above).  0, or an error code with e set. */
+int shim_author_keys_held(shim_db *h, shim_author_key *keys, size_t n,
+                          shim_err *e);
 
 /* The author: values of one query, as written (the first few). */
 #define SHIM_QUERY_AUTHORS 4

@@ -203,6 +203,32 @@ def author_matches(query, display):
     return author_matches_as_written(query, display)
 
 
+# (family, first given name) of every author of the records searched:
+# the full names the index holds (held_names sets it)
+HELD = set()
+HELD_OF = None
+
+
+def held_names(recs):
+    """Make HELD the names of recs' authors (once for a list of records)."""
+    global HELD, HELD_OF
+    if HELD_OF is not recs:
+        HELD = {name_parts(a)[:2] for r in recs for a in r["authors"]}
+        HELD_OF = recs
+        author_matches.cache_clear()
+
+
+def given_apart(query):
+    """The given names of a name written given names first or after its
+    comma, two or more whole words apart ("Hyun Woo"), joined and folded
+    ("hyunwoo"); else ""."""
+    given = split_name(query)[1]
+    words = given.split()
+    if len(words) < 2 or not all(whole(w) and "-" not in w for w in words):
+        return ""
+    return fold("".join(words))
+
+
 def author_matches_as_written(query, display):
     qf, qg, qinit = name_parts(query)
     wf, wg, winit = name_parts(display)
@@ -210,6 +236,14 @@ def author_matches_as_written(query, display):
         return False
     if not qg:
         return True
+    apart = "" if qinit else given_apart(query)
+    if apart and not winit:
+        # "Hyun Woo Park": Hyun-woo Park, and, while the index holds that
+        # name, a Hyun Park only with the initials of both ("Hyun W.")
+        if wg == apart:
+            return True
+        if (qf, apart) in HELD:
+            return wg == qg and given_initials(display).startswith(given_initials(query))
     if qinit:
         q, w = given_initials(query), given_initials(display)
         if len(q) >= 2:  # "Y.-H. Wang": the initials of every given name
@@ -284,6 +318,7 @@ def cat_matches(q, cats):
 def expected(recs, year=None, cats=(), authors=(), may_be_empty=False, as_query=False,
              year_text=None, year_query=False):
     out = set()
+    held_names(recs)
     for r in recs:
         if year:
             lo, hi = year
@@ -427,6 +462,13 @@ suite(db, recs, [
     ("samples: --author 'Wróbel, Tomasz'", dict(authors=["Wróbel, Tomasz"])),
     ("samples: --author 'T. Wrobel'", dict(authors=["T. Wrobel"])),
     ("samples: --author 'Jan van der Berg'", dict(authors=["Jan van der Berg"])),
+    # given names written apart: the hyphenated name they join, which the
+    # index holds ("Hyun-woo Park"), else the first one alone
+    ("samples: --author 'Hyun Woo Park'", dict(authors=["Hyun Woo Park"])),
+    ("samples: --author 'Park, Hyun Woo'", dict(authors=["Park, Hyun Woo"])),
+    ("samples: author:\"Hyun Woo Park\" in the query", dict(authors=["Hyun Woo Park"], as_query=True)),
+    ("samples: --author 'Ingrid Maria Løvås' (no such joined name)",
+     dict(authors=["Ingrid Maria Løvås"])),
     ("samples: author:\"T. Wrobel\" author:Mehta in the query", dict(authors=["T. Wrobel", "Mehta"], as_query=True)),
     ("samples: --author 'Chiara De Santis' --author Ibanez", dict(authors=["Chiara De Santis", "Ibanez"], may_be_empty=True)),
     ("samples: --author 'Chiara De Santis|Ibanez'", dict(authors=["Chiara De Santis|Ibanez"])),

@@ -37,6 +37,22 @@ static int answers(const char *filter, const char *record)
     return r;
 }
 
+/* answers(), with the keys as shim_author_keys_held leaves them for an
+ * index that holds none of their strict_if keys. */
+static int answers_unheld(const char *filter, const char *record)
+{
+    arena a = {0};
+    shim_author_key k[AUTHOR_KEYS_MAX];
+    size_t n = 0;
+    CHECK_INT(author_filter_keys(&a, filter, 2, k, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        if (k[i].strict_if)
+            k[i].strict_if = k[i].initials = NULL;
+    int r = author_answers(&a, record, 2, k, n);
+    arena_free(&a);
+    return r;
+}
+
 static void test_spellings(void)
 {
     /* Müller, Muller and Mueller are one family name */
@@ -88,6 +104,18 @@ static void test_initials(void)
     CHECK(answers("Sun-Hee Varga", "S.-H. Varga"));
     CHECK(!answers("Sun-Hee Varga", "Sun Varga"));
     CHECK(!answers("Sun-Hee Varga", "S. J. Varga"));
+    /* given names written apart: the hyphenated name they join, and the
+     * first one only with the initials of both while the index holds the
+     * joined one ("Ming Hsuan Yang" is not Ming Yang) */
+    CHECK(has_key("Sun Hee Varga", SHIM_AUTHOR_FULL, "varga sunhee"));
+    CHECK(has_key("Varga, Sun Hee", SHIM_AUTHOR_FULL, "varga sunhee"));
+    CHECK(!has_key("Sun H. Varga", SHIM_AUTHOR_FULL, "varga sunh"));
+    CHECK(answers("Sun Hee Varga", "Sun-Hee Varga"));
+    CHECK(answers("Sun Hee Varga", "Sun H. Varga"));
+    CHECK(answers("Sun Hee Varga", "S. H. Varga"));
+    CHECK(!answers("Sun Hee Varga", "Sun Varga"));
+    CHECK(!answers("Sun Hee Varga", "Sun-Jin Varga"));
+    CHECK(answers_unheld("Sun Hee Varga", "Sun Varga"));
     /* transliterations answer each other */
     CHECK(answers("Jörg Brünnhofer", "Joerg Bruennhofer"));
     CHECK(answers("Brunnhofer, J.", "Jörg Brünnhofer"));
