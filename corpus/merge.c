@@ -381,6 +381,17 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
     if (!s || !n)
         return MERGE_ID_NONE;
     const char *r;
+    /* a reference's arXiv line as Google Scholar and DBLP write it:
+     * "arXiv preprint arXiv:2103.00823", "CoRR abs/2103.00823" (the
+     * period that ends the reference left out) */
+    if ((r = after(s, "arxiv preprint ")) || (r = after(s, "corr abs/")) ||
+        (r = after(s, "corr, abs/"))) {
+        char *id = arena_strndup(a, r, strlen(r) - (s[n - 1] == '.'));
+        if (!id)
+            return MERGE_ID_NONE;
+        const merge_id_kind k = merge_id_form(a, id, value);
+        return k == MERGE_ID_ARXIV ? k : (*value = NULL, MERGE_ID_NONE);
+    }
     /* an address copied without its scheme, as a browser's bar shows it */
     static const char *const hosts[] = {
         "arxiv.org/", "www.arxiv.org/", "export.arxiv.org/", "doi.org/",
@@ -430,7 +441,9 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
     }
     if ((r = after(s, "arxiv:"))) {
         /* as arXiv's listings and Scholar cite it: "arXiv:2103.00823
-         * [cs.CV]" */
+         * [cs.CV]", and with a space after the colon */
+        while (*r == ' ')
+            r++;
         char *b = strstr(r, " [");
         if (b && b[strlen(b) - 1] == ']')
             *b = '\0';
@@ -438,12 +451,18 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
                                            : MERGE_ID_NONE;
     }
     if ((r = after(s, "doi:")) || (s[0] == '1' && s[1] == '0' && s[2] == '.' &&
-                                   strchr(s, '/') && (r = s)))
+                                   strchr(s, '/') && (r = s))) {
+        while (*r == ' ') /* "doi: 10.1000/x" */
+            r++;
         return (*value = record_doi_normalize(a, r)) ? MERGE_ID_DOI
                                                      : MERGE_ID_NONE;
-    if ((r = after(s, "pmid:")) || (r = after(s, "pmid ")))
+    }
+    if ((r = after(s, "pmid:")) || (r = after(s, "pmid "))) {
+        while (*r == ' ') /* "PMID: 12345678", as PubMed's citations write it */
+            r++;
         return record_pmid_valid(r) ? (*value = r, MERGE_ID_PMID)
                                     : MERGE_ID_NONE;
+    }
     if ((r = after(s, "pmcid:")))
         return (*value = r, MERGE_ID_PMCID);
     if ((r = after(s, "pmc")) && all_digits(r, strlen(r)))

@@ -93,12 +93,15 @@ char *merge_place_term(arena *a, const char *source, const char *key);
  * may come without its https://):
  *   arXiv    2103.00823, 2103.00823v2, arXiv:2103.00823, hep-th/9901001,
  *            https://arxiv.org/abs/..., .../pdf/....pdf, .../html/...,
- *            "arXiv:2103.00823 [cs.CV]", huggingface.co/papers/...,
+ *            "arXiv:2103.00823 [cs.CV]", "arXiv: 2103.00823",
+ *            "arXiv preprint arXiv:2103.00823" (Scholar's reference),
+ *            "CoRR abs/2103.00823" (DBLP's), huggingface.co/papers/...,
  *            alphaxiv.org/abs/...
- *   DOI      10.1234/x, doi:10.1234/x, https://doi.org/..., dx.doi.org
+ *   DOI      10.1234/x, doi:10.1234/x, doi: 10.1234/x, https://doi.org/...,
+ *            dx.doi.org
  *            (arXiv's, 10.48550/arXiv.ID, names ID's work too:
  *            merge_id_keys, record_arxiv_doi)
- *   PMID     PMID:123, pmid 123, pubmed.ncbi.nlm.nih.gov/123,
+ *   PMID     PMID:123, PMID: 123, pmid 123, pubmed.ncbi.nlm.nih.gov/123,
  *            ncbi.nlm.nih.gov/pubmed/123
  *   PMCID    PMC123, PMCID:PMC123, the PMC article URLs
  *   OpenAlex W123, https://openalex.org/W123

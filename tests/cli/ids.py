@@ -11,9 +11,10 @@ own fields:
               .../pdf/IDv2 (old-style ids, hep-th/9901001, too); on a few
               works arxiv.org/abs/IDv2, .../html/IDv1, "arXiv:ID [cs.CV]",
               arXiv's DOI 10.48550/arXiv.ID (and its doi.org address),
-              huggingface.co/papers/ID and alphaxiv.org/abs/ID
-    DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D
-    PMID      PMID:P, pmid:P, https://pubmed.ncbi.nlm.nih.gov/P/,
+              huggingface.co/papers/ID, alphaxiv.org/abs/ID, "arXiv: ID",
+              Scholar's "arXiv preprint arXiv:ID." and DBLP's "CoRR abs/ID"
+    DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D, doi: D
+    PMID      PMID:P, pmid:P, PMID: P, https://pubmed.ncbi.nlm.nih.gov/P/,
               https://www.ncbi.nlm.nih.gov/pubmed/P
     OpenAlex  W1, w1, https://openalex.org/W1
     its id    as it is
@@ -81,14 +82,17 @@ for w in works.values():
             forms += [(f, wid, ("arxiv more", i)) for i, f in enumerate((
                 "arxiv.org/abs/%sv2" % a, "https://arxiv.org/html/%sv1" % a, "arXiv:%s [cs.CV]" % a,
                 "10.48550/arXiv." + a, "https://doi.org/10.48550/arXiv." + a,
-                "https://huggingface.co/papers/" + a, "https://www.alphaxiv.org/abs/" + a))]
+                "https://huggingface.co/papers/" + a, "https://www.alphaxiv.org/abs/" + a,
+                # a reference's arXiv line: a space after the colon,
+                # Google Scholar's and DBLP's
+                "arXiv: " + a, "arXiv preprint arXiv:%s." % a, "CoRR abs/" + a))]
     for d in (w.get("doi") or "").split()[:1]:
         if len(by_doi[d.lower()]) == 1:
             forms += [(f, wid, ("doi", i)) for i, f in enumerate(("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
-                                                                  "http://dx.doi.org/" + d, d))]
+                                                                  "http://dx.doi.org/" + d, d, "doi: " + d))]
     p = w.get("pmid")
     if p and len(by_pmid[p]) == 1:
-        forms += [(f, wid, ("pmid", i)) for i, f in enumerate(("PMID:" + p, "pmid:" + p,
+        forms += [(f, wid, ("pmid", i)) for i, f in enumerate(("PMID:" + p, "pmid:" + p, "PMID: " + p,
                                                                 "https://pubmed.ncbi.nlm.nih.gov/%s/" % p,
                                                                 "https://www.ncbi.nlm.nih.gov/pubmed/" + p))]
     o = w.get("openalex_id")
