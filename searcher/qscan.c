@@ -990,13 +990,54 @@ static int person_name(const char *t, size_t n, size_t *s, size_t *e)
     return words >= 2 && (names >= 2 || (names == 1 && initials));
 }
 
+/* The length of a separator of a list of names at t[i..n): "and" or
+ * "&" between spaces (the spaces before it included), or 0. */
+static size_t and_at(const char *t, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && is_space(t[j]))
+        j++;
+    if (j == i && i > 0)
+        return 0;
+    size_t w = j + 3 <= n && !strncmp(t + j, "and", 3) ? 3 : j < n && t[j] == '&' ? 1 : 0;
+    return w && j + w < n && is_space(t[j + w]) ? j + w - i : 0;
+}
+
+/* A whole query that is a list of people's names, each as person_name
+ * reads one ("Kaiming He, Jian Sun", "Yann LeCun and Yoshua Bengio",
+ * "Ming-Hsuan Yang; Jan van der Berg"): two to CITE_NAMES of them,
+ * commas, semicolons, "and" or "&" between (an Oxford comma or not).
+ * Each name in names[0..*nn). */
+static int person_names(const char *t, size_t n, size_t names[][2], size_t *nn)
+{
+    size_t i = 0, m = 0;
+    while (i < n) {
+        size_t j = i, sep = 0;
+        while (j < n && t[j] != ',' && t[j] != ';' && !(sep = and_at(t, n, j)))
+            j++;
+        size_t s, e;
+        if (m == CITE_NAMES || !person_name(t + i, j - i, &s, &e))
+            return 0;
+        names[m][0] = i + s, names[m][1] = i + e, m++;
+        if (j == n)
+            break;
+        i = j + (sep ? sep : 1);
+        if (!sep) /* after a comma, "and" may follow (an Oxford comma) */
+            i += and_at(t, n, i);
+        if (i >= n)
+            return 0; /* a separator last */
+    }
+    *nn = m;
+    return m >= 2;
+}
+
 size_t qscan_author_names(const char *t, size_t n, size_t (*names)[2],
                           size_t most)
 {
     size_t pn[CITE_NAMES][2], npn = 0, ps, pe;
     if (person_name(t, n, &ps, &pe))
         pn[0][0] = ps, pn[0][1] = pe, npn = 1;
-    else if (!pubmed_names(t, n, pn, &npn))
+    else if (!person_names(t, n, pn, &npn) && !pubmed_names(t, n, pn, &npn))
         npn = 0;
     if (npn > most)
         return 0;

@@ -281,6 +281,24 @@ int main(void)
     /* not: initials without a name before them, a name in small letters */
     CHECK_STR(citations("X. et al. 2020"), "X. et al. 2020");
     CHECK_STR(citations("see wang X. et al. 2020"), "see wang X. et al. 2020");
+    /* a list of people's names, every one */
+    CHECK_STR(citations("Kaiming He, Jian Sun"),
+              "author:\"Kaiming He\" AND author:\"Jian Sun\" | read \"Kaiming He, Jian Sun\" as "
+              "author:\"Kaiming He\" AND author:\"Jian Sun\" (in quotes, as words) [a]");
+    CHECK_STR(citations("Yann LeCun, Yoshua Bengio, and G. E. Hinton"),
+              "author:\"Yann LeCun\" AND author:\"Yoshua Bengio\" AND author:\"G. E. Hinton\" | "
+              "read \"Yann LeCun, Yoshua Bengio, and G. E. Hinton\" as author:\"Yann LeCun\" AND "
+              "author:\"Yoshua Bengio\" AND author:\"G. E. Hinton\" (in quotes, as words) [a]");
+    CHECK_STR(citations("Jan van der Berg & Ruair\xc3\xad \xc3\x93 Conaill"),
+              "author:\"Jan van der Berg\" AND author:\"Ruair\xc3\xad \xc3\x93 Conaill\" | read "
+              "\"Jan van der Berg & Ruair\xc3\xad \xc3\x93 Conaill\" as author:\"Jan van der Berg\" AND "
+              "author:\"Ruair\xc3\xad \xc3\x93 Conaill\" (in quotes, as words) [a]");
+    /* not: a separator last, words not names beside a name (capitalised
+     * words are read as names, and searched as words when no author
+     * has them, as one name is) */
+    CHECK_STR(citations("Kaiming He, Jian Sun,"), "Kaiming He, Jian Sun,");
+    CHECK_STR(citations("Kaiming He and"), "Kaiming He and");
+    CHECK_STR(citations("Kaiming He, deep learning"), "Kaiming He, deep learning");
     /* Irish particles, capitalised, and the family name first with its
      * particles before the comma */
     CHECK_STR(citations("Diarmuid \xc3\x93 S\xc3\xa9\x61ghdha"),
