@@ -661,6 +661,19 @@ static int name_before(const char *t, size_t from, size_t ne, int cap,
     return 1;
 }
 
+/* Back from t[s] over spaces, a comma and spaces ("Wang, " before
+ * "X."): where what stands before them ends (from at the least). */
+static size_t back_over_comma(const char *t, size_t from, size_t s)
+{
+    while (s > from && is_space(t[s - 1]))
+        s--;
+    if (s > from && t[s - 1] == ',')
+        s--;
+    while (s > from && is_space(t[s - 1]))
+        s--;
+    return s;
+}
+
 /* The initials that end at ne, after a family name ("Wang, X." and
  * "Wang X" of "Wang, X. et al." and "Wang X, et al.", "Ho, J.-P.",
  * "Manning, C. D."): one to three capitals with their dots, or two
@@ -684,14 +697,8 @@ static int initials_before(const char *t, size_t from, size_t ne, size_t *fe)
     }
     if (!caps || caps > (dots ? 3u : 2u) || s == from || !is_space(t[s - 1]))
         return 0;
-    while (s > from && is_space(t[s - 1]))
-        s--;
-    if (s > from && t[s - 1] == ',')
-        s--;
-    while (s > from && is_space(t[s - 1]))
-        s--;
-    *fe = s;
-    return s > from;
+    *fe = back_over_comma(t, from, s);
+    return *fe > from;
 }
 
 /* Does a capitalised word stand before t[s], spaces and commas between:
@@ -748,13 +755,7 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
                           size_t *end)
 {
     const int paren = y > from && t[y - 1] == '(';
-    size_t ne = y - paren, k = ne;
-    while (ne > from && is_space(t[ne - 1]))
-        ne--;
-    if (ne > from && t[ne - 1] == ',')
-        ne--;
-    while (ne > from && is_space(t[ne - 1]))
-        ne--;
+    const size_t k = y - paren, ne = back_over_comma(t, from, k);
     if (ne == k && !paren)
         return 0; /* "Hinton2006" */
     size_t ns;
