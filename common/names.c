@@ -70,25 +70,39 @@ static size_t split_words(const char *s, size_t n, span *w, size_t max)
     return k;
 }
 
-/* is_particle, whatever the case ("Van", "DE"); and the Irish ones,
- * which are written in capitals ("Ó Conaill", "Ní Bhriain", "Mac
- * Mathúna", "O Connell"). */
-static int is_particle_ci(const char *w, size_t n)
+/* w[0..n) in lower case (its ASCII letters) in low[0..n), or 0 when it
+ * does not fit there. */
+static int lower_word(const char *w, size_t n, char low[8])
+{
+    if (n == 0 || n >= 8)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)w[i]);
+    return 1;
+}
+
+int text_name_irish_particle(const char *w, size_t n)
 {
     static const char *const irish[] = {
         "o", "\xc3\xb3", "\xc3\x93", "n\xc3\xad", "nic", "mac", "mc",
         "ua", "u\xc3\xad"};
     char low[8];
-    if (n == 0 || n >= sizeof low)
+    if (!lower_word(w, n, low))
         return 0;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)w[i]);
-    if (is_particle(low, n))
-        return 1;
     for (size_t i = 0; i < sizeof irish / sizeof irish[0]; i++)
         if (strlen(irish[i]) == n && !memcmp(irish[i], low, n))
             return 1;
     return 0;
+}
+
+/* is_particle, whatever the case ("Van", "DE"); and the Irish ones,
+ * which are written in capitals ("Ó Conaill", "Ní Bhriain", "Mac
+ * Mathúna", "O Connell"). */
+static int is_particle_ci(const char *w, size_t n)
+{
+    char low[8];
+    return (lower_word(w, n, low) && is_particle(low, n)) ||
+           text_name_irish_particle(w, n);
 }
 
 /* Is w[0..n) the y that joins two family names ("Ortega y Gasset",

@@ -105,6 +105,10 @@ char *text_name_initials(arena *a, const name_keys *k);
 int text_name_keys(arena *a, const char *name, name_keys *out);
 /* Is the n-byte word w a name's suffix ("Jr", "Jr.", "Sr.", "III")? */
 int text_name_is_suffix(const char *w, size_t n);
+/* Is the n-byte word w an Irish particle that opens a family name ("Ó"
+ * of Ó Conaill, "Ní", "Nic", "Mac", "Mc", "Ua", "Uí", "O"), in any case
+ * of its ASCII letters? */
+int text_name_irish_particle(const char *w, size_t n);
 
 /* The name rules an index was built with (its LAYOUT_META_NAMES): 1, a
  * hyphenated given name is its first part ("Ming-Hsuan" as "ming"); 2, a

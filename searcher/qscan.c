@@ -535,24 +535,25 @@ static int name_byte(unsigned char c)
 
 /* The particles a family name may begin with, in lower case or
  * capitalised ("van der Berg", "De Santis", "La Fontaine"), and the
- * Irish ones, capitalised as Irish writes them ("Diarmuid Ó Séaghdha",
- * "Ó Conaill", "Ní Bhriain", "Mac Mathúna"; common/names.c keys the
- * authors' names with them). */
+ * Irish ones (text_name_irish_particle, as common/names.c keys the
+ * authors' names), capitalised as Irish writes them ("Diarmuid Ó
+ * Séaghdha", "Ní Bhriain", "Mac Mathúna"; not "MAC" nor "mac"). */
 static int particle(const char *t, size_t n)
 {
     static const char *const p[] = {"van", "von", "de", "der", "del", "della",
                                     "den", "di", "da", "du", "dos", "le",
                                     "la", "ter", "ten"};
-    static const char *const irish[] = {"\xc3\x93", "O", "N\xc3\xad", "Nic",
-                                        "Mac", "Mc", "Ua", "U\xc3\xad"};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (strlen(p[i]) == n && tolower((unsigned char)t[0]) == p[i][0] &&
             !memcmp(p[i] + 1, t + 1, n - 1))
             return 1;
-    for (size_t i = 0; i < sizeof irish / sizeof irish[0]; i++)
-        if (strlen(irish[i]) == n && !memcmp(irish[i], t, n))
-            return 1;
-    return 0;
+    if (!text_name_irish_particle(t, n) ||
+        !(isupper((unsigned char)t[0]) || (n >= 2 && !memcmp(t, "\xc3\x93", 2))))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (isupper((unsigned char)t[i]))
+            return 0;
+    return 1;
 }
 
 /* Does t[i..n) begin with "et al" as words (any case), a '.' after "al"
