@@ -36,7 +36,12 @@
  * compound of two words joined by a hyphen is also indexed as one word,
  * its parts joined, at the position of its last part ("pre-trained" is
  * pre, train and pretrain), so that a search for the closed word finds
- * the works that write the compound (TextTerms::compounds).  Lucene's
+ * the works that write the compound (TextTerms::compounds).  Of a
+ * compound of three parts or more, only a name of letters and a version
+ * of digits ("Phi-3-mini", "GPT-4-turbo") are joined, at the version's
+ * position: such a model name is searched closed ("phi3") as often as
+ * hyphenated, where "state-of-the-art" joined would be a word no one
+ * types.  Lucene's
  * word_delimiter_graph filter does the same with catenate_words; Xapian's
  * TermGenerator does not, and the query parser reads "pre-trained" as a
  * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
@@ -300,6 +305,27 @@ static bool joinable(const std::string &a, const std::string &b)
     auto starred = [](const std::string &p) { return !p.empty() && p.back() == '*'; };
     return (letters(a) || letters(b)) && !pointed(a) && !pointed(b) &&
            !starred(a) && !starred(b);
+}
+
+/* Do the first two parts of a compound of three or more make a name and
+ * its version, to join as a compound of two is: letters alone and digits
+ * alone ("Phi-3-mini", "GPT-4-turbo", "Llama-3-8B", "COVID-19-related":
+ * phi3, gpt4, llama3, covid19)?  Other runs of three are left apart
+ * ("state-of-the-art", "k-means-based": where a word ends is not
+ * known). */
+static bool version_pair(const std::string &a, const std::string &b)
+{
+    auto letters = [](const std::string &p) {
+        return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+        });
+    };
+    auto digits = [](const std::string &p) {
+        return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        });
+    };
+    return letters(a) && digits(b);
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A
@@ -595,7 +621,8 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             if (parts == 1 && linked) {
                 compound = w;
                 compound_at = at;
-            } else if (parts == 2 && !linked && joinable(compound, w)) {
+            } else if (parts == 2 && (linked ? version_pair(compound, w)
+                                              : joinable(compound, w))) {
                 compound += w;
                 if (at)
                     compound_at = at;

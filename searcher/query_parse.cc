@@ -1132,7 +1132,12 @@ static bool combines(Xapian::Query::op op)
  *     closed word is not split: nothing tells where; an index that joins
  *     its works' compounds, LAYOUT_META_COMPOUNDS, finds them under the
  *     closed word itself);
- *   - a Greek letter with its name, and the name with the letter;
+ *   - a Greek letter with its name, and the name with the letter, and
+ *     so a letter with a number as its script in each of its writings
+ *     (greek_script: β1, β_1, β-1, beta1, Beta-1 meet); such a word is
+ *     not also the phrase of its two runs, since "beta 1" holds mostly
+ *     formulas ($\beta=1$, \beta+1), and in an index that joins its
+ *     compounds the typed phrase of β-1 is dropped for the same reason;
  *   - a word the query writes with ä, ö, ü or ß with its German
  *     transliteration (ae, oe, ue, ss), and a word holding ae, oe or ue
  *     with the plain vowel, or ss with ß, when more works hold that
@@ -1277,33 +1282,51 @@ static bool script_number(const std::string &s)
     return true;
 }
 
-/* The stem s written the other way: a Greek letter as its name's stem,
+/* s split as a Greek letter (or its name, as the index keeps "$\pi_0$")
+ * with a number as its script, with or without the underscore the index
+ * keeps after a letter ("π0", "π_0", "pi0"): its pair {letter, name} and
+ * the number; false when s is no such word. */
+static bool greek_script(const std::string &s, const char *const *&g,
+                         std::string &num)
+{
+    for (const auto &pair : text_greek)
+        for (int w = 0; w < 2; w++) {
+            const size_t n = strlen(pair[w]);
+            if (s.size() <= n || s.compare(0, n, pair[w]))
+                continue;
+            const bool under = s[n] == '_';
+            num = s.substr(n + under);
+            if (script_number(num)) {
+                g = pair;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The stem s written the other ways: a Greek letter as its name's stem,
  * and that stem as its letters (sigma: σ and ς); a letter with a number
- * as its script as the name with it and the letter with or without the
- * underscore the index keeps after it ("π0": pi0 and π_0; "pi0": π0 and
- * π_0; "π_0": pi0 and π0, as "$\pi_0$", "π_0", "π0" and "pi0" write one
+ * as its script (greek_script) as the name with it and the letter with
+ * and without the underscore ("π0": pi0 and π_0; "pi0": π0 and π_0;
+ * "π_0": pi0 and π0, as "$\pi_0$", "π_0", "π0" and "pi0" write one
  * model); none when s is neither. */
 std::vector<std::string> greek_swap(const Variants &v, const std::string &s)
 {
     std::vector<std::string> out;
-    for (const auto &g : text_greek) {
-        const std::string letter = g[0], name = g[1];
-        if (s == letter)
-            out.push_back(v.h->stem(name));
-        else if (s == v.h->stem(name))
-            out.push_back(letter);
-        else if (s.size() > letter.size() && !s.compare(0, letter.size(), letter)) {
-            const bool under = s[letter.size()] == '_';
-            const std::string num = s.substr(letter.size() + under);
-            if (script_number(num)) {
-                out.push_back(name + num);
-                out.push_back(under ? letter + num : letter + "_" + num);
-            }
-        } else if (s.size() > name.size() && !s.compare(0, name.size(), name) &&
-                   script_number(s.substr(name.size()))) {
-            out.push_back(letter + s.substr(name.size()));
-            out.push_back(letter + "_" + s.substr(name.size()));
-        }
+    const char *const *g;
+    std::string num;
+    if (greek_script(s, g, num)) {
+        for (const std::string &w : {std::string(g[0]) + num, std::string(g[0]) + "_" + num,
+                                     std::string(g[1]) + num})
+            if (w != s)
+                out.push_back(w);
+        return out;
+    }
+    for (const auto &pair : text_greek) {
+        if (s == pair[0])
+            out.push_back(v.h->stem(pair[1]));
+        else if (s == v.h->stem(pair[1]))
+            out.push_back(pair[0]);
     }
     return out;
 }
@@ -1329,7 +1352,16 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
             alts.emplace_back(term);
     };
     std::vector<std::string> runs;
-    if (v.phrases && letter_digit_runs(s, runs)) {
+    const char *const *g;
+    std::string num;
+    /* A Greek letter or its name with a number as its script ("β1",
+     * "beta1") gets its other writings (greek_swap), not the phrase of
+     * its runs: in papers "β 1" and "beta 1" are mostly what a formula
+     * leaves ("$\beta = 1$", "β+1"; on the arXiv 101k, 8 of the 12 works
+     * the phrase "beta 1" matched), and a name with its version before a
+     * third part ("Phi-3-mini") is indexed joined too (phi3). */
+    const bool scripted = greek_script(s, g, num);
+    if (v.phrases && !scripted && letter_digit_runs(s, runs)) {
         std::vector<Xapian::Query> parts;
         bool held = true;
         for (const std::string &r : runs) {
@@ -1341,8 +1373,8 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
             alts.emplace_back(Xapian::Query::OP_PHRASE, parts.begin(),
                               parts.end(), static_cast<Xapian::termcount>(parts.size()));
     }
-    for (const std::string &g : greek_swap(v, s))
-        add(g);
+    for (const std::string &w : greek_swap(v, s))
+        add(w);
     auto u = v.umlaut.find(s);
     if (u != v.umlaut.end())
         add(u->second);
@@ -1491,22 +1523,43 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
     /* a hyphenated compound of the query, with its parts written as one
      * word ("pre-trained" with pretrained), when works hold that */
     auto closed = stems.size() == n ? v.closed.find(stems) : v.closed.end();
-    if (closed != v.closed.end() &&
-        v.h->db.get_termfreq(p + closed->second) > 0) {
+    /* the closed form, and for "β-1" and "beta-1" its other writings
+     * ("β1", "β_1", "beta1", as "$\beta_1$" is kept), those held */
+    std::vector<std::string> joined_forms;
+    if (closed != v.closed.end()) {
+        joined_forms = greek_swap(v, closed->second);
+        joined_forms.insert(joined_forms.begin(), closed->second);
+        joined_forms.erase(std::remove_if(joined_forms.begin(), joined_forms.end(),
+                                          [&](const std::string &f) {
+                                              return v.h->db.get_termfreq(p + f) == 0;
+                                          }),
+                           joined_forms.end());
+    }
+    if (!joined_forms.empty()) {
         changed = true;
         std::vector<std::string> parts;
         for (const std::string &st : stems)
             parts.push_back(p + st);
-        std::vector<Xapian::Query> alts{
-            q, closed_variant(v.h->db, p + closed->second, parts)};
+        /* "β-1" is β1, joined in the index as a compound is: the phrase
+         * "β 1" would also hold "β = 1" and "β+1" (vary_term) */
+        const char *const *g;
+        std::string num;
+        const bool scripted =
+            greek_script(closed->second, g, num) &&
+            v.h->db.get_metadata(LAYOUT_META_COMPOUNDS) == LAYOUT_COMPOUNDS_JOINED;
+        std::vector<Xapian::Query> alts;
+        if (!scripted)
+            alts.push_back(q);
+        for (const std::string &f : joined_forms)
+            alts.push_back(closed_variant(v.h->db, p + f, parts));
         /* k-means with kmeans++ too */
         auto sfx = v.suffixed.find(closed->second);
         if (sfx != v.suffixed.end())
             for (const std::string &st : sfx->second)
                 if (v.h->db.get_termfreq(p + st) > 0)
                     alts.push_back(closed_variant(v.h->db, p + st, parts));
-        return with_greek(
-            Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end()));
+        const Xapian::Query out(Xapian::Query::OP_OR, alts.begin(), alts.end());
+        return scripted ? out : with_greek(out);
     }
     if (stems.size() != n)
         return with_greek(q);
@@ -1694,6 +1747,38 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             if (split && bare)
                 joined.emplace_back(one, letters_digits ? std::vector<std::string>()
                                                         : stems);
+        }
+    }
+    /* A Greek letter with a number after a hyphen ("β-1"), outside
+     * quotes: a compound as "beta-1" is, which the bytes above do not
+     * take for letters. */
+    {
+        bool quoted = false;
+        for (size_t i = 0; i < raw.size();) {
+            if (const size_t len = quote_at(raw, i)) {
+                quoted = !quoted;
+                i += len;
+                continue;
+            }
+            size_t at = i++;
+            if (quoted || (at > 0 && text_word_byte(static_cast<unsigned char>(raw[at - 1]))))
+                continue;
+            for (const auto &g : text_greek) {
+                const size_t n = strlen(g[0]);
+                if (raw.compare(at, n, g[0]) || at + n >= raw.size() || raw[at + n] != '-')
+                    continue;
+                size_t e = at + n + 1;
+                while (e < raw.size() && (isdigit(static_cast<unsigned char>(raw[e])) ||
+                                          (raw[e] == '.' && e + 1 < raw.size() &&
+                                           isdigit(static_cast<unsigned char>(raw[e + 1])))))
+                    e++;
+                const std::string num = raw.substr(at + n + 1, e - at - n - 1);
+                if (script_number(num) &&
+                    (e == raw.size() || !text_word_byte(static_cast<unsigned char>(raw[e]))))
+                    v.closed[{h->stem(g[0]), num}] = h->stem(g[0] + num);
+                i = e;
+                break;
+            }
         }
     }
     /* A word's suffixed variants only in a query of that word alone (or

@@ -117,6 +117,18 @@ TITLES = {
     "v64": ("A \u03c00 baseline", "Arms."),
     "v65": ("pi0 on a budget", "Grippers."),
     "v66": ("The policy \u03c0 and 0 faults", "Unrelated."),
+    # and so is one of the letter's number written with a hyphen, or
+    # split as a compound of three parts leaves it
+    "v67": ("The \u03b21 integrin in adhesion", "Cells."),
+    "v68": ("Beta1 receptors in mice", "Hearts."),
+    "v69": ("Setting $\\beta_1$ in Adam", "Momentum."),
+    "v70": ("Momentum \u03b2_1 schedules", "Optimisers."),
+    "v71": ("A \u03b2-1 integrin knockout", "Mice."),
+    "v72": ("Beta-1-selective blockers", "Doses."),
+    "v73": ("The \u03b22 receptor", "Lungs."),
+    # but not the letter and a number apart, as a formula leaves them
+    "v74": ("Losses with $\\beta = 1$", "Weights."),
+    "v75": ("Bounds of order \u03b2+1", "Rates."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -144,14 +156,17 @@ def ids(q):
     return sorted(h["id"] for h in json.loads(p.stdout)["hits"])
 
 
-BETA = ["v10", "v27", "v28", "v9"]
+BETA = ["v10", "v27", "v28", "v71", "v72", "v74", "v75", "v9"]
 GAMMA_RAY = ["v23", "v24", "v25"]
 NAVIER_STOKES = ["v29", "v31"]
 L1 = ["v42", "v43", "v44", "v45", "v46"]
 L1_NORM = ["v42", "v44", "v45"]
 KMEANS = ["v56", "v57", "v58", "v59"]
 PI0 = ["v62", "v63", "v64", "v65"]
+BETA1 = ["v67", "v68", "v69", "v70", "v71", "v72"]
 CASES = [
+    ("\u03b21", BETA1), ("beta1", BETA1), ("\u03b2_1", BETA1), ("$\\beta_1$", BETA1),
+    ("\u03b2-1", BETA1), ("beta-1", BETA1), ("Beta1", BETA1),
     ("\u03c00", PI0), ("pi0", PI0), ("\u03c0_0", PI0), ("$\\pi_0$", PI0),
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),

@@ -6,8 +6,10 @@
  * What it checks, through the public API and through Xapian itself:
  *  - a new index is stamped paperdex.compounds, and a compound of two
  *    words of the title or the abstract is also its parts joined
- *    ("pre-trained": pretrain; "COVID-19", "3-D", "U-Net"), but one of
- *    more parts ("state-of-the-art"), numbers ("1-2", "0.65-0.70",
+ *    ("pre-trained": pretrain; "COVID-19", "3-D", "U-Net"), and so are a
+ *    name and its version before a third part ("Phi-3-mini": phi3;
+ *    "GPT-4-turbo": gpt4), but other runs of more parts
+ *    ("state-of-the-art", "k-means-based"), numbers ("1-2", "0.65-0.70",
  *    "1.4-1.8x"), a hyphen with a space after it ("pre- and
  *    post-training") and an author's name ("Jean-Pierre") are not;
  *  - so the closed word finds the works that write the compound, alone,
@@ -71,16 +73,18 @@ int main(int argc, char **argv)
     pdx_index *ix = check_create(path);
     put_a(ix);
     check_put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
-    check_put(ix, "c", "Training before the test", "A pre-test and a trained model.");
+    check_put(ix, "c", "Training before the test",
+              "A pre-test and a trained model, Phi-3-mini, GPT-4-turbo, k-means-based.");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
           "a new index is stamped");
     for (const char *t : {"pretrain", "Spretrain", "covid19", "3d", "unet",
-                          "posttrain", "pretest"})
+                          "posttrain", "pretest", "phi3", "gpt4"})
         check(check_has_term(path, t), std::string("a new index holds ") + t);
     for (const char *t : {"12", "preand", "Ajeanpierr", "Ajeanpierre", "stateoftheart",
-                          "ofthe", "0.650.70", "1.41.8x"})
+                          "ofthe", "0.650.70", "1.41.8x", "3mini", "4turbo", "kmean",
+                          "meansbas"})
         check(!check_has_term(path, t), std::string("a new index does not hold ") + t);
     {
         /* the stems joined, marked for feedback to leave out */
@@ -103,8 +107,11 @@ int main(int argc, char **argv)
         const std::set<std::string> got = check_ids(ix, q);
         check(got == std::set<std::string>{"a"}, std::string(q) + " finds a: " + check_show(got));
     }
-    std::set<std::string> got = check_ids(ix, "pretest");
-    check(got == std::set<std::string>{"c"}, "pretest finds c: " + check_show(got));
+    for (const char *q : {"pretest", "phi3", "gpt4"}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == std::set<std::string>{"c"}, std::string(q) + " finds c: " + check_show(got));
+    }
+    std::set<std::string> got;
     pdx_close(ix);
 
     /* The joined words take no room in the work's length: "a" is as
