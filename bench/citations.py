@@ -24,9 +24,12 @@ and its year, in the forms a paper's text writes:
   PubMed name     Family GI                    (a work's first author)
   PubMed names    Family GI, Other GI          (its first two)
   full name       Given Family                 (its first author)
+  Vancouver       Family GI, Other GI, et al.  (three authors or more:
+                                                the first two)
 
 (the PubMed forms as PubMed and MEDLINE write authors, the initials of
-the given names in capitals without dots; these three as a whole
+the given names in capitals without dots, and as Vancouver's reference
+lists write the first authors of a long list; these four as a whole
 query, with no year)
 
 and each form is searched in one `paperdex search --batch` run as
@@ -150,6 +153,9 @@ def main(argv):
         "pubmed": sorted(i for i, (p, _, y) in works.items()
                          if len(p) >= 2 and citable(p, y) and
                          all(initials(a) for a in p[:2])),
+        "vancouver": sorted(i for i, (p, _, y) in works.items()
+                            if len(p) >= 3 and citable(p, y) and
+                            all(initials(a) for a in p[:2])),
     }
     samples = {k: rng.sample(v, min(a.works, len(v))) for k, v in pools.items()}
     # name, pool, how it is written, whether it gives the year
@@ -168,6 +174,7 @@ def main(argv):
         ("PubMed name", "pubmed", lambda f, y: f[0], False),
         ("PubMed names", "pubmed", lambda f, y: "%s, %s" % (f[0], f[1]), False),
         ("full name", "pubmed", lambda f, y: f[0], False),
+        ("Vancouver", "vancouver", lambda f, y: "%s, %s, et al." % (f[0], f[1]), False),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db
@@ -179,10 +186,11 @@ def main(argv):
         for k, (name, pool, make, dated) in enumerate(forms):
             for n, wid in enumerate(samples[pool]):
                 parsed, _, year = works[wid]
-                named = 2 if name == "PubMed names" else {"three": 3, "two": 2}.get(pool, 1)
+                named = (2 if name in ("PubMed names", "Vancouver")
+                         else {"three": 3, "two": 2}.get(pool, 1))
                 cited = [x[0] for x in parsed[:named]]
                 written = cited  # as the form writes each name
-                if name.startswith("PubMed"):  # "Family GI"
+                if name.startswith("PubMed") or name == "Vancouver":  # "Family GI"
                     written = ["%s %s" % (x[0], initials(x)) for x in parsed[:named]]
                 elif name == "full name":  # "Given Family", as a person is named
                     written = ["%s %s" % (parsed[0][1], parsed[0][0])]

@@ -1048,6 +1048,41 @@ size_t qscan_author_names(const char *t, size_t n, size_t (*names)[2],
     return npn;
 }
 
+/* The names before the one in names[0] of a list ending in "et al.",
+ * as Vancouver and APA write one ("Wang X, Li Y, et al.", "Wang, X., Li,
+ * Y., et al."): each a capitalised family name with its initials, a
+ * comma or a semicolon between.  The list, first author first, replaces
+ * names[0..); its length (CITE_NAMES at most, 1 when nothing stands
+ * before) is returned. */
+static size_t names_list_before(const char *t, size_t from,
+                                size_t names[][2])
+{
+    size_t back[CITE_NAMES][2], nb = 0, cur = names[0][0];
+    while (nb + 1 < CITE_NAMES) {
+        size_t pe = cur;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        if (pe == from || (t[pe - 1] != ',' && t[pe - 1] != ';'))
+            break;
+        pe--;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        size_t fe, ns;
+        if (!initials_before(t, from, pe, &fe) ||
+            !name_before(t, from, fe, 1, &ns))
+            break;
+        back[nb][0] = ns, back[nb][1] = pe;
+        nb++;
+        cur = ns;
+    }
+    if (!nb)
+        return 1;
+    names[nb][0] = names[0][0], names[nb][1] = names[0][1];
+    for (size_t m = 0; m < nb; m++)
+        names[m][0] = back[nb - 1 - m][0], names[m][1] = back[nb - 1 - m][1];
+    return nb + 1;
+}
+
 size_t qscan_citations(const char *t, size_t n, int first, char *out,
                        size_t size, char *note, size_t note_size,
                        unsigned *kinds)
@@ -1096,13 +1131,16 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
                 ne--;
             if (ne > from && t[ne - 1] == ',')
                 ne--;
+            /* written as a name with its initials after it ("Hinton
+             * GE": not the name "GE"), or a family name alone */
             size_t fe;
-            if (!name_before(t, from, ne, 0, &names[0][0]) &&
-                /* or written as a name, with its initials after it */
-                !(initials_before(t, from, ne, &fe) &&
-                  name_before(t, from, fe, 1, &names[0][0])))
+            const int initials = initials_before(t, from, ne, &fe) &&
+                                 name_before(t, from, fe, 1, &names[0][0]);
+            if (!initials && !name_before(t, from, ne, 0, &names[0][0]))
                 continue;
             names[0][1] = ne;
+            if (initials)
+                nn = names_list_before(t, from, names);
             /* a year after it: ", 2025", " (2025)", "(2019a)" */
             size_t y = end;
             while (y < n && (is_space(t[y]) || t[y] == ','))

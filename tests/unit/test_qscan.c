@@ -278,6 +278,23 @@ int main(void)
               "firstauthor:\"Wang X\" year:2025 [e]");
     CHECK_STR(citations("Ho, J.-P. et al."),
               "firstauthor:\"Ho, J.-P.\" | read \"Ho, J.-P. et al.\" as firstauthor:\"Ho, J.-P.\" [e]");
+    /* the list of such names before "et al.", as Vancouver and APA write
+     * it: the first is the first author, not the last before "et al." */
+    CHECK_STR(citations("Wang X, Li Y, et al."),
+              "firstauthor:\"Wang X\" author:\"Li Y\" | read \"Wang X, Li Y, et al.\" as "
+              "firstauthor:\"Wang X\" author:\"Li Y\" [e]");
+    CHECK_STR(citations("Wang, X., Li, Y., Chen, Z. et al. (2024)"),
+              "(firstauthor:\"Wang, X.\" author:\"Li, Y.\" year:2024) AND author:\"Chen, Z.\" | "
+              "read \"Wang, X., Li, Y., Chen, Z. et al. (2024)\" as firstauthor:\"Wang, X.\" "
+              "author:\"Li, Y.\" AND author:\"Chen, Z.\" year:2024 [e]");
+    CHECK_STR(citations("see Hinton GE, Osindero S, et al. 2006"),
+              "see firstauthor:\"Hinton GE\" author:\"Osindero S\" year:2006 | read "
+              "\"Hinton GE, Osindero S, et al. 2006\" as firstauthor:\"Hinton GE\" "
+              "author:\"Osindero S\" year:2006 [e]");
+    /* initials after a name are not a name of their own ("GE") */
+    CHECK_STR(citations("Hinton GE, et al."),
+              "firstauthor:\"Hinton GE\" | read \"Hinton GE, et al.\" as "
+              "firstauthor:\"Hinton GE\" [e]");
     /* not: initials without a name before them, a name in small letters */
     CHECK_STR(citations("X. et al. 2020"), "X. et al. 2020");
     CHECK_STR(citations("see wang X. et al. 2020"), "see wang X. et al. 2020");
