@@ -2272,6 +2272,29 @@ static void wildcard_cuts(shim_db *h, const Xapian::Query &q, std::string &note)
         wildcard_cuts(h, q.get_subquery(i), note);
 }
 
+/* A note for each letter with a star that q searches as a word and no
+ * work writes ("m*"): read as the word of A* search, it finds nothing,
+ * where whoever typed it may have meant a wildcard. */
+static void unknown_stars(shim_db *h, const Xapian::Query &q, std::string &note)
+{
+    for (Xapian::TermIterator t = q.get_unique_terms_begin();
+         t != q.get_unique_terms_end(); ++t) {
+        std::string word;
+        term_field(*t, word);
+        if (word.size() != 2 || word[1] != '*' || word[0] < 'a' || word[0] > 'z' ||
+            h->db.get_termfreq(*t) != 0)
+            continue;
+        /* once a word: abstract:m* searches the title's and the authors'
+         * m* too (abstract_word) */
+        const std::string said = word + " was read as a word";
+        if (note.find(said) != std::string::npos)
+            continue;
+        note += (note.empty() ? "" : "; ") + said +
+                ", as in A* search, and no work writes it (a wildcard "
+                "needs two letters or more before its star)";
+    }
+}
+
 /* Whether every word of q (filters aside) is a stop word, and which,
  * comma-separated, in `words`. */
 static bool only_stop_words(const Xapian::Query &q,
@@ -2427,6 +2450,8 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                "older paperdex built it): firstauthor: was read as author: "
                "until `paperdex index --full` rebuilds it";
     wildcard_cuts(h, query, note);
+    if (h->stars)
+        unknown_stars(h, query, note);
     /* Stop words are not indexed, and Xapian's parser keeps them when
      * they are all a query has: it would match the few works that hold
      * one as another field's word.  Nothing is searched; the note says

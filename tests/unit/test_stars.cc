@@ -18,6 +18,8 @@
  *  - inside quotes ("A* search" is the phrase a* search), beside NEAR
  *    and ADJ, and in a query read as words (in capitals) it is the word
  *    too, and A* and search are a pair of the proximity bonus;
+ *  - a starred letter no work writes ("M*") has a note that says it
+ *    was read as a word and that a wildcard needs two letters;
  *  - the snippet marks "A*" with its star;
  *  - an index without the stamp (as an older paperdex wrote it) keeps the
  *    rule it was built with: its writer stars nothing, and "A*" is a
@@ -79,6 +81,21 @@ std::string marked(pdx_index *ix, const char *text)
                std::string(h->snippet + h->highlights[2 * i],
                            h->highlights[2 * i + 1] - h->highlights[2 * i]) +
                "]";
+    pdx_results_free(r);
+    return out;
+}
+
+/* The note of a search for text ("" when there is none). */
+std::string note_of(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    pdx_results *r = nullptr;
+    std::string out = "(error)";
+    if (pdx_search(&r, ix, &q) == 0) {
+        const char *n = pdx_results_note(r);
+        out = n ? n : "";
+    }
     pdx_results_free(r);
     return out;
 }
@@ -153,6 +170,16 @@ int main(int argc, char **argv)
     const std::string e = first(ix, "A* search", true);
     check(e.find("\"pair\":\"a* search\"") != std::string::npos,
           "A* and search are a pair of the proximity bonus: " + e);
+    /* a starred letter no work writes finds nothing, and says why */
+    for (const char *q : {"M*", "title:m*", "abstract:M* OR heuristics", "\"M* search\""}) {
+        const std::string n = note_of(ix, q);
+        check(n.find("m* was read as a word") != std::string::npos &&
+                  n.find("two letters or more") != std::string::npos &&
+                  n.find("m* was read", n.find("m* was read") + 1) == std::string::npos,
+              std::string(q) + " says once that m* is a word no work writes: " + n);
+    }
+    check(note_of(ix, "A*").find("was read as a word") == std::string::npos,
+          "A*, which a work writes, has no such note");
     const std::string m = marked(ix, "A*");
     check(m == "[A*]", "the snippet marks A* with its star: " + m);
     pdx_close(ix);
