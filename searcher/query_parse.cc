@@ -1561,19 +1561,36 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         const Xapian::Query out(Xapian::Query::OP_OR, alts.begin(), alts.end());
         return scripted ? out : with_greek(out);
     }
-    if (stems.size() != n)
+    if (stems.size() != n || n < 2)
         return with_greek(q);
     for (const std::string &s : stems) {
         const int kind = run_kind(s);
-        if (!kind || kind == last)
-            return with_greek(q);
+        if (!kind || kind == last) {
+            joined.clear();
+            break;
+        }
         last = kind;
         joined += s;
     }
-    if (n < 2 || v.h->db.get_termfreq(p + joined) == 0)
+    /* "β 1" as "beta 1" is: a Greek letter is no run of letters */
+    const char *const *g;
+    std::string num;
+    if (joined.empty() && n == 2 && greek_script(stems[0] + stems[1], g, num))
+        joined = stems[0] + stems[1];
+    if (joined.empty())
+        return with_greek(q);
+    /* the joined word, and a Greek letter's with a number in its other
+     * writings ("beta 1" with beta1, β1, β_1), those held */
+    std::vector<std::string> forms = greek_swap(v, joined);
+    forms.insert(forms.begin(), joined);
+    std::vector<Xapian::Query> alts{q};
+    for (const std::string &f : forms)
+        if (v.h->db.get_termfreq(p + f) > 0)
+            alts.emplace_back(p + f);
+    if (alts.size() == 1)
         return with_greek(q);
     changed = true;
-    return Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(p + joined));
+    return with_greek(Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end()));
 }
 
 /* q with its terms' variants; changed set when there were any. */

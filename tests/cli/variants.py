@@ -167,6 +167,9 @@ BETA1 = ["v67", "v68", "v69", "v70", "v71", "v72"]
 CASES = [
     ("\u03b21", BETA1), ("beta1", BETA1), ("\u03b2_1", BETA1), ("$\\beta_1$", BETA1),
     ("\u03b2-1", BETA1), ("beta-1", BETA1), ("Beta1", BETA1),
+    # quoted apart, the two words as written in either writing, and the
+    # number's script joined
+    ('"\u03b2 1"', sorted(BETA1 + ["v74", "v75"])), ('"beta 1"', sorted(BETA1 + ["v74", "v75"])),
     ("\u03c00", PI0), ("pi0", PI0), ("\u03c0_0", PI0), ("$\\pi_0$", PI0),
     ("ResNet50", ["v1", "v2"]), ("ResNet-50", ["v1", "v2"]), ("resnet 50", None),
     ("title:ResNet50", ["v1", "v2"]), ("title:ResNet-50", ["v1", "v2"]),
