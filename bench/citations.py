@@ -26,6 +26,8 @@ and its year, in the forms a paper's text writes:
   full name       Given Family                 (its first author)
   Vancouver       Family GI, Other GI, et al.  (three authors or more:
                                                 the first two)
+  APA list        Family, G. I., & Other, G. (YEAR)  (a work's first two)
+  Vancouver year  Family GI, Other GI (YEAR)   (its first two)
 
 (the PubMed forms as PubMed and MEDLINE write authors, the initials of
 the given names in capitals without dots, and as Vancouver's reference
@@ -175,6 +177,8 @@ def main(argv):
         ("PubMed names", "pubmed", lambda f, y: "%s, %s" % (f[0], f[1]), False),
         ("full name", "pubmed", lambda f, y: f[0], False),
         ("Vancouver", "vancouver", lambda f, y: "%s, %s, et al." % (f[0], f[1]), False),
+        ("APA list", "pubmed", lambda f, y: "%s, & %s (%s)" % (f[0], f[1], y), True),
+        ("Vancouver year", "pubmed", lambda f, y: "%s, %s (%s)" % (f[0], f[1], y), True),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         db = a.db
@@ -186,11 +190,15 @@ def main(argv):
         for k, (name, pool, make, dated) in enumerate(forms):
             for n, wid in enumerate(samples[pool]):
                 parsed, _, year = works[wid]
-                named = (2 if name in ("PubMed names", "Vancouver")
+                named = (2 if name in ("PubMed names", "Vancouver", "APA list",
+                                       "Vancouver year")
                          else {"three": 3, "two": 2}.get(pool, 1))
                 cited = [x[0] for x in parsed[:named]]
                 written = cited  # as the form writes each name
-                if name.startswith("PubMed") or name == "Vancouver":  # "Family GI"
+                if name == "APA list":  # "Family, G. I."
+                    written = ["%s, %s" % (x[0], " ".join(c + "." for c in initials(x)))
+                               for x in parsed[:named]]
+                elif name.startswith("PubMed") or name.startswith("Vancouver"):  # "Family GI"
                     written = ["%s %s" % (x[0], initials(x)) for x in parsed[:named]]
                 elif name == "full name":  # "Given Family", as a person is named
                     written = ["%s %s" % (parsed[0][1], parsed[0][0])]

@@ -702,6 +702,44 @@ static int initials_before(const char *t, size_t from, size_t ne, size_t *fe)
     return *fe > from;
 }
 
+/* The most authors a citation names, without "et al." or before it. */
+#define CITE_NAMES 6
+
+/* The names before the one in names[0] of a list, as Vancouver and APA
+ * write one ("Wang X, Li Y, et al.", "Wang, X., Li, Y., et al.", "Wang
+ * X, Li Y (2024)"): each a capitalised family name with its initials, a
+ * comma or a semicolon between.  The list, first author first, replaces
+ * names[0..); its length (CITE_NAMES at most, 1 when nothing stands
+ * before) is returned. */
+static size_t names_list_before(const char *t, size_t from,
+                                size_t names[][2])
+{
+    size_t back[CITE_NAMES][2], nb = 0, cur = names[0][0];
+    while (nb + 1 < CITE_NAMES) {
+        size_t pe = cur;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        if (pe == from || (t[pe - 1] != ',' && t[pe - 1] != ';'))
+            break;
+        pe--;
+        while (pe > from && is_space(t[pe - 1]))
+            pe--;
+        size_t fe, ns;
+        if (!initials_before(t, from, pe, &fe) ||
+            !name_before(t, from, fe, 1, &ns))
+            break;
+        back[nb][0] = ns, back[nb][1] = pe;
+        nb++;
+        cur = ns;
+    }
+    if (!nb)
+        return 1;
+    names[nb][0] = names[0][0], names[nb][1] = names[0][1];
+    for (size_t m = 0; m < nb; m++)
+        names[m][0] = back[nb - 1 - m][0], names[m][1] = back[nb - 1 - m][1];
+    return nb + 1;
+}
+
 /* Does a capitalised word stand before t[s], spaces and commas between:
  * a title's word ("Deep Belief Nets (2006)"), a given name ("Geoffrey
  * Hinton (2006)") or a word of prose before a list ("In Paris, Smith and
@@ -737,8 +775,6 @@ static int group_before(const char *t, size_t s)
     }
 }
 
-/* The most authors a citation without "et al." names. */
-#define CITE_NAMES 6
 
 /* A citation without "et al." ending in the year at t[y..ye): one author
  * or a list of them (the last after "and" or "&", the others separated by
@@ -751,6 +787,20 @@ static int group_before(const char *t, size_t s)
  * too many words and years are written so.  The names in names[0..*nn)
  * (at most CITE_NAMES; a longer list is none), the citation's end in
  * *end. */
+/* The cited name that ends at ne: a capitalised family name with its
+ * initials after it ("Chen, Z.", "Chen Z": *init set), or alone
+ * ("Chen").  Its start in *ns. */
+static int cited_name_before(const char *t, size_t from, size_t ne,
+                             size_t *ns, int *init)
+{
+    size_t fe;
+    if (initials_before(t, from, ne, &fe) && name_before(t, from, fe, 1, ns)) {
+        *init = 1;
+        return 1;
+    }
+    return name_before(t, from, ne, 1, ns);
+}
+
 static int named_citation(const char *t, size_t n, size_t from, size_t y,
                           size_t ye, size_t names[][2], size_t *nn,
                           size_t *end)
@@ -760,7 +810,8 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
     if (ne == k && !paren)
         return 0; /* "Hinton2006" */
     size_t ns;
-    if (!name_before(t, from, ne, 1, &ns))
+    int init = 0;
+    if (!cited_name_before(t, from, ne, &ns, &init))
         return 0;
     *end = ye + (paren && ye < n && t[ye] == ')');
     if (paren && *end == ye)
@@ -788,7 +839,7 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
             while (pe > from && is_space(t[pe - 1]))
                 pe--;
         }
-        while (name_before(t, from, pe, 1, &ps)) {
+        while (cited_name_before(t, from, pe, &ps, &init)) {
             if (m == CITE_NAMES)
                 return 0; /* a list longer than a citation's */
             rev[m][0] = ps, rev[m][1] = pe, m++;
@@ -802,10 +853,11 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
                 q--;
             pe = q;
         }
-        /* two names, or a comma before each of three or more; and no
-         * capitalised word before the first (a title's, a given name,
-         * or a list of acronyms) */
-        if (m >= 2 && !(oxford && m == 2) && !capital_before(t, rev[m - 1][0])) {
+        /* two names, or a comma before each of three or more (APA
+         * writes one before "&" of two names with initials too: "Wang,
+         * X., & Li, Y."); and no capitalised word before the first (a
+         * title's, a given name, or a list of acronyms) */
+        if (m >= 2 && !(oxford && m == 2 && !init) && !capital_before(t, rev[m - 1][0])) {
             for (size_t i = 0; i < m; i++)
                 names[i][0] = rev[m - 1 - i][0], names[i][1] = rev[m - 1 - i][1];
             *nn = m;
@@ -814,6 +866,23 @@ static int named_citation(const char *t, size_t n, size_t from, size_t y,
     }
     if (cs < c)
         return 0; /* a list begun by a word not a name ("Deep, Wide and Shallow 2020") */
+    /* names with their initials, commas between, as Vancouver writes
+     * them: "Wang X, Li Y, Chen Z (2024)", "Wang X, Li Y. 2024" */
+    if (init) {
+        size_t list[CITE_NAMES][2] = {{ns, ne}};
+        const size_t m = names_list_before(t, from, list);
+        if (m >= 2 && !capital_before(t, list[0][0])) {
+            /* the sentence's dot after the last initials ("Li Y. 2024"),
+             * where Vancouver writes none, is not the name's */
+            if (!memchr(t + ns, ',', ne - ns) && t[ne - 1] == '.' &&
+                memchr(t + ns, '.', ne - ns) == t + ne - 1)
+                list[m - 1][1]--;
+            for (size_t i = 0; i < m; i++)
+                names[i][0] = list[i][0], names[i][1] = list[i][1];
+            *nn = m;
+            return 1;
+        }
+    }
     /* one author: "Hinton (2006)", "(Hinton, 2006)", "(see Hinton
      * 2006)", "(Li, 2019; Hinton, 2006)" */
     const int inside = group_before(t, ns) && ye < n &&
@@ -1046,41 +1115,6 @@ size_t qscan_author_names(const char *t, size_t n, size_t (*names)[2],
     for (size_t m = 0; m < npn; m++)
         names[m][0] = pn[m][0], names[m][1] = pn[m][1];
     return npn;
-}
-
-/* The names before the one in names[0] of a list ending in "et al.",
- * as Vancouver and APA write one ("Wang X, Li Y, et al.", "Wang, X., Li,
- * Y., et al."): each a capitalised family name with its initials, a
- * comma or a semicolon between.  The list, first author first, replaces
- * names[0..); its length (CITE_NAMES at most, 1 when nothing stands
- * before) is returned. */
-static size_t names_list_before(const char *t, size_t from,
-                                size_t names[][2])
-{
-    size_t back[CITE_NAMES][2], nb = 0, cur = names[0][0];
-    while (nb + 1 < CITE_NAMES) {
-        size_t pe = cur;
-        while (pe > from && is_space(t[pe - 1]))
-            pe--;
-        if (pe == from || (t[pe - 1] != ',' && t[pe - 1] != ';'))
-            break;
-        pe--;
-        while (pe > from && is_space(t[pe - 1]))
-            pe--;
-        size_t fe, ns;
-        if (!initials_before(t, from, pe, &fe) ||
-            !name_before(t, from, fe, 1, &ns))
-            break;
-        back[nb][0] = ns, back[nb][1] = pe;
-        nb++;
-        cur = ns;
-    }
-    if (!nb)
-        return 1;
-    names[nb][0] = names[0][0], names[nb][1] = names[0][1];
-    for (size_t m = 0; m < nb; m++)
-        names[m][0] = back[nb - 1 - m][0], names[m][1] = back[nb - 1 - m][1];
-    return nb + 1;
 }
 
 size_t qscan_citations(const char *t, size_t n, int first, char *out,

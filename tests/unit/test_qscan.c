@@ -291,6 +291,27 @@ int main(void)
               "see firstauthor:\"Hinton GE\" author:\"Osindero S\" year:2006 | read "
               "\"Hinton GE, Osindero S, et al. 2006\" as firstauthor:\"Hinton GE\" "
               "author:\"Osindero S\" year:2006 [e]");
+    /* a reference's list of names with initials and its year, as APA
+     * ("&" after a comma, two names too) and Vancouver (commas only)
+     * write it */
+    CHECK_STR(citations("Wang, X., & Li, Y. (2025)"),
+              "firstauthor:\"Wang, X.\" author:\"Li, Y.\" year:2025 | read \"Wang, X., & Li, Y. "
+              "(2025)\" as firstauthor:\"Wang, X.\" author:\"Li, Y.\" year:2025 [n]");
+    CHECK_STR(citations("Wang, X., Li, Y., & Chen, Z. (2025)"),
+              "(firstauthor:\"Wang, X.\" author:\"Li, Y.\" year:2025) AND author:\"Chen, Z.\" | "
+              "read \"Wang, X., Li, Y., & Chen, Z. (2025)\" as firstauthor:\"Wang, X.\" "
+              "author:\"Li, Y.\" AND author:\"Chen, Z.\" year:2025 [n]");
+    CHECK_STR(citations("Wang X, Li Y, Chen Z (2025)"),
+              "(firstauthor:\"Wang X\" author:\"Li Y\" year:2025) AND author:\"Chen Z\" | "
+              "read \"Wang X, Li Y, Chen Z (2025)\" as firstauthor:\"Wang X\" author:\"Li Y\" "
+              "AND author:\"Chen Z\" year:2025 [n]");
+    CHECK_STR(citations("Wang X, Li Y. 2025"),
+              "firstauthor:\"Wang X\" author:\"Li Y\" year:2025 | read \"Wang X, Li Y. 2025\" as "
+              "firstauthor:\"Wang X\" author:\"Li Y\" year:2025 [n]");
+    /* not: one name with initials and a bare year, a capitalised word
+     * before the list */
+    CHECK_STR(citations("Wang X 2025"), "Wang X 2025");
+    CHECK_STR(citations("In Wang X, Li Y (2025)"), "In Wang X, Li Y (2025)");
     /* initials after a name are not a name of their own ("GE") */
     CHECK_STR(citations("Hinton GE, et al."),
               "firstauthor:\"Hinton GE\" | read \"Hinton GE, et al.\" as "
