@@ -1357,8 +1357,7 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
     /* A Greek letter or its name with a number as its script ("β1",
      * "beta1") gets its other writings (greek_swap), not the phrase of
      * its runs: in papers "β 1" and "beta 1" are mostly what a formula
-     * leaves ("$\beta = 1$", "β+1"; on the arXiv 101k, 8 of the 12 works
-     * the phrase "beta 1" matched), and a name with its version before a
+     * leaves ("$\beta = 1$", "β+1"), and a name with its version before a
      * third part ("Phi-3-mini") is indexed joined too (phi3). */
     const bool scripted = greek_script(s, g, num);
     if (v.phrases && !scripted && letter_digit_runs(s, runs)) {
@@ -1454,6 +1453,22 @@ Xapian::Query closed_variant(const Xapian::Database &db, const std::string &term
                          std::log(n / rarest) / std::log(n / df));
 }
 
+/* The joined word w with prefix p, and for a Greek letter's with a
+ * number its other writings (greek_swap: "beta1" with β1, β_1), those
+ * some work holds, w first. */
+static std::vector<std::string> held_joined_forms(const Variants &v, const std::string &p,
+                                                  const std::string &w)
+{
+    std::vector<std::string> forms = greek_swap(v, w);
+    forms.insert(forms.begin(), w);
+    forms.erase(std::remove_if(forms.begin(), forms.end(),
+                               [&](const std::string &f) {
+                                   return v.h->db.get_termfreq(p + f) == 0;
+                               }),
+                forms.end());
+    return forms;
+}
+
 /* A phrase of alternating letter and digit terms OR-ed with them joined
  * ("resnet 50" with resnet50), and one that writes a Greek letter or its
  * name with the other (greek_phrase); or the phrase. */
@@ -1526,15 +1541,8 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
     /* the closed form, and for "β-1" and "beta-1" its other writings
      * ("β1", "β_1", "beta1", as "$\beta_1$" is kept), those held */
     std::vector<std::string> joined_forms;
-    if (closed != v.closed.end()) {
-        joined_forms = greek_swap(v, closed->second);
-        joined_forms.insert(joined_forms.begin(), closed->second);
-        joined_forms.erase(std::remove_if(joined_forms.begin(), joined_forms.end(),
-                                          [&](const std::string &f) {
-                                              return v.h->db.get_termfreq(p + f) == 0;
-                                          }),
-                           joined_forms.end());
-    }
+    if (closed != v.closed.end())
+        joined_forms = held_joined_forms(v, p, closed->second);
     if (!joined_forms.empty()) {
         changed = true;
         std::vector<std::string> parts;
@@ -1581,12 +1589,9 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         return with_greek(q);
     /* the joined word, and a Greek letter's with a number in its other
      * writings ("beta 1" with beta1, β1, β_1), those held */
-    std::vector<std::string> forms = greek_swap(v, joined);
-    forms.insert(forms.begin(), joined);
     std::vector<Xapian::Query> alts{q};
-    for (const std::string &f : forms)
-        if (v.h->db.get_termfreq(p + f) > 0)
-            alts.emplace_back(p + f);
+    for (const std::string &f : held_joined_forms(v, p, joined))
+        alts.emplace_back(p + f);
     if (alts.size() == 1)
         return with_greek(q);
     changed = true;
