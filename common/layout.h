@@ -19,7 +19,9 @@
  * Free text gives the terms Xapian::TermGenerator would give with the
  * Snowball English (porter2) stemmer from libstemmer, wrapped below as a
  * Xapian::StemImplementation, under stemming strategy STEM_ALL: every word
- * gives one term, its stem, and no unstemmed copy.  The writer reads the
+ * gives one term, its stem, and no unstemmed copy.  A British spelling
+ * is stemmed as its American one (colour as color) in an index stamped
+ * LAYOUT_META_SPELLINGS (below).  The writer reads the
  * text itself, by TermGenerator's rules (indexer/text_terms.cc, which the
  * suite compares with TermGenerator on any text), and queries are parsed
  * by Xapian's QueryParser, whose words follow the same rules.  Before
@@ -531,6 +533,16 @@
  * index --full`). */
 #define LAYOUT_META_FIRST_AUTHOR "paperdex.first_author"
 #define LAYOUT_FIRST_AUTHOR_KEPT "kept"
+/* Whether a British word is stemmed as its American spelling
+ * (optimisation as optimization, colour as color: common/spellings.c,
+ * a table made from SCOWL's word lists), in the works and in the
+ * queries: "american", stamped on every new index, so that either
+ * spelling finds the works that write the other, weighed as one term.
+ * The words as written are kept as ever (a quoted "colour" is the works
+ * that write colour).  An index without it keeps the two apart, its
+ * writer too, until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_SPELLINGS "paperdex.spellings"
+#define LAYOUT_SPELLINGS_AMERICAN "american"
 /* Metadata key of each stem some work's compound was joined into
  * (LAYOUT_META_COMPOUNDS), this prefix and the stem, its value "1": the
  * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "shim_db.hh"
+#include "spellings.h"
 #include "stopwords.h"
 extern "C" {
 #include "text.h"
@@ -72,17 +73,22 @@ const int NOSYNC_FLAGS = Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS;
  * Indexing stems the same words again and again, so the latest answers
  * are kept in a direct-mapped table sized by its user (english_stem()):
  * one slot per hash of the word, a new word simply overwrites its slot.
- * (A hash map of 100,000 answers was slower than stemming itself.) */
+ * (A hash map of 100,000 answers was slower than stemming itself.)
+ *
+ * With american set (an index stamped LAYOUT_META_SPELLINGS), a British
+ * word is stemmed as its American spelling (common/spellings.c):
+ * optimisation as optimization, colour as color. */
 class SnowballEnglish : public Xapian::StemImplementation {
     struct slot {
         std::string word, stem;
     };
     struct sb_stemmer *st;
     std::vector<slot> cache; /* a power of two slots */
+    bool american;
 
   public:
-    explicit SnowballEnglish(size_t slots)
-        : st(sb_stemmer_new("english", "UTF_8")), cache(slots)
+    SnowballEnglish(size_t slots, bool american_)
+        : st(sb_stemmer_new("english", "UTF_8")), cache(slots), american(american_)
     {
         if (!st)
             throw std::bad_alloc();
@@ -99,9 +105,11 @@ class SnowballEnglish : public Xapian::StemImplementation {
         slot &s = cache[h & (cache.size() - 1)];
         if (s.word == word)
             return s.stem;
+        char us[SPELLING_MAX];
+        const size_t us_len = american ? spelling_american(word.data(), word.size(), us) : 0;
         const sb_symbol *r = sb_stemmer_stem(
-            st, reinterpret_cast<const sb_symbol *>(word.data()),
-            static_cast<int>(word.size()));
+            st, reinterpret_cast<const sb_symbol *>(us_len ? us : word.data()),
+            static_cast<int>(us_len ? us_len : word.size()));
         if (!r)
             throw std::bad_alloc();
         s.word = word;
@@ -111,7 +119,8 @@ class SnowballEnglish : public Xapian::StemImplementation {
     }
     std::string get_description() const override
     {
-        return "libstemmer english (porter2)";
+        return american ? "libstemmer english (porter2), American spellings"
+                        : "libstemmer english (porter2)";
     }
 };
 
@@ -301,12 +310,12 @@ std::string pdxshim::cut_key(const char *key)
     return k;
 }
 
-Xapian::Stem pdxshim::english_stem(size_t slots)
+Xapian::Stem pdxshim::english_stem(size_t slots, bool american)
 {
-    return Xapian::Stem(new SnowballEnglish(slots));
+    return Xapian::Stem(new SnowballEnglish(slots, american));
 }
 
-shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY))
+shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY, false))
 {
     for (const char *const *w = PDX_STOPWORDS; *w; w++) {
         stopper.add(*w);
@@ -431,7 +440,9 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH); whether
  * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS); whether a
  * letter with a star is a word (LAYOUT_META_STARS); whether works hold
- * their first author's keys (LAYOUT_META_FIRST_AUTHOR). */
+ * their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
+ * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
+ * the handle's stemmer made so). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -455,6 +466,10 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
     h->first_author = read_stamp(h, docs, LAYOUT_META_FIRST_AUTHOR,
                                  LAYOUT_FIRST_AUTHOR_KEPT) ==
                       LAYOUT_FIRST_AUTHOR_KEPT;
+    h->american = read_stamp(h, docs, LAYOUT_META_SPELLINGS,
+                             LAYOUT_SPELLINGS_AMERICAN) == LAYOUT_SPELLINGS_AMERICAN;
+    if (h->american)
+        h->stem = english_stem(STEM_CACHE_QUERY, true);
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -837,6 +852,10 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->compounds_joined = h->compounds_joined && other->compounds_joined;
         h->stars = h->stars && other->stars;
         h->first_author = h->first_author && other->first_author;
+        if (h->american && !other->american) {
+            h->american = false;
+            h->stem = english_stem(STEM_CACHE_QUERY, false);
+        }
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

@@ -134,6 +134,10 @@ struct shim_db {
     /* Whether its works hold their first author's family keys
      * (LAYOUT_META_FIRST_AUTHOR; over shards, only when every one does) */
     bool first_author = false;
+    /* British words are stemmed as their American spellings
+     * (LAYOUT_META_SPELLINGS): stem is made so, for the writer and the
+     * query alike (over shards, only when every one says so) */
+    bool american = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;
@@ -207,7 +211,9 @@ const char *term_field(const std::string &t, std::string &word);
  * (2 MB) the arXiv's vocabulary fits well enough to take a few per cent
  * off `--jobs 2`, where stemming is on each worker's path. */
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
-Xapian::Stem english_stem(size_t slots);
+/* american: a British word is stemmed as its American spelling
+ * (LAYOUT_META_SPELLINGS, common/spellings.c). */
+Xapian::Stem english_stem(size_t slots, bool american = false);
 
 /* ---- the stored record (common/record_store.cc) */
 
