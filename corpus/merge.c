@@ -375,8 +375,21 @@ merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
     while (*in == ' ' || *in == '\t')
         in++;
     size_t n = strlen(in);
-    while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '/'))
-        n--;
+    /* as a sentence or a reference leaves it: "arXiv:2103.00823.",
+     * "(arXiv:2103.00823)", "<https://doi.org/10.1000/x>," */
+    for (;;) {
+        while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '/' ||
+                     in[n - 1] == '.' || in[n - 1] == ',' || in[n - 1] == ';'))
+            n--;
+        if (n >= 2 && ((in[0] == '(' && in[n - 1] == ')') ||
+                       (in[0] == '[' && in[n - 1] == ']') ||
+                       (in[0] == '<' && in[n - 1] == '>'))) {
+            in++;
+            n -= 2;
+            continue;
+        }
+        break;
+    }
     char *s = arena_strndup(a, in, n);
     if (!s || !n)
         return MERGE_ID_NONE;

@@ -105,6 +105,8 @@ char *merge_place_term(arena *a, const char *source, const char *key);
  *            ncbi.nlm.nih.gov/pubmed/123
  *   PMCID    PMC123, PMCID:PMC123, the PMC article URLs
  *   OpenAlex W123, https://openalex.org/W123
+ * each also wrapped in (), [] or <> and followed by '.', ',' or ';', as a
+ * sentence or a reference leaves it ("(arXiv:2103.00823).").
  * *value (in a, or inside id) is the id without its wrapping (a DOI as
  * record_doi_normalize writes it); MERGE_ID_NONE for anything else (a
  * paperdex id, a BibTeX key), *value NULL. */

@@ -7,6 +7,7 @@
  * searcher/shim_read.h.
  */
 #include <ctype.h>
+#include <strings.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -815,6 +816,130 @@ static int lookup_by_place(pdx_index *ix, arena *a, const char *key,
     return rc;
 }
 
+/* The id a token of a reference's words spells out as one (merge_id_form):
+ * an arXiv id written arXiv:ID or as its address, a DOI (10.x/y, doi:,
+ * its address), a PMID written PMID: or as its PubMed address, an
+ * OpenAlex address; the kind, or MERGE_ID_NONE for any other token (a
+ * bare 2103.00823 among words may be a number, a W123 a word). */
+static merge_id_kind spelt_id(arena *a, const char *tok)
+{
+    const char *value;
+    const merge_id_kind k = merge_id_form(a, tok, &value);
+    const int addr = strstr(tok, "://") || strncasecmp(tok, "doi.org/", 8) == 0;
+    switch (k) {
+    case MERGE_ID_ARXIV:
+        return addr || strncasecmp(tok, "arxiv:", 6) == 0 ||
+                       strncasecmp(tok, "(arxiv:", 7) == 0
+                   ? k
+                   : MERGE_ID_NONE;
+    case MERGE_ID_DOI:
+    case MERGE_ID_PMID:
+        return k; /* merge_id_form takes a PMID only with its prefix */
+    case MERGE_ID_OPENALEX:
+        return addr ? k : MERGE_ID_NONE;
+    default:
+        return MERGE_ID_NONE;
+    }
+}
+
+static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a,
+                    const char **unknown);
+
+/* The longest text read as a reference that may hold an id (id_in_words):
+ * a whole reference with its authors, title and venue, not a pasted
+ * abstract, which may name another work's DOI or arXiv id. */
+#define REFERENCE_MAX 600
+
+/* s (n bytes) as a sentence or a reference leaves an id in it, without
+ * what it left: a trailing '.', ',' or ';', and an outer pair of (), []
+ * or <> ("(arXiv:2103.00823).").  The length kept; *s moved past an
+ * opening bracket. */
+static size_t id_unwrapped(const char **s, size_t n)
+{
+    for (;;) {
+        while (n && ((*s)[n - 1] == '.' || (*s)[n - 1] == ',' || (*s)[n - 1] == ';'))
+            n--;
+        if (n >= 2 && (((*s)[0] == '(' && (*s)[n - 1] == ')') ||
+                       ((*s)[0] == '[' && (*s)[n - 1] == ']') ||
+                       ((*s)[0] == '<' && (*s)[n - 1] == '>'))) {
+            (*s)++;
+            n -= 2;
+            continue;
+        }
+        return n;
+    }
+}
+
+/* Whether the n bytes at s hold a quotation mark ('"', “ or ”): how many. */
+static int quotes_in(const char *s, size_t n)
+{
+    int q = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '"')
+            q++;
+        else if (i + 2 < n && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+                 ((unsigned char)s[i + 2] == 0x9c || (unsigned char)s[i + 2] == 0x9d))
+            q++;
+    return q;
+}
+
+/* A reference pasted whole, which holds its work's id among its words:
+ * Scholar's "... arXiv preprint arXiv:2103.00823, 2021." or "(2021)",
+ * the margin of an arXiv PDF ("arXiv:2103.00823v2 [cs.CL] 3 Mar 2021"),
+ * a bibliography's "... Nature 521, 436-444. https://doi.org/10.1038/x".
+ * The first token outside quotes that spells an id out (spelt_id;
+ * "PMID: 123" and "arXiv: 2103.00823" with the space) names the result
+ * as a whole query of that id would (id_query), the note saying which id
+ * it was; a quoted id ("\"arXiv:2103.00823\"") is words.  As id_query
+ * returns. */
+static int id_in_words(pdx_index *ix, pdx_results *r, const char *text,
+                       arena *a, const char **unknown)
+{
+    const char *p = text;
+    int quoted = 0;
+    while (*p) {
+        while (isspace((unsigned char)*p))
+            p++;
+        const char *e = p;
+        while (*e && !isspace((unsigned char)*e))
+            e++;
+        if (e == p)
+            break;
+        /* "PMID: 123", "arXiv: 2103.00823", "doi: 10.1/x": the next token too */
+        const char *end = e;
+        if (e[-1] == ':' && *e) {
+            while (isspace((unsigned char)*end))
+                end++;
+            while (*end && !isspace((unsigned char)*end))
+                end++;
+        }
+        const int q = quotes_in(p, (size_t)(end - p));
+        if (!quoted && !q) {
+            const char *t = p;
+            const size_t n = id_unwrapped(&t, (size_t)(end - p));
+            char *tok = arena_strndup(a, t, n);
+            if (!tok)
+                return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
+            if (n && spelt_id(a, tok) != MERGE_ID_NONE) {
+                const int named = id_query(ix, r, tok, a, unknown);
+                if (named == 1) {
+                    char note[sizeof r->totals.note];
+                    snprintf(note, sizeof note,
+                             "the query holds the id %s, of %s: that work is "
+                             "the result; without the id its words are "
+                             "searched",
+                             tok, r->n ? r->hits[0].work->id : tok);
+                    memcpy(r->totals.note, note, strlen(note) + 1);
+                }
+                return named;
+            }
+        }
+        quoted ^= q & 1;
+        p = end;
+    }
+    return 0;
+}
+
 /* When the whole text is one id in a form people paste (merge_id_form)
  * and a work goes by it: r holds that work alone (or, for a record's key
  * in its file that several files use, each work it names), its total,
@@ -832,15 +957,22 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a,
     size_t n = strlen(text);
     while (n && isspace((unsigned char)text[n - 1]))
         n--;
-    if (!n || n > PDX_ID_MAX)
+    if (n <= PDX_ID_MAX && !memchr(text, ' ', n))
+        n = id_unwrapped(&text, n); /* "arXiv:2103.00823." */
+    if (!n || n > REFERENCE_MAX)
         return 0;
     char *id = arena_strndup(a, text, n);
     if (!id)
         return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
+    if (n > PDX_ID_MAX)
+        return memchr(id, ' ', n) ? id_in_words(ix, r, id, a, unknown) : 0;
     merge_id_kind kind = merge_id_form(a, id, &value);
     /* words are no id, but for the id forms that hold a space ("arXiv:
-     * 2103.00823 [cs.CV]" as arXiv's listings cite it, "PMID 123") */
-    if (kind == MERGE_ID_PMCID || (memchr(id, ' ', n) && kind == MERGE_ID_NONE))
+     * 2103.00823 [cs.CV]" as arXiv's listings cite it, "PMID 123"); a
+     * reference's words may hold one (id_in_words) */
+    if (kind == MERGE_ID_NONE && memchr(id, ' ', n))
+        return id_in_words(ix, r, id, a, unknown);
+    if (kind == MERGE_ID_PMCID)
         return 0;
     /* Another id (paperdex's pdx:..., a BibTeX key, an OAI identifier)
      * is taken only in a token no word looks like: a letter and a digit,

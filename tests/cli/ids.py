@@ -12,8 +12,10 @@ own fields:
               works arxiv.org/abs/IDv2, .../html/IDv1, "arXiv:ID [cs.CV]",
               arXiv's DOI 10.48550/arXiv.ID (and its doi.org address),
               huggingface.co/papers/ID, alphaxiv.org/abs/ID, "arXiv: ID",
-              Scholar's "arXiv preprint arXiv:ID." and DBLP's "CoRR abs/ID"
-    DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D, doi: D
+              Scholar's "arXiv preprint arXiv:ID." and DBLP's "CoRR abs/ID",
+              and as a sentence leaves one: "arXiv:ID.", "(arXiv:ID)"
+    DOI       doi:D, DOI:D, https://doi.org/D, http://dx.doi.org/D, D, doi: D,
+              "(doi:D)."
     PMID      PMID:P, pmid:P, PMID: P, https://pubmed.ncbi.nlm.nih.gov/P/,
               https://www.ncbi.nlm.nih.gov/pubmed/P
     OpenAlex  W1, w1, https://openalex.org/W1
@@ -24,7 +26,10 @@ own fields:
 and each must give the work whose field it is (a DOI or PMID two works
 share is left out: it names neither alone).  An id no work has is
 searched as words, with no note that it names a work, and a note that no
-work has it (but for a bare W123, which may be a word).
+work has it (but for a bare W123, which may be a word).  A reference
+pasted whole (Scholar's "... arXiv preprint arXiv:ID (2020).", an arXiv
+PDF's margin, a DOI at a reference's end) is the work of the id it holds,
+with a note naming the id; a quoted id in it is words.
 
 STRIDE (1 unless given; the sanitizer build, whose processes start 5
 times slower, gives 7): every STRIDE-th form of each kind is tried, at
@@ -85,11 +90,14 @@ for w in works.values():
                 "https://huggingface.co/papers/" + a, "https://www.alphaxiv.org/abs/" + a,
                 # a reference's arXiv line: a space after the colon,
                 # Google Scholar's and DBLP's
-                "arXiv: " + a, "arXiv preprint arXiv:%s." % a, "CoRR abs/" + a))]
+                "arXiv: " + a, "arXiv preprint arXiv:%s." % a, "CoRR abs/" + a,
+                # as a sentence or a reference leaves it
+                "arXiv:%s." % a, "(arXiv:%s)" % a, "<https://arxiv.org/abs/%s>," % a))]
     for d in (w.get("doi") or "").split()[:1]:
         if len(by_doi[d.lower()]) == 1:
             forms += [(f, wid, ("doi", i)) for i, f in enumerate(("doi:" + d, "DOI:" + d, "https://doi.org/" + d,
-                                                                  "http://dx.doi.org/" + d, d, "doi: " + d))]
+                                                                  "http://dx.doi.org/" + d, d, "doi: " + d,
+                                                                  "(doi:%s)." % d))]
     p = w.get("pmid")
     if p and len(by_pmid[p]) == 1:
         forms += [(f, wid, ("pmid", i)) for i, f in enumerate(("PMID:" + p, "pmid:" + p, "PMID: " + p,
@@ -156,6 +164,38 @@ for unknown in ("arXiv:2512.99999", "2512.99999", "https://doi.org/10.9999/none.
     check("an unknown id is searched, not named, and said to be unknown: " + unknown,
           rc == 0 and "put it in quotes" not in note and
           "no work has the id %s; it was searched as words" % unknown in note, (rc, out[:300]))
+# A reference pasted whole holds its work's id among its words: the work
+# alone, and the note names the id; a quoted id in it is words, and an id
+# no work has is said to be unknown.
+refs = 0
+for w in works.values():
+    a, d = w.get("arxiv_id"), (w.get("doi") or "").split()[:1]
+    if refs >= 3 or not a or "/" in a or not d or len(by_doi[d[0].lower()]) != 1:
+        continue
+    refs += 1
+    for ref, held in (('Doe, J., et al. "A title of words." arXiv preprint arXiv:%s (2020).' % a,
+                       "arXiv:" + a),
+                      ("J. Doe. A title of words. arXiv preprint arXiv:%s, 2020." % a, "arXiv:" + a),
+                      ("arXiv:%sv2 [cs.CL] 3 Mar 2021" % a, "arXiv:%sv2" % a),
+                      ("Doe J, Roe R. A title of words. Nature. 2015;521:436-44. "
+                       "https://doi.org/%s" % d[0], "https://doi.org/" + d[0])):
+        rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0", ref)
+        res = json.loads(out) if rc == 0 else {}
+        check("a reference holding an id is its work: " + ref,
+              res.get("total") == 1 and [h["id"] for h in res.get("hits", [])] == [w["id"]] and
+              "the query holds the id %s, of %s" % (held, w["id"]) in res.get("note", ""),
+              (rc, str(res)[:300]))
+    rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0",
+                       'a title of words "arXiv:%s"' % a)
+    check("a quoted id in a reference is words",
+          rc == 0 and "holds the id" not in json.loads(out).get("note", ""), (rc, out[:200]))
+check("references tried", refs == 3, refs)
+rc, out, err = run("search", "--db", db, "--format", "json", "--snippet", "0",
+                   "J. Doe. A title. arXiv preprint arXiv:2512.99999, 2025.")
+note = json.loads(out).get("note", "") if rc == 0 else ""
+check("a reference's unknown id is said to be unknown",
+      "no work has the id arXiv:2512.99999; it was searched as words" in note, (rc, out[:300]))
+
 # A word that only may be an id (an OpenAlex W number, a model's name) is
 # a word: no such note.
 for word in ("W123", "ResNet50"):
