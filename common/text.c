@@ -949,6 +949,15 @@ static int is_diacritic(utf8proc_int32_t cp)
            (cp >= 0xFE20 && cp <= 0xFE2F);
 }
 
+/* The invisible characters a PDF or a web page leaves inside a word
+ * copied from it: the soft hyphen (U+00AD: "classi\u00adfication" is
+ * classification), the zero-width space (U+200B), the word joiner (U+2060)
+ * and the zero-width no-break space (U+FEFF). */
+static int is_invisible(utf8proc_int32_t cp)
+{
+    return cp == 0x00AD || cp == 0x200B || cp == 0x2060 || cp == 0xFEFF;
+}
+
 char *text_unaccent(const char *s, size_t n, size_t *len)
 {
     if (is_ascii(s, n)) /* nothing to fold, the common case */
@@ -970,7 +979,7 @@ char *text_unaccent(const char *s, size_t n, size_t *len)
     utf8proc_ssize_t nc = 0;
     int changed = 0;
     for (utf8proc_ssize_t k = 0; k < dl; k++) {
-        if (is_diacritic(cps[k])) {
+        if (is_diacritic(cps[k]) || is_invisible(cps[k])) {
             changed = 1;
             continue;
         }

@@ -52,7 +52,9 @@ int text_fold_hash64(const char *s, size_t n, unsigned long long *h);
  * Greek and Cyrillic diacritics removed (canonical decomposition, the
  * combining diacritical marks dropped, recomposed), and the letters that
  * carry no combining mark folded as text_fold does (ł, ø, đ, ħ, ı, ð, þ
- * and their capitals).  Case and everything else are kept, so operators
+ * and their capitals), and the invisible characters a copied word may
+ * hold dropped (the soft hyphen, the zero-width space, the word joiner,
+ * U+FEFF).  Case and everything else are kept, so operators
  * in a query (AND, OR) survive, and so does the byte layout of plain
  * ASCII.  Returns a malloc'd string and its length in *len, or NULL when
  * s is unchanged (no such character, or not valid UTF-8) or on

@@ -109,6 +109,19 @@ static void test_fold(void)
         CHECK(text_unaccent("plain ascii", 11, &n) == NULL);
         /* Hangul is decomposed and composed again, unchanged: NULL. */
         CHECK(text_unaccent("\xed\x95\x9c", 3, &n) == NULL);
+        /* what a PDF or a web page leaves inside a copied word: a soft
+         * hyphen, a zero-width space, a word joiner, U+FEFF */
+        const char *invisible[] = {"classi\xc2\xad" "fication", "classi\xe2\x80\x8b" "fication",
+                                   "classi\xe2\x81\xa0" "fication", "\xef\xbb\xbf" "classification"};
+        for (size_t i = 0; i < sizeof invisible / sizeof *invisible; i++) {
+            u = text_unaccent(invisible[i], strlen(invisible[i]), &n);
+            CHECK(u != NULL);
+            if (u) {
+                u[n] = '\0';
+                CHECK_STR(u, "classification");
+            }
+            free(u);
+        }
     }
     CHECK_STR(text_fold(&a, "Bal\xc3\xa1zs", 7), "balazs");
     CHECK_STR(text_fold(&a, "O'Brien", 7), "obrien");
