@@ -38,7 +38,7 @@
  * pre, train and pretrain), so that a search for the closed word finds
  * the works that write the compound (TextTerms::compounds).  Of a
  * compound of three parts or more, only a name of letters and a version
- * of digits ("Phi-3-mini", "GPT-4-turbo") are joined, at the version's
+ * of digits ("Phi-3-mini", "GPT-4-turbo", "GPT-4o-mini") are joined, at the version's
  * position: such a model name is searched closed ("phi3") as often as
  * hyphenated, where "state-of-the-art" joined would be a word no one
  * types.  Lucene's
@@ -309,9 +309,10 @@ static bool joinable(const std::string &a, const std::string &b)
 
 /* Do the first two parts of a compound of three or more make a name and
  * its version, to join as a compound of two is: letters alone and digits
- * alone ("Phi-3-mini", "GPT-4-turbo", "Llama-3-8B", "COVID-19-related":
- * phi3, gpt4, llama3, covid19)?  Other runs of three are left apart
- * ("state-of-the-art", "k-means-based": where a word ends is not
+ * alone, the digits perhaps with one letter after them ("Phi-3-mini",
+ * "GPT-4-turbo", "Llama-3-8B", "COVID-19-related", "GPT-4o-mini":
+ * phi3, gpt4, llama3, covid19, gpt4o)?  Other runs of three are left
+ * apart ("state-of-the-art", "k-means-based": where a word ends is not
  * known). */
 static bool version_pair(const std::string &a, const std::string &b)
 {
@@ -320,12 +321,14 @@ static bool version_pair(const std::string &a, const std::string &b)
             return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
         });
     };
-    auto digits = [](const std::string &p) {
-        return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
-            return c >= '0' && c <= '9';
-        });
+    auto version = [](const std::string &p) {
+        size_t n = p.size();
+        if (n >= 2 && p[n - 1] >= 'a' && p[n - 1] <= 'z')
+            n--; /* "4o" */
+        return n > 0 && std::all_of(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(n),
+                                    [](char c) { return c >= '0' && c <= '9'; });
     };
-    return letters(a) && digits(b);
+    return letters(a) && version(b);
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A

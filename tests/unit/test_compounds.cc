@@ -8,7 +8,7 @@
  *    words of the title or the abstract is also its parts joined
  *    ("pre-trained": pretrain; "COVID-19", "3-D", "U-Net"), and so are a
  *    name and its version before a third part ("Phi-3-mini": phi3;
- *    "GPT-4-turbo": gpt4), but other runs of more parts
+ *    "GPT-4-turbo": gpt4; "Qwen-2b-chat": qwen2b), but other runs of more parts
  *    ("state-of-the-art", "k-means-based"), numbers ("1-2", "0.65-0.70",
  *    "1.4-1.8x"), a hyphen with a space after it ("pre- and
  *    post-training") and an author's name ("Jean-Pierre") are not;
@@ -74,16 +74,17 @@ int main(int argc, char **argv)
     put_a(ix);
     check_put(ix, "b", "Pretrained encoders for speech", "Pre- and post\xe2\x80\x90training.");
     check_put(ix, "c", "Training before the test",
-              "A pre-test and a trained model, Phi-3-mini, GPT-4-turbo, k-means-based.");
+              "A pre-test and a trained model, Phi-3-mini, GPT-4-turbo, Qwen-2b-chat, "
+              "k-means-based.");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
           "a new index is stamped");
     for (const char *t : {"pretrain", "Spretrain", "covid19", "3d", "unet",
-                          "posttrain", "pretest", "phi3", "gpt4"})
+                          "posttrain", "pretest", "phi3", "gpt4", "qwen2b"})
         check(check_has_term(path, t), std::string("a new index holds ") + t);
     for (const char *t : {"12", "preand", "Ajeanpierr", "Ajeanpierre", "stateoftheart",
-                          "ofthe", "0.650.70", "1.41.8x", "3mini", "4turbo", "kmean",
+                          "ofthe", "0.650.70", "1.41.8x", "3mini", "4turbo", "2bchat", "kmean",
                           "meansbas"})
         check(!check_has_term(path, t), std::string("a new index does not hold ") + t);
     {
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
         const std::set<std::string> got = check_ids(ix, q);
         check(got == std::set<std::string>{"a"}, std::string(q) + " finds a: " + check_show(got));
     }
-    for (const char *q : {"pretest", "phi3", "gpt4"}) {
+    for (const char *q : {"pretest", "phi3", "gpt4", "qwen2b"}) {
         const std::set<std::string> got = check_ids(ix, q);
         check(got == std::set<std::string>{"c"}, std::string(q) + " finds c: " + check_show(got));
     }
