@@ -321,6 +321,32 @@ static int check_syntax(pdx_index *ix, const char *t)
     return 0;
 }
 
+/* The byte offset of a quote that opens a phrase the text never closes
+ * (Xapian's parser reads it to the end), and in *len the quote's bytes
+ * ('"' 1, a typographic one 3, which the parser takes as quotes too);
+ * -1 when every phrase is closed. */
+static long unclosed_quote(const char *t, size_t *len)
+{
+    long open = -1;
+    for (size_t i = 0; t[i]; i++) {
+        size_t q = t[i] == '"' ? 1
+                   : (unsigned char)t[i] == 0xe2 && (unsigned char)t[i + 1] == 0x80 &&
+                           ((unsigned char)t[i + 2] == 0x9c || (unsigned char)t[i + 2] == 0x9d)
+                       ? 3
+                       : 0;
+        if (!q)
+            continue;
+        if (open < 0) {
+            open = (long)i;
+            *len = q;
+        } else {
+            open = -1;
+        }
+        i += q - 1;
+    }
+    return open;
+}
+
 /* What one pass of qscan over a query's text finds: how it is read
  * (pdx_query.syntax: `words`, and why, for the note) and whether it holds
  * filters alone (`author:Hinton`: newest first, nothing to rank by). */
@@ -1103,6 +1129,32 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         q = &fq;
     }
     text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
+    /* A quote never closed: in a query, the phrase runs to the end, as
+     * Xapian, Lucene's simple query parser and web engines read it; in a
+     * passage read as words it is a stray mark and left out (a pasted
+     * abstract is not one phrase from there).  Either way a note says so. */
+    char quote_note[160] = "";
+    if (ftext) {
+        size_t qlen = 0;
+        const long at = unclosed_quote(ftext, &qlen);
+        char saved[3];
+        text_shape without = sh;
+        if (at >= 0) { /* the text read without it: a passage? */
+            memcpy(saved, ftext + at, qlen);
+            memset(ftext + at, ' ', qlen);
+            without = shape_of(q);
+        }
+        if (at >= 0 && without.words) {
+            sh = without;
+            snprintf(quote_note, sizeof quote_note,
+                     "the quote at position %ld is never closed and was left out", at + 1);
+        } else if (at >= 0) {
+            memcpy(ftext + at, saved, qlen);
+            snprintf(quote_note, sizeof quote_note,
+                     "the quote at position %ld is never closed: the words after it "
+                     "were searched as one phrase", at + 1);
+        }
+    }
     /* arXiv's category codes typed as words ("cs.CL transformers") are
      * its category filters, but not in prose: an abstract that mentions
      * hep-th is not asking for it (qscan_categories). */
@@ -1421,6 +1473,8 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     if (fields_note[0] && !named)
         add_note(r, fields_note);
+    if (quote_note[0] && !named)
+        add_note(r, quote_note);
     if (cat_note[0] && !named)
         add_note(r, cat_note);
     /* How a citation was read comes first: the notes it leads to
