@@ -50,7 +50,19 @@ typedef struct span {
     size_t n;
 } span;
 
-/* Split on white space; at most `max` words. */
+/* Does an initial's dot end at s[j], glued to the name after it, as a
+ * copied reference may leave it ("Y.LeCun", "J.R.R.Tolkien",
+ * "M.-H.Yang"): a capital letter alone before the dot (after the word's
+ * start, a dot or a hyphen), a capital and a small letter after it? */
+static int glued_initial(const char *s, size_t i, size_t j, size_t n)
+{
+    return s[j] == '.' && j > i && j + 2 < n && isupper((unsigned char)s[j - 1]) &&
+           (j - 1 == i || s[j - 2] == '.' || s[j - 2] == '-') &&
+           isupper((unsigned char)s[j + 1]) && islower((unsigned char)s[j + 2]);
+}
+
+/* Split on white space, and after an initial glued to the name after it
+ * (glued_initial); at most `max` words. */
 static size_t split_words(const char *s, size_t n, span *w, size_t max)
 {
     size_t k = 0;
@@ -58,7 +70,7 @@ static size_t split_words(const char *s, size_t n, span *w, size_t max)
         while (i < n && is_space_or_ctl((unsigned char)s[i]))
             i++;
         size_t j = i;
-        while (j < n && !is_space_or_ctl((unsigned char)s[j]))
+        while (j < n && !is_space_or_ctl((unsigned char)s[j]) && !(j > i && glued_initial(s, i, j - 1, n)))
             j++;
         if (j > i) {
             w[k].p = s + i;

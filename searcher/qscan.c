@@ -502,6 +502,17 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
             i += len;
             continue;
         }
+        /* "Y.LeCun": the initial's dot, then a space */
+        if (t[i] == '.' && o && isupper((unsigned char)out[o - 1]) &&
+            (o == 1 || out[o - 2] == ' ' || out[o - 2] == '.' || out[o - 2] == '-' ||
+             out[o - 2] == '(' || out[o - 2] == ',') &&
+            i + 2 < n && isupper((unsigned char)t[i + 1]) &&
+            islower((unsigned char)t[i + 2]) && o + 2 < size) {
+            out[o++] = '.';
+            out[o++] = ' ';
+            i++;
+            continue;
+        }
         char letters[3];
         size_t nl;
         if ((len = text_compat_letters(t + i, n - i, letters, &nl))) {

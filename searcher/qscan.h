@@ -165,9 +165,14 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
  *   - the quotation marks of other languages (German's „…“, French's
  *     «…», Japanese 「…」 and 『…』, the full-width ＂) are '"', so that
  *     a quotation pasted in any of them is a phrase (Xapian's parser
- *     takes '"' and English's “…” alone).
- * Any other text is copied.  Never longer than t: into out[0..size),
- * n + 1 bytes suffice; returns the length. */
+ *     takes '"' and English's “…” alone);
+ *   - an initial glued to the name after it, as a copied reference may
+ *     leave it ("Y.LeCun", "J.R.R.Tolkien", "M.-H.Yang": a capital alone
+ *     before the dot, a capital and a small letter after it), gets a
+ *     space after its dot, so that the name is read as "Y. LeCun" is.
+ * Any other text is copied.  Into out[0..size), QSCAN_PASTED_ROOM(n)
+ * bytes always suffice; returns the length. */
+#define QSCAN_PASTED_ROOM(n) (2 * (n) + 1)
 size_t qscan_pasted(const char *t, size_t n, char *out, size_t size);
 
 #ifdef __cplusplus

@@ -1108,9 +1108,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                 tn = strlen(c);
             }
         }
-        char *pasted = malloc(tn + 1);
+        char *pasted = malloc(QSCAN_PASTED_ROOM(tn));
         if (pasted)
-            tn = qscan_pasted(in, tn, pasted, tn + 1);
+            tn = qscan_pasted(in, tn, pasted, QSCAN_PASTED_ROOM(tn));
         arena_free(&ta);
         char *fields = pasted ? malloc(QSCAN_FIELDS_ROOM(tn)) : NULL;
         size_t fn = fields ? qscan_fields(pasted, tn, fields,

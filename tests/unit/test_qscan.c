@@ -100,7 +100,7 @@ static const char *pasted(const char *t)
 {
     static char out[1024];
     size_t n = strlen(t);
-    if (qscan_pasted(t, n, out, n + 1) != strlen(out))
+    if (qscan_pasted(t, n, out, QSCAN_PASTED_ROOM(n)) != strlen(out))
         return "length differs";
     return out;
 }
@@ -119,6 +119,12 @@ int main(void)
     CHECK_STR(pasted("$\\beta$-VAE $\\gamma$ $\\Gamma$ $\\betax$ $x$ $\\beta"),
               "\xce\xb2-VAE \xce\xb3 $\\Gamma$ $\\betax$ $x$ $\\beta");
     CHECK_STR(pasted("\xe2\x80\x93"), "\xe2\x80\x93");
+    /* An initial glued to the name after it gets its space; an
+     * abbreviation, a category and a small letter's dot do not. */
+    CHECK_STR(pasted("Y.LeCun and J.R.R.Tolkien, M.-H.Yang (A.Ng)"),
+              "Y. LeCun and J.R.R. Tolkien, M.-H. Yang (A. Ng)");
+    CHECK_STR(pasted("e.g.The cs.CL Fig.3 St.Louis U.S.A. Ph.D"),
+              "e.g.The cs.CL Fig.3 St.Louis U.S.A. Ph.D");
     CHECK_STR(pasted("$\\ell_1$-norm $L_1$-norm $x$- y $-z 5$-a"),
               "$\\ell_1-norm $L_1-norm $x$- y $-z 5-a");
     /* Other languages' quotation marks are '"'; English's and single

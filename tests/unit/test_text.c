@@ -193,6 +193,10 @@ static void test_names(void)
     keys("Bal\xc3\xa1zs Szegedy", "szegedy", "balazs", "b", 0);
     keys("Jan van der Berg", "vanderberg", "jan", "j", 0);
     keys("J.-P. Serre", "serre", "j", "j", 1);
+    /* an initial glued to the family name, as a copied reference leaves it */
+    keys("Y.LeCun", "lecun", "y", "y", 1);
+    keys("J.-P.Serre", "serre", "j", "j", 1);
+    initials("J.R.R.Tolkien", 2, "jrr");
     keys("Jean-Pierre Serre", "serre", "jean", "j", 0);
     keys("Martin Luther King Jr.", "king", "martin", "m", 0);
     keys("Euclid", "euclid", "", "", 0);
