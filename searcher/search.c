@@ -1130,9 +1130,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
     }
     text_shape sh = q ? shape_of(q) : (text_shape){0, "", 0};
     /* A quote never closed: in a query, the phrase runs to the end, as
-     * Xapian, Lucene's simple query parser and web engines read it; in a
-     * passage read as words it is a stray mark and left out (a pasted
-     * abstract is not one phrase from there).  Either way a note says so. */
+     * Xapian's parser reads it; in a passage read as words it is a stray
+     * mark and left out (a pasted abstract is not one phrase from there).
+     * Either way a note says so. */
     char quote_note[160] = "";
     if (ftext) {
         size_t qlen = 0;
