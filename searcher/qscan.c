@@ -475,6 +475,19 @@ static const char *math_greek(const char *t, size_t i, size_t n, size_t *len)
     return NULL;
 }
 
+/* The words after which a hyphen and a space end a compound's first part
+ * rather than a line ("pre- and post-training", "low- to high-resolution",
+ * "first- or second-order"). */
+static int line_break_stop(const char *w, size_t n)
+{
+    static const char *const words[] = {"and", "or", "nor", "to", "vs", "versus",
+                                        "than", "but", "as", "via", "into"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+            return 1;
+    return 0;
+}
+
 size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
 {
     size_t o = 0;
@@ -501,6 +514,23 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
             out[o++] = '"';
             i += len;
             continue;
+        }
+        /* "classi- fication": a word a PDF broke at a line's end, copied
+         * with its hyphen and the line break; not "pre- and post-", "low-
+         * to high-", nor a capital after it ("Vision- Language") */
+        if (t[i] == '-' && o && isalpha((unsigned char)out[o - 1]) && i + 1 < n &&
+            isspace((unsigned char)t[i + 1])) {
+            size_t j = i + 1;
+            while (j < n && isspace((unsigned char)t[j]))
+                j++;
+            size_t k = j;
+            while (k < n && islower((unsigned char)t[k]))
+                k++;
+            if (k > j &&
+                !line_break_stop(t + j, k - j)) {
+                i = j;
+                continue;
+            }
         }
         /* "Y.LeCun": the initial's dot, then a space */
         if (t[i] == '.' && o && isupper((unsigned char)out[o - 1]) &&

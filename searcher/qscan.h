@@ -166,6 +166,12 @@ size_t qscan_citations(const char *t, size_t n, int first, char *out,
  *     «…», Japanese 「…」 and 『…』, the full-width ＂) are '"', so that
  *     a quotation pasted in any of them is a phrase (Xapian's parser
  *     takes '"' and English's “…” alone);
+ *   - a word a PDF broke at a line's end, copied with its hyphen and the
+ *     break ("classi- fication", "pre- trained"), is one word again: a
+ *     letter, '-', white space and a word in small letters, unless that
+ *     word is one a compound's first part stands before ("pre- and
+ *     post-training", "low- to high-resolution": and, or, nor, to, vs,
+ *     versus, than, but, as, via, into);
  *   - an initial glued to the name after it, as a copied reference may
  *     leave it ("Y.LeCun", "J.R.R.Tolkien", "M.-H.Yang": a capital alone
  *     before the dot, a capital and a small letter after it), gets a

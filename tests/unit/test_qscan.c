@@ -119,6 +119,14 @@ int main(void)
     CHECK_STR(pasted("$\\beta$-VAE $\\gamma$ $\\Gamma$ $\\betax$ $x$ $\\beta"),
               "\xce\xb2-VAE \xce\xb3 $\\Gamma$ $\\betax$ $x$ $\\beta");
     CHECK_STR(pasted("\xe2\x80\x93"), "\xe2\x80\x93");
+    /* A word broken at a line's end is joined again; a compound's first
+     * part before "and", "to", a capital or an operator's '-' is not. */
+    CHECK_STR(pasted("deep classi- fication with pre-\n  trained nets"),
+              "deep classification with pretrained nets");
+    CHECK_STR(pasted("pre- and post-training, low- to high-resolution, Vision- Language, "
+                     "transformer -vision, a - b, 3- fold"),
+              "pre- and post-training, low- to high-resolution, Vision- Language, "
+              "transformer -vision, a - b, 3- fold");
     /* An initial glued to the name after it gets its space; an
      * abbreviation, a category and a small letter's dot do not. */
     CHECK_STR(pasted("Y.LeCun and J.R.R.Tolkien, M.-H.Yang (A.Ng)"),
