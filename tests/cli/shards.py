@@ -169,23 +169,47 @@ check("the queries match something", nonempty >= 20, nonempty)
 
 
 def facets(dbs, q):
-    # The 40 most frequent values a facet: as many authors as are counted
-    # again as a click (one query each) well within the time
+    """The 40 most frequent values a facet, and whether the author facet
+    was cut: its people are counted again as a click counts them, for at
+    most a second (SHIM_COUNT_SECONDS), which a loaded machine running the
+    sanitizer build can pass over shards; a run that says so in its note
+    lists fewer people, by design."""
     out, err = search(dbs, q, ["--format", "json", "--limit", "0", "--facets", "year,category,author",
                                "--facet-limit", "40"])
-    return err or json.loads(out)["facets"]
+    if err:
+        return err, False
+    res = json.loads(out)
+    return res["facets"], "fewer people" in res.get("note", "")
+
+
+def same_facets(dbs, q, want, want_cut):
+    """facets(dbs, q) equal to want: every facet, or, when either run's
+    author facet was cut (after two more tries), the year and category
+    facets; and whether the authors were compared."""
+    got, cut = facets(dbs, q)
+    for _ in range(2):
+        if not cut:
+            break
+        got, cut = facets(dbs, q)
+    if not (cut or want_cut) or got == want:
+        return got == want, True
+    drop = lambda f: {k: v for k, v in f.items() if k != "author"} if isinstance(f, dict) else f
+    return drop(got) == drop(want), False
 
 
 # Facet counts over every match: the same from shards as from
 # the combined index (remote shards count with xapian-tcpsrv's own spy).
-counted = 0
+counted = authors_compared = 0
 for q in queries[:6] + queries[-3:]:
-    want = facets([paths["all"]], q)
+    want, want_cut = facets([paths["all"]], q)
     counted += want != "error" and sum(v["count"] for v in want.get("author", [])) > 0
     label = " ".join([q[0]] + q[1])
-    check("facets, local shards = combined: " + label, facets([paths["a"], paths["b"]], q) == want, want)
-    check("facets, remote shards = combined: " + label, facets(remotes, q) == want, want)
+    for kind, dbs in (("local", [paths["a"], paths["b"]]), ("remote", remotes)):
+        same, authors = same_facets(dbs, q, want, want_cut)
+        authors_compared += authors
+        check("facets, %s shards = combined: %s" % (kind, label), same, want)
 check("the facet queries count authors", counted >= 6, counted)
+check("the author facets compared (not cut by the time)", authors_compared >= 9, authors_compared)
 # A shard built without --xapian-positions, served by xapian-tcpsrv:
 # words are found as in the local index, a phrase is refused, saying why.
 check("plain remote shard: words as the local index",
