@@ -369,26 +369,35 @@ static int arxiv_id_like(const char *s, size_t n)
     return 1;
 }
 
+size_t merge_id_unwrapped(const char **s, size_t n)
+{
+    for (;;) {
+        while (n && ((*s)[n - 1] == '.' || (*s)[n - 1] == ',' || (*s)[n - 1] == ';'))
+            n--;
+        if (n >= 2 && (((*s)[0] == '(' && (*s)[n - 1] == ')') ||
+                       ((*s)[0] == '[' && (*s)[n - 1] == ']') ||
+                       ((*s)[0] == '<' && (*s)[n - 1] == '>'))) {
+            (*s)++;
+            n -= 2;
+            continue;
+        }
+        return n;
+    }
+}
+
 merge_id_kind merge_id_form(arena *a, const char *in, const char **value)
 {
     *value = NULL;
     while (*in == ' ' || *in == '\t')
         in++;
     size_t n = strlen(in);
-    /* as a sentence or a reference leaves it: "arXiv:2103.00823.",
-     * "(arXiv:2103.00823)", "<https://doi.org/10.1000/x>," */
     for (;;) {
-        while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '/' ||
-                     in[n - 1] == '.' || in[n - 1] == ',' || in[n - 1] == ';'))
+        while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '/'))
             n--;
-        if (n >= 2 && ((in[0] == '(' && in[n - 1] == ')') ||
-                       (in[0] == '[' && in[n - 1] == ']') ||
-                       (in[0] == '<' && in[n - 1] == '>'))) {
-            in++;
-            n -= 2;
-            continue;
-        }
-        break;
+        const size_t kept = merge_id_unwrapped(&in, n);
+        if (kept == n)
+            break;
+        n = kept;
     }
     char *s = arena_strndup(a, in, n);
     if (!s || !n)

@@ -120,6 +120,12 @@ typedef enum merge_id_kind {
 } merge_id_kind;
 merge_id_kind merge_id_form(arena *a, const char *id, const char **value);
 
+/* The n bytes at *s without what a sentence or a reference leaves around
+ * an id: a trailing '.', ',' or ';', and an outer pair of (), [] or <>
+ * ("(arXiv:2103.00823)." is arXiv:2103.00823), as merge_id_form reads
+ * it.  Returns the length kept; *s is moved past an opening bracket. */
+size_t merge_id_unwrapped(const char **s, size_t n);
+
 /* XP<16 hex>: the term of every work with a record from `file`. */
 char *merge_file_key(arena *a, const char *file);
 

@@ -526,8 +526,7 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
             size_t k = j;
             while (k < n && islower((unsigned char)t[k]))
                 k++;
-            if (k > j &&
-                !line_break_stop(t + j, k - j)) {
+            if (k > j && !line_break_stop(t + j, k - j)) {
                 i = j;
                 continue;
             }

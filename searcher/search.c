@@ -321,6 +321,19 @@ static int check_syntax(pdx_index *ix, const char *t)
     return 0;
 }
 
+/* The bytes of the quotation mark at s (left bytes on): 1 for '"', 3 for
+ * “ or ”, which Xapian's parser takes as quotes too; 0 for anything
+ * else. */
+static size_t quote_len(const char *s, size_t left)
+{
+    if (left && s[0] == '"')
+        return 1;
+    return left >= 3 && (unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x80 &&
+                   ((unsigned char)s[2] == 0x9c || (unsigned char)s[2] == 0x9d)
+               ? 3
+               : 0;
+}
+
 /* The byte offset of a quote that opens a phrase the text never closes
  * (Xapian's parser reads it to the end), and in *len the quote's bytes
  * ('"' 1, a typographic one 3, which the parser takes as quotes too);
@@ -328,12 +341,9 @@ static int check_syntax(pdx_index *ix, const char *t)
 static long unclosed_quote(const char *t, size_t *len)
 {
     long open = -1;
-    for (size_t i = 0; t[i]; i++) {
-        size_t q = t[i] == '"' ? 1
-                   : (unsigned char)t[i] == 0xe2 && (unsigned char)t[i + 1] == 0x80 &&
-                           ((unsigned char)t[i + 2] == 0x9c || (unsigned char)t[i + 2] == 0x9d)
-                       ? 3
-                       : 0;
+    const size_t n = strlen(t);
+    for (size_t i = 0; i < n; i++) {
+        const size_t q = quote_len(t + i, n - i);
         if (!q)
             continue;
         if (open < 0) {
@@ -854,10 +864,7 @@ static merge_id_kind spelt_id(arena *a, const char *tok)
     const int addr = strstr(tok, "://") || strncasecmp(tok, "doi.org/", 8) == 0;
     switch (k) {
     case MERGE_ID_ARXIV:
-        return addr || strncasecmp(tok, "arxiv:", 6) == 0 ||
-                       strncasecmp(tok, "(arxiv:", 7) == 0
-                   ? k
-                   : MERGE_ID_NONE;
+        return addr || strncasecmp(tok, "arxiv:", 6) == 0 ? k : MERGE_ID_NONE;
     case MERGE_ID_DOI:
     case MERGE_ID_PMID:
         return k; /* merge_id_form takes a PMID only with its prefix */
@@ -876,35 +883,12 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a,
  * abstract, which may name another work's DOI or arXiv id. */
 #define REFERENCE_MAX 600
 
-/* s (n bytes) as a sentence or a reference leaves an id in it, without
- * what it left: a trailing '.', ',' or ';', and an outer pair of (), []
- * or <> ("(arXiv:2103.00823).").  The length kept; *s moved past an
- * opening bracket. */
-static size_t id_unwrapped(const char **s, size_t n)
-{
-    for (;;) {
-        while (n && ((*s)[n - 1] == '.' || (*s)[n - 1] == ',' || (*s)[n - 1] == ';'))
-            n--;
-        if (n >= 2 && (((*s)[0] == '(' && (*s)[n - 1] == ')') ||
-                       ((*s)[0] == '[' && (*s)[n - 1] == ']') ||
-                       ((*s)[0] == '<' && (*s)[n - 1] == '>'))) {
-            (*s)++;
-            n -= 2;
-            continue;
-        }
-        return n;
-    }
-}
-
-/* Whether the n bytes at s hold a quotation mark ('"', “ or ”): how many. */
+/* How many quotation marks (quote_len) the n bytes at s hold. */
 static int quotes_in(const char *s, size_t n)
 {
     int q = 0;
     for (size_t i = 0; i < n; i++)
-        if (s[i] == '"')
-            q++;
-        else if (i + 2 < n && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
-                 ((unsigned char)s[i + 2] == 0x9c || (unsigned char)s[i + 2] == 0x9d))
+        if (quote_len(s + i, n - i))
             q++;
     return q;
 }
@@ -942,7 +926,7 @@ static int id_in_words(pdx_index *ix, pdx_results *r, const char *text,
         const int q = quotes_in(p, (size_t)(end - p));
         if (!quoted && !q) {
             const char *t = p;
-            const size_t n = id_unwrapped(&t, (size_t)(end - p));
+            const size_t n = merge_id_unwrapped(&t, (size_t)(end - p));
             char *tok = arena_strndup(a, t, n);
             if (!tok)
                 return handle_error(ix, PDX_ENOMEM, "out of memory"), -1;
@@ -984,7 +968,7 @@ static int id_query(pdx_index *ix, pdx_results *r, const char *text, arena *a,
     while (n && isspace((unsigned char)text[n - 1]))
         n--;
     if (n <= PDX_ID_MAX && !memchr(text, ' ', n))
-        n = id_unwrapped(&text, n); /* "arXiv:2103.00823." */
+        n = merge_id_unwrapped(&text, n); /* "arXiv:2103.00823." */
     if (!n || n > REFERENCE_MAX)
         return 0;
     char *id = arena_strndup(a, text, n);

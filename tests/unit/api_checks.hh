@@ -10,6 +10,7 @@
 #include <xapian.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -84,6 +85,24 @@ static inline std::string check_show(const std::set<std::string> &s)
 static inline bool check_has_term(const std::string &path, const char *term)
 {
     return Xapian::Database(path).term_exists(term);
+}
+
+/* The index at path as an older paperdex left it: without the stamp
+ * `key` (common/layout.h), removed through Xapian itself. */
+static inline void check_unstamp(const std::string &path, const char *key)
+{
+    Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+    db.set_metadata(key, "");
+    db.commit();
+}
+
+/* A test's end: its work directory removed when every check passed (kept
+ * for a look otherwise), and check_done()'s exit code. */
+static inline int check_finish(const std::string &work)
+{
+    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
+        fprintf(stderr, "cannot remove %s\n", work.c_str());
+    return check_done();
 }
 
 #endif

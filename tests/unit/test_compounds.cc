@@ -122,11 +122,7 @@ int main(int argc, char **argv)
           "create plain");
     check_put(ix, "z", "Filler");
     pdx_close(ix);
-    {
-        Xapian::WritableDatabase db(plain, Xapian::DB_OPEN);
-        db.set_metadata(LAYOUT_META_COMPOUNDS, "");
-        db.commit();
-    }
+    check_unstamp(plain, LAYOUT_META_COMPOUNDS);
     check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE) == 0, "open plain");
     put_a(ix);
     pdx_close(ix);
@@ -138,11 +134,7 @@ int main(int argc, char **argv)
 
     /* The same index as an older paperdex left it: no stamp.  Its next
      * work is written by the older rule. */
-    {
-        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
-        db.set_metadata(LAYOUT_META_COMPOUNDS, "");
-        db.commit();
-    }
+    check_unstamp(path, LAYOUT_META_COMPOUNDS);
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
     check_put(ix, "d", "Multi-task heads");
     pdx_close(ix);
@@ -155,7 +147,5 @@ int main(int argc, char **argv)
     got = check_ids(ix, "multi-task");
     check(got == std::set<std::string>{"d"}, "multi-task still finds d: " + check_show(got));
     pdx_close(ix);
-    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
-        fprintf(stderr, "cannot remove %s\n", work.c_str());
-    return check_done();
+    return check_finish(work);
 }

@@ -186,11 +186,7 @@ int main(int argc, char **argv)
 
     /* The same index as an older paperdex left it: no stamp.  Its next
      * work is written by the older rule, and A* is a wildcard there. */
-    {
-        Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
-        db.set_metadata(LAYOUT_META_STARS, "");
-        db.commit();
-    }
+    check_unstamp(path, LAYOUT_META_STARS);
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
     check_put(ix, "dstar", "D* Lite replanning", "Replanning with D* Lite.");
     pdx_close(ix);
@@ -202,7 +198,5 @@ int main(int argc, char **argv)
     check(got.count("engine") && got.count("qstar"),
           "A* is a wildcard in an older index: " + check_show(got));
     pdx_close(ix);
-    if (!check_fail && system(("rm -rf '" + work + "'").c_str()) != 0)
-        fprintf(stderr, "cannot remove %s\n", work.c_str());
-    return check_done();
+    return check_finish(work);
 }
