@@ -424,6 +424,91 @@ static std::string correct_word(shim_db *h, const std::string &word,
     return correct_from_stems(h, lower);
 }
 
+/* How many of the first PAIR_READ_WORKS works holding `stem` write
+ * `word` beside one of `next_to` (a word before it, a word after it, ""
+ * where the query has none), only spaces or a hyphen between, each
+ * folded as the index folds a word. */
+#define PAIR_READ_WORKS 200
+static unsigned pair_written(shim_db *h, const std::string &stem,
+                             const std::string &word,
+                             const std::string next_to[2])
+{
+    unsigned works = 0, read = 0;
+    for (Xapian::PostingIterator p = h->db.postlist_begin(stem);
+         p != h->db.postlist_end(stem) && read < PAIR_READ_WORKS; ++p, ++read) {
+        const std::string body =
+            stored_text(stored_record(h, h->db.get_document(*p)));
+        const std::vector<Word> ws = words_of(body);
+        bool found = false;
+        for (size_t i = 0; i + 1 < ws.size() && !found; i++) {
+            bool tight = true;
+            for (size_t c = ws[i].end; c < ws[i + 1].start; c++)
+                if (body[c] != ' ' && body[c] != '-')
+                    tight = false;
+            if (!tight)
+                continue;
+            const std::string a = fold_word(body.substr(ws[i].start, ws[i].end - ws[i].start));
+            const std::string b = fold_word(body.substr(ws[i + 1].start, ws[i + 1].end - ws[i + 1].start));
+            found = (!next_to[0].empty() && a == next_to[0] && b == word) ||
+                    (!next_to[1].empty() && a == word && b == next_to[1]);
+        }
+        works += found;
+    }
+    return works;
+}
+
+/* The word of letters that stands right before text[ws] (i = 0) or right
+ * after text[we] (i = 1), only spaces or a hyphen between, in lower
+ * case; "" when there is none, or it is a stop word. */
+static std::string neighbour(shim_db *h, const std::string &text, size_t ws,
+                             size_t we, int i)
+{
+    std::string out;
+    if (i == 0) {
+        size_t e = ws;
+        while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '-') && ws - e < 3)
+            e--;
+        if (e == ws)
+            return out;
+        size_t s = e;
+        while (s > 0 && isalpha(static_cast<unsigned char>(text[s - 1])))
+            s--;
+        out = text.substr(s, e - s);
+    } else {
+        size_t s = we;
+        while (s < text.size() && (text[s] == ' ' || text[s] == '-') && s - we < 3)
+            s++;
+        if (s == we)
+            return out;
+        size_t e = s;
+        while (e < text.size() && isalpha(static_cast<unsigned char>(text[e])))
+            e++;
+        out = text.substr(s, e - s);
+    }
+    for (char &ch : out)
+        ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+    if (out.size() < 2 || h->stopper(out))
+        out.clear();
+    return out;
+}
+
+/* Whether the works vouch for a rare word that a correction would
+ * replace: some work writes it beside the word the query writes beside
+ * it, and none of the first PAIR_READ_WORKS works of the correction
+ * writes the correction there ("van der Waals": "der Waals" is written,
+ * "der walls" is not; in "atention mechanism", a work that made the
+ * typo does not save it from "attention mechanism"). */
+static bool pair_vouches(shim_db *h, const std::string &word,
+                         const std::string &best, const std::string next_to[2])
+{
+    if (next_to[0].empty() && next_to[1].empty())
+        return false;
+    const std::string lower = fold_word(word);
+    const std::string fixed = fold_word(best);
+    return pair_written(h, h->stem(lower), lower, next_to) > 0 &&
+           pair_written(h, h->stem(fixed), fixed, next_to) == 0;
+}
+
 /* Did-you-mean looks each word up in the spelling table: its work grows
  * with the query.  A query of more words than this is pasted text, for
  * which nothing is proposed (as the web engines do), and the lookups stop
@@ -496,6 +581,10 @@ std::string suggest(shim_db *h, const std::string &raw,
             const std::string best =
                 correct_word(h, text.substr(ws, we - ws), all, elided_before(text, ws));
             if (best.empty())
+                continue;
+            const std::string next_to[2] = {neighbour(h, text, ws, we, 0),
+                                            neighbour(h, text, ws, we, 1)};
+            if (pair_vouches(h, text.substr(ws, we - ws), best, next_to))
                 continue;
             out.append(text, copied, ws - copied);
             out += best;

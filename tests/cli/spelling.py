@@ -24,6 +24,13 @@ On invented works:
   - an author filter that finds nothing gets the nearest name the index
     holds, but not when it holds the name (the year emptied it); so does
     a query of names alone that no author has ("Yann Morvann");
+  - on an index of 30,000 works, where a word three works write may be
+    a typo: a rare word the query writes beside a word that works write
+    it beside, and that no work writes beside the correction, is no
+    typo ("van der Waals", "der walls" written nowhere), alone it may be
+    one ("Waals" -> walls); a typo some work made in the same place is
+    still corrected ("atention mechanism", which works write as
+    "attention mechanism");
   - an index without the table (made by an older paperdex, here by
     taking its stamp away) is corrected from its stems;
   - built by two workers (--jobs 2, committing every two works), the
@@ -167,6 +174,28 @@ check("a held family name alone, another year: no other name",
 check("a misspelt name: the nearest held",
       author_suggestions("--author", "Greta Schäfferr") == ["Greta Schäffer"],
       author_suggestions("--author", "Greta Schäfferr"))
+
+# On 30,000 works a word one to three works write is rare enough to be
+# a typo; the words the query writes beside it may vouch for it.
+big_src = os.path.join(work, "works-30k.jsonl")
+with open(big_src, "w", encoding="utf-8") as f:
+    for i in range(30000):
+        title = "Filler note %d" % i + (" on walls" if i % 50 == 0 else "")
+        abstract = "A short filler abstract about ice, number %d." % i
+        if i % 1000 == 1:
+            abstract += " An attention mechanism reads it."
+        f.write(json.dumps({"id": "fl-%d" % i, "title": title, "abstract": abstract,
+                            "authors": ["Ada Lovelace"], "year": 2020}) + "\n")
+    for w in (work_(50, "Van der Waals forces in ice", "Forces between layers."),
+              work_(52, "Sparse atention mechanism", "A typo in a title.")):
+        f.write(json.dumps(w) + "\n")
+big30 = os.path.join(work, "ix-30k")
+r = subprocess.run([PDX, "index", "--quiet", "--db", big30, big_src], capture_output=True, text=True)
+check("index 30,000 works", r.returncode == 0, r.stderr)
+for q, want in (("van der Waals", ""), ('"van der Waals"', ""), ("Waals forces", ""),
+                ("Waals", "walls"), ("van der Waals walls", ""),
+                ("atention mechanism", "attention mechanism"), ("atention", "attention")):
+    check("30,000 works: %s" % q, suggestion(q, big30) == want, suggestion(q, big30))
 
 # Built by two workers committing every two works, the table counts as
 # one process's does: the compactor sums the shards' tables.
