@@ -1050,11 +1050,28 @@ static int pubmed_names(const char *t, size_t n, size_t names[][2], size_t *nn)
     }
 }
 
+/* Whether t[ws..we) is one initial with its dot ("G.") or several glued
+ * ("C.D.", "J.-P.", "J.R.R."): capitals, each followed by its dot and
+ * perhaps a hyphen, ending at a dot. */
+static int initials_word(const char *t, size_t ws, size_t we)
+{
+    size_t i = ws;
+    while (i < we) {
+        if (i + 1 >= we || !isupper((unsigned char)t[i]) || t[i + 1] != '.')
+            return 0;
+        i += 2;
+        if (i < we && t[i] == '-')
+            i++;
+    }
+    return i == we && we > ws && t[we - 1] == '.';
+}
+
 /* A whole query that is one person's name as a bibliography writes it:
  * two to four words, given names first ("Yann LeCun", "Ming-Hsuan Yang",
  * "G. E. Hinton", "Anton van den Hengel") or the family name first
  * before a comma ("LeCun, Yann"), each a word written as a name (a
- * capital, then a small letter), a particle, or an initial with its dot;
+ * capital, then a small letter), a particle, or initials with their dots
+ * ("G.", "C.D.", "J.-P.");
  * at least two of them names, or a name and an initial.  The name,
  * trimmed, in [*s, *e). */
 static int person_name(const char *t, size_t n, size_t *s, size_t *e)
@@ -1080,7 +1097,7 @@ static int person_name(const char *t, size_t n, size_t *s, size_t *e)
             if (strlen(never[k]) == we - ws && !strncasecmp(t + ws, never[k], we - ws))
                 return 0;
         size_t ns;
-        if (we - ws == 2 && isupper((unsigned char)t[ws]) && t[ws + 1] == '.')
+        if (initials_word(t, ws, we))
             initials++;
         else if (particle(t + ws, we - ws))
             particles++;

@@ -1438,6 +1438,15 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * "aiming Hee"). */
             if (!rc && names_only)
                 rc = suggest_name_query(ix, r, uncited);
+            /* Names written as a bibliography writes them, with an
+             * initial's dot or a comma ("G. E. Hinton", "Hinton, G.E.",
+             * "Wu Z, Li Y"), were names: with no nearer name to offer,
+             * the words' answer says that no author had them. */
+            if (!rc && names_only && !r->totals.suggestion[0] &&
+                strpbrk(uncited, ".,"))
+                snprintf(cite_note, sizeof cite_note,
+                         "no work has an author so named (%.*s): searched "
+                         "as words", 200, uncited);
         }
     }
     if (rc) {

@@ -113,6 +113,7 @@ WORKS = [
     work_(39, "Brief moraine surveys", "Brief, again."),
     work_(40, "Moraines in brief", "In brief."),
     dict(work_(38, "Moraine dating", "Dates."), authors=["Liam O'Brien"]),
+    dict(work_(41, "Quarry stones", "Stones."), authors=["Jean-Paul Quillon"]),
 ]
 write(WORKS)
 index()
@@ -153,6 +154,30 @@ check("a misspelt person's name: the nearest author", suggestion("Yann Morvann")
 check("PubMed's names: the nearest authors",
       suggestion("Morvann Y, Schäfer G") == 'author:"Yann Morvan" AND author:"Schäfer G"',
       suggestion("Morvann Y, Schäfer G"))
+
+
+def note_of(q):
+    r = subprocess.run([PDX, "search", "--db", db, "--limit", "1", "--format", "json", q],
+                       capture_output=True, text=True, env=repeat_env())
+    if r.returncode not in (0, 1):
+        return 0, "exit %d: %s" % (r.returncode, r.stderr)
+    out = json.loads(r.stdout)
+    return out["total"], out.get("note", "")
+
+
+# A name as a bibliography writes it, initials glued or not, is that
+# author; one no author has, with no nearer name to offer, is searched as
+# words with a note saying so (not a bare page of other works).
+for q in ("J.-P. Quillon", "Quillon, J.-P.", "Quillon, J.P.", "J. P. Quillon"):
+    n, note = note_of(q)
+    check("a name as a bibliography writes it: %s" % q,
+          n == 1 and 'as author:"%s"' % q in note, (n, note))
+for q in ("Q. R. Zorblatt", "Zorblatt, Q.R.", "Zorblatt Q, Quarrel P"):
+    n, note = note_of(q)
+    check("no author so named: %s" % q,
+          "no work has an author so named (%s): searched as words" % q in note, (n, note))
+n, note = note_of("Stones Quarry")
+check("words like a name, unpunctuated: no note", n == 1 and note == "", (n, note))
 
 
 def author_suggestions(*args):

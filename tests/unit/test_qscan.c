@@ -280,6 +280,16 @@ int main(void)
               "\" LeCun, Yann \" as author:\"LeCun, Yann\" (in quotes, as words) [a]");
     CHECK_STR(citations("G. E. Hinton"), "author:\"G. E. Hinton\" | read "
               "\"G. E. Hinton\" as author:\"G. E. Hinton\" (in quotes, as words) [a]");
+    /* initials glued, as Harvard and many exports write them */
+    CHECK_STR(citations("Manning, C.D."), "author:\"Manning, C.D.\" | read "
+              "\"Manning, C.D.\" as author:\"Manning, C.D.\" (in quotes, as words) [a]");
+    CHECK_STR(citations("J.-P. Serre"), "author:\"J.-P. Serre\" | read "
+              "\"J.-P. Serre\" as author:\"J.-P. Serre\" (in quotes, as words) [a]");
+    CHECK_STR(citations("J.R.R. Tolkien"), "author:\"J.R.R. Tolkien\" | read "
+              "\"J.R.R. Tolkien\" as author:\"J.R.R. Tolkien\" (in quotes, as words) [a]");
+    /* not initials: small letters, a dot missing, a number */
+    CHECK_STR(citations("e.g. Manning"), "e.g. Manning");
+    CHECK_STR(citations("C.D Manning"), "C.D Manning");
     CHECK_STR(citations("Anton van den Hengel"), "author:\"Anton van den Hengel\" | "
               "read \"Anton van den Hengel\" as author:\"Anton van den Hengel\" (in quotes, as words) [a]");
     /* a family name with its initials before "et al.", as a reference
