@@ -317,12 +317,13 @@ size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
     for (size_t i = 0; i < n;) {
         if (t[i] == '"')
             in_quote = !in_quote;
-        const int at_start = i == 0 || is_space(t[i - 1]) || t[i - 1] == '(';
+        const int at_start = i == 0 || is_space(t[i - 1]) || t[i - 1] == '(' ||
+                             t[i - 1] == '[';
         size_t s = i + (at_start && (t[i] == '+' || t[i] == '-'));
         if (!in_quote && at_start && s < n && isalpha((unsigned char)t[s])) {
             size_t e = s;
-            while (e < n && !is_space(t[e]) && t[e] != ')' && t[e] != ',' &&
-                   t[e] != ';' && t[e] != '"')
+            while (e < n && !is_space(t[e]) && t[e] != ')' && t[e] != ']' &&
+                   t[e] != ',' && t[e] != ';' && t[e] != '"')
                 e++;
             size_t ce = e;
             if (ce > s && t[ce - 1] == '.') /* "... in cs.CL." */
@@ -338,6 +339,11 @@ size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
                         arxiv_category_name(code);
             }
             if (coded && o + (s - i) + len + 10 < size) {
+                /* arXiv's listings write the code in brackets, "[cs.CL]":
+                 * they go with it (one left open too) */
+                if (i > 0 && t[i - 1] == '[' && o > 0 && out[o - 1] == '[')
+                    out[o - 1] = ' ';
+                const int bracketed = ce < n && t[ce] == ']';
                 memcpy(out + o, t + i, s - i); /* the sign */
                 o += s - i;
                 memcpy(out + o, "category:", 9);
@@ -350,7 +356,9 @@ size_t qscan_categories(const char *t, size_t n, char *out, size_t size,
                         snprintf(note + used, note_size - used,
                                  "%s%s as category:%s", used ? ", " : "read ", code, code);
                 }
-                i = ce;
+                i = ce + (bracketed ? 1 : 0);
+                if (bracketed)
+                    out[o++] = ' ';
                 /* a list's comma, a semicolon or a sentence's dot would
                  * end the value: a space ("(cs.LG, stat.ML)") */
                 if (i < n && (t[i] == ',' || t[i] == ';' || t[i] == '.')) {

@@ -85,7 +85,8 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                     char *note, size_t note_size);
 
 /* arXiv's category codes written as words ("cs.CL", "hep-th",
- * "astro-ph.GA", "-cs.LG"; any case; a code arXiv has, with its dot or
+ * "astro-ph.GA", "-cs.LG", "[cs.CL]" as arXiv's listings write it, its
+ * brackets dropped; any case; a code arXiv has, with its dot or
  * dash: never "math" nor "physics") as category filters
  * ("category:cs.CL"); outside quotes and fields.  note[0..note_size)
  * gets "read cs.CL as category:cs.CL", "" when none was.  Into

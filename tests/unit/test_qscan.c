@@ -436,6 +436,10 @@ int main(void)
               "x (category:cs.LG  category:stat.ML) -category:hep-th category:astro-ph.GA  | "
               "read cs.LG as category:cs.LG, stat.ML as category:stat.ML, hep-th as "
               "category:hep-th, astro-ph.GA as category:astro-ph.GA");
+    /* in brackets, as arXiv's listings write it, one left open too */
+    CHECK_STR(categories("LLM agents [cs.AI] [-cs.LG] [cs.CL"),
+              "LLM agents  category:cs.AI   -category:cs.LG   category:cs.CL | read cs.AI as "
+              "category:cs.AI, cs.LG as category:cs.LG, cs.CL as category:cs.CL");
     /* not: quoted, a field's value, an archive alone, no such code, an
      * id, part of a word */
     CHECK_STR(categories("\"cs.CL\" category:cs.CV math physics cs.XX hep-th/9901001 x-cs.CL"),
