@@ -401,6 +401,13 @@ static std::string correct_word(shim_db *h, const std::string &word,
      * given name is not one: the typo "ofer" is a given name's.) */
     if (family_held(h, lower, few))
         return std::string();
+    /* Nor a word whose transliterated umlaut the search reads as the
+     * vowel, when works write that ("Erdoes" finds the 28 works of
+     * Erdős on the arXiv 101k, and was offered erodes). */
+    const std::string plain = plain_vowels(lower);
+    if (plain != lower && plain.size() >= 3 &&
+        h->db.get_termfreq(h->stem(plain)) > few)
+        return std::string();
     /* The word after an elision is a family name as the index keys it
      * with the elision ("obrien" for O'Brien, 41 works of the arXiv 101k:
      * "Brien" was offered brief) */

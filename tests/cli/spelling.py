@@ -114,6 +114,9 @@ WORKS = [
     work_(40, "Moraines in brief", "In brief."),
     dict(work_(38, "Moraine dating", "Dates."), authors=["Liam O'Brien"]),
     dict(work_(41, "Quarry stones", "Stones."), authors=["Jean-Paul Quillon"]),
+    work_(42, "Random graphs after Erdős", "Graphs."),
+    work_(43, "Wind erodes rock", "It erodes."),
+    work_(44, "Water erodes cliffs", "Slowly."),
 ]
 write(WORKS)
 index()
@@ -133,6 +136,13 @@ check("a compound's closed form the index holds is no typo", suggestion("RISCV")
 # spelling table counts: the works its authors wrote make it no typo.
 for q in ("Schäfer", "Schafer", "Schaefer"):
     check("an author's family name is no typo: %s" % q, suggestion(q) == "", suggestion(q))
+
+
+# Nor a word whose transliterated umlaut the search reads as the vowel
+# the works write ("Erdoes" finds Erdős), though a word one edit away is
+# common ("erodes").
+check("a transliterated umlaut is no typo", suggestion("Erdoes") == "", suggestion("Erdoes"))
+check("one edit from it is", suggestion("Erodez") == "erodes", suggestion("Erodez"))
 
 
 # Nor the family name after an elision, which the index keys with it
