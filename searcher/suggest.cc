@@ -366,6 +366,23 @@ static bool family_held(shim_db *h, const std::string &lower,
            h->db.get_termfreq(LAYOUT_P_AUTHOR_FAMILY + plain_vowels(lower)) > few;
 }
 
+/* How many works write `word` (folded) as it is: the spelling table's
+ * count when the index keeps one (a random typo's vowel, "signatuers",
+ * may stem to a common stem without being a word), else its stem's. */
+static Xapian::doccount written_by(shim_db *h, const std::string &word)
+{
+    if (h->spelling) {
+        try {
+            Xapian::TermIterator w = h->db.spellings_begin();
+            w.skip_to(word); /* Xapian 1.4 has no lookup of one word */
+            return w != h->db.spellings_end() && *w == word ? w.get_termfreq() : 0;
+        } catch (const Xapian::UnimplementedError &) {
+            /* a remote shard keeps no spelling table */
+        }
+    }
+    return h->db.get_termfreq(h->stem(word));
+}
+
 /* The correction of one word of a query, or "": a word of letters only,
  * four or more, and no stop word, from the spelling table when the index
  * keeps one, else from the stems.  `elided`: the letters of an elision
@@ -405,8 +422,7 @@ static std::string correct_word(shim_db *h, const std::string &word,
      * vowel, when works write that ("Erdoes" finds the 28 works of
      * Erdős on the arXiv 101k, and was offered erodes). */
     const std::string plain = plain_vowels(lower);
-    if (plain != lower && plain.size() >= 3 &&
-        h->db.get_termfreq(h->stem(plain)) > few)
+    if (plain != lower && plain.size() >= 3 && written_by(h, plain) > few)
         return std::string();
     /* The word after an elision is a family name as the index keys it
      * with the elision ("obrien" for O'Brien, 41 works of the arXiv 101k:
