@@ -27,7 +27,11 @@ single letter (C, C++) is not varied.  A hyphenated compound
 finds the works that write it as one word (pre-trained, pretrained; U-Net,
 UNet), but inside quotes, and the closed word finds the works that write
 the compound (the index holds its parts joined too), its snippet marking
-the compound whole.  A phrase's last word may be a wildcard
+the compound whole.  A compound of two words, one a stop word (not
+indexed), is the closed word the index joins it into (off-policy finds
+the works writing off-policy or offpolicy, not every work writing
+policy), and one of more parts its stop words leave one word of
+(out-of-distribution) is that word, with a note.  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
 """
@@ -129,6 +133,14 @@ TITLES = {
     # but not the letter and a number apart, as a formula leaves them
     "v74": ("Losses with $\\beta = 1$", "Weights."),
     "v75": ("Bounds of order \u03b2+1", "Rates."),
+    # a compound whose other part is a stop word, which is not indexed:
+    # off-policy is not every work that writes policy
+    "v76": ("Off-policy evaluation of bandits", "Logged data."),
+    "v77": ("Offpolicy learning in one word", "Logs."),
+    "v78": ("The policy of a city", "Rules of the policy."),
+    "v79": ("Policy gradients", "On policy and off it."),
+    "v80": ("Detecting out-of-distribution inputs", "Shifts."),
+    "v81": ("A distribution of inputs", "Shifts."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -244,11 +256,26 @@ CASES = [
     ("self-supervis*", ["v37", "v38"]), ('"self supervis*"', ["v37", "v38"]),
     ("Self-Supervis*", ["v37", "v38"]), ('"deep reinforc*"', ["v40", "v41"]),
 ]
+# A compound with a stop word is the closed word the index joins it into:
+# works that write it hyphenated or closed, not every work writing its
+# other word; in quotes and in a title too.
+CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
+          ('"off-policy evaluation"', ["v76"]), ("title:off-policy", ["v76", "v77"]),
+          ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"])]
 for q, want in CASES:
     if want is None:
         continue
     got = ids(q)
     check(q, got == want, "got %s, want %s" % (got, want))
+# A compound its stop words leave one word of, which the index does not
+# join, is that word, and the note says so.
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "out-of-distribution"],
+                   capture_output=True, text=True)
+out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+check("out-of-distribution: searched as distribution, and said",
+      sorted(h["id"] for h in out.get("hits", [])) == ["v80", "v81"] and
+      "out-of-distribution was searched as distribution: its stop words (out, of) are not indexed"
+      in out.get("note", ""), out)
 # Beside other words (hyphenated words are then split into words): each
 # form still finds the works that write the other.
 for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1", "v2"]),
