@@ -2602,7 +2602,24 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
      * why (filters still list their works only with other words). */
     std::string stopped;
     if (only_stop_words(query, h->stop_stems, stopped)) {
-        note = "the query is only stop words (" + stopped +
+        /* named as the query writes them ("any", not its stem "ani") */
+        std::string written;
+        std::set<std::string> seen;
+        for (size_t i = 0; i < split.size();) {
+            size_t e = i;
+            while (e < split.size() && (isalpha(static_cast<unsigned char>(split[e])) ||
+                                        (e > i && split[e] == '\'')))
+                e++;
+            if (e == i) {
+                i++;
+                continue;
+            }
+            const std::string w = split.substr(i, e - i);
+            if (h->stopper(w) && seen.insert(w).second)
+                written += (written.empty() ? "" : ", ") + w;
+            i = e;
+        }
+        note = "the query is only stop words (" + (written.empty() ? stopped : written) +
                "), which are not indexed: nothing was searched";
         return Xapian::Query::MatchNothing;
     }
