@@ -2392,6 +2392,47 @@ static Xapian::Query drop_stop_words(const Xapian::Query &q,
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
+/* A run of capitals separated by dots as one word, as the index reads
+ * it (indexer/text_terms.cc, after Xapian's TermGenerator): "U.S.A." is
+ * usa, "U.S." us.  The query is lower-cased before Xapian's parser, which
+ * would otherwise have known the acronym: "U.S.A." found the 4 works of
+ * the arXiv 101k holding the letters u and s, not the 45 that hold usa. */
+static std::string join_acronyms(const std::string &text)
+{
+    auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    auto wordish = [](char c) {
+        return isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+               (static_cast<unsigned char>(c) & 0x80);
+    };
+    std::string out;
+    size_t i = 0;
+    while (i < text.size()) {
+        if (!upper(text[i]) || (i > 0 && wordish(text[i - 1]))) {
+            out += text[i++];
+            continue;
+        }
+        std::string w;
+        size_t p = i;
+        for (;;) {
+            w += text[p++];
+            if (p == text.size() || text[p] != '.')
+                break;
+            ++p;
+            if (p == text.size() || !upper(text[p]))
+                break;
+        }
+        if (w.size() > 1 && (p == text.size() || !wordish(text[p]))) {
+            out += w;
+            if (text[p - 1] == '.')
+                out += '.';
+        } else {
+            out.append(text, i, p - i);
+        }
+        i = p;
+    }
+    return out;
+}
+
 /* A compound of two words, one of them a stop word ("off-policy",
  * "on-chip", "in-context"), as the closed word the index joins it into
  * (indexer/text_terms.cc), when works hold that: stop words are not
@@ -2524,7 +2565,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                              parse_query(h, positive, lenient, note, nullptr));
     std::string stop_note;
     const std::string unsplit =
-        close_stop_compounds(h, lower_words(unaccent(raw)), stop_note);
+        close_stop_compounds(h, lower_words(join_acronyms(unaccent(raw))), stop_note);
     const std::string split = compounds_as_words ? split_compounds(unsplit) : unsplit;
     /* Starred letters: "A*" a word */
     const std::string text = h->stars ? star_words(split) : split;

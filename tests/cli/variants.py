@@ -31,7 +31,8 @@ the compound whole.  A compound of two words, one a stop word (not
 indexed), is the closed word the index joins it into (off-policy finds
 the works writing off-policy or offpolicy, not every work writing
 policy), and one of more parts its stop words leave one word of
-(out-of-distribution) is that word, with a note.  A phrase's last word may be a wildcard
+(out-of-distribution) is that word, with a note.  Capitals separated by
+dots are one word in a query as in a work (U.S.A., USA).  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
 """
@@ -141,6 +142,9 @@ TITLES = {
     "v79": ("Policy gradients", "On policy and off it."),
     "v80": ("Detecting out-of-distribution inputs", "Shifts."),
     "v81": ("A distribution of inputs", "Shifts."),
+    # capitals with dots are one word, in a work and in a query
+    "v82": ("Trade rules of the U.S.A. and Canada", "Tariffs."),
+    "v83": ("USA tariffs", "Trade."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
 # cut to the 16 most frequent, and says so
@@ -261,7 +265,8 @@ CASES = [
 # other word; in quotes and in a title too.
 CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
           ('"off-policy evaluation"', ["v76"]), ("title:off-policy", ["v76", "v77"]),
-          ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"])]
+          ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"]),
+          ("U.S.A.", ["v82", "v83"]), ("USA", ["v82", "v83"]), ("U.S.A. tariffs", ["v82", "v83"])]
 for q, want in CASES:
     if want is None:
         continue
