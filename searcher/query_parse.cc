@@ -2392,6 +2392,28 @@ static Xapian::Query drop_stop_words(const Xapian::Query &q,
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
+/* The end of a filter's value when text[i..) opens one (author:,
+ * firstauthor:, au:, subject:, category:, cat:, any case): a name or a
+ * term as written, which the rewritings of words leave as it is; else
+ * i. */
+static size_t filter_value_end(const std::string &text, size_t i)
+{
+    static const char *const filters[] = {"author:", "firstauthor:", "au:",
+                                          "subject:", "category:", "cat:"};
+    for (const char *f : filters) {
+        const size_t n = strlen(f);
+        if (text.size() - i < n || strncasecmp(text.c_str() + i, f, n))
+            continue;
+        size_t v = i + n;
+        const bool quoted = v < text.size() && text[v] == '"';
+        v += quoted;
+        while (v < text.size() && (quoted ? text[v] != '"' : text[v] != ' '))
+            v++;
+        return v;
+    }
+    return i;
+}
+
 /* A run of capitals separated by dots as one word, as the index reads
  * it (indexer/text_terms.cc, after Xapian's TermGenerator): "U.S.A." is
  * usa, "U.S." us.  The query is lower-cased before Xapian's parser, which
@@ -2407,6 +2429,12 @@ static std::string join_acronyms(const std::string &text)
     std::string out;
     size_t i = 0;
     while (i < text.size()) {
+        const size_t fv = i == 0 || !wordish(text[i - 1]) ? filter_value_end(text, i) : i;
+        if (fv > i) {
+            out.append(text, i, fv - i);
+            i = fv;
+            continue;
+        }
         if (!upper(text[i]) || (i > 0 && wordish(text[i - 1]))) {
             out += text[i++];
             continue;
@@ -2507,8 +2535,6 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
         return isalnum(static_cast<unsigned char>(c)) ||
                (static_cast<unsigned char>(c) & 0x80) || c == '-' || c == '*';
     };
-    static const char *const filters[] = {"author:", "firstauthor:", "au:",
-                                          "subject:", "category:", "cat:"};
     std::string out;
     size_t i = 0;
     while (i < text.size()) {
@@ -2520,15 +2546,8 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
         while (a < text.size() && letter(text[a]))
             a++;
         /* a filter's value is a name or a term as written: left as it is */
-        bool filter = false;
-        for (const char *f : filters)
-            filter |= !text.compare(i, strlen(f), f);
-        if (filter) {
-            size_t v = a + 1;
-            const bool quoted = v < text.size() && text[v] == '"';
-            v += quoted;
-            while (v < text.size() && (quoted ? text[v] != '"' : text[v] != ' '))
-                v++;
+        const size_t v = filter_value_end(text, i);
+        if (v > i) {
             out.append(text, i, v - i);
             i = v;
             continue;
