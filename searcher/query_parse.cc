@@ -2461,75 +2461,21 @@ static std::string join_acronyms(const std::string &text)
     return out;
 }
 
-/* A compound of two words, one of them a stop word ("off-policy",
- * "on-chip", "in-context"), as the closed word the index joins it into
- * (indexer/text_terms.cc), when works hold that: stop words are not
- * indexed, so the compound read as its phrase kept only its other word,
- * and "off-policy" (210 works of the arXiv 101k write it) found the
- * 6,473 that write policy.  Quoted too: the closed word stands at its
- * last part's position.  Compounds of three parts or more are not joined
- * in the index (stop_compound_note says so). */
-/* The note for a compound that its stop words leave one word of
- * ("out-of-distribution" is searched as distribution, "up-to-date" as
- * date): stop words are not indexed, and such a compound, of three parts
- * or more or not joined in the index, matches every work writing that
- * word. */
-static void stop_compound_note(shim_db *h, const std::string &text, std::string &note)
-{
-    auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
-    auto wordish = [](char c) {
-        return isalnum(static_cast<unsigned char>(c)) ||
-               (static_cast<unsigned char>(c) & 0x80) || c == '*';
-    };
-    for (size_t i = 0; i < text.size();) {
-        if (!letter(text[i]) || (i > 0 && (wordish(text[i - 1]) || text[i - 1] == '-'))) {
-            i++;
-            continue;
-        }
-        std::vector<std::string> parts;
-        size_t e = i;
-        for (;;) {
-            size_t b = e;
-            while (e < text.size() && letter(text[e]))
-                e++;
-            if (e == b || (e < text.size() && wordish(text[e]))) {
-                parts.clear(); /* "covid-19", "x2": not a compound of words */
-                break;
-            }
-            parts.push_back(text.substr(b, e - b));
-            if (e + 1 < text.size() && text[e] == '-' && letter(text[e + 1])) {
-                e++;
-                continue;
-            }
-            break;
-        }
-        const size_t end = std::max(e, i + 1);
-        if (parts.size() >= 2 && !(end < text.size() && text[end] == '-')) {
-            std::vector<std::string> stopped, kept;
-            for (const std::string &p : parts)
-                (h->stopper(p) ? stopped : kept).push_back(p);
-            const bool joined = parts.size() == 2 && h->compounds_joined &&
-                                kept.size() == 1 &&
-                                h->db.get_termfreq(h->stem(parts[0] + parts[1])) > 0;
-            if (kept.size() == 1 && !joined) {
-                std::string list;
-                for (const std::string &w : stopped)
-                    list += (list.empty() ? "" : ", ") + w;
-                note += std::string(note.empty() ? "" : "; ") +
-                        text.substr(i, end - i) + " was searched as " + kept[0] +
-                        ": its stop words (" + list + ") are not indexed";
-            }
-        }
-        i = end;
-    }
-}
-
+/* Compounds with stop words, which are not indexed: read as a phrase, a
+ * compound keeps only its other words.  A compound of two words, one of
+ * them a stop word ("off-policy", "on-chip", "in-context"), becomes the
+ * closed word the index joins it into (indexer/text_terms.cc) when works
+ * hold that: "off-policy" (210 works of the arXiv 101k write it) found
+ * the 6,473 that write policy.  Quoted too: the closed word stands at its
+ * last part's position.  A compound its stop words leave one word of and
+ * that is not so closed ("out-of-distribution" is searched as
+ * distribution, "up-to-date" as date: compounds of three parts or more
+ * are not joined in the index) gets a note in `note`.  A compound is a
+ * run of words of letters joined by single hyphens, with no word
+ * character or hyphen on either side; filters' values are left alone. */
 static std::string close_stop_compounds(shim_db *h, const std::string &text,
                                         std::string &note)
 {
-    stop_compound_note(h, text, note);
-    if (!h->compounds_joined)
-        return text;
     auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
     auto wordish = [](char c) {
         return isalnum(static_cast<unsigned char>(c)) ||
@@ -2542,31 +2488,46 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
             out += text[i++];
             continue;
         }
-        size_t a = i;
-        while (a < text.size() && letter(text[a]))
-            a++;
-        /* a filter's value is a name or a term as written: left as it is */
         const size_t v = filter_value_end(text, i);
         if (v > i) {
             out.append(text, i, v - i);
             i = v;
             continue;
         }
-        size_t b = a + 1;
-        while (b < text.size() && letter(text[b]))
-            b++;
-        if (a < text.size() && text[a] == '-' && b > a + 1 &&
-            (b == text.size() || !wordish(text[b]))) {
-            const std::string x = text.substr(i, a - i), y = text.substr(a + 1, b - a - 1);
-            if ((h->stopper(x) || h->stopper(y)) && !(h->stopper(x) && h->stopper(y)) &&
-                h->db.get_termfreq(h->stem(x + y)) > 0) {
-                out += x + y;
-                i = b;
+        /* the words joined by hyphens from i, to e */
+        std::vector<std::string> parts;
+        size_t e = i;
+        for (;;) {
+            const size_t b = e;
+            while (e < text.size() && letter(text[e]))
+                e++;
+            parts.push_back(text.substr(b, e - b));
+            if (e + 1 < text.size() && text[e] == '-' && letter(text[e + 1]))
+                e++;
+            else
+                break;
+        }
+        if (parts.size() >= 2 && (e == text.size() || !wordish(text[e]))) {
+            std::vector<std::string> stopped, kept;
+            for (const std::string &w : parts)
+                (h->stopper(w) ? stopped : kept).push_back(w);
+            if (kept.size() == 1 && parts.size() == 2 && h->compounds_joined &&
+                h->db.get_termfreq(h->stem(parts[0] + parts[1])) > 0) {
+                out += parts[0] + parts[1];
+                i = e;
                 continue;
             }
+            if (kept.size() == 1) {
+                std::string list;
+                for (const std::string &w : stopped)
+                    list += (list.empty() ? "" : ", ") + w;
+                note += std::string(note.empty() ? "" : "; ") + text.substr(i, e - i) +
+                        " was searched as " + kept[0] + ": its stop words (" + list +
+                        ") are not indexed";
+            }
         }
-        out.append(text, i, a - i);
-        i = a;
+        out.append(text, i, e - i);
+        i = e;
     }
     return out;
 }

@@ -291,6 +291,17 @@ static std::string correct_from_stems(shim_db *h, const std::string &lower)
     return best_tf >= need ? two : std::string();
 }
 
+/* The works the spelling table counts for `word`, 0 when it lists none:
+ * Xapian 1.4 lists the table's words in order, with their frequencies,
+ * and has no public lookup of one word.  Throws as the table does (a
+ * remote shard keeps none). */
+static Xapian::doccount spelling_count(shim_db *h, const std::string &word)
+{
+    Xapian::TermIterator w = h->db.spellings_begin();
+    w.skip_to(word);
+    return w != h->db.spellings_end() && *w == word ? w.get_termfreq() : 0;
+}
+
 /* The correction of one word (lower-case a-z) from the spelling table
  * (LAYOUT_META_SPELLING), whose frequencies are works: the word is a
  * typo when at most `few` works write it, and its correction is the word
@@ -305,13 +316,7 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
      * typed word, and when it is rare, one walk over the sorted
      * candidates, skipping to each. */
     const Xapian::TermIterator end = h->db.spellings_end();
-    Xapian::doccount own = 0;
-    {
-        Xapian::TermIterator w = h->db.spellings_begin();
-        w.skip_to(lower);
-        if (w != end && *w == lower)
-            own = w.get_termfreq();
-    }
+    const Xapian::doccount own = spelling_count(h, lower);
     if (own > few)
         return std::string();
     std::set<std::string> cands;
@@ -351,10 +356,7 @@ static std::string correct_from_spelling(shim_db *h, const std::string &lower,
     const std::string two = h->db.get_spelling_suggestion(lower, 2);
     if (two.empty() || searched(two))
         return std::string();
-    Xapian::TermIterator u = h->db.spellings_begin();
-    u.skip_to(two);
-    return u != end && *u == two && u.get_termfreq() >= need ? two
-                                                             : std::string();
+    return spelling_count(h, two) >= need ? two : std::string();
 }
 
 /* Whether `lower` (folded) is the family name of authors of more than
@@ -373,9 +375,7 @@ static Xapian::doccount written_by(shim_db *h, const std::string &word)
 {
     if (h->spelling) {
         try {
-            Xapian::TermIterator w = h->db.spellings_begin();
-            w.skip_to(word); /* Xapian 1.4 has no lookup of one word */
-            return w != h->db.spellings_end() && *w == word ? w.get_termfreq() : 0;
+            return spelling_count(h, word);
         } catch (const Xapian::UnimplementedError &) {
             /* a remote shard keeps no spelling table */
         }
