@@ -617,15 +617,18 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
 }
 
 /* The nearest name the index holds to the author filter `name`
- * (shim_suggest_author), in found[0..n) ("" for none).  0, or the
- * error code. */
+ * (shim_suggest_author), in found[0..n) ("" for none), and in *held
+ * (when not NULL) whether it is a family name and initials ("Hinton G")
+ * whose family name some author has as it is.  0, or the error code. */
 static int suggest_author(pdx_index *ix, const char *name, char *found,
-                          size_t n)
+                          size_t n, int *held)
 {
     arena a = {0};
     name_keys nk[3];
     char *clean = text_clean(&a, name);
     found[0] = '\0';
+    if (held)
+        *held = 0;
     int rc = 0;
     if (clean &&
         text_name_filter_keys(&a, clean, shim_name_rules(ix->db), nk) > 0 &&
@@ -634,9 +637,11 @@ static int suggest_author(pdx_index *ix, const char *name, char *found,
         rc = shim_suggest_author(ix->db, nk[0].family,
                                  nk[0].given_is_initial ? nk[0].initial
                                                         : nk[0].given,
-                                 found, n, &e);
+                                 found, n, held, &e);
         if (rc)
             handle_from_shim(ix, rc, &e);
+        if (held && !nk[0].given_is_initial)
+            *held = 0; /* "Big Bang" beside the authors named Bang */
     }
     arena_free(&a);
     return rc;
@@ -654,7 +659,8 @@ static int suggest_authors(pdx_index *ix, pdx_results *r, const pdx_query *q)
         char found[512] = "";
         int rc = strchr(q->authors[i], '|') /* alternatives: none */
                      ? 0
-                     : suggest_author(ix, q->authors[i], found, sizeof found);
+                     : suggest_author(ix, q->authors[i], found, sizeof found,
+                                      NULL);
         if (rc)
             return rc;
         r->author_sugg[i] = found[0] ? arena_strdup(&r->a, found) : NULL;
@@ -704,7 +710,7 @@ static int suggest_query_authors(pdx_index *ix, pdx_results *r,
             continue;
         memcpy(name, v, vn);
         name[vn] = '\0';
-        rc = suggest_author(ix, name, found, sizeof found);
+        rc = suggest_author(ix, name, found, sizeof found, NULL);
         if (rc || !found[0])
             continue;
         fwrite(base + done, 1, k.start + skip - done, f);
@@ -721,18 +727,69 @@ static int suggest_query_authors(pdx_index *ix, pdx_results *r,
     return rc;
 }
 
+/* shim_search's hit callback for a count: no hit is wanted. */
+static int on_no_hit(void *ctx, double score, const char *data, size_t len,
+                     const char *explain, const char **abstract,
+                     const char **title)
+{
+    (void)ctx, (void)score, (void)data, (void)len, (void)explain;
+    (void)abstract, (void)title;
+    return 0;
+}
+
+/* A query of names alone that this many works write as a phrase ("Phase
+ * III": 2 works of the arXiv 101k; "Protein A" 343) is words people
+ * write, not a misspelt name. */
+#define NAME_PHRASE_WORKS 1
+
+/* Whether at least NAME_PHRASE_WORKS works pass q's filters and write
+ * `text` (letters, spaces, dots and commas: a query of names) as a
+ * phrase, in *yes.  0, or the error code. */
+static int written_as_phrase(pdx_index *ix, const shim_query *q,
+                             const char *text, int *yes)
+{
+    char quoted[512];
+    *yes = 0;
+    if (strchr(text, '"') ||
+        snprintf(quoted, sizeof quoted, "\"%s\"", text) >= (int)sizeof quoted)
+        return 0;
+    shim_query pq = *q;
+    pq.text = quoted;
+    pq.offset = pq.limit = 0;
+    pq.sort = SHIM_SORT_RELEVANCE;
+    pq.exact_total = 0;
+    pq.count_limit = NAME_PHRASE_WORKS;
+    pq.facets = 0;
+    pq.explain = pq.suggest = 0;
+    pq.snippet_bytes = 0;
+    pq.expand_docs = 0;
+    shim_totals t;
+    shim_err e = {0, ""};
+    const int rc =
+        shim_search(&t, ix->db, &pq, on_no_hit, NULL, NULL, NULL, &e);
+    if (rc)
+        return handle_from_shim(ix, rc, &e);
+    *yes = t.total >= NAME_PHRASE_WORKS;
+    return 0;
+}
+
 /* For a query of authors' names alone that no work has (qscan_author_names,
  * searched as words then): the names with each replaced by the nearest
  * name the index holds, as the query's suggestion, when one is ("Yann
- * LeCun" for "Yann LeCunn"; author:"A" AND author:"B" for a list).  0,
- * or the error code. */
-static int suggest_name_query(pdx_index *ix, pdx_results *r, const char *text)
+ * LeCun" for "Yann LeCunn"; author:"A" AND author:"B" for a list);
+ * *suggested says whether one was, *held whether one of the names is a
+ * family name and initials whose family name some author of the index
+ * has ("Hinton G" when only an Isaiah Hinton is there).  0, or the error
+ * code. */
+static int suggest_name_query(pdx_index *ix, pdx_results *r, const char *text,
+                              int *suggested, int *held)
 {
     size_t names[8][2];
     const size_t n = qscan_author_names(text, strlen(text), names, 8);
     char out[sizeof r->totals.suggestion];
     size_t o = 0;
     int changed = 0;
+    *suggested = *held = 0;
     for (size_t i = 0; i < n; i++) {
         char name[256], found[512];
         const size_t len = names[i][1] - names[i][0];
@@ -740,9 +797,11 @@ static int suggest_name_query(pdx_index *ix, pdx_results *r, const char *text)
             return 0;
         memcpy(name, text + names[i][0], len);
         name[len] = '\0';
-        const int rc = suggest_author(ix, name, found, sizeof found);
+        int family = 0;
+        const int rc = suggest_author(ix, name, found, sizeof found, &family);
         if (rc)
             return rc;
+        *held |= family;
         const char *use = found[0] ? found : name;
         changed |= found[0] != '\0';
         /* one name as a person's name, read so again; several as the
@@ -754,8 +813,10 @@ static int suggest_name_query(pdx_index *ix, pdx_results *r, const char *text)
             return 0;
         o += (size_t)w;
     }
-    if (changed)
+    if (changed) {
         memcpy(r->totals.suggestion, out, o + 1);
+        *suggested = 1;
+    }
     return 0;
 }
 
@@ -1436,17 +1497,30 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * the index holds are the suggestion ("Kaiming Hee" is
              * Kaiming He), not its words corrected as words (which gave
              * "aiming Hee"). */
-            if (!rc && names_only)
-                rc = suggest_name_query(ix, r, uncited);
+            int name_suggested = 0, family_held = 0, phrase = 0;
+            /* unless works write the "name" as words, as the clinical
+             * trials' "Phase III", which is no misspelt Phanse */
+            if (!rc && names_only && !strpbrk(uncited, ".,"))
+                rc = written_as_phrase(ix, &sq, uncited, &phrase);
+            if (!rc && names_only && !phrase)
+                rc = suggest_name_query(ix, r, uncited, &name_suggested,
+                                        &family_held);
             /* Names written as a bibliography writes them, with an
              * initial's dot or a comma ("G. E. Hinton", "Hinton, G.E.",
-             * "Wu Z, Li Y"), were names: with no nearer name to offer,
-             * the words' answer says that no author had them. */
-            if (!rc && names_only && !r->totals.suggestion[0] &&
-                strpbrk(uncited, ".,"))
+             * "Wu Z, Li Y"), or a family name an author of the index has
+             * and initials ("Hinton G" beside an Isaiah Hinton), were
+             * names: with no nearer name to offer, the words' answer says
+             * that no author had them, and a word's correction of the
+             * name ("written, E." for "Witten, E.") is not offered.
+             * Other lookalikes ("Vitamin D", "Big Bang") were words, and
+             * keep theirs. */
+            if (!rc && names_only && !name_suggested &&
+                (strpbrk(uncited, ".,") || family_held)) {
+                r->totals.suggestion[0] = '\0';
                 snprintf(cite_note, sizeof cite_note,
                          "no work has an author so named (%.*s): searched "
                          "as words", 200, uncited);
+            }
         }
     }
     if (rc) {

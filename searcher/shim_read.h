@@ -155,9 +155,11 @@ int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
  * (text_name_filter_keys; given "" for a family name alone, one letter
  * for an initial).  Written to out[0..n) as a work holding it writes it,
  * or "" when no name is within reach (suggest.cc says how near), or the
- * nearest is the name given. */
+ * nearest is the name given.  *family_held (when not NULL) is set to
+ * whether some author of the index has that family name, as it is, and
+ * it is a name there more than a word (suggest.cc, NAME_SHARE). */
 int shim_suggest_author(shim_db *db, const char *family, const char *given,
-                        char *out, size_t n, shim_err *e);
+                        char *out, size_t n, int *family_held, shim_err *e);
 
 /* Works like the one with unique term Q<id>: the best `n_terms` terms of
  * its title and abstract by Xapian's expand set (relevance feedback), run

@@ -23,7 +23,11 @@ On invented works:
     beside its family name ("Yann Morvan", an author's);
   - an author filter that finds nothing gets the nearest name the index
     holds, but not when it holds the name (the year emptied it); so does
-    a query of names alone that no author has ("Yann Morvann");
+    a query of names alone that no author has ("Yann Morvann"), unless
+    works write it as words ("Phase III" is no misspelt Phanse); with no
+    nearer name, a punctuated name, or a family name an author has with
+    initials none has ("Morvan Q"), gets a note and no correction as
+    words;
   - on an index of 30,000 works, where a word three works write may be
     a typo: a rare word the query writes beside a word that works write
     it beside, and that no work writes beside the correction, is no
@@ -117,6 +121,7 @@ WORKS = [
     work_(42, "Random graphs after Erdős", "Graphs."),
     work_(43, "Wind erodes rock", "It erodes."),
     work_(44, "Water erodes cliffs", "Slowly."),
+    work_(45, "Morgan Y linkage maps", "Linkage."),
 ]
 write(WORKS)
 index()
@@ -188,6 +193,20 @@ for q in ("Q. R. Zorblatt", "Zorblatt, Q.R.", "Zorblatt Q, Quarrel P"):
           "no work has an author so named (%s): searched as words" % q in note, (n, note))
 n, note = note_of("Stones Quarry")
 check("words like a name, unpunctuated: no note", n == 1 and note == "", (n, note))
+# A family name some author has, with initials none of them has, is a
+# name too ("Hinton G" beside an Isaiah Hinton), and a punctuated name
+# is not corrected as words ("Witten, E." was offered "written, E.").
+for q in ("Morvan Q", "Moraimes, Q."):
+    n, note = note_of(q)
+    check("no author so named, no words' correction: %s" % q,
+          "no work has an author so named (%s): searched as words" % q in note
+          and suggestion(q) == "", (n, note, suggestion(q)))
+# Words that works write as a phrase are no misspelt name ("Phase III"
+# was offered the author Phanse); a name no work writes may be one.
+check("a phrase works write: no name offered", suggestion("Morgan Y") == "",
+      suggestion("Morgan Y"))
+check("a misspelt PubMed name: the author", suggestion("Morvaan Y") == "Yann Morvan",
+      suggestion("Morvaan Y"))
 
 
 def author_suggestions(*args):
