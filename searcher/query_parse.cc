@@ -1227,12 +1227,20 @@ const size_t PHRASE_WILDCARD_MAX = 16;
 const size_t VARIANT_PHRASE_WORDS = 4;
 
 /* s as runs of letters and of digits, when it is nothing else and has
- * two runs or more ("resnet50": resnet, 50). */
+ * two runs or more ("resnet50": resnet, 50).  A point between digits is
+ * a version's and stays in its number ("qwen2.5": qwen, 2.5), as the
+ * index keeps "Qwen-2.5" as qwen and 2.5. */
 bool letter_digit_runs(const std::string &s, std::vector<std::string> &runs)
 {
     std::vector<std::string> out;
     int last = -1;
-    for (char c : s) {
+    for (size_t i = 0; i < s.size(); i++) {
+        const char c = s[i];
+        if (c == '.' && last == 1 && i + 1 < s.size() && s[i + 1] >= '0' &&
+            s[i + 1] <= '9') {
+            out.back() += c;
+            continue;
+        }
         const int digit = c >= '0' && c <= '9';
         if (!digit && !(c >= 'a' && c <= 'z'))
             return false;

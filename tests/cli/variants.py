@@ -147,6 +147,12 @@ TITLES = {
     "v83": ("USA tariffs", "Trade."),
 }
 # 17 words of one beginning, each after "self": a phrase's wildcard is
+# a model's name with its version number, glued or hyphenated
+TITLES["v84"] = ("Agents built on Qwen2.5 models", "Tools.")
+TITLES["v85"] = ("Tuning Qwen-2.5 for proofs", "Lemmas.")
+TITLES["v86"] = ("Llama3.1 as a grader", "Essays.")
+TITLES["v87"] = ("Pruning Llama-3.1 layers", "Sparsity.")
+TITLES["v88"] = ("Qwen 2 and 5 other models", "Unrelated.")
 # cut to the 16 most frequent, and says so
 for k in range(17):
     TITLES["z%02d" % k] = ("Self zq%s" % chr(ord("a") + k), "Filler.")
@@ -267,6 +273,10 @@ CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
           ('"off-policy evaluation"', ["v76"]), ("title:off-policy", ["v76", "v77"]),
           ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"]),
           ("U.S.A.", ["v82", "v83"]), ("USA", ["v82", "v83"]), ("U.S.A. tariffs", ["v82", "v83"])]
+# A version's point stays in its number: Qwen2.5 and Qwen-2.5 meet, and
+# not Qwen 2 beside a 5.
+CASES += [("Qwen2.5", ["v84", "v85"]), ("Qwen-2.5", ["v84", "v85"]),
+          ("Llama3.1", ["v86", "v87"]), ("Llama-3.1", ["v86", "v87"])]
 for q, want in CASES:
     if want is None:
         continue
