@@ -592,6 +592,11 @@ std::string suggest(shim_db *h, const std::string &raw,
                 continue; /* title:, author:, ... */
             if (we < text.size() && text[we] == '*')
                 continue; /* a wildcard's pattern is no misspelling */
+            /* nor the letters of a name with its number ("YOLOv8" was
+             * offered yolo8: the works write yolov8, not yolov) */
+            if ((we < text.size() && isdigit(static_cast<unsigned char>(text[we]))) ||
+                (ws > 0 && isdigit(static_cast<unsigned char>(text[ws - 1]))))
+                continue;
             if (++words > SUGGEST_MAX_WORDS)
                 return std::string();
             if (seconds > 0) {

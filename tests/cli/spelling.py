@@ -15,7 +15,8 @@ On invented works:
     or a work deleted from its source, takes its count back (a word
     written by one work is too rare to propose), and a work that writes
     it again gives it back;
-  - nothing for a wildcard, a word of digits, or a word enough works
+  - nothing for a wildcard, a word of digits, the letters of a name
+    with its number ("YOLOv8"), or a word enough works
     write, the closed form of a hyphenated compound too ("RISCV" for the
     works that write RISC-V, which the table, of words as written, does
     not list), nor for a family name the works' authors have ("Schäfer",
@@ -122,6 +123,9 @@ WORKS = [
     work_(43, "Wind erodes rock", "It erodes."),
     work_(44, "Water erodes cliffs", "Slowly."),
     work_(45, "Morgan Y linkage maps", "Linkage."),
+    work_(46, "Counting sheep with YOLOv8", "Drones."),
+    work_(47, "YOLO for weeds", "Fields."),
+    work_(48, "YOLO on the edge", "Boards."),
 ]
 write(WORKS)
 index()
@@ -134,6 +138,11 @@ check("a phrase of typos", suggestion("modle of glaciolgy") == "model of glaciol
 check("a written word is no typo", suggestion("glaciology") == "", suggestion("glaciology"))
 check("no suggestion for a wildcard", suggestion("glaciolg*") == "", suggestion("glaciolg*"))
 check("no suggestion for digits", suggestion("20245") == "", suggestion("20245"))
+# nor for the letters of a model's name with its number (YOLOv8 was
+# offered yolo8); its other words still may be
+check("a name with its number is no typo", suggestion("YOLOv8") == "", suggestion("YOLOv8"))
+check("beside a typo", suggestion("YOLOv8 glaciolgy") == "YOLOv8 glaciology",
+      suggestion("YOLOv8 glaciolgy"))
 check("a short word is left alone", suggestion("glx") == "", suggestion("glx"))
 check("a compound's closed form the index holds is no typo", suggestion("RISCV") == "",
       suggestion("RISCV"))
