@@ -2469,6 +2469,62 @@ static std::string join_acronyms(const std::string &text)
     return out;
 }
 
+/* A species as biology abbreviates it, the genus's capital with its dot
+ * and the species in lower case ("E. coli", "C. elegans", "S. aureus"),
+ * outside quotes, as the phrase it is: read as two words, "E. coli"
+ * found the 11,034 works of the arXiv 101k that hold a letter e (3 write
+ * E. coli).  The species is a word of three letters or more, not a stop
+ * word; a capital before it is no abbreviation ("US. army", "Fig. 3"),
+ * nor a name's initial ("G. Hinton", capitalised). */
+static std::string species_phrases(shim_db *h, const std::string &text)
+{
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    auto wordish = [](char c) {
+        return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+               (static_cast<unsigned char>(c) & 0x80);
+    };
+    std::string out;
+    bool quoted = false;
+    size_t i = 0;
+    while (i < text.size()) {
+        if (const size_t q = quote_at(text, i)) {
+            quoted = !quoted;
+            out.append(text, i, q);
+            i += q;
+            continue;
+        }
+        const size_t fv = i == 0 || !wordish(text[i - 1]) ? filter_value_end(text, i) : i;
+        if (fv > i) {
+            out.append(text, i, fv - i);
+            i = fv;
+            continue;
+        }
+        if (quoted || text[i] < 'A' || text[i] > 'Z' || (i > 0 && wordish(text[i - 1])) ||
+            i + 2 >= text.size() || text[i + 1] != '.' || text[i + 2] != ' ') {
+            out += text[i++];
+            continue;
+        }
+        size_t b = i + 2;
+        while (b < text.size() && text[b] == ' ')
+            b++;
+        size_t e = b;
+        while (e < text.size() && lower(text[e]))
+            e++;
+        if (e - b < 3 || (e < text.size() && (wordish(text[e]) || text[e] == '*')) ||
+            h->stopper(text.substr(b, e - b))) {
+            out += text[i++];
+            continue;
+        }
+        out += '"';
+        out += text[i];
+        out += ' ';
+        out.append(text, b, e - b);
+        out += '"';
+        i = e;
+    }
+    return out;
+}
+
 /* Compounds with stop words, which are not indexed: read as a phrase, a
  * compound keeps only its other words.  A compound of two words, one of
  * them a stop word ("off-policy", "on-chip", "in-context"), becomes the
@@ -2552,8 +2608,9 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
     std::string stop_note;
-    const std::string unsplit =
-        close_stop_compounds(h, lower_words(join_acronyms(unaccent(raw))), stop_note);
+    const std::string acronyms = join_acronyms(unaccent(raw));
+    const std::string unsplit = close_stop_compounds(
+        h, lower_words(words ? acronyms : species_phrases(h, acronyms)), stop_note);
     const std::string split = compounds_as_words ? split_compounds(unsplit) : unsplit;
     /* Starred letters: "A*" a word */
     const std::string text = h->stars ? star_words(split) : split;

@@ -744,7 +744,7 @@ static int on_no_hit(void *ctx, double score, const char *data, size_t len,
 
 /* Whether at least NAME_PHRASE_WORKS works pass q's filters and write
  * `text` (letters, spaces, dots and commas: a query of names) as a
- * phrase, in *yes.  0, or the error code. */
+ * phrase, its dots and commas aside, in *yes.  0, or the error code. */
 static int written_as_phrase(pdx_index *ix, const shim_query *q,
                              const char *text, int *yes)
 {
@@ -1499,8 +1499,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * "aiming Hee"). */
             int name_suggested = 0, family_held = 0, phrase = 0;
             /* unless works write the "name" as words, as the clinical
-             * trials' "Phase III", which is no misspelt Phanse */
-            if (!rc && names_only && !strpbrk(uncited, ".,"))
+             * trials' "Phase III", which is no misspelt Phanse, and
+             * biology's "E. Coli", no Elise Colin */
+            if (!rc && names_only)
                 rc = written_as_phrase(ix, &sq, uncited, &phrase);
             if (!rc && names_only && !phrase)
                 rc = suggest_name_query(ix, r, uncited, &name_suggested,

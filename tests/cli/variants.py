@@ -153,6 +153,10 @@ TITLES["v85"] = ("Tuning Qwen-2.5 for proofs", "Lemmas.")
 TITLES["v86"] = ("Llama3.1 as a grader", "Essays.")
 TITLES["v87"] = ("Pruning Llama-3.1 layers", "Sparsity.")
 TITLES["v88"] = ("Qwen 2 and 5 other models", "Unrelated.")
+# a species as biology abbreviates it, beside works holding its letter
+TITLES["v89"] = ("Growth of E. coli in biofilms", "Bacteria.")
+TITLES["v90"] = ("The constant e to many digits", "Coli is a word here too.")
+TITLES["v91"] = ("Neurons of D. melanogaster", "Flies.")
 # cut to the 16 most frequent, and says so
 for k in range(17):
     TITLES["z%02d" % k] = ("Self zq%s" % chr(ord("a") + k), "Filler.")
@@ -275,6 +279,9 @@ CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
           ("U.S.A.", ["v82", "v83"]), ("USA", ["v82", "v83"]), ("U.S.A. tariffs", ["v82", "v83"])]
 # A version's point stays in its number: Qwen2.5 and Qwen-2.5 meet, and
 # not Qwen 2 beside a 5.
+# A species abbreviated is the phrase: not every work with a letter e.
+CASES += [("E. coli", ["v89"]), ("E. coli biofilms", ["v89"]), ("D. melanogaster", ["v91"]),
+          ('"E. coli"', ["v89"])]
 CASES += [("Qwen2.5", ["v84", "v85"]), ("Qwen-2.5", ["v84", "v85"]),
           ("Llama3.1", ["v86", "v87"]), ("Llama-3.1", ["v86", "v87"])]
 for q, want in CASES:
