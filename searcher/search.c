@@ -1534,7 +1534,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         goto fail;
     }
     if (weak) {
-        char words_note[sizeof cite_note + 96];
+        char words_note[sizeof cite_note + 160];
         snprintf(words_note, sizeof words_note,
                  "searched as words: the works the citation names hold its "
                  "other words far less well than other works (%s)",
@@ -1596,7 +1596,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * "Vitamin D") are what was meant: no note. */
             cite_note[0] = '\0';
             if (!names_only) {
-                char words_note[sizeof cite_note + 64];
+                char words_note[sizeof cite_note + 160];
                 snprintf(words_note, sizeof words_note,
                          any_weak ? "searched as words: the works the "
                                     "citation names hold its other words "
