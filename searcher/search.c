@@ -727,14 +727,54 @@ static int suggest_query_authors(pdx_index *ix, pdx_results *r,
     return rc;
 }
 
-/* shim_search's hit callback for a count: no hit is wanted. */
-static int on_no_hit(void *ctx, double score, const char *data, size_t len,
-                     const char *explain, const char **abstract,
-                     const char **title)
+/* shim_search's hit callback for the probes below: the best
+ * work's score, in *(double *)ctx. */
+static int on_top(void *ctx, double score, const char *data, size_t len,
+                  const char *explain, const char **abstract,
+                  const char **title)
 {
-    (void)ctx, (void)score, (void)data, (void)len, (void)explain;
-    (void)abstract, (void)title;
+    (void)data, (void)len, (void)explain, (void)abstract, (void)title;
+    double *best = ctx;
+    if (score > *best)
+        *best = score;
     return 0;
+}
+
+/* q as a probe of `text`: its filters and weights, ranked by relevance,
+ * `limit` works counted to `count_limit`, with no snippet, facet,
+ * explanation, suggestion or feedback. */
+static shim_query probe_query(const shim_query *q, const char *text,
+                              size_t limit, size_t count_limit)
+{
+    shim_query pq = *q;
+    pq.text = text;
+    pq.offset = 0;
+    pq.limit = limit;
+    pq.sort = SHIM_SORT_RELEVANCE;
+    pq.exact_total = 0;
+    pq.count_limit = count_limit;
+    pq.facets = 0;
+    pq.explain = pq.suggest = 0;
+    pq.snippet_bytes = 0;
+    pq.expand_docs = 0;
+    return pq;
+}
+
+/* The note of a citation searched as words, into note[0..size): weak
+ * (citation_weak) or nothing matched, and how it was read, `how` (which
+ * may be note itself). */
+static void cited_words_note(char *note, size_t size, int weak,
+                             const char *how)
+{
+    char out[1024];
+    snprintf(out, sizeof out,
+             weak ? "searched as words: the works the citation names hold "
+                    "its other words far less well than other works (%.*s)"
+                  : "searched as words: nothing matched as a citation "
+                    "(%.*s)",
+             900, how);
+    text_truncate_utf8(out, size - 1);
+    memcpy(note, out, strlen(out) + 1);
 }
 
 /* A query of names alone that this many works write as a phrase ("Phase
@@ -753,35 +793,14 @@ static int written_as_phrase(pdx_index *ix, const shim_query *q,
     if (strchr(text, '"') ||
         snprintf(quoted, sizeof quoted, "\"%s\"", text) >= (int)sizeof quoted)
         return 0;
-    shim_query pq = *q;
-    pq.text = quoted;
-    pq.offset = pq.limit = 0;
-    pq.sort = SHIM_SORT_RELEVANCE;
-    pq.exact_total = 0;
-    pq.count_limit = NAME_PHRASE_WORKS;
-    pq.facets = 0;
-    pq.explain = pq.suggest = 0;
-    pq.snippet_bytes = 0;
-    pq.expand_docs = 0;
+    const shim_query pq = probe_query(q, quoted, 0, NAME_PHRASE_WORKS);
     shim_totals t;
     shim_err e = {0, ""};
-    const int rc =
-        shim_search(&t, ix->db, &pq, on_no_hit, NULL, NULL, NULL, &e);
+    double best = 0;
+    const int rc = shim_search(&t, ix->db, &pq, on_top, NULL, NULL, &best, &e);
     if (rc)
         return handle_from_shim(ix, rc, &e);
     *yes = t.total >= NAME_PHRASE_WORKS;
-    return 0;
-}
-
-/* shim_search's hit callback for top_score: the best work's score. */
-static int on_top(void *ctx, double score, const char *data, size_t len,
-                  const char *explain, const char **abstract,
-                  const char **title)
-{
-    (void)data, (void)len, (void)explain, (void)abstract, (void)title;
-    double *best = ctx;
-    if (score > *best)
-        *best = score;
     return 0;
 }
 
@@ -790,17 +809,7 @@ static int on_top(void *ctx, double score, const char *data, size_t len,
 static int top_score(pdx_index *ix, const shim_query *q, const char *text,
                      double *out)
 {
-    shim_query pq = *q;
-    pq.text = text;
-    pq.offset = 0;
-    pq.limit = 1;
-    pq.sort = SHIM_SORT_RELEVANCE;
-    pq.exact_total = 0;
-    pq.count_limit = 1;
-    pq.facets = 0;
-    pq.explain = pq.suggest = 0;
-    pq.snippet_bytes = 0;
-    pq.expand_docs = 0;
+    const shim_query pq = probe_query(q, text, 1, 1);
     shim_totals t;
     shim_err e = {0, ""};
     *out = 0;
@@ -1534,13 +1543,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
         goto fail;
     }
     if (weak) {
-        char words_note[sizeof cite_note + 160];
-        snprintf(words_note, sizeof words_note,
-                 "searched as words: the works the citation names hold its "
-                 "other words far less well than other works (%s)",
-                 cite_note);
-        text_truncate_utf8(words_note, sizeof cite_note - 1);
-        memcpy(cite_note, words_note, strlen(words_note) + 1);
+        cited_words_note(cite_note, sizeof cite_note, 1, cite_note);
         sq.text = uncited;
         if (q->sort == PDX_SORT_AUTO)
             sq.sort = SHIM_SORT_RELEVANCE;
@@ -1595,18 +1598,9 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             /* Words that only looked like names ("Segment Anything",
              * "Vitamin D") are what was meant: no note. */
             cite_note[0] = '\0';
-            if (!names_only) {
-                char words_note[sizeof cite_note + 160];
-                snprintf(words_note, sizeof words_note,
-                         any_weak ? "searched as words: the works the "
-                                    "citation names hold its other words "
-                                    "far less well than other works (%s)"
-                                  : "searched as words: nothing matched as "
-                                    "a citation (%s)",
-                         any_note);
-                text_truncate_utf8(words_note, sizeof cite_note - 1);
-                memcpy(cite_note, words_note, strlen(words_note) + 1);
-            }
+            if (!names_only)
+                cited_words_note(cite_note, sizeof cite_note, any_weak,
+                                 any_note);
             sq.text = uncited;
             if (q->sort == PDX_SORT_AUTO)
                 sq.sort = SHIM_SORT_RELEVANCE;
