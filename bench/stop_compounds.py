@@ -2,6 +2,7 @@
 """stop_compounds.py -- compounds with a stop word, counted three ways.
 
     python3 bench/stop_compounds.py CORPUS DB PAPERDEX [PAPERDEX_BEFORE]
+    python3 bench/stop_compounds.py --titles N CORPUS DB PAPERDEX [PAPERDEX_BEFORE]
 
 CORPUS is an arXiv snapshot (../shared/data/arxiv-101k.jsonl.gz), DB an
 index of it.  For each compound of the list (one part or more a stop
@@ -9,6 +10,14 @@ word, which the index does not hold), prints the works whose title or
 abstract write it (a scan: the parts joined by a hyphen or by nothing,
 any case) beside `paperdex search --exact --limit 0` of each binary.
 The search is stemmed (follow-up finds follow-ups), the scan is not.
+
+With --titles N: N partial titles that hold such a compound of three
+parts or more (Chain-of-Thought, Mixture-of-Experts, State-of-the-Art;
+seed 5), each a run of 2 to 4 words of a title as written, from the
+compound or the word before it; relevant: every work whose title holds
+that run (lower-cased words of letters and digits).  Prints MRR@10 and
+success@1 for each binary (bench/titles.py's partial titles, for this
+kind of compound alone).
 """
 import gzip
 import json
@@ -32,7 +41,61 @@ def count(binary, db, q):
         return "error"
 
 
+STOP = set("a about an and are as at be by for from how in is it of on or that the this "
+           "to was what when where who will with up out off over into via per than".split())
+
+
+def words(s):
+    return re.findall(r"[a-z0-9]+", s.lower())
+
+
+def titles(n, corpus, db, binaries):
+    import random
+    rnd = random.Random(5)
+    held, every = [], {}
+    with gzip.open(corpus, "rt", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            t = " ".join((r.get("title") or "").split())
+            every[r["id"]] = words(t)
+            for m in re.finditer(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b", t):
+                parts = m.group(0).lower().split("-")
+                if any(p in STOP for p in parts) and sum(p not in STOP for p in parts) >= 2:
+                    held.append((t, m.start()))
+                    break
+    rnd.shuffle(held)
+    queries = []
+    for t, at in held[:n]:
+        ws = t.split()
+        pos = len(t[:at].split())
+        k = rnd.randint(2, 4)
+        lo = max(0, pos - rnd.randint(0, 1))
+        q = " ".join(ws[lo:lo + k]).strip(":,.")
+        run = words(q)
+        rel = {i for i, tw in every.items()
+               if any(tw[j:j + len(run)] == run for j in range(len(tw) - len(run) + 1))}
+        queries.append((q, rel))
+    print("%d partial titles holding a compound of three parts or more with a stop word" % len(queries))
+    print("| binary | MRR@10 | success@1 |")
+    print("|---|---|---|")
+    for b in binaries:
+        mrr = s1 = 0.0
+        for q, rel in queries:
+            out = subprocess.run([b, "search", "--db", db, "--format", "json", "--limit", "10",
+                                  "--", q], capture_output=True, text=True)
+            hits = [h["id"] for h in json.loads(out.stdout)["hits"]] if out.returncode == 0 else []
+            for k, h in enumerate(hits):
+                if h in rel:
+                    mrr += 1.0 / (k + 1)
+                    s1 += k == 0
+                    break
+        print("| %s | %.4f | %.3f |" % (b, mrr / len(queries), s1 / len(queries)))
+
+
 def main():
+    if len(sys.argv) >= 6 and sys.argv[1] == "--titles":
+        titles(int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:])
+        return
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     corpus, db, binaries = sys.argv[1], sys.argv[2], sys.argv[3:]

@@ -1553,9 +1553,13 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         joined_forms = held_joined_forms(v, p, closed->second);
     if (!joined_forms.empty()) {
         changed = true;
+        /* the parts the closed form's weight is held to: those
+         * indexed, a stop word's stem being the word itself ("state of
+         * the art") */
         std::vector<std::string> parts;
         for (const std::string &st : stems)
-            parts.push_back(p + st);
+            if (!v.h->stopper(st))
+                parts.push_back(p + st);
         /* "β-1" is β1, joined in the index as a compound is: the phrase
          * "β 1" would also hold "β = 1" and "β+1" (vary_term) */
         const char *const *g;
@@ -1756,10 +1760,18 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             if (parts.size() < 2 || (e < low.size() && !isspace(static_cast<unsigned char>(low[e])) &&
                                      low[e] != ')' && low[e] != '"'))
                 continue;
-            std::vector<std::string> stems;
+            /* the closed form's weight is held to the parts that are
+             * indexed: a stop word ("of" in "state-of-the-art") is in
+             * a work or two only by accident (a possessive, "OF's",
+             * stems to it), and as the rarest part it would leave a
+             * closed form that 4 works write unscaled, above the
+             * 22,000 that write the compound */
+            std::vector<std::string> stems, weighed;
             std::string one;
             for (const std::string &part : parts) {
                 stems.push_back(h->stem(part));
+                if (!h->stopper(part))
+                    weighed.push_back(stems.back());
                 one += part;
             }
             if (!marked)
@@ -1776,7 +1788,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             v.closed[stems] = h->stem(one);
             if (split && bare)
                 joined.emplace_back(one, letters_digits ? std::vector<std::string>()
-                                                        : stems);
+                                                        : weighed);
         }
     }
     /* A Greek letter with a number after a hyphen ("β-1"), outside
@@ -2526,7 +2538,9 @@ static std::string species_phrases(shim_db *h, const std::string &text)
 }
 
 /* Compounds with stop words, which are not indexed: read as a phrase, a
- * compound keeps only its other words.  A compound of two words, one of
+ * compound keeps only its other words (and so does a pair joined by a
+ * slash: "A/B" is b, "I/O" o, which only the note can say: the index
+ * joins no slashed pair).  A compound of two words, one of
  * them a stop word ("off-policy", "on-chip", "in-context"), becomes the
  * closed word the index joins it into (indexer/text_terms.cc) when works
  * hold that: "off-policy" (210 works of the arXiv 101k write it) found
@@ -2535,8 +2549,9 @@ static std::string species_phrases(shim_db *h, const std::string &text)
  * that is not so closed ("out-of-distribution" is searched as
  * distribution, "up-to-date" as date: compounds of three parts or more
  * are not joined in the index) gets a note in `note`.  A compound is a
- * run of words of letters joined by single hyphens, with no word
- * character or hyphen on either side; filters' values are left alone. */
+ * run of words of letters joined by single hyphens or slashes, with no
+ * word character or hyphen on either side; filters' values are left
+ * alone. */
 static std::string close_stop_compounds(shim_db *h, const std::string &text,
                                         std::string &note)
 {
@@ -2558,24 +2573,28 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
             i = v;
             continue;
         }
-        /* the words joined by hyphens from i, to e */
+        /* the words joined by hyphens (or slashes) from i, to e */
         std::vector<std::string> parts;
         size_t e = i;
+        bool slashed = false;
         for (;;) {
             const size_t b = e;
             while (e < text.size() && letter(text[e]))
                 e++;
             parts.push_back(text.substr(b, e - b));
-            if (e + 1 < text.size() && text[e] == '-' && letter(text[e + 1]))
+            if (e + 1 < text.size() && (text[e] == '-' || text[e] == '/') &&
+                letter(text[e + 1])) {
+                slashed |= text[e] == '/';
                 e++;
-            else
+            } else {
                 break;
+            }
         }
         if (parts.size() >= 2 && (e == text.size() || !wordish(text[e]))) {
             std::vector<std::string> stopped, kept;
             for (const std::string &w : parts)
                 (h->stopper(w) ? stopped : kept).push_back(w);
-            if (kept.size() == 1 && parts.size() == 2 && h->compounds_joined &&
+            if (!slashed && kept.size() == 1 && parts.size() == 2 && h->compounds_joined &&
                 h->db.get_termfreq(h->stem(parts[0] + parts[1])) > 0) {
                 out += parts[0] + parts[1];
                 i = e;

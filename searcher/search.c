@@ -619,7 +619,10 @@ static void note_old_name_rules(pdx_results *r, const pdx_query *q, int rules)
 /* The nearest name the index holds to the author filter `name`
  * (shim_suggest_author), in found[0..n) ("" for none), and in *held
  * (when not NULL) whether it is a family name and initials ("Hinton G")
- * whose family name some author has as it is.  0, or the error code. */
+ * whose family name some author has as it is, or a given name in full
+ * and a family name whose given name is held as an author's name more
+ * than as a word ("Edward Witten", where no author is a Witten).  0, or
+ * the error code. */
 static int suggest_author(pdx_index *ix, const char *name, char *found,
                           size_t n, int *held)
 {
@@ -634,14 +637,17 @@ static int suggest_author(pdx_index *ix, const char *name, char *found,
         text_name_filter_keys(&a, clean, shim_name_rules(ix->db), nk) > 0 &&
         *nk[0].family) {
         shim_err e = {0, ""};
+        int given = 0;
         rc = shim_suggest_author(ix->db, nk[0].family,
                                  nk[0].given_is_initial ? nk[0].initial
                                                         : nk[0].given,
-                                 found, n, held, &e);
+                                 found, n, held, &given, &e);
         if (rc)
             handle_from_shim(ix, rc, &e);
+        /* a given name in full: a name by its given name ("Big Bang"
+         * beside the authors named Bang is words) */
         if (held && !nk[0].given_is_initial)
-            *held = 0; /* "Big Bang" beside the authors named Bang */
+            *held = given;
     }
     arena_free(&a);
     return rc;
@@ -802,6 +808,20 @@ static int written_as_phrase(pdx_index *ix, const shim_query *q,
         return handle_from_shim(ix, rc, &e);
     *yes = t.total >= NAME_PHRASE_WORKS;
     return 0;
+}
+
+/* Whether `text` is an initial, its dot and one word of letters, the
+ * word capitalised ("E. Coli", "C. Elegans"), as biology abbreviates a
+ * species and a byline a name. */
+static int initial_and_word(const char *text)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    if (!isupper(t[0]) || t[1] != '.' || t[2] != ' ' || !isupper(t[3]))
+        return 0;
+    size_t n = 4;
+    while (islower(t[n]))
+        n++;
+    return n >= 6 && t[n] == '\0';
 }
 
 /* The score of the best work for `text` under q's filters and weights (0
@@ -1604,8 +1624,6 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             sq.text = uncited;
             if (q->sort == PDX_SORT_AUTO)
                 sq.sort = SHIM_SORT_RELEVANCE;
-            rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
-                             on_facet, r, &e);
             /* A name no author has may be misspelt: the nearest names
              * the index holds are the suggestion ("Kaiming Hee" is
              * Kaiming He), not its words corrected as words (which gave
@@ -1614,8 +1632,28 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
             /* unless works write the "name" as words, as the clinical
              * trials' "Phase III", which is no misspelt Phanse, and
              * biology's "E. Coli", no Elise Colin */
-            if (!rc && names_only)
+            if (names_only)
                 rc = written_as_phrase(ix, &sq, uncited, &phrase);
+            /* An initial and one word that works write so is a species
+             * capitalised ("E. Coli", "C. Elegans"): its phrase, as
+             * "E. coli" is (query_parse.cc, species_phrases), not the
+             * works holding a letter e */
+            char species[256];
+            const int as_species =
+                !rc && phrase && initial_and_word(uncited) &&
+                snprintf(species, sizeof species, "\"%s\"", uncited) <
+                    (int)sizeof species;
+            if (as_species)
+                sq.text = species;
+            if (!rc)
+                rc = shim_search(&r->totals, ix->db, &sq, on_hit, on_snippet,
+                                 on_facet, r, &e);
+            sq.text = uncited;
+            if (!rc && as_species)
+                snprintf(cite_note, sizeof cite_note,
+                         "no work has an author so named (%.*s): searched "
+                         "as the phrase works write",
+                         200, uncited);
             if (!rc && names_only && !phrase)
                 rc = suggest_name_query(ix, r, uncited, &name_suggested,
                                         &family_held);
@@ -1628,7 +1666,7 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * name ("written, E." for "Witten, E.") is not offered.
              * Other lookalikes ("Vitamin D", "Big Bang") were words, and
              * keep theirs. */
-            if (!rc && names_only && !name_suggested &&
+            if (!rc && names_only && !name_suggested && !as_species &&
                 (strpbrk(uncited, ".,") || family_held)) {
                 r->totals.suggestion[0] = '\0';
                 snprintf(cite_note, sizeof cite_note,

@@ -157,9 +157,12 @@ int shim_search(shim_totals *totals, shim_db *db, const shim_query *q,
  * or "" when no name is within reach (suggest.cc says how near), or the
  * nearest is the name given.  *family_held (when not NULL) is set to
  * whether some author of the index has that family name, as it is, and
- * it is a name there more than a word (suggest.cc, NAME_SHARE). */
+ * it is a name there more than a word (suggest.cc, NAME_SHARE);
+ * *given_held (when not NULL) to whether `given`, written in full, is so
+ * held as the name of some author ("Edward"), not a word ("Deep"). */
 int shim_suggest_author(shim_db *db, const char *family, const char *given,
-                        char *out, size_t n, int *family_held, shim_err *e);
+                        char *out, size_t n, int *family_held,
+                        int *given_held, shim_err *e);
 
 /* Works like the one with unique term Q<id>: the best `n_terms` terms of
  * its title and abstract by Xapian's expand set (relevance feedback), run

@@ -210,6 +210,15 @@ for q in ("Morvan Q", "Moraimes, Q."):
     check("no author so named, no words' correction: %s" % q,
           "no work has an author so named (%s): searched as words" % q in note
           and suggestion(q) == "", (n, note, suggestion(q)))
+# So is a given name in full that the index's authors bear, more as a
+# name than as a word, before a family name none has ("Edward Witten"
+# was offered "Edward written"); a word before it is words ("Firn").
+n, note = note_of("Greta Moraimes")
+check("a held given name, no author so named, no words' correction",
+      "no work has an author so named (Greta Moraimes): searched as words" in note
+      and suggestion("Greta Moraimes") == "", (n, note, suggestion("Greta Moraimes")))
+check("a word before a misspelt word: its correction",
+      suggestion("Firn Moraimes") == "Firn moraines", suggestion("Firn Moraimes"))
 # Words that works write as a phrase are no misspelt name ("Phase III"
 # was offered the author Phanse); a name no work writes may be one.
 check("a phrase works write: no name offered", suggestion("Morgan Y") == "",

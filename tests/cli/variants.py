@@ -157,6 +157,14 @@ TITLES["v88"] = ("Qwen 2 and 5 other models", "Unrelated.")
 TITLES["v89"] = ("Growth of E. coli in biofilms", "Bacteria.")
 TITLES["v90"] = ("The constant e to many digits", "Coli is a word here too.")
 TITLES["v91"] = ("Neurons of D. melanogaster", "Flies.")
+# a compound of stop words and common words, and one work writing it
+# closed: the closed form weighs no more than the compound's words, a
+# stop word ("OF's" keeps "of" in a work) notwithstanding
+TITLES["v92"] = ("State-of-the-art parsers", "Syntax.")
+TITLES["v93"] = ("Stateoftheart parsers", "Syntax.")
+TITLES["v94"] = ("OF's rules", "Filler.")
+for k in range(40):
+    TITLES["a%02d" % k] = ("The art of state machines %d" % k, "Filler.")
 # cut to the 16 most frequent, and says so
 for k in range(17):
     TITLES["z%02d" % k] = ("Self zq%s" % chr(ord("a") + k), "Filler.")
@@ -282,6 +290,9 @@ CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
 # A species abbreviated is the phrase: not every work with a letter e.
 CASES += [("E. coli", ["v89"]), ("E. coli biofilms", ["v89"]), ("D. melanogaster", ["v91"]),
           ('"E. coli"', ["v89"])]
+# Capitalised, it is first a name (an author E. Coli), and then, no
+# author so named, the phrase works write.
+CASES += [("E. Coli", ["v89"]), ("D. Melanogaster", ["v91"])]
 CASES += [("Qwen2.5", ["v84", "v85"]), ("Qwen-2.5", ["v84", "v85"]),
           ("Llama3.1", ["v86", "v87"]), ("Llama-3.1", ["v86", "v87"])]
 for q, want in CASES:
@@ -298,6 +309,24 @@ check("out-of-distribution: searched as distribution, and said",
       sorted(h["id"] for h in out.get("hits", [])) == ["v80", "v81"] and
       "out-of-distribution was searched as distribution: its stop words (out, of) are not indexed"
       in out.get("note", ""), out)
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "E. Coli"],
+                   capture_output=True, text=True)
+out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+check("E. Coli: no author so named, and the phrase said",
+      "no work has an author so named (E. Coli): searched as the phrase works write"
+      in out.get("note", ""), out)
+# So is a pair joined by a slash (the index joins none): A/B is b, and
+# the note says so, as one or beside other words; input/output is both.
+for q in ("A/B", "A/B tests"):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
+                       capture_output=True, text=True)
+    out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+    check("%s: searched as b, and said" % q,
+          "a/b was searched as b: its stop words (a) are not indexed" in out.get("note", ""), out)
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "input/output"],
+                   capture_output=True, text=True)
+out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+check("input/output: no word left out, no note", "note" not in out or not out["note"], out)
 # Beside other words (hyphenated words are then split into words): each
 # form still finds the works that write the other.
 for q, must in (("ResNet-50 pruning", ["v1", "v2"]), ("ResNet50 pruning", ["v1", "v2"]),
@@ -340,8 +369,8 @@ check("padding leaves out padding++ (1 work in 121)", total == 120, total)
 # "Pretrained" scores for pre-trained what it scores for pretrained
 
 
-def scores(q):
-    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
+def scores(q, *opts):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q] + list(opts),
                        capture_output=True, text=True)
     return {h["id"]: h["score"] for h in (json.loads(p.stdout)["hits"] if p.returncode == 0 else [])}
 
@@ -350,6 +379,19 @@ for compound, closed, work in (("pre-trained", "pretrained", "v32"), ("U-Net", "
     a, b = scores(compound).get(work), scores(closed).get(work)
     check("%s weighs %s's closed form once" % (compound, work),
           a is not None and b is not None and abs(a - b) < 1e-9 * max(1.0, b), (a, b))
+# a rare closed form of a compound with stop words ranks no higher than
+# the compound written out (the bonus of its words standing together
+# aside), and beside another word, where the compound is split into its
+# words, adds to the work writing it no more than the words add to one
+# writing them
+s = scores("state-of-the-art", "--proximity-weight", "0")
+check("state-of-the-art: the compound written out (%s) not below its rare closed form (%s)"
+      % (s.get("v92"), s.get("v93")),
+      s.get("v92") is not None and s.get("v93") is not None and s["v92"] >= s["v93"], s)
+closed = scores("state-of-the-art parsers").get("v93", 0) - scores("parsers").get("v93", 0)
+words = scores("state art", "--proximity-weight", "0").get("v92", 0)
+check("state-of-the-art parsers: the closed form adds %.4f, at most the words' %.4f"
+      % (closed, words), 0 < closed <= words, (closed, words))
 # the closed word marks the compound whole in the title it found
 p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "pretrained"],
                    capture_output=True, text=True)
