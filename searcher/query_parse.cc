@@ -1339,7 +1339,7 @@ std::vector<std::string> greek_swap(const Variants &v, const std::string &s)
     return out;
 }
 
-Xapian::Query closed_variant(const Xapian::Database &db, const std::string &term,
+Xapian::Query closed_variant(shim_db *h, const std::string &term,
                              const std::vector<std::string> &parts);
 
 /* A term with its variants (OR), or the term. */
@@ -1400,7 +1400,7 @@ Xapian::Query vary_term(const Variants &v, const Xapian::Query &q,
     if (sfx != v.suffixed.end())
         for (const std::string &st : sfx->second)
             if (have.insert(p + st).second && db.get_termfreq(p + st) > 0)
-                alts.push_back(closed_variant(db, p + st, {t}));
+                alts.push_back(closed_variant(v.h, p + st, {t}));
     if (alts.size() == 1)
         return q;
     changed = true;
@@ -1443,13 +1443,21 @@ Xapian::Query greek_phrase(const Variants &v, const Xapian::Query &q)
  * would otherwise outrank every work that writes the compound, the
  * closed form's idf being the larger (partial titles of the arXiv 101k,
  * bench/titles.py: MRR@10 0.8735 with the closed form unscaled, 0.8866
- * scaled so, 0.8861 without it). */
-Xapian::Query closed_variant(const Xapian::Database &db, const std::string &term,
+ * scaled so, 0.8861 without it).  A stop word is no part here: it is
+ * in a work or two only by accident (a possessive, "OF's", stems to
+ * "of"), and as the rarest part it left a closed form that 4 works of
+ * the arXiv 101k write ("stateoftheart") unscaled, above the 22,256
+ * that write state-of-the-art. */
+Xapian::Query closed_variant(shim_db *h, const std::string &term,
                              const std::vector<std::string> &parts)
 {
+    const Xapian::Database &db = h->db;
     const double n = db.get_doccount() + 1.0;
     Xapian::doccount rarest = 0;
     for (const std::string &t : parts) {
+        const char *prefix = variant_prefix(t);
+        if (prefix && h->stopper(t.substr(strlen(prefix))))
+            continue;
         const Xapian::doccount df = db.get_termfreq(t);
         if (df && (!rarest || df < rarest))
             rarest = df;
@@ -1553,13 +1561,9 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         joined_forms = held_joined_forms(v, p, closed->second);
     if (!joined_forms.empty()) {
         changed = true;
-        /* the parts the closed form's weight is held to: those
-         * indexed, a stop word's stem being the word itself ("state of
-         * the art") */
         std::vector<std::string> parts;
         for (const std::string &st : stems)
-            if (!v.h->stopper(st))
-                parts.push_back(p + st);
+            parts.push_back(p + st);
         /* "β-1" is β1, joined in the index as a compound is: the phrase
          * "β 1" would also hold "β = 1" and "β+1" (vary_term) */
         const char *const *g;
@@ -1571,13 +1575,13 @@ Xapian::Query vary_phrase(const Variants &v, const Xapian::Query &q,
         if (!scripted)
             alts.push_back(q);
         for (const std::string &f : joined_forms)
-            alts.push_back(closed_variant(v.h->db, p + f, parts));
+            alts.push_back(closed_variant(v.h, p + f, parts));
         /* k-means with kmeans++ too */
         auto sfx = v.suffixed.find(closed->second);
         if (sfx != v.suffixed.end())
             for (const std::string &st : sfx->second)
                 if (v.h->db.get_termfreq(p + st) > 0)
-                    alts.push_back(closed_variant(v.h->db, p + st, parts));
+                    alts.push_back(closed_variant(v.h, p + st, parts));
         const Xapian::Query out(Xapian::Query::OP_OR, alts.begin(), alts.end());
         return scripted ? out : with_greek(out);
     }
@@ -1760,18 +1764,10 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             if (parts.size() < 2 || (e < low.size() && !isspace(static_cast<unsigned char>(low[e])) &&
                                      low[e] != ')' && low[e] != '"'))
                 continue;
-            /* the closed form's weight is held to the parts that are
-             * indexed: a stop word ("of" in "state-of-the-art") is in
-             * a work or two only by accident (a possessive, "OF's",
-             * stems to it), and as the rarest part it would leave a
-             * closed form that 4 works write unscaled, above the
-             * 22,000 that write the compound */
-            std::vector<std::string> stems, weighed;
+            std::vector<std::string> stems;
             std::string one;
             for (const std::string &part : parts) {
                 stems.push_back(h->stem(part));
-                if (!h->stopper(part))
-                    weighed.push_back(stems.back());
                 one += part;
             }
             if (!marked)
@@ -1788,7 +1784,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             v.closed[stems] = h->stem(one);
             if (split && bare)
                 joined.emplace_back(one, letters_digits ? std::vector<std::string>()
-                                                        : weighed);
+                                                        : stems);
         }
     }
     /* A Greek letter with a number after a hyphen ("β-1"), outside
@@ -1846,7 +1842,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             if (h->db.get_termfreq(h->stem(j.first)) > 0) {
                 subs.push_back(j.second.empty()
                                    ? Xapian::Query(h->stem(j.first))
-                                   : closed_variant(h->db, h->stem(j.first), j.second));
+                                   : closed_variant(h, h->stem(j.first), j.second));
                 added = true;
             }
         if (added)

@@ -641,7 +641,7 @@ static int suggest_author(pdx_index *ix, const char *name, char *found,
         rc = shim_suggest_author(ix->db, nk[0].family,
                                  nk[0].given_is_initial ? nk[0].initial
                                                         : nk[0].given,
-                                 found, n, held, &given, &e);
+                                 found, n, held, held ? &given : NULL, &e);
         if (rc)
             handle_from_shim(ix, rc, &e);
         /* a given name in full: a name by its given name ("Big Bang"
