@@ -524,6 +524,20 @@
  * as a wildcard, until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_STARS "paperdex.stars"
 #define LAYOUT_STARS_LETTERS "letters"
+/* Whether a hyphenated compound of three parts or more that stop words
+ * leave one word of ("out-of-distribution", "up-to-date",
+ * "off-the-shelf") is also indexed as one word, its parts joined
+ * ("outofdistribution", at the position of that word), in the title and
+ * the abstract: "joined", stamped on every new index beside
+ * LAYOUT_META_COMPOUNDS, so that a search for the compound finds the
+ * works that write it, where its stop words, not indexed, leave the one
+ * word that every work writing it holds (TextTerms::stop_compounds,
+ * indexer/text_terms.cc; close_stop_compounds in
+ * searcher/query_parse.cc).  An index without it keeps the terms it was
+ * built with, and searches such a compound as that word with a note,
+ * until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_STOP_COMPOUNDS "paperdex.stop_compounds"
+#define LAYOUT_STOP_COMPOUNDS_JOINED "joined"
 /* Whether each work holds its first author's family name (and the name
  * without its particles) under LAYOUT_P_AUTHOR_FIRST: "kept", stamped on
  * every new index, so that `firstauthor:` and a citation ("Bengio et

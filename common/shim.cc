@@ -439,7 +439,9 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * (LAYOUT_META_FORMS); whether its works hold year terms
  * (LAYOUT_META_YEARS); how it read formulas (LAYOUT_META_MATH); whether
  * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS); whether a
- * letter with a star is a word (LAYOUT_META_STARS); whether works hold
+ * letter with a star is a word (LAYOUT_META_STARS); whether it joins
+ * compounds that stop words leave one word of
+ * (LAYOUT_META_STOP_COMPOUNDS); whether works hold
  * their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
  * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
  * the handle's stemmer made so). */
@@ -463,6 +465,9 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                           LAYOUT_COMPOUNDS_JOINED;
     h->stars = read_stamp(h, docs, LAYOUT_META_STARS, LAYOUT_STARS_LETTERS) ==
                LAYOUT_STARS_LETTERS;
+    h->stop_compounds = read_stamp(h, docs, LAYOUT_META_STOP_COMPOUNDS,
+                                   LAYOUT_STOP_COMPOUNDS_JOINED) ==
+                        LAYOUT_STOP_COMPOUNDS_JOINED;
     h->first_author = read_stamp(h, docs, LAYOUT_META_FIRST_AUTHOR,
                                  LAYOUT_FIRST_AUTHOR_KEPT) ==
                       LAYOUT_FIRST_AUTHOR_KEPT;
@@ -851,6 +856,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->year_terms = h->year_terms && other->year_terms;
         h->compounds_joined = h->compounds_joined && other->compounds_joined;
         h->stars = h->stars && other->stars;
+        h->stop_compounds = h->stop_compounds && other->stop_compounds;
         h->first_author = h->first_author && other->first_author;
         if (h->american && !other->american) {
             h->american = false;

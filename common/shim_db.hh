@@ -131,6 +131,11 @@ struct shim_db {
      * (LAYOUT_META_STARS): the writer's rule, the query's and the
      * snippet's (over shards, only when every one says so) */
     bool stars = false;
+    /* A compound of three parts or more that stop words leave one word
+     * of is indexed joined too (LAYOUT_META_STOP_COMPOUNDS): the
+     * writer's rule and the query's (over shards, only when every one
+     * says so) */
+    bool stop_compounds = false;
     /* Whether its works hold their first author's family keys
      * (LAYOUT_META_FIRST_AUTHOR; over shards, only when every one does) */
     bool first_author = false;

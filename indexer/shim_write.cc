@@ -395,6 +395,7 @@ struct Writer : Side {
         tt.math = btt.math = h->math_scripts;
         tt.compounds = btt.compounds = h->compounds_joined;
         tt.stars = btt.stars = h->stars;
+        tt.stop_compounds = btt.stop_compounds = h->compounds_joined && h->stop_compounds;
         /* A shard of a --jobs build writes the namespace its run gave
          * it (common/chunks.cc). */
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);

@@ -41,7 +41,12 @@
  * of digits ("Phi-3-mini", "GPT-4-turbo", "GPT-4o-mini") are joined, at the version's
  * position: such a model name is searched closed ("phi3") as often as
  * hyphenated, where "state-of-the-art" joined would be a word no one
- * types.  Lucene's
+ * types.  And in an index that says so (LAYOUT_META_STOP_COMPOUNDS), a
+ * compound of three parts or more, letters alone, that stop words leave
+ * one word of ("out-of-distribution", "up-to-date") is joined at that
+ * word's position (TextTerms::stop_compounds): its stop words are not
+ * indexed, so the one word is all that is left of it otherwise, and a
+ * search for the compound would find every work that writes the word.  Lucene's
  * word_delimiter_graph filter does the same with catenate_words; Xapian's
  * TermGenerator does not, and the query parser reads "pre-trained" as a
  * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
@@ -630,6 +635,31 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                 if (at)
                     compound_at = at;
                 compound_word(prefix);
+            }
+            if (stop_compounds && (linked || parts >= 2)) {
+                const bool letters =
+                    !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+                        return (c >= 'a' && c <= 'z') ||
+                               static_cast<unsigned char>(c) >= 0x80;
+                    });
+                if (parts == 1) {
+                    chain = w;
+                    chain_kept = 0;
+                    chain_at = 0;
+                    chain_letters = letters;
+                } else {
+                    chain += w;
+                    chain_letters = chain_letters && letters;
+                }
+                if (at) {
+                    chain_kept++;
+                    chain_at = at;
+                }
+                if (!linked && parts >= 3 && chain_kept == 1 && chain_letters) {
+                    compound.swap(chain);
+                    compound_at = chain_at;
+                    compound_word(prefix);
+                }
             }
         }
     }

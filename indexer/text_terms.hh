@@ -97,6 +97,19 @@ class TextTerms {
      * TermGenerator leaves it. */
     bool stars = false;
 
+    /* When set with compounds (the index's LAYOUT_META_STOP_COMPOUNDS),
+     * a compound of three or more parts, each letters alone, that stop
+     * words leave one word of ("out-of-distribution", "up-to-date",
+     * "off-the-shelf", "in-the-wild"), is also its parts joined
+     * ("outofdistribution"), at that word's position, as compounds join
+     * two parts: its stop words are not indexed, so without it the
+     * compound is that one word in the index ("distribution"), and a
+     * search for it finds every work that writes the word.  A run of
+     * stop words alone ("all-to-all") has no position to stand at and is
+     * not joined; nor is a run keeping two words or more
+     * ("state-of-the-art", "end-to-end"), whose phrase finds it. */
+    bool stop_compounds = false;
+
     /* The joined words the work was given (compounds), as the terms
      * they are (prefix and stem), in the order read; a term may repeat.
      * Cleared by clear(). */
@@ -158,6 +171,13 @@ class TextTerms {
     std::string w;                 /* the word being read */
     std::string compound;          /* a compound's first part, then joined */
     Xapian::termpos compound_at = 0; /* its last indexed part's position */
+    /* A compound of three parts or more (stop_compounds): its parts so
+     * far joined, how many of them were indexed and the last one's
+     * position, and whether each was letters alone. */
+    std::string chain;
+    unsigned chain_kept = 0;
+    Xapian::termpos chain_at = 0;
+    bool chain_letters = false;
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */

@@ -2536,15 +2536,18 @@ static std::string species_phrases(shim_db *h, const std::string &text)
 /* Compounds with stop words, which are not indexed: read as a phrase, a
  * compound keeps only its other words (and so does a pair joined by a
  * slash: "A/B" is b, "I/O" o, which only the note can say: the index
- * joins no slashed pair).  A compound of two words, one of
- * them a stop word ("off-policy", "on-chip", "in-context"), becomes the
- * closed word the index joins it into (indexer/text_terms.cc) when works
- * hold that: "off-policy" (210 works of the arXiv 101k write it) found
- * the 6,473 that write policy.  Quoted too: the closed word stands at its
- * last part's position.  A compound its stop words leave one word of and
- * that is not so closed ("out-of-distribution" is searched as
- * distribution, "up-to-date" as date: compounds of three parts or more
- * are not joined in the index) gets a note in `note`.  A compound is a
+ * joins no slashed pair).  A compound its stop words leave one word of
+ * becomes the closed word the index joins it into (indexer/text_terms.cc)
+ * when works hold that: one of two words ("off-policy", "on-chip",
+ * "in-context") in an index that joins compounds, one of three or more
+ * ("out-of-distribution", "up-to-date", "off-the-shelf") in an index
+ * that joins those too (LAYOUT_META_STOP_COMPOUNDS).  Without it,
+ * "off-policy" (210 works of the arXiv 101k write it) found the 6,473
+ * that write policy, and "out-of-distribution" (1,417) the 7,676 that
+ * write distribution.  Quoted too: the closed word stands at its last
+ * kept part's position.  A compound its stop words leave one word of
+ * and that is not so closed (an older index, or no work writes it) is
+ * searched as that word and gets a note in `note`.  A compound is a
  * run of words of letters joined by single hyphens or slashes, with no
  * word character or hyphen on either side; filters' values are left
  * alone. */
@@ -2590,9 +2593,14 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
             std::vector<std::string> stopped, kept;
             for (const std::string &w : parts)
                 (h->stopper(w) ? stopped : kept).push_back(w);
-            if (!slashed && kept.size() == 1 && parts.size() == 2 && h->compounds_joined &&
-                h->db.get_termfreq(h->stem(parts[0] + parts[1])) > 0) {
-                out += parts[0] + parts[1];
+            std::string closed;
+            for (const std::string &w : parts)
+                closed += w;
+            if (!slashed && kept.size() == 1 &&
+                (parts.size() == 2 ? h->compounds_joined
+                                   : h->compounds_joined && h->stop_compounds) &&
+                h->db.get_termfreq(h->stem(closed)) > 0) {
+                out += closed;
                 i = e;
                 continue;
             }
@@ -2611,6 +2619,68 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
     return out;
 }
 
+/* A quoted phrase of words of letters that stop words, not indexed, leave
+ * one word of ("out of distribution", "up to date"), alone or as the
+ * title's or the abstract's value: the phrase is that
+ * word, and every work that writes it matches, so a note in `note` says
+ * so (with the hyphenated compound the index joins, when works write it:
+ * LAYOUT_META_STOP_COMPOUNDS).  text is lower-cased. */
+static void stop_phrase_note(shim_db *h, const std::string &text, std::string &note)
+{
+    size_t i = 0;
+    while ((i = text.find('"', i)) != std::string::npos) {
+        const size_t e = text.find('"', i + 1);
+        if (e == std::string::npos)
+            return;
+        std::vector<std::string> ws;
+        bool letters = true;
+        size_t b = i + 1;
+        while (b < e && letters) {
+            while (b < e && text[b] == ' ')
+                b++;
+            size_t w = b;
+            for (; w < e && text[w] != ' '; w++)
+                letters = letters && text[w] >= 'a' && text[w] <= 'z';
+            if (w > b)
+                ws.push_back(text.substr(b, w - b));
+            b = w;
+        }
+        /* a field's value other than the text's (an author's name keeps
+         * its short words: author:"Li An") */
+        size_t f = i;
+        while (f > 0 && text[f - 1] == ':')
+            f--;
+        size_t fb = f;
+        while (fb > 0 && text[fb - 1] >= 'a' && text[fb - 1] <= 'z')
+            fb--;
+        const std::string field = f < i ? text.substr(fb, f - fb) : "";
+        i = e + 1;
+        if (!letters || ws.size() < 2 ||
+            !(field.empty() || field == "title" || field == "ti" || field == "abstract" ||
+              field == "abs" || field == "all"))
+            continue;
+        std::vector<std::string> stopped, kept;
+        for (const std::string &w : ws)
+            (h->stopper(w) ? stopped : kept).push_back(w);
+        if (kept.size() != 1)
+            continue;
+        std::string list, phrase, hyphenated, closed;
+        for (const std::string &w : stopped)
+            list += (list.empty() ? "" : ", ") + w;
+        for (const std::string &w : ws) {
+            phrase += (phrase.empty() ? "" : " ") + w;
+            hyphenated += (hyphenated.empty() ? "" : "-") + w;
+            closed += w;
+        }
+        note += std::string(note.empty() ? "" : "; ") + "\"" + phrase +
+                "\" was searched as " + kept[0] + ": its stop words (" + list +
+                ") are not indexed";
+        if (h->compounds_joined && (ws.size() == 2 || h->stop_compounds) &&
+            h->db.get_termfreq(h->stem(closed)) > 0)
+            note += " (" + hyphenated + " finds the works that write it so)";
+    }
+}
+
 Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                            std::string &note, PhraseFilter *hoist, bool words,
                            bool compounds_as_words,
@@ -2626,6 +2696,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
     const std::string acronyms = join_acronyms(unaccent(raw));
     const std::string unsplit = close_stop_compounds(
         h, lower_words(words ? acronyms : species_phrases(h, acronyms)), stop_note);
+    stop_phrase_note(h, unsplit, stop_note);
     const std::string split = compounds_as_words ? split_compounds(unsplit) : unsplit;
     /* Starred letters: "A*" a word */
     const std::string text = h->stars ? star_words(split) : split;

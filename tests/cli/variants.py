@@ -30,8 +30,9 @@ the compound (the index holds its parts joined too), its snippet marking
 the compound whole.  A compound of two words, one a stop word (not
 indexed), is the closed word the index joins it into (off-policy finds
 the works writing off-policy or offpolicy, not every work writing
-policy), and one of more parts its stop words leave one word of
-(out-of-distribution) is that word, with a note.  Capitals separated by
+policy), and so is one of more parts its stop words leave one word of
+(out-of-distribution finds the works writing it, not every work writing
+distribution); written apart and quoted, it is that word, with a note.  Capitals separated by
 dots are one word in a query as in a work (U.S.A., USA).  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
@@ -300,15 +301,25 @@ for q, want in CASES:
         continue
     got = ids(q)
     check(q, got == want, "got %s, want %s" % (got, want))
-# A compound its stop words leave one word of, which the index does not
-# join, is that word, and the note says so.
-p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "out-of-distribution"],
+# A compound of more parts its stop words leave one word of is the
+# closed word the index joins it into too: the work that writes it, not
+# every work writing distribution, and no note, bare or quoted.
+for q in ("out-of-distribution", '"out-of-distribution inputs"'):
+    p = subprocess.run([PDX, "search", "--db", db, "--format", "json", q],
+                       capture_output=True, text=True)
+    out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+    check(q + ": the work that writes it",
+          sorted(h["id"] for h in out.get("hits", [])) == ["v80"] and
+          "stop words" not in out.get("note", ""), out)
+# Written apart and quoted, it is the one word its stop words leave, and
+# the note says so, and how to find the compound.
+p = subprocess.run([PDX, "search", "--db", db, "--format", "json", '"out of distribution"'],
                    capture_output=True, text=True)
 out = json.loads(p.stdout) if p.returncode in (0, 1) else {}
-check("out-of-distribution: searched as distribution, and said",
+check('"out of distribution": searched as distribution, and said',
       sorted(h["id"] for h in out.get("hits", [])) == ["v80", "v81"] and
-      "out-of-distribution was searched as distribution: its stop words (out, of) are not indexed"
-      in out.get("note", ""), out)
+      '"out of distribution" was searched as distribution: its stop words (out, of) are not '
+      'indexed (out-of-distribution finds the works that write it so)' in out.get("note", ""), out)
 p = subprocess.run([PDX, "search", "--db", db, "--format", "json", "E. Coli"],
                    capture_output=True, text=True)
 out = json.loads(p.stdout) if p.returncode in (0, 1) else {}

@@ -46,7 +46,8 @@ struct TermsRef {
     Xapian::TermGenerator tg;
     Xapian::TermGenerator words; /* no stemmer: the words as written */
     pdxshim::TextTerms tt;
-    /* the same reading with hyphenated compounds joined (joins_diff) */
+    /* the same reading with hyphenated compounds joined, those of stop
+     * words too (joins_diff) */
     pdxshim::TextTerms joins;
     /* and with a letter's star kept too (stars_diff) */
     pdxshim::TextTerms stars;
@@ -61,9 +62,9 @@ struct TermsRef {
           stars(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
-        joins.forms = joins.compounds = true;
+        joins.forms = joins.compounds = joins.stop_compounds = true;
         joins.math = TEXT_MATH_JOINED;
-        stars.forms = stars.compounds = stars.stars = true;
+        stars.forms = stars.compounds = stars.stop_compounds = stars.stars = true;
         stars.math = TEXT_MATH_JOINED;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);

@@ -18,8 +18,14 @@
  *  - the joined words take no room in a work's length (BM25's), which is
  *    what it is in an index that joins nothing, and their stems are
  *    marked (LAYOUT_JOINED_KEY) for feedback to leave out;
- *  - an index without the stamp (as an older paperdex wrote it) keeps
- *    the rule it was built with: its writer joins nothing.
+ *  - a compound of three parts or more that stop words leave one word
+ *    of ("out-of-distribution", "up-to-date", "off-the-shelf") is joined
+ *    too, in an index stamped paperdex.stop_compounds, and the closed
+ *    word is what a query of the compound finds; one of stop words alone
+ *    ("all-to-all") or keeping two words ("end-to-end") is not;
+ *  - an index without the stamps (as an older paperdex wrote it) keeps
+ *    the rules it was built with: its writer joins nothing, and a query
+ *    reads such a compound as its one word.
  *
  * usage: test_compounds WORK_DIR
  */
@@ -76,10 +82,27 @@ int main(int argc, char **argv)
     check_put(ix, "c", "Training before the test",
               "A pre-test and a trained model, Phi-3-mini, GPT-4-turbo, Qwen-2b-chat, "
               "k-means-based.");
+    check_put(ix, "e", "Out-of-distribution detection",
+              "Up-to-date and off-the-shelf models, all-to-all and end-to-end.");
+    check_put(ix, "f", "A distribution of models", "Out of distribution, up to a date, "
+                                                   "on the shelf.");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
           "a new index is stamped");
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_STOP_COMPOUNDS) ==
+              LAYOUT_STOP_COMPOUNDS_JOINED,
+          "a new index is stamped for compounds of stop words");
+    /* three parts or more that stop words leave one word of: joined */
+    for (const char *t : {"Soutofdistribut", "outofdistribut", "uptod", "offtheshelf"})
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
+    {
+        /* none of stop words alone, nor of two words kept */
+        Xapian::Database db(path);
+        for (const char *p : {"allto", "endtoend", "outofdistributiondetect"})
+            check(db.allterms_begin(p) == db.allterms_end(p),
+                  std::string("a new index holds no term beginning ") + p);
+    }
     for (const char *t : {"pretrain", "Spretrain", "covid19", "3d", "unet",
                           "posttrain", "pretest", "phi3", "gpt4", "qwen2b"})
         check(check_has_term(path, t), std::string("a new index holds ") + t);
@@ -90,7 +113,7 @@ int main(int argc, char **argv)
     {
         /* the stems joined, marked for feedback to leave out */
         Xapian::Database db(path);
-        for (const char *t : {"pretrain", "covid19", "unet", "posttrain"})
+        for (const char *t : {"pretrain", "covid19", "unet", "posttrain", "outofdistribut"})
             check(db.get_metadata(std::string(LAYOUT_JOINED_KEY) + t) == "1",
                   std::string("marked joined: ") + t);
         for (const char *t : {"encod", "train", "stateoftheart"})
@@ -111,6 +134,11 @@ int main(int argc, char **argv)
     for (const char *q : {"pretest", "phi3", "gpt4", "qwen2b"}) {
         const std::set<std::string> got = check_ids(ix, q);
         check(got == std::set<std::string>{"c"}, std::string(q) + " finds c: " + check_show(got));
+    }
+    for (const char *q : {"out-of-distribution", "\"out-of-distribution detection\"",
+                          "title:out-of-distribution", "up-to-date", "off-the-shelf"}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == std::set<std::string>{"e"}, std::string(q) + " finds e: " + check_show(got));
     }
     std::set<std::string> got;
     pdx_close(ix);
@@ -135,9 +163,11 @@ int main(int argc, char **argv)
     /* The same index as an older paperdex left it: no stamp.  Its next
      * work is written by the older rule. */
     check_unstamp(path, LAYOUT_META_COMPOUNDS);
+    check_unstamp(path, LAYOUT_META_STOP_COMPOUNDS);
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    check_put(ix, "d", "Multi-task heads");
+    check_put(ix, "d", "Multi-task heads", "Out-of-the-box.");
     pdx_close(ix);
+    check(!check_has_term(path, "outofthebox"), "an older index's writer joins no stop words");
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS).empty(),
           "a writer leaves an older index unstamped");
     check(!check_has_term(path, "multitask"), "an older index's writer joins nothing");
@@ -146,6 +176,10 @@ int main(int argc, char **argv)
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
     got = check_ids(ix, "multi-task");
     check(got == std::set<std::string>{"d"}, "multi-task still finds d: " + check_show(got));
+    /* and reads such a compound as its one word */
+    got = check_ids(ix, "out-of-distribution");
+    check(got == (std::set<std::string>{"e", "f"}),
+          "out-of-distribution in an older index is distribution: " + check_show(got));
     pdx_close(ix);
     return check_finish(work);
 }
