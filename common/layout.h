@@ -538,6 +538,20 @@
  * until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_STOP_COMPOUNDS "paperdex.stop_compounds"
 #define LAYOUT_STOP_COMPOUNDS_JOINED "joined"
+/* Whether a run of three letters or more, each written alone and
+ * separated by dots, with a lower-case letter among them ("i.i.d.",
+ * "w.r.t.", "a.k.a.", "I.i.d."), is read as one word, its letters
+ * joined ("iid"), in the title and the abstract, as a run of capitals
+ * is ("I.I.D.", "U.S.A": Xapian's own rule): "letters", stamped on every
+ * new index (TextTerms::dotted, indexer/text_terms.cc; join_acronyms in
+ * searcher/query_parse.cc), so that a search for i.i.d. finds the works
+ * that write it, or IID, where its letters apart are a stop word (i) and
+ * a letter (d) that thousands of formulas hold.  Two letters ("e.g.",
+ * "i.e.") are left apart: joined, they would be the words EG and IE.  An
+ * index without it keeps the terms it was built with, and reads such a
+ * run as its letters, until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_DOTTED "paperdex.dotted"
+#define LAYOUT_DOTTED_LETTERS "letters"
 /* Whether each work holds its first author's family name (and the name
  * without its particles) under LAYOUT_P_AUTHOR_FIRST: "kept", stamped on
  * every new index, so that `firstauthor:` and a citation ("Bengio et

@@ -441,7 +441,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * it joins hyphenated compounds (LAYOUT_META_COMPOUNDS); whether a
  * letter with a star is a word (LAYOUT_META_STARS); whether it joins
  * compounds that stop words leave one word of
- * (LAYOUT_META_STOP_COMPOUNDS); whether works hold
+ * (LAYOUT_META_STOP_COMPOUNDS); whether it reads letters written with
+ * dots between them as one word (LAYOUT_META_DOTTED); whether works hold
  * their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
  * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
  * the handle's stemmer made so). */
@@ -468,6 +469,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
     h->stop_compounds = read_stamp(h, docs, LAYOUT_META_STOP_COMPOUNDS,
                                    LAYOUT_STOP_COMPOUNDS_JOINED) ==
                         LAYOUT_STOP_COMPOUNDS_JOINED;
+    h->dotted = read_stamp(h, docs, LAYOUT_META_DOTTED, LAYOUT_DOTTED_LETTERS) ==
+                LAYOUT_DOTTED_LETTERS;
     h->first_author = read_stamp(h, docs, LAYOUT_META_FIRST_AUTHOR,
                                  LAYOUT_FIRST_AUTHOR_KEPT) ==
                       LAYOUT_FIRST_AUTHOR_KEPT;
@@ -857,6 +860,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->compounds_joined = h->compounds_joined && other->compounds_joined;
         h->stars = h->stars && other->stars;
         h->stop_compounds = h->stop_compounds && other->stop_compounds;
+        h->dotted = h->dotted && other->dotted;
         h->first_author = h->first_author && other->first_author;
         if (h->american && !other->american) {
             h->american = false;

@@ -136,6 +136,11 @@ struct shim_db {
      * writer's rule and the query's (over shards, only when every one
      * says so) */
     bool stop_compounds = false;
+    /* A run of three letters or more written with dots between them,
+     * lower-case among them ("i.i.d."), is one word, its letters joined
+     * (LAYOUT_META_DOTTED): the writer's rule, the query's and the
+     * snippet's (over shards, only when every one says so) */
+    bool dotted = false;
     /* Whether its works hold their first author's family keys
      * (LAYOUT_META_FIRST_AUTHOR; over shards, only when every one does) */
     bool first_author = false;

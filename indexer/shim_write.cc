@@ -396,6 +396,7 @@ struct Writer : Side {
         tt.compounds = btt.compounds = h->compounds_joined;
         tt.stars = btt.stars = h->stars;
         tt.stop_compounds = btt.stop_compounds = h->compounds_joined && h->stop_compounds;
+        tt.dotted = btt.dotted = h->dotted;
         /* A shard of a --jobs build writes the namespace its run gave
          * it (common/chunks.cc). */
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);

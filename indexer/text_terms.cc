@@ -57,6 +57,14 @@
  * word a* (TextTerms::stars), which TermGenerator reads as the letter
  * alone, a stop word for "a".
  *
+ * And (LAYOUT_META_DOTTED): a run of three letters or more, each written
+ * alone with dots between them and a lower-case one among them
+ * ("i.i.d.", "w.r.t.", "a.k.a."), is one word, its letters joined
+ * (TextTerms::dotted), as TermGenerator reads a run of capitals ("U.S.A"
+ * is usa): read as its letters, "i.i.d." is the stop word i twice and
+ * the letter d that thousands of formulas hold.  Lucene's
+ * StandardTokenizer (UAX #29) keeps such a run as one word too ("i.i.d").
+ *
  * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
  * index says so (LAYOUT_META_CJK, common/layout.h: every new index); the
@@ -102,6 +110,7 @@ inline unsigned decode(const char *p, const char *end, size_t *len)
 }
 
 inline bool ascii_upper(unsigned ch) { return ch >= 'A' && ch <= 'Z'; }
+inline bool ascii_lower(unsigned ch) { return ch >= 'a' && ch <= 'z'; }
 
 inline bool is_wordchar(unsigned ch)
 {
@@ -312,6 +321,14 @@ static bool joinable(const std::string &a, const std::string &b)
            !starred(a) && !starred(b);
 }
 
+/* Is p a word of letters alone (a-z, or any letter beyond ASCII)? */
+static bool letters_only(const std::string &p)
+{
+    return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+    });
+}
+
 /* Do the first two parts of a compound of three or more make a name and
  * its version, to join as a compound of two is: letters alone and digits
  * alone, the digits perhaps with one letter after them ("Phi-3-mini",
@@ -321,11 +338,6 @@ static bool joinable(const std::string &a, const std::string &b)
  * known). */
 static bool version_pair(const std::string &a, const std::string &b)
 {
-    auto letters = [](const std::string &p) {
-        return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
-        });
-    };
     auto version = [](const std::string &p) {
         size_t n = p.size();
         if (n >= 2 && p[n - 1] >= 'a' && p[n - 1] <= 'z')
@@ -333,7 +345,7 @@ static bool version_pair(const std::string &a, const std::string &b)
         return n > 0 && std::all_of(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(n),
                                     [](char c) { return c >= '0' && c <= '9'; });
     };
-    return letters(a) && version(b);
+    return letters_only(a) && version(b);
 }
 
 /* The word w read (of stem s, term t) as written (common/forms.cc).  A
@@ -523,21 +535,29 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
         w.clear();
         /* a star right before the word: emphasis ("**R**easoning") */
         starred_before = it > text && it[-1] == '*';
-        /* Capitals separated by dots: an acronym. */
-        if (ascii_upper(raw)) {
+        /* Capitals separated by dots: an acronym; with dotted, letters of
+         * either case, three at least when one is lower-case. */
+        if (ascii_upper(raw) ||
+            (dotted && ascii_lower(raw) && prefix != LAYOUT_P_AUTHOR &&
+             !(it > text && it[-1] == '.'))) {
+            const bool any = dotted && prefix != LAYOUT_P_AUTHOR &&
+                             !(it > text && it[-1] == '.');
+            bool lower = false;
             const char *p = it;
             unsigned c = raw;
             while (true) {
-                w += static_cast<char>(c + ('a' - 'A'));
+                lower = lower || ascii_lower(c);
+                w += static_cast<char>(ascii_lower(c) ? c : c + ('a' - 'A'));
                 ++p;
                 if (p == end || *p != '.')
                     break;
                 ++p;
-                if (p == end || !ascii_upper(static_cast<unsigned char>(*p)))
+                if (p == end || !(ascii_upper(static_cast<unsigned char>(*p)) ||
+                                  (any && ascii_lower(static_cast<unsigned char>(*p)))))
                     break;
                 c = static_cast<unsigned char>(*p);
             }
-            if (w.size() > 1) {
+            if (w.size() > (lower ? 2u : 1u)) {
                 size_t l;
                 if (p == end || !is_wordchar(decode(p, end, &l))) {
                     it = p;
@@ -637,11 +657,7 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                 compound_word(prefix);
             }
             if (stop_compounds && (linked || parts >= 2)) {
-                const bool letters =
-                    !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-                        return (c >= 'a' && c <= 'z') ||
-                               static_cast<unsigned char>(c) >= 0x80;
-                    });
+                const bool letters = letters_only(w);
                 if (parts == 1) {
                     chain = w;
                     chain_kept = 0;

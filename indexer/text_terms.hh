@@ -110,6 +110,16 @@ class TextTerms {
      * ("state-of-the-art", "end-to-end"), whose phrase finds it. */
     bool stop_compounds = false;
 
+    /* When set (the index's LAYOUT_META_DOTTED), a run of three ASCII
+     * letters or more, each alone and separated by single dots, with a
+     * lower-case letter among them ("i.i.d.", "w.r.t.", "a.k.a.",
+     * "I.i.d."), not right after a dot, with no word character after it
+     * (a dot may end it), read under any prefix but the authors', is one
+     * word, its letters joined ("iid"), at one position, as TermGenerator
+     * reads a run of capitals ("U.S.A" is usa).  Unset, such a run is its
+     * letters, a word each ("i.i.d." the stop word i twice and d). */
+    bool dotted = false;
+
     /* The joined words the work was given (compounds), as the terms
      * they are (prefix and stem), in the order read; a term may repeat.
      * Cleared by clear(). */

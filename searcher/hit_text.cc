@@ -374,9 +374,46 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
             from++;
         return to > from && text_compound_hyphen(text.data() + from, to - from) == to - from;
     };
+    /* A run of letters, each alone, separated by single dots, as the
+     * index reads it (indexer/text_terms.cc): capitals ("U.S.A") from
+     * two, letters of either case ("i.i.d.") from three where the index
+     * joins those (LAYOUT_META_DOTTED): the run is marked whole when
+     * its letters joined are asked.  The number of words it takes, or 0. */
+    auto letter = [&](const Word &w) {
+        return w.end == w.start + 1 && isalpha(static_cast<unsigned char>(text[w.start]));
+    };
+    auto dotted_run = [&](const std::vector<Word> &ws, size_t i) -> size_t {
+        if (!letter(ws[i]) || (ws[i].start > 0 && text[ws[i].start - 1] == '.' &&
+                               !isupper(static_cast<unsigned char>(text[ws[i].start]))))
+            return 0;
+        size_t j = i;
+        bool lower = islower(static_cast<unsigned char>(text[ws[i].start]));
+        while (j + 1 < ws.size() && letter(ws[j + 1]) && text[ws[j].end] == '.' &&
+               ws[j + 1].start == ws[j].end + 1) {
+            j++;
+            lower = lower || islower(static_cast<unsigned char>(text[ws[j].start]));
+        }
+        const size_t n = j - i + 1;
+        if (ws[j].end < text.size() && word_after(text, ws[j].end))
+            return 0;
+        return (lower ? h->dotted && n >= 3 : n >= 2) ? n : 0;
+    };
     const std::vector<Word> words = words_of(text);
     for (size_t i = 0; i < words.size(); i++) {
         const Word &w = words[i];
+        if (const size_t n = dotted_run(words, i)) {
+            std::string joined;
+            for (size_t k = i; k < i + n; k++)
+                joined += static_cast<char>(tolower(static_cast<unsigned char>(text[words[k].start])));
+            auto it = weight.find(h->stem(joined));
+            if (it != weight.end()) {
+                size_t to = words[i + n - 1].end;
+                to += to < text.size() && text[to] == '.';
+                matches.push_back(Match{Word{w.start, to}, &it->first, it->second});
+                i += n - 1;
+                continue;
+            }
+        }
         if (h->compounds_joined && i + 1 < words.size() &&
             hyphen(w.end, words[i + 1].start)) {
             size_t j = i;

@@ -2434,10 +2434,18 @@ static size_t filter_value_end(const std::string &text, size_t i)
  * it (indexer/text_terms.cc, after Xapian's TermGenerator): "U.S.A." is
  * usa, "U.S." us.  The query is lower-cased before Xapian's parser, which
  * would otherwise have known the acronym: "U.S.A." found the 4 works of
- * the arXiv 101k holding the letters u and s, not the 45 that hold usa. */
-static std::string join_acronyms(const std::string &text)
+ * the arXiv 101k holding the letters u and s, not the 45 that hold usa.
+ * In an index that reads them so (dotted: LAYOUT_META_DOTTED), a run of
+ * three letters or more with a lower-case one among them ("i.i.d.",
+ * "w.r.t.", "a.k.a."), not right after a dot, is joined too ("iid"):
+ * read as its letters, "i.i.d." found the 2,546 works of the 101k that
+ * hold the letter d (i is a stop word), not the 188 that write i.i.d.,
+ * I.I.D. or IID.  In an older index such a run is left as it is, and a
+ * note in `note` says that it was searched as its letters. */
+static std::string join_acronyms(const std::string &text, bool dotted, std::string &note)
 {
     auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
     auto wordish = [](char c) {
         return isalnum(static_cast<unsigned char>(c)) || c == '_' ||
                (static_cast<unsigned char>(c) & 0x80);
@@ -2451,24 +2459,47 @@ static std::string join_acronyms(const std::string &text)
             i = fv;
             continue;
         }
-        if (!upper(text[i]) || (i > 0 && wordish(text[i - 1]))) {
+        /* letters of either case (a run with a lower-case one) */
+        const bool any = (upper(text[i]) || lower(text[i])) &&
+                         !(i > 0 && text[i - 1] == '.');
+        if (!(upper(text[i]) || any) || (i > 0 && wordish(text[i - 1]))) {
             out += text[i++];
             continue;
         }
         std::string w;
+        bool lowered = false;
         size_t p = i;
         for (;;) {
+            lowered = lowered || lower(text[p]);
             w += text[p++];
             if (p == text.size() || text[p] != '.')
                 break;
             ++p;
-            if (p == text.size() || !upper(text[p]))
+            if (p == text.size() || !(upper(text[p]) || (any && lower(text[p]))))
                 break;
         }
-        if (w.size() > 1 && (p == text.size() || !wordish(text[p]))) {
+        const bool ends = p == text.size() || !wordish(text[p]);
+        if (ends && w.size() > 1 && !lowered) {
             out += w;
             if (text[p - 1] == '.')
                 out += '.';
+        } else if (ends && w.size() > 2 && lowered) {
+            if (dotted) {
+                for (char &c : w)
+                    c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+                out += w;
+                if (text[p - 1] == '.')
+                    out += '.';
+            } else {
+                out.append(text, i, p - i);
+                note += std::string(note.empty() ? "" : "; ") + text.substr(i, p - i) +
+                        " was searched as its letters: this index was made before "
+                        "letters written with dots between them were read as one "
+                        "word (paperdex index --full reads them so)";
+            }
+        } else if (lowered && ends && w.size() == 1) {
+            out += text[i];
+            p = i + 1;
         } else {
             out.append(text, i, p - i);
         }
@@ -2533,6 +2564,31 @@ static std::string species_phrases(shim_db *h, const std::string &text)
     return out;
 }
 
+/* Whether the index holds the compound of `parts` closed into one word
+ * (indexer/text_terms.cc): an index that joins compounds joins those of
+ * two parts, and those of three or more when it is stamped for them
+ * (LAYOUT_META_STOP_COMPOUNDS); and some work must write it. */
+static bool closed_held(shim_db *h, const std::vector<std::string> &parts)
+{
+    std::string closed;
+    for (const std::string &w : parts)
+        closed += w;
+    return h->compounds_joined && (parts.size() <= 2 || h->stop_compounds) &&
+           h->db.get_termfreq(h->stem(closed)) > 0;
+}
+
+/* Appends to `note` that `shown` was searched as its one kept word, its
+ * `stopped` words not being indexed. */
+static void stopped_note(std::string &note, const std::string &shown,
+                         const std::string &kept, const std::vector<std::string> &stopped)
+{
+    std::string list;
+    for (const std::string &w : stopped)
+        list += (list.empty() ? "" : ", ") + w;
+    note += std::string(note.empty() ? "" : "; ") + shown + " was searched as " + kept +
+            ": its stop words (" + list + ") are not indexed";
+}
+
 /* Compounds with stop words, which are not indexed: read as a phrase, a
  * compound keeps only its other words (and so does a pair joined by a
  * slash: "A/B" is b, "I/O" o, which only the note can say: the index
@@ -2593,25 +2649,14 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
             std::vector<std::string> stopped, kept;
             for (const std::string &w : parts)
                 (h->stopper(w) ? stopped : kept).push_back(w);
-            std::string closed;
-            for (const std::string &w : parts)
-                closed += w;
-            if (!slashed && kept.size() == 1 &&
-                (parts.size() == 2 ? h->compounds_joined
-                                   : h->compounds_joined && h->stop_compounds) &&
-                h->db.get_termfreq(h->stem(closed)) > 0) {
-                out += closed;
+            if (!slashed && kept.size() == 1 && closed_held(h, parts)) {
+                for (const std::string &w : parts)
+                    out += w;
                 i = e;
                 continue;
             }
-            if (kept.size() == 1) {
-                std::string list;
-                for (const std::string &w : stopped)
-                    list += (list.empty() ? "" : ", ") + w;
-                note += std::string(note.empty() ? "" : "; ") + text.substr(i, e - i) +
-                        " was searched as " + kept[0] + ": its stop words (" + list +
-                        ") are not indexed";
-            }
+            if (kept.size() == 1)
+                stopped_note(note, text.substr(i, e - i), kept[0], stopped);
         }
         out.append(text, i, e - i);
         i = e;
@@ -2664,19 +2709,13 @@ static void stop_phrase_note(shim_db *h, const std::string &text, std::string &n
             (h->stopper(w) ? stopped : kept).push_back(w);
         if (kept.size() != 1)
             continue;
-        std::string list, phrase, hyphenated, closed;
-        for (const std::string &w : stopped)
-            list += (list.empty() ? "" : ", ") + w;
+        std::string phrase, hyphenated;
         for (const std::string &w : ws) {
             phrase += (phrase.empty() ? "" : " ") + w;
             hyphenated += (hyphenated.empty() ? "" : "-") + w;
-            closed += w;
         }
-        note += std::string(note.empty() ? "" : "; ") + "\"" + phrase +
-                "\" was searched as " + kept[0] + ": its stop words (" + list +
-                ") are not indexed";
-        if (h->compounds_joined && (ws.size() == 2 || h->stop_compounds) &&
-            h->db.get_termfreq(h->stem(closed)) > 0)
+        stopped_note(note, "\"" + phrase + "\"", kept[0], stopped);
+        if (closed_held(h, ws))
             note += " (" + hyphenated + " finds the works that write it so)";
     }
 }
@@ -2693,7 +2732,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
     std::string stop_note;
-    const std::string acronyms = join_acronyms(unaccent(raw));
+    const std::string acronyms = join_acronyms(unaccent(raw), h->dotted, stop_note);
     const std::string unsplit = close_stop_compounds(
         h, lower_words(words ? acronyms : species_phrases(h, acronyms)), stop_note);
     stop_phrase_note(h, unsplit, stop_note);

@@ -42,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d = ref.joins_diff(fields);
     if (d.empty())
         d = ref.stars_diff(fields);
+    if (d.empty())
+        d = ref.dotted_diff(fields);
     if (!d.empty()) {
         fprintf(stderr, "text_terms differs from TermGenerator: %s\n", d.c_str());
         abort();

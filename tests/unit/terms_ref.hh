@@ -51,6 +51,9 @@ struct TermsRef {
     pdxshim::TextTerms joins;
     /* and with a letter's star kept too (stars_diff) */
     pdxshim::TextTerms stars;
+    /* and with letters written with dots between them joined, as a new
+     * index reads them (dotted_diff) */
+    pdxshim::TextTerms dotted;
 
     /* ngram: CJK text in n-grams (every new index), else as words (an
      * older index's reading, when XAPIAN_CJK_NGRAM is not set). */
@@ -60,12 +63,17 @@ struct TermsRef {
           joins(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram),
           stars(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
-                &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
+                &stopper, LAYOUT_MAX_WORD_BYTES, ngram),
+          dotted(pdxshim::english_stem(pdxshim::STEM_CACHE_WRITE), PDX_STOPWORDS,
+                 &stopper, LAYOUT_MAX_WORD_BYTES, ngram)
     {
         joins.forms = joins.compounds = joins.stop_compounds = true;
         joins.math = TEXT_MATH_JOINED;
         stars.forms = stars.compounds = stars.stop_compounds = stars.stars = true;
         stars.math = TEXT_MATH_JOINED;
+        dotted.forms = dotted.compounds = dotted.stop_compounds = dotted.stars = true;
+        dotted.dotted = true;
+        dotted.math = TEXT_MATH_JOINED;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
         tt.forms = true; /* and they must change nothing above */
@@ -196,6 +204,46 @@ struct TermsRef {
             i++;
         }
         return i == got.size() ? "" : "stars: text without a star gives " + got[i].first;
+    }
+
+    /* Fields (prefix, text) read with letters written with dots between
+     * them joined too (TextTerms::dotted), against stars' reading of them
+     * (stars_diff(), called first): "" when each term's positions
+     * ascend, the authors' terms are stars' own, as many times (no run is
+     * joined there; a joined run before them moves their positions),
+     * and text with no dot reads exactly as stars read it; else
+     * the first difference.  Where a run is joined its letters give way
+     * to it, and what follows it may be read apart ("U.S.a'Q": usa and
+     * q, where stars read u, s and a'q, as TermGenerator reads "U.S.A'Q"). */
+    std::string dotted_diff(const std::vector<std::pair<std::string, std::string>> &fields)
+    {
+        dotted.clear();
+        bool any = false;
+        for (const auto &f : fields) {
+            dotted.index(f.second.data(), f.second.size(), f.first, LAYOUT_FIELD_GAP);
+            any = any || f.second.find('.') != std::string::npos;
+        }
+        auto kept = [&](const pdxshim::TextTerms::Term *t) {
+            return !any || t->name.compare(0, strlen(LAYOUT_P_AUTHOR), LAYOUT_P_AUTHOR) == 0;
+        };
+        std::vector<const pdxshim::TextTerms::Term *> want, got;
+        for (const pdxshim::TextTerms::Term *t : stars.sorted())
+            if (kept(t))
+                want.push_back(t);
+        for (const pdxshim::TextTerms::Term *t : dotted.sorted()) {
+            for (size_t k = 1; k < t->at.size(); k++)
+                if (t->at[k] <= t->at[k - 1])
+                    return "dotted: positions of " + t->name + " do not ascend";
+            if (kept(t))
+                got.push_back(t);
+        }
+        for (size_t i = 0; i < want.size() || i < got.size(); i++)
+            if (i == want.size() || i == got.size() || want[i]->name != got[i]->name ||
+                (any ? want[i]->at.size() != got[i]->at.size() : want[i]->at != got[i]->at))
+                return std::string(any ? "dotted: an author's term read otherwise: "
+                                       : "dotted: text without a dot read otherwise: ") +
+                       (i < got.size() ? got[i]->name : want[i]->name);
+        return "";
     }
 
     /* The work's forms (common/forms.cc) from TermGenerator's words as

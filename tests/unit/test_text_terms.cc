@@ -4,7 +4,9 @@
  * layout says (terms_ref.hh), and with hyphenated compounds joined
  * those and the joined words alone (joins_diff), and with a letter's
  * star kept, a star after one letter only and text without a star read
- * alike (stars_diff): on every ASCII character between words
+ * alike (stars_diff), and with letters written with dots between them
+ * joined, only runs of three letters or more new and text without a dot
+ * read alike (dotted_diff): on every ASCII character between words
  * and digits, on edge cases of TermGenerator's rules (acronyms, infixes,
  * suffixes, zero-width characters, UTF-8 that is not), on random strings
  * of the characters those rules treat apart, on every line of
@@ -42,6 +44,8 @@ bool same(const std::vector<std::pair<std::string, std::string>> &fields)
         d = ref.joins_diff(fields);
     if (d.empty())
         d = ref.stars_diff(fields);
+    if (d.empty())
+        d = ref.dotted_diff(fields);
     if (!d.empty() && shown++ < 10) {
         fprintf(stderr, "differs (%s) on:", d.c_str());
         for (const auto &f : fields)
@@ -112,7 +116,8 @@ int main(int argc, char **argv)
     const std::vector<std::string> cases = {
         "", "   ", "the", "The THE tHe", "a an and of", "U.S.A.", "U.S.A",
         "U.S.A.b", "U.S.Ab", "A.B", "A.", "A.b", "a.B.C", "P.T.O. is", "I.B.M's",
-        "X.Y.Z1", "US.", "AT&T", "M&S", "R&D&E", "&x", "x&", "x& y",
+        "X.Y.Z1", "US.", "i.i.d.", "non-i.i.d. data", "I.i.d", "a.b.cd",
+        "Fig.a.b.c", "e.g. i.e.", "w.r.t.x", "x.i.i.d", "i.i.d.-like", "AT&T", "M&S", "R&D&E", "&x", "x&", "x& y",
         "C++", "C#", "c+++", "c++++", "c++++ d", "fish+chips", "a+ b",
         "C#x", "F#.", "x+#+", "3.14", "1,000,000", "1.2.3", "v1.2", "1.a",
         "a.1", "2;3", "4;b", "__init__", "_", "e-mail", "don't", "rock'n'roll",

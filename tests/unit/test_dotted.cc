@@ -1,0 +1,163 @@
+/*
+ * test_dotted.cc -- letters written with dots between them ("i.i.d.",
+ * "w.r.t.", "a.k.a.") read as one word by the index's own rule
+ * (common/layout.h, LAYOUT_META_DOTTED; TextTerms::dotted in
+ * indexer/text_terms.cc; join_acronyms in searcher/query_parse.cc).
+ *
+ * What it checks, through the public API and through Xapian itself:
+ *  - a new index is stamped paperdex.dotted and holds iid for "i.i.d.",
+ *    "I.i.d." and "I.I.D." alike, wrt, aka, and noniid for "non-i.i.d.",
+ *    in the title and the abstract, but joins no run of two ("e.g.",
+ *    "i.e."), no run right after a dot ("x.y.a.b.c" begins with a word
+ *    of its own), no run a word character follows ("a.b.cd"), and no
+ *    author's initials;
+ *  - so "i.i.d." finds the works that write i.i.d., I.I.D. or IID, not
+ *    the work that holds the letter d in its formulas; quoted
+ *    ("i.i.d. samples") it is a phrase of that word; "w.r.t." and
+ *    "a.k.a." find theirs;
+ *  - the snippet marks "i.i.d." and "I.I.D." whole;
+ *  - an index without the stamp (as an older paperdex wrote it) keeps the
+ *    rule it was built with: its writer joins nothing, and a search for
+ *    "i.i.d." there is its letters, with a note that says so.
+ *
+ * usage: test_dotted WORK_DIR
+ */
+#include <xapian.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "layout.h"
+#include "api_checks.hh"
+
+namespace {
+
+void put_all(pdx_index *ix)
+{
+    check_put(ix, "lower", "Bandits with non-i.i.d. rewards",
+              "Rewards are not i.i.d. here; we bound regret w.r.t. the best arm.");
+    check_put(ix, "upper", "Testing the IID assumption",
+              "Under the I.I.D. assumption, e.g. with fair coins, i.e. always.");
+    check_put(ix, "start", "Sampling schemes",
+              "I.i.d. samples, a.k.a. independent draws, see Fig.a.b.c or a.b.cd.");
+    check_put(ix, "letter", "The dimension d",
+              "For every d in (d, d+1) and each i we bound d.");
+    pdx_work w;
+    pdx_work_init(&w, PDX_WORK_VERSION);
+    const char *const au[] = {"j.r.r. tolkien"};
+    w.id = "author";
+    w.title = "Alpine meadows";
+    w.authors = au;
+    w.n_authors = 1;
+    w.year = 2020;
+    check(pdx_put(ix, &w) == 0, std::string("put author: ") + pdx_errmsg(ix));
+    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+}
+
+/* The abstract's marked words of the first hit of text, as "[i.i.d.] ...". */
+std::string marked(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0 || pdx_results_count(r) == 0) {
+        pdx_results_free(r);
+        return "(no hit)";
+    }
+    const pdx_hit *h = pdx_results_hit(r, 0);
+    std::string out;
+    for (size_t i = 0; h->snippet && i < h->n_highlights; i++)
+        out += (out.empty() ? "[" : " [") +
+               std::string(h->snippet + h->highlights[2 * i],
+                           h->highlights[2 * i + 1] - h->highlights[2 * i]) +
+               "]";
+    pdx_results_free(r);
+    return out;
+}
+
+/* The note of a search for text ("" when there is none). */
+std::string note_of(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    pdx_results *r = nullptr;
+    std::string out = "(error)";
+    if (pdx_search(&r, ix, &q) == 0) {
+        const char *n = pdx_results_note(r);
+        out = n ? n : "";
+    }
+    pdx_results_free(r);
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const std::string work = check_work_arg(argc, argv, "test_dotted");
+    if (work.empty())
+        return 2;
+    const std::string path = work + "/ix";
+
+    pdx_index *ix = check_create(path);
+    put_all(ix);
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_DOTTED) ==
+              LAYOUT_DOTTED_LETTERS,
+          "a new index is stamped");
+    for (const char *t : {"iid", "Siid", "wrt", "aka", "noniid", "Snoniid", "cd"})
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
+    for (const char *t : {"eg", "ie", "abc", "figabc", "ab", "abcd", "Ajrr", "jrr"})
+        check(!check_has_term(path, t), std::string("a new index does not hold ") + t);
+
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    const std::set<std::string> iid = {"lower", "upper", "start"};
+    for (const char *q : {"i.i.d.", "i.i.d", "I.I.D.", "IID", "iid", "I.i.d.", "title:i.i.d."}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        const std::set<std::string> want =
+            strncmp(q, "title:", 6) ? iid : std::set<std::string>{"lower", "upper"};
+        check(got == want, std::string(q) + " finds the works that write it: " +
+                               check_show(got));
+    }
+    std::set<std::string> got = check_ids(ix, "\"i.i.d. samples\"");
+    check(got == std::set<std::string>{"start"},
+          "\"i.i.d. samples\" is a phrase of iid: " + check_show(got));
+    got = check_ids(ix, "non-i.i.d.");
+    check(got == std::set<std::string>{"lower"}, "non-i.i.d. finds lower: " + check_show(got));
+    got = check_ids(ix, "w.r.t.");
+    check(got == std::set<std::string>{"lower"}, "w.r.t. finds lower: " + check_show(got));
+    got = check_ids(ix, "a.k.a.");
+    check(got == std::set<std::string>{"start"}, "a.k.a. finds start: " + check_show(got));
+    got = check_ids(ix, "e.g.");
+    check(got.count("upper"), "e.g. is still its letters: " + check_show(got));
+    check(note_of(ix, "i.i.d.").empty(), "no note in a new index: " + note_of(ix, "i.i.d."));
+    std::string m = marked(ix, "i.i.d.");
+    check(m == "[I.I.D.]" || m == "[i.i.d.]" || m == "[I.i.d.]",
+          "the snippet marks the run whole: " + m);
+    m = marked(ix, "w.r.t.");
+    check(m == "[w.r.t.]", "the snippet marks w.r.t. whole: " + m);
+    pdx_close(ix);
+
+    /* The same index as an older paperdex left it: no stamp.  Its next
+     * work is written by the older rule, and "i.i.d." is its letters
+     * there, with a note. */
+    check_unstamp(path, LAYOUT_META_DOTTED);
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
+    check_put(ix, "older", "Sums of variables", "The r.h.s. of the bound.");
+    pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_DOTTED).empty(),
+          "a writer leaves an older index unstamped");
+    check(!check_has_term(path, "rhs"), "an older index's writer joins nothing");
+    check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
+    got = check_ids(ix, "i.i.d.");
+    check(got.count("letter"), "i.i.d. is its letters in an older index: " + check_show(got));
+    const std::string n = note_of(ix, "i.i.d.");
+    check(n.find("i.i.d. was searched as its letters") != std::string::npos,
+          "an older index says that i.i.d. was searched as its letters: " + n);
+    pdx_close(ix);
+    return check_finish(work);
+}
