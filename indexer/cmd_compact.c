@@ -55,7 +55,7 @@ int cmd_compact(int argc, char **argv)
     size_t n = 0;
     int c;
     optind = 1;
-    if (cli_query_args("compact", argc, argv, opts))
+    if (cli_query_args("compact", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

@@ -396,7 +396,7 @@ int cmd_index(int argc, char **argv)
     o.exclude = exclude;
     o.batch = PDX_DEFAULT_BATCH;
     optind = 1;
-    if (cli_query_args("index", argc, argv, opts))
+    if (cli_query_args("index", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

@@ -147,8 +147,10 @@ static int takes_next(const char *arg, const struct option *opts)
 }
 
 int cli_query_args(const char *cmd, int argc, char **argv,
-                   const struct option *opts)
+                   const struct option *opts, int *words_at)
 {
+    if (words_at)
+        *words_at = argc;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--"))
             break;
@@ -175,7 +177,11 @@ int cli_query_args(const char *cmd, int argc, char **argv,
             break;
         }
         int dashed = a[0] == '-' && a[1] != '\0';
-        int is_opt = dashed && (!seen_word || a[1] == '-');
+        /* one '-' and a space: a pasted query that opens with an
+         * excluded word ("-survey graph neural networks"), never an
+         * option (the only short one is -h) */
+        int is_opt = dashed && (!seen_word || a[1] == '-') &&
+                     !(a[1] != '-' && strchr(a, ' '));
         if (!is_opt) {
             *--words = argv[i];
             n_words++;
@@ -192,6 +198,8 @@ int cli_query_args(const char *cmd, int argc, char **argv,
     for (int k = 0; k < n_opts; k++)
         argv[1 + k] = order[k];
     free(order);
+    if (words_at)
+        *words_at = 1 + n_opts;
     return 0;
 }
 
@@ -230,9 +238,26 @@ int cli_bad_option(const char *cmd, int c, char **argv,
                   arg, cmd);
         return EXIT_USAGE;
     }
-    if (optopt && !(arg[0] == '-' && arg[1] == '-')) {
-        cli_error("%s: unknown option -%c (see paperdex %s --help)", cmd,
-                  optopt, cmd);
+    /* An unknown short option (getopt_long sets optopt to 0 for a long
+     * one): the argument that holds it is argv[optind] while getopt is
+     * still inside it, else argv[optind - 1]. */
+    if (optopt) {
+        const char *in = argv[optind] && argv[optind][0] == '-' &&
+                                 argv[optind][1] != '-' &&
+                                 strchr(argv[optind] + 1, optopt)
+                             ? argv[optind]
+                             : arg;
+        if (strlen(in) <= 2)
+            cli_error("%s: unknown option -%c (see paperdex %s --help)", cmd,
+                      optopt, cmd);
+        else
+            cli_error("%s: unknown option -%c in %s (%ssee paperdex %s --help)",
+                      cmd, optopt, in,
+                      !strcmp(cmd, "search") || !strcmp(cmd, "similar")
+                          ? "a query that begins with an excluded word goes "
+                            "after --; "
+                          : "",
+                      cmd);
         return EXIT_USAGE;
     }
     const char *name = arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg;

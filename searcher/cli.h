@@ -68,14 +68,19 @@ int cli_color(FILE *f);
 
 /* Put argv's options first and its query words after them, in their
  * order, so that getopt_long with "+:h" stops at the first word.  Before
- * the first word every "-..." is an option; after it, a word beginning
- * with one '-' is a query word (an exclusion: `search glacier -coral`)
- * and one beginning with "--" still an option; everything after "--" is
- * words.  A long option's separate value stays with it.  0, or (the
- * message printed) EXIT_USAGE when the last argument is an option that
- * needs a value: moved, it would take the first word as its value. */
+ * the first word every "-..." is an option but one with a space in it
+ * (a pasted query that opens with an excluded word: `search "-survey
+ * graph networks"`); after it, a word beginning with one '-' is a query
+ * word (an exclusion: `search glacier -coral`) and one beginning with
+ * "--" still an option; everything after "--" is words.  A long option's
+ * separate value stays with it.  When words_at is not NULL, *words_at is
+ * set to the index of the first word (argc when there is none): the argc
+ * to hand getopt_long, which would read a first word that begins with
+ * '-' as an option.  0, or (the message printed) EXIT_USAGE when the
+ * last argument is an option that needs a value: moved, it would take
+ * the first word as its value. */
 int cli_query_args(const char *cmd, int argc, char **argv,
-                   const struct option *opts);
+                   const struct option *opts, int *words_at);
 
 /* What getopt_long's '?' or ':' (optstring "+:h", opterr 0) means, on
  * stderr: a value missing, an unknown or ambiguous option, with the

@@ -209,10 +209,12 @@ int cmd_search(int argc, char **argv)
     int limit_given = 0, syntax_given = 0;
     int c;
     optind = 1;
-    if (cli_query_args("search", argc, argv, opts))
+    int words_at;
+    if (cli_query_args("search", argc, argv, opts, &words_at))
         return EXIT_USAGE;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+    /* to the first word: one that begins with '-' is no option */
+    while ((c = getopt_long(words_at, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (n_dbs == MAX_FILTERS) {

@@ -1357,7 +1357,7 @@ int cmd_serve(int argc, char **argv)
     const char *source_root = NULL;
     int c;
     optind = 1;
-    if (cli_query_args("serve", argc, argv, opts))
+    if (cli_query_args("serve", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

@@ -111,7 +111,7 @@ int cmd_show(int argc, char **argv)
     int json = 0, c; /* 1 json, 2 jsonl, 3 a citation format */
     cite_format cite = CITE_BIBTEX;
     optind = 1;
-    if (cli_query_args("show", argc, argv, opts))
+    if (cli_query_args("show", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

@@ -39,7 +39,7 @@ int cmd_similar(int argc, char **argv)
     out_format fmt = OUT_TEXT;
     int c;
     optind = 1;
-    if (cli_query_args("similar", argc, argv, opts))
+    if (cli_query_args("similar", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

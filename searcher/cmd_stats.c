@@ -73,7 +73,7 @@ int cmd_stats(int argc, char **argv)
     const char *db = NULL;
     int json = 0, list_sources = 0, c;
     optind = 1;
-    if (cli_query_args("stats", argc, argv, opts))
+    if (cli_query_args("stats", argc, argv, opts, NULL))
         return EXIT_USAGE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

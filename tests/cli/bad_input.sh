@@ -210,6 +210,19 @@ if [ "$n_all" -gt "$n_without" ] && [ "$n_without" -gt 0 ] && [ "$n_options_afte
 else
     bad "a -word after the first query word: glacier $n_all, glacier -sentinel $n_without, with --limit after: $n_options_after"
 fi
+# A pasted query that opens with an excluded word is a query, as one
+# argument with a space; a -word alone there is still an unknown option,
+# and the message names the argument that holds it, not the option before.
+n_pasted=$(count "$E" "-scaling glacier")
+if [ "$n_pasted" = "$n_without" ]; then
+    ok "\"-scaling glacier\" as one argument is the query ($n_pasted)"
+else
+    bad "\"-scaling glacier\" as one argument: $n_pasted, glacier -scaling: $n_without"
+fi
+expect "an unknown short option names its argument" 2 'unknown option -s in -scaling \(a query that begins with an excluded word goes after --' -- \
+    "$PDX" search --db "$E" --exact -scaling glacier
+expect "an unknown short option alone" 2 'unknown option -x \(see paperdex search --help\)' -- \
+    "$PDX" search --db "$E" --exact -x glacier
 expect "PAPERDEX_DB is the default --db" 0 '^[0-9]+ match' -- env PAPERDEX_DB="$E" "$PDX" search glacier --limit 1
 expect "--db wins over PAPERDEX_DB" 1 "no index at '$T/none'" -- \
     env PAPERDEX_DB="$E" "$PDX" search --db "$T/none" glacier
