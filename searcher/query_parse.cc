@@ -352,7 +352,9 @@ struct YearField : public Xapian::FieldProcessor {
         if (pdx_parse_year_range(value.c_str(), &lo, &hi)) {
             if (err->msg.empty())
                 err->msg = "year:" + value + " is not a year or a range "
-                           "(2020, 2019..2021, 2019.., ..2021, >=2019, <2022)";
+                           "(2020, 2019..2021, 2019.., ..2021, >=2019, <2022; "
+                           "years of four digits, the first no later than "
+                           "the last)";
             return Xapian::Query::MatchNothing;
         }
         seen->emplace_back(lo, hi);

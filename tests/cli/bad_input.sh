@@ -144,6 +144,7 @@ expect "stray parenthesis shows position" 2 "'\\)' at position 6 has no matching
 expect "dangling operator shows position" 2 "'AND' at position 6 has no term after it" -- "$PDX" search --db "$DB" 'good AND'
 expect "leading operator shows position" 2 "'OR' at position 1 has no term before it" -- "$PDX" search --db "$DB" 'OR good'
 expect "year: with junk shows position" 2 'year:20x1 is not a year or a range .*at position 6' -- "$PDX" search --db "$DB" 'good year:20x1'
+expect "year: backwards says which way a range runs" 2 'year:2021..2019 is not a year or a range .*the first no later than the last' -- "$PDX" search --db "$DB" 'good year:2021..2019'
 # Long questions are searched: an abstract's worth of words as they are,
 # past the term limit the most informative words (with a note), and only a
 # structured query past it is refused.
