@@ -18,26 +18,18 @@ the scan's total.
 import gzip
 import json
 import re
-import subprocess
 import sys
+
+import stop_compounds  # count(): one search by one binary, BINARY:DIR read
 
 QUERIES = ["i.i.d.", "I.I.D.", "i.i.d", "w.r.t.", "a.k.a.", "non-i.i.d.", "r.h.s.", "l.h.s."]
 
 
-def split(binary, db):
-    """(binary, its index): BINARY:DIR, or the binary and db."""
-    b, _, d = binary.partition(":")
-    return b, d or db
-
-
 def count(binary, db, q):
-    binary, db = split(binary, db)
-    out = subprocess.run([binary, "search", "--db", db, "--limit", "0", "--exact", "--format", "json",
-                          "--", q], capture_output=True, text=True).stdout
-    try:
-        return json.loads(out)["total"]
-    except ValueError:
-        return None
+    """`search --exact` of q by binary (BINARY:DIR as stop_compounds.py
+    reads it): the number, or None when the search failed."""
+    n = stop_compounds.count(binary, db, q)
+    return int(n) if n.isdigit() else None
 
 
 def pattern(q):

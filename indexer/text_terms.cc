@@ -520,6 +520,8 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
      * first part is kept (compound, compound_at) only when a hyphen
      * follows it. */
     const bool join = compounds && !forms_only && prefix != LAYOUT_P_AUTHOR;
+    /* letters of either case with dots between them (dotted) */
+    const bool dotted_field = dotted && prefix != LAYOUT_P_AUTHOR;
     bool linked = false, starred_before = false;
     size_t parts = 0;
     while (true) {
@@ -537,11 +539,8 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
         starred_before = it > text && it[-1] == '*';
         /* Capitals separated by dots: an acronym; with dotted, letters of
          * either case, three at least when one is lower-case. */
-        if (ascii_upper(raw) ||
-            (dotted && ascii_lower(raw) && prefix != LAYOUT_P_AUTHOR &&
-             !(it > text && it[-1] == '.'))) {
-            const bool any = dotted && prefix != LAYOUT_P_AUTHOR &&
-                             !(it > text && it[-1] == '.');
+        const bool any = dotted_field && !(it > text && it[-1] == '.');
+        if (ascii_upper(raw) || (any && ascii_lower(raw))) {
             bool lower = false;
             const char *p = it;
             unsigned c = raw;

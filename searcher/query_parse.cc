@@ -2481,29 +2481,20 @@ static std::string join_acronyms(const std::string &text, bool dotted, std::stri
                 break;
         }
         const bool ends = p == text.size() || !wordish(text[p]);
-        if (ends && w.size() > 1 && !lowered) {
+        /* capitals from two, a run with a lower-case letter from three
+         * (the query is lower-cased after) */
+        const bool run = ends && w.size() > (lowered ? 2u : 1u);
+        if (run && (!lowered || dotted)) {
             out += w;
             if (text[p - 1] == '.')
                 out += '.';
-        } else if (ends && w.size() > 2 && lowered) {
-            if (dotted) {
-                for (char &c : w)
-                    c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-                out += w;
-                if (text[p - 1] == '.')
-                    out += '.';
-            } else {
-                out.append(text, i, p - i);
+        } else {
+            out.append(text, i, p - i);
+            if (run)
                 note += std::string(note.empty() ? "" : "; ") + text.substr(i, p - i) +
                         " was searched as its letters: this index was made before "
                         "letters written with dots between them were read as one "
                         "word (paperdex index --full reads them so)";
-            }
-        } else if (lowered && ends && w.size() == 1) {
-            out += text[i];
-            p = i + 1;
-        } else {
-            out.append(text, i, p - i);
         }
         i = p;
     }

@@ -73,6 +73,45 @@ static inline std::set<std::string> check_ids(pdx_index *ix, const char *text)
 }
 
 /* s as "{a b c}", for a failure's message. */
+/* The abstract's marked words of the first hit of text, as "[A*] [x]";
+ * "(no hit)" when there is none. */
+static inline std::string check_marked(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    pdx_results *r = nullptr;
+    if (pdx_search(&r, ix, &q) != 0 || pdx_results_count(r) == 0) {
+        pdx_results_free(r);
+        return "(no hit)";
+    }
+    const pdx_hit *h = pdx_results_hit(r, 0);
+    std::string out;
+    for (size_t i = 0; h->snippet && i < h->n_highlights; i++)
+        out += (out.empty() ? "[" : " [") +
+               std::string(h->snippet + h->highlights[2 * i],
+                           h->highlights[2 * i + 1] - h->highlights[2 * i]) +
+               "]";
+    pdx_results_free(r);
+    return out;
+}
+
+/* The note of a search for text ("" when there is none, "(error)" when
+ * the search fails). */
+static inline std::string check_note(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    pdx_results *r = nullptr;
+    std::string out = "(error)";
+    if (pdx_search(&r, ix, &q) == 0) {
+        const char *n = pdx_results_note(r);
+        out = n ? n : "";
+    }
+    pdx_results_free(r);
+    return out;
+}
+
 static inline std::string check_show(const std::set<std::string> &s)
 {
     std::string o;

@@ -57,43 +57,6 @@ void put_all(pdx_index *ix)
     check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
 }
 
-/* The abstract's marked words of the first hit of text, as "[i.i.d.] ...". */
-std::string marked(pdx_index *ix, const char *text)
-{
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    q.limit = 1;
-    pdx_results *r = nullptr;
-    if (pdx_search(&r, ix, &q) != 0 || pdx_results_count(r) == 0) {
-        pdx_results_free(r);
-        return "(no hit)";
-    }
-    const pdx_hit *h = pdx_results_hit(r, 0);
-    std::string out;
-    for (size_t i = 0; h->snippet && i < h->n_highlights; i++)
-        out += (out.empty() ? "[" : " [") +
-               std::string(h->snippet + h->highlights[2 * i],
-                           h->highlights[2 * i + 1] - h->highlights[2 * i]) +
-               "]";
-    pdx_results_free(r);
-    return out;
-}
-
-/* The note of a search for text ("" when there is none). */
-std::string note_of(pdx_index *ix, const char *text)
-{
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    pdx_results *r = nullptr;
-    std::string out = "(error)";
-    if (pdx_search(&r, ix, &q) == 0) {
-        const char *n = pdx_results_note(r);
-        out = n ? n : "";
-    }
-    pdx_results_free(r);
-    return out;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -134,11 +97,11 @@ int main(int argc, char **argv)
     check(got == std::set<std::string>{"start"}, "a.k.a. finds start: " + check_show(got));
     got = check_ids(ix, "e.g.");
     check(got.count("upper"), "e.g. is still its letters: " + check_show(got));
-    check(note_of(ix, "i.i.d.").empty(), "no note in a new index: " + note_of(ix, "i.i.d."));
-    std::string m = marked(ix, "i.i.d.");
+    check(check_note(ix, "i.i.d.").empty(), "no note in a new index: " + check_note(ix, "i.i.d."));
+    std::string m = check_marked(ix, "i.i.d.");
     check(m == "[I.I.D.]" || m == "[i.i.d.]" || m == "[I.i.d.]",
           "the snippet marks the run whole: " + m);
-    m = marked(ix, "w.r.t.");
+    m = check_marked(ix, "w.r.t.");
     check(m == "[w.r.t.]", "the snippet marks w.r.t. whole: " + m);
     pdx_close(ix);
 
@@ -155,7 +118,7 @@ int main(int argc, char **argv)
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_READ) == 0, "open");
     got = check_ids(ix, "i.i.d.");
     check(got.count("letter"), "i.i.d. is its letters in an older index: " + check_show(got));
-    const std::string n = note_of(ix, "i.i.d.");
+    const std::string n = check_note(ix, "i.i.d.");
     check(n.find("i.i.d. was searched as its letters") != std::string::npos,
           "an older index says that i.i.d. was searched as its letters: " + n);
     pdx_close(ix);

@@ -63,43 +63,6 @@ void put_all(pdx_index *ix)
     check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
 }
 
-/* The abstract's marked words of the first hit of text, as "[A*] ...". */
-std::string marked(pdx_index *ix, const char *text)
-{
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    q.limit = 1;
-    pdx_results *r = nullptr;
-    if (pdx_search(&r, ix, &q) != 0 || pdx_results_count(r) == 0) {
-        pdx_results_free(r);
-        return "(no hit)";
-    }
-    const pdx_hit *h = pdx_results_hit(r, 0);
-    std::string out;
-    for (size_t i = 0; h->snippet && i < h->n_highlights; i++)
-        out += (out.empty() ? "[" : " [") +
-               std::string(h->snippet + h->highlights[2 * i],
-                           h->highlights[2 * i + 1] - h->highlights[2 * i]) +
-               "]";
-    pdx_results_free(r);
-    return out;
-}
-
-/* The note of a search for text ("" when there is none). */
-std::string note_of(pdx_index *ix, const char *text)
-{
-    pdx_query q = PDX_QUERY_INIT;
-    q.text = text;
-    pdx_results *r = nullptr;
-    std::string out = "(error)";
-    if (pdx_search(&r, ix, &q) == 0) {
-        const char *n = pdx_results_note(r);
-        out = n ? n : "";
-    }
-    pdx_results_free(r);
-    return out;
-}
-
 /* Of the first hit of text: its id, or with `explain` its explanation
  * (pdx_hit.explain); "(none)" when there is no hit. */
 std::string first(pdx_index *ix, const char *text, bool explain = false)
@@ -172,15 +135,15 @@ int main(int argc, char **argv)
           "A* and search are a pair of the proximity bonus: " + e);
     /* a starred letter no work writes finds nothing, and says why */
     for (const char *q : {"M*", "title:m*", "abstract:M* OR heuristics", "\"M* search\""}) {
-        const std::string n = note_of(ix, q);
+        const std::string n = check_note(ix, q);
         check(n.find("m* was read as a word") != std::string::npos &&
                   n.find("two letters or more") != std::string::npos &&
                   n.find("m* was read", n.find("m* was read") + 1) == std::string::npos,
               std::string(q) + " says once that m* is a word no work writes: " + n);
     }
-    check(note_of(ix, "A*").find("was read as a word") == std::string::npos,
+    check(check_note(ix, "A*").find("was read as a word") == std::string::npos,
           "A*, which a work writes, has no such note");
-    const std::string m = marked(ix, "A*");
+    const std::string m = check_marked(ix, "A*");
     check(m == "[A*]", "the snippet marks A* with its star: " + m);
     pdx_close(ix);
 
