@@ -8,7 +8,12 @@ index of it.  For each abbreviation of the list, as a researcher types
 it ("i.i.d.", "w.r.t.", "non-i.i.d."), prints the works whose title or
 abstract write it (a scan: its letters with a dot after each or after
 none, any case, no letter or digit on either side, "non" before it
-joined by a hyphen, a space or nothing) beside `paperdex search --exact
+joined by a hyphen, a space or nothing; for two letters, PAIRS, the
+letters with a dot between and perhaps one after, any case, no letter,
+digit or dot before them and no letter, digit or dot and letter after
+them ("U.S.C." is another run), a hyphenated word as written: "US"
+closed is also the word us)
+beside `paperdex search --exact
 --limit 0` of each binary.  A binary written BINARY:DIR searches the
 index DIR instead of DB (an index built by that binary, when the
 binaries build different terms).  The last row sums, over the
@@ -22,7 +27,9 @@ import sys
 
 import stop_compounds  # count(): one search by one binary, BINARY:DIR read
 
-QUERIES = ["i.i.d.", "I.I.D.", "i.i.d", "w.r.t.", "a.k.a.", "non-i.i.d.", "r.h.s.", "l.h.s."]
+RUNS = ["i.i.d.", "I.I.D.", "i.i.d", "w.r.t.", "a.k.a.", "non-i.i.d.", "r.h.s.", "l.h.s."]
+PAIRS = ["U.S.", "u.s.", "U.K.", "e.g.", "i.e.", "A.I.", "non-U.S.", "U.S.-based"]
+QUERIES = RUNS + PAIRS
 
 
 def count(binary, db, q):
@@ -34,6 +41,11 @@ def count(binary, db, q):
 
 def pattern(q):
     """The scan's regular expression for the abbreviation q."""
+    if q in PAIRS:
+        if "-" in q:
+            return re.compile(r"(?<![\w.])" + re.escape(q) + r"(?!\w)", re.I)
+        body = r"\.".join(c for c in q if c.isalpha())
+        return re.compile(r"(?<![\w.])" + body + r"(?:\.(?!\w)|(?![\w.]))", re.I)
     non = q.lower().startswith("non-")
     letters = [c for c in (q[4:] if non else q) if c.isalpha()]
     dotted = r"\.".join(letters) + r"\.?"

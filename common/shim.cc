@@ -442,7 +442,9 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * letter with a star is a word (LAYOUT_META_STARS); whether it joins
  * compounds that stop words leave one word of
  * (LAYOUT_META_STOP_COMPOUNDS); whether it reads letters written with
- * dots between them as one word (LAYOUT_META_DOTTED); whether works hold
+ * dots between them as one word (LAYOUT_META_DOTTED), and two letters
+ * with their dots as a word that keeps its dot (LAYOUT_META_DOTTED_PAIRS);
+ * whether works hold
  * their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
  * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
  * the handle's stemmer made so). */
@@ -471,6 +473,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                         LAYOUT_STOP_COMPOUNDS_JOINED;
     h->dotted = read_stamp(h, docs, LAYOUT_META_DOTTED, LAYOUT_DOTTED_LETTERS) ==
                 LAYOUT_DOTTED_LETTERS;
+    h->dotted_pairs = read_stamp(h, docs, LAYOUT_META_DOTTED_PAIRS,
+                                 LAYOUT_DOTTED_PAIRS_KEPT) == LAYOUT_DOTTED_PAIRS_KEPT;
     h->first_author = read_stamp(h, docs, LAYOUT_META_FIRST_AUTHOR,
                                  LAYOUT_FIRST_AUTHOR_KEPT) ==
                       LAYOUT_FIRST_AUTHOR_KEPT;
@@ -861,6 +865,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->stars = h->stars && other->stars;
         h->stop_compounds = h->stop_compounds && other->stop_compounds;
         h->dotted = h->dotted && other->dotted;
+        h->dotted_pairs = h->dotted_pairs && other->dotted_pairs;
         h->first_author = h->first_author && other->first_author;
         if (h->american && !other->american) {
             h->american = false;

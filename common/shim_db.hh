@@ -141,6 +141,11 @@ struct shim_db {
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the
      * snippet's (over shards, only when every one says so) */
     bool dotted = false;
+    /* Two letters each written with its dot ("U.S.", "e.g.") are one
+     * word that keeps its dot, "u.s" (LAYOUT_META_DOTTED_PAIRS): the
+     * writer's rule, the query's and the snippet's (over shards, only
+     * when every one says so) */
+    bool dotted_pairs = false;
     /* Whether its works hold their first author's family keys
      * (LAYOUT_META_FIRST_AUTHOR; over shards, only when every one does) */
     bool first_author = false;

@@ -397,6 +397,7 @@ struct Writer : Side {
         tt.stars = btt.stars = h->stars;
         tt.stop_compounds = btt.stop_compounds = h->compounds_joined && h->stop_compounds;
         tt.dotted = btt.dotted = h->dotted;
+        tt.dotted_pairs = btt.dotted_pairs = h->dotted_pairs;
         /* A shard of a --jobs build writes the namespace its run gave
          * it (common/chunks.cc). */
         const std::string ns = h->wdb.get_metadata(LAYOUT_META_CHUNK_NS);

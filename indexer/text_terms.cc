@@ -64,6 +64,10 @@
  * is usa): read as its letters, "i.i.d." is the stop word i twice and
  * the letter d that thousands of formulas hold.  Lucene's
  * StandardTokenizer (UAX #29) keeps such a run as one word too ("i.i.d").
+ * Two letters with a dot between them ("U.S.", "e.g."), where the index says
+ * so (LAYOUT_META_DOTTED_PAIRS), are one word that keeps its dot ("u.s",
+ * TextTerms::dotted_pairs), as StandardTokenizer keeps them: joined, "U.S."
+ * is the word us, which thousands of works write as the pronoun.
  *
  * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
@@ -254,7 +258,7 @@ void TextTerms::word(const std::string &prefix)
     }
     if (spelling && w.size() >= 4 && all_az(w.data(), w.size()))
         spelling->push_back(w);
-    const std::string s = stem(w);
+    const std::string s = stem_of(w);
     if (s.empty())
         return;
     key.assign(prefix);
@@ -387,7 +391,7 @@ void TextTerms::form(Term &t, const std::string &s)
  * term of its stem when TermGenerator made one. */
 void TextTerms::form_of(const std::string &prefix)
 {
-    const std::string s = stem(w);
+    const std::string s = stem_of(w);
     if (s.empty())
         return;
     key.assign(prefix);
@@ -556,9 +560,13 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                     break;
                 c = static_cast<unsigned char>(*p);
             }
-            if (w.size() > (lower ? 2u : 1u)) {
+            /* two letters with a dot between: one word that keeps it */
+            const bool pair = dotted_pairs && any && w.size() == 2;
+            if (pair || w.size() > (lower ? 2u : 1u)) {
                 size_t l;
                 if (p == end || !is_wordchar(decode(p, end, &l))) {
+                    if (pair)
+                        w.insert(1, 1, '.');
                     it = p;
                     goto endofterm;
                 }

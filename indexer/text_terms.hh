@@ -120,6 +120,17 @@ class TextTerms {
      * letters, a word each ("i.i.d." the stop word i twice and d). */
     bool dotted = false;
 
+    /* When set with dotted (the index's LAYOUT_META_DOTTED_PAIRS, which
+     * is stamped with LAYOUT_META_DOTTED), two ASCII letters
+     * of either case, each alone, with a dot between them ("U.S.",
+     * "e.g.", "a.m.", "U.S": a dot may end them), not right after a dot,
+     * with no word character after them,
+     * read under any prefix but the authors', are one word that keeps
+     * its dot ("u.s"), unstemmed (dotted_pair), where they would be
+     * joined (capitals: "U.S." us, the pronoun's word) or apart ("e.g."
+     * the letters e and g).  Unset, they are read so. */
+    bool dotted_pairs = false;
+
     /* The joined words the work was given (compounds), as the terms
      * they are (prefix and stem), in the order read; a term may repeat.
      * Cleared by clear(). */
@@ -157,6 +168,12 @@ class TextTerms {
     void index_cjk(const char *text, size_t n, const std::string &prefix);
 
     Xapian::Stem stem;
+    /* word's stem; a dotted pair ("u.s", dotted_pairs) as it is, which
+     * the stemmer would cut to "u." */
+    std::string stem_of(const std::string &word) const
+    {
+        return word.size() == 3 && word[1] == '.' ? word : stem(word);
+    }
     std::unordered_set<std::string> stop;
     /* The lengths (bit n: n bytes, under 64) of the stop words that begin
      * with each byte: most words are let through on this alone, without

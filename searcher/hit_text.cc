@@ -377,10 +377,18 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
     /* A run of letters, each alone, separated by single dots, as the
      * index reads it (indexer/text_terms.cc): capitals ("U.S.A") from
      * two, letters of either case ("i.i.d.") from three where the index
-     * joins those (LAYOUT_META_DOTTED): the run is marked whole when
-     * its letters joined are asked.  The number of words it takes, or 0. */
+     * joins those (LAYOUT_META_DOTTED), two of either case with a dot
+     * between where it keeps those ("e.g." e.g, LAYOUT_META_DOTTED_PAIRS): the
+     * run is marked whole when its letters joined (the pair's with its
+     * dot) are asked.  The number of words it takes, or 0. */
     auto letter = [&](const Word &w) {
         return w.end == w.start + 1 && isalpha(static_cast<unsigned char>(text[w.start]));
+    };
+    /* Two letters at i with a dot between, not right after a dot, where
+     * the index reads them as one word that keeps its dot ("U.S." u.s,
+     * LAYOUT_META_DOTTED_PAIRS). */
+    auto pair = [&](const Word &first) {
+        return h->dotted_pairs && !(first.start > 0 && text[first.start - 1] == '.');
     };
     auto dotted_run = [&](const std::vector<Word> &ws, size_t i) -> size_t {
         if (!letter(ws[i]) || (ws[i].start > 0 && text[ws[i].start - 1] == '.' &&
@@ -396,6 +404,8 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
         const size_t n = j - i + 1;
         if (ws[j].end < text.size() && word_after(text, ws[j].end))
             return 0;
+        if (n == 2 && pair(ws[i]))
+            return n;
         return (lower ? h->dotted && n >= 3 : n >= 2) ? n : 0;
     };
     const std::vector<Word> words = words_of(text);
@@ -405,7 +415,11 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
             std::string joined;
             for (size_t k = i; k < i + n; k++)
                 joined += static_cast<char>(tolower(static_cast<unsigned char>(text[words[k].start])));
-            auto it = weight.find(h->stem(joined));
+            const bool dotted_pair = n == 2 && pair(w);
+            if (dotted_pair)
+                joined.insert(1, 1, '.');
+            /* a pair unstemmed, as the index keeps it */
+            auto it = weight.find(dotted_pair ? joined : h->stem(joined));
             if (it != weight.end()) {
                 size_t to = words[i + n - 1].end;
                 to += to < text.size() && text[to] == '.';

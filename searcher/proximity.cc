@@ -177,7 +177,7 @@ ProximityQuery::ProximityQuery(
     std::vector<std::pair<Xapian::termpos, std::string>> at;
     for (Xapian::TermIterator t = d.termlist_begin(); t != d.termlist_end();
          ++t) {
-        const std::string term = unstar(*t); /* "A*" (star_words) */
+        const std::string term = unmark(*t); /* "A*" (star_words) */
         if (is_plain_term(term) && scored.count(term) && !stops.count(term))
             for (Xapian::PositionIterator p = t.positionlist_begin();
                  p != t.positionlist_end(); ++p)

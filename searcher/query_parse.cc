@@ -847,10 +847,10 @@ static std::vector<Quoted> quoted_passages(shim_db *h, const std::string &text)
             }
             for (Xapian::TermIterator t = words.get_terms_begin();
                  t != words.get_terms_end(); ++t) {
-                const std::string stem = unstar(h->stem(*t));
+                const std::string stem = unmark(h->stem(*t));
                 if (stem.empty() || h->stop_stems.count(stem))
                     continue;
-                std::string form = unstar(*t); /* a possessive's 's left
+                std::string form = unmark(*t); /* a possessive's 's left
                                                 * out, as the indexer
                                                 * leaves it */
                 if (form.size() > 2 && form.compare(form.size() - 2, 2, "'s") == 0)
@@ -2173,7 +2173,7 @@ static std::string split_compounds(const std::string &text)
  * wildcard neither inside quotes nor beside NEAR or ADJ, nor in a query
  * read as words: there it would read "A*" as the letter alone (a stop
  * word for "a").  So star_words() first writes each such "A*" as a word
- * the parser keeps whole (STAR_MARK after the letter), and unstar()
+ * the parser keeps whole (STAR_MARK after the letter), and unmark()
  * makes the term the letter and its star again: "A* search" in quotes
  * is the phrase a* search, "A* NEAR search" a* near search.  After a
  * field's colon ("title:A*") it is left to the parser, whose wildcard
@@ -2204,20 +2204,37 @@ std::string star_words(const std::string &text)
     return out;
 }
 
+/* Two letters with a dot between them ("U.S.", "e.g."), where the index reads
+ * them as one word that keeps its dot ("u.s", LAYOUT_META_DOTTED_PAIRS):
+ * Xapian's parser would read "u.s" as a phrase of two letters, so
+ * join_acronyms() writes the pair as its letters and PAIR_MARK
+ * ("us_dots_"), which the parser and the stemmer keep as it is, and
+ * unmark() makes the term "u.s" again. */
+static const char PAIR_MARK[] = "_dots_";
+
 /* The term t (a prefix, then a word) with a STAR_MARK star_words() wrote
- * made the letter and its star again ("Sa_star_": "Sa*"); else t. */
-std::string unstar(const std::string &t)
+ * made the letter and its star again ("Sa_star_": "Sa*"), or with a
+ * PAIR_MARK join_acronyms() wrote the pair of letters with its dot again
+ * ("Sus_dots_": "Su.s"); else t. */
+std::string unmark(const std::string &t)
 {
-    const size_t m = sizeof STAR_MARK - 1;
-    if (t.size() < m + 1 || t.compare(t.size() - m, m, STAR_MARK) != 0)
+    const bool pair = t.size() > sizeof PAIR_MARK &&
+                      t.compare(t.size() - (sizeof PAIR_MARK - 1), std::string::npos,
+                                PAIR_MARK) == 0;
+    const size_t m = pair ? sizeof PAIR_MARK - 1 : sizeof STAR_MARK - 1;
+    const size_t letters = pair ? 2 : 1;
+    if (t.size() < m + letters ||
+        (!pair && t.compare(t.size() - m, m, STAR_MARK) != 0))
         return t;
-    const size_t letter = t.size() - m - 1;
-    if (t[letter] < 'a' || t[letter] > 'z')
-        return t;
+    const size_t letter = t.size() - m - letters;
+    for (size_t i = letter; i < letter + letters; i++)
+        if (t[i] < 'a' || t[i] > 'z')
+            return t;
     for (size_t i = 0; i < letter; i++)
         if (!isupper(static_cast<unsigned char>(t[i])))
             return t; /* not a prefix of ours */
-    return t.substr(0, letter + 1) + "*";
+    return pair ? t.substr(0, letter + 1) + "." + t[letter + 1]
+                : t.substr(0, letter + 1) + "*";
 }
 
 /* q with each leaf (a term or a wildcard) that `leaf` changes changed,
@@ -2246,10 +2263,10 @@ static Xapian::Query map_leaves(const Xapian::Query &q, bool &changed, const Lea
     return Xapian::Query(op, subs.begin(), subs.end());
 }
 
-/* A term unstar() changes, changed (its position kept). */
-static Xapian::Query unstar_leaf(const Xapian::Query &q, bool &changed)
+/* A term unmark() changes, changed (its position kept). */
+static Xapian::Query unmark_leaf(const Xapian::Query &q, bool &changed)
 {
-    const std::string t = leaf_term(q), u = unstar(t);
+    const std::string t = leaf_term(q), u = unmark(t);
     if (t.empty() || u == t)
         return q;
     changed = true;
@@ -2261,10 +2278,10 @@ static Xapian::Query unstar_leaf(const Xapian::Query &q, bool &changed)
     return Xapian::Query(u, 1, pos);
 }
 
-Xapian::Query unstar_terms(const Xapian::Query &q)
+Xapian::Query unmark_terms(const Xapian::Query &q)
 {
     bool changed = false;
-    return map_leaves(q, changed, unstar_leaf);
+    return map_leaves(q, changed, unmark_leaf);
 }
 
 /* A wildcard of one letter a-z, but in the authors' field, made the word
@@ -2443,8 +2460,15 @@ static size_t filter_value_end(const std::string &text, size_t i)
  * read as its letters, "i.i.d." found the 2,546 works of the 101k that
  * hold the letter d (i is a stop word), not the 188 that write i.i.d.,
  * I.I.D. or IID.  In an older index such a run is left as it is, and a
- * note in `note` says that it was searched as its letters. */
-static std::string join_acronyms(const std::string &text, bool dotted, std::string &note)
+ * note in `note` says that it was searched as its letters.  Two letters
+ * with a dot between them ("U.S.", "e.g.", "U.S"), not right after a dot, are the
+ * word that keeps its dot ("u.s", written for the parser with PAIR_MARK)
+ * in an index that reads them so (pairs: LAYOUT_META_DOTTED_PAIRS):
+ * joined, "U.S." found the 2,058 works of the 101k that hold the word
+ * us, where 281 write U.S.  In an older index they are read as before
+ * (capitals joined, lower-case letters apart), with a note. */
+static std::string join_acronyms(const std::string &text, bool dotted, bool pairs,
+                                 std::string &note)
 {
     auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
     auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
@@ -2481,6 +2505,23 @@ static std::string join_acronyms(const std::string &text, bool dotted, std::stri
                 break;
         }
         const bool ends = p == text.size() || !wordish(text[p]);
+        /* two letters with a dot between */
+        if (ends && w.size() == 2 && !(i > 0 && text[i - 1] == '.')) {
+            if (pairs) {
+                out += static_cast<char>(tolower(static_cast<unsigned char>(w[0])));
+                out += static_cast<char>(tolower(static_cast<unsigned char>(w[1])));
+                out += PAIR_MARK;
+                i = p;
+                continue;
+            }
+            note += std::string(note.empty() ? "" : "; ") + text.substr(i, p - i) +
+                    " was searched as " +
+                    (lowered ? std::string("its letters")
+                             : "the word " + std::string(1, char(tolower(w[0]))) +
+                                   char(tolower(w[1]))) +
+                    ": this index was made before two letters written with their "
+                    "dots were read as one word (paperdex index --full reads them so)";
+        }
         /* capitals from two, a run with a lower-case letter from three
          * (the query is lower-cased after) */
         const bool run = ends && w.size() > (lowered ? 2u : 1u);
@@ -2499,6 +2540,13 @@ static std::string join_acronyms(const std::string &text, bool dotted, std::stri
         i = p;
     }
     return out;
+}
+
+std::string parser_text(const shim_db *h, const std::string &text)
+{
+    std::string unused;
+    const std::string joined = join_acronyms(text, h->dotted, h->dotted_pairs, unused);
+    return h->stars ? star_words(joined) : joined;
 }
 
 /* A species as biology abbreviates it, the genus's capital with its dot
@@ -2725,7 +2773,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         return Xapian::Query(Xapian::Query::OP_AND_NOT, every_work(),
                              parse_query(h, positive, lenient, note, nullptr));
     std::string stop_note;
-    const std::string acronyms = join_acronyms(unaccent(raw), h->dotted, stop_note);
+    const std::string acronyms = join_acronyms(unaccent(raw), h->dotted, h->dotted_pairs, stop_note);
     const std::string unsplit = close_stop_compounds(
         h, lower_words(words ? acronyms : species_phrases(h, acronyms)), stop_note);
     stop_phrase_note(h, unsplit, stop_note);
@@ -2783,9 +2831,11 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         query = Xapian::Query(Xapian::Query::OP_AND_NOT, subs.begin(),
                               subs.end());
     }
+    if (h->stars || h->dotted_pairs)
+        query = unmark_terms(query);
     if (h->stars) {
         bool starred = false;
-        query = map_leaves(unstar_terms(query), starred, starred_leaf);
+        query = map_leaves(query, starred, starred_leaf);
     }
     size_t n = 0;
     for (Xapian::TermIterator t = query.get_unique_terms_begin();

@@ -155,14 +155,20 @@ std::string lower_words(const std::string &text);
 bool joined_stem(const Xapian::Database *db, const std::string &t);
 /* Starred letters (searcher/query_parse.cc): text with each letter
  * written alone with a star ("A*") written as a word Xapian's parser and
- * TermGenerator keep whole; unstar() makes such a term (a prefix, then
- * the word) the letter and its star again ("a*"), and leaves any other
- * term as it is. */
+ * TermGenerator keep whole; unmark() makes such a term (a prefix, then
+ * the word) the letter and its star again ("a*"), and a pair of letters
+ * join_acronyms() marked the pair with its dot again ("u.s"), and leaves
+ * any other term as it is. */
 std::string star_words(const std::string &text);
-std::string unstar(const std::string &t);
-/* q with each such term unstar()'d, through the nodes that combine
+std::string unmark(const std::string &t);
+/* q with each such term unmark()'d, through the nodes that combine
  * their subqueries, synonyms, phrases and NEAR. */
-Xapian::Query unstar_terms(const Xapian::Query &q);
+Xapian::Query unmark_terms(const Xapian::Query &q);
+/* text as Xapian's parser or TermGenerator is to read it for h, as
+ * parse_query() reads it: letters written with dots between them joined
+ * ("i.i.d." iid) or, two of them, marked ("U.S.": unmark() makes the
+ * term u.s), and starred letters marked (star_words). */
+std::string parser_text(const shim_db *h, const std::string &text);
 /* phrases (when not null) gets the stems of each phrase, NEAR or ADJ of
  * the default field, in order.  all_words: words not joined by an
  * operator are AND-ed, not OR-ed (a date sort's list). */

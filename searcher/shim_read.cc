@@ -1335,7 +1335,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
     std::shared_ptr<const ProximityQuery> prox;
     if (with_proximity) {
         auto pq = std::make_shared<ProximityQuery>(
-            h->db, query, h->stars ? star_words(q->text) : std::string(q->text),
+            h->db, query, parser_text(h, q->text),
             h->stem, h->stop_stems,
             q->proximity_weight, q->proximity_window, q->proximity_title,
             tied);
@@ -1368,10 +1368,10 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         /* Field boosts add to the score of what the query matches; they
          * never add matches (AND_MAYBE). */
         const std::string low = lower_words(unaccent(q->text));
-        const std::string plain = h->stars ? star_words(low) : low;
+        const std::string plain = parser_text(h, low);
         std::vector<Xapian::Query> boosts;
         if (q->title_weight > 0) {
-            parts.title = unstar_terms(reader(h).qp_title.parse_query(
+            parts.title = unmark_terms(reader(h).qp_title.parse_query(
                 plain, reader(h).cjk_flag));
             boosts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, parts.title,
                                 q->title_weight);

@@ -55,7 +55,7 @@ static void build(void)
                                "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 words."
                              : "An abstract with networks, BERT-large, 0.9B, "
                                "k-means++, C# and \"quoted\" words (and "
-                               "parentheses).";
+                               "parentheses), i.i.d. in the U.S., e.g. at 9 a.m.";
         wk.categories = &cats[i];
         wk.n_categories = 1;
         wk.authors = authors;

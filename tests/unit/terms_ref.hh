@@ -72,7 +72,7 @@ struct TermsRef {
         stars.forms = stars.compounds = stars.stop_compounds = stars.stars = true;
         stars.math = TEXT_MATH_JOINED;
         dotted.forms = dotted.compounds = dotted.stop_compounds = dotted.stars = true;
-        dotted.dotted = true;
+        dotted.dotted = dotted.dotted_pairs = true;
         dotted.math = TEXT_MATH_JOINED;
         for (const char *const *w = PDX_STOPWORDS; *w; w++)
             stopper.add(*w);
@@ -207,7 +207,8 @@ struct TermsRef {
     }
 
     /* Fields (prefix, text) read with letters written with dots between
-     * them joined too (TextTerms::dotted), against stars' reading of them
+     * them joined too, two of them kept with their dot (TextTerms::dotted,
+     * TextTerms::dotted_pairs), against stars' reading of them
      * (stars_diff(), called first): "" when each term's positions
      * ascend, the authors' terms are stars' own, as many times (no run is
      * joined there; a joined run before them moves their positions),

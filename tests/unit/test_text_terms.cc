@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         "", "   ", "the", "The THE tHe", "a an and of", "U.S.A.", "U.S.A",
         "U.S.A.b", "U.S.Ab", "A.B", "A.", "A.b", "a.B.C", "P.T.O. is", "I.B.M's",
         "X.Y.Z1", "US.", "i.i.d.", "non-i.i.d. data", "I.i.d", "a.b.cd",
-        "Fig.a.b.c", "e.g. i.e.", "w.r.t.x", "x.i.i.d", "i.i.d.-like", "AT&T", "M&S", "R&D&E", "&x", "x&", "x& y",
+        "Fig.a.b.c", "e.g. i.e.", "U.S.-China", "Fig.U.S.", "U.S", "a.m.x", "x.U.S.", "w.r.t.x", "x.i.i.d", "i.i.d.-like", "AT&T", "M&S", "R&D&E", "&x", "x&", "x& y",
         "C++", "C#", "c+++", "c++++", "c++++ d", "fish+chips", "a+ b",
         "C#x", "F#.", "x+#+", "3.14", "1,000,000", "1.2.3", "v1.2", "1.a",
         "a.1", "2;3", "4;b", "__init__", "_", "e-mail", "don't", "rock'n'roll",
