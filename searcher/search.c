@@ -1664,9 +1664,10 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
              * names: with no nearer name to offer, the words' answer says
              * that no author had them, and a word's correction of the
              * name ("written, E." for "Witten, E.") is not offered.
-             * Other lookalikes ("Vitamin D", "Big Bang") were words, and
-             * keep theirs. */
-            if (!rc && names_only && !name_suggested && !as_species &&
+             * Other lookalikes ("Vitamin D", "Big Bang"), and those works
+             * write as a phrase ("U.S. Census"), were words, and keep
+             * theirs. */
+            if (!rc && names_only && !name_suggested && !as_species && !phrase &&
                 (strpbrk(uncited, ".,") || family_held)) {
                 r->totals.suggestion[0] = '\0';
                 snprintf(cite_note, sizeof cite_note,

@@ -126,6 +126,7 @@ WORKS = [
     work_(46, "Counting sheep with YOLOv8", "Drones."),
     work_(47, "YOLO for weeds", "Fields."),
     work_(48, "YOLO on the edge", "Boards."),
+    work_(49, "Counting households", "From the U.S. Census of 2020."),
 ]
 write(WORKS)
 index()
@@ -223,6 +224,11 @@ check("a word before a misspelt word: its correction",
 # was offered the author Phanse); a name no work writes may be one.
 check("a phrase works write: no name offered", suggestion("Morgan Y") == "",
       suggestion("Morgan Y"))
+# Nor are they a name no author has: "U.S. Census" is the words works
+# write, with no note that no author is so named.
+n, note = note_of("U.S. Census")
+check("a phrase works write, dotted like initials: words, no note", n == 1 and note == "",
+      (n, note))
 check("a misspelt PubMed name: the author", suggestion("Morvaan Y") == "Yann Morvan",
       suggestion("Morvaan Y"))
 
