@@ -495,6 +495,18 @@ static int line_break_stop(const char *w, size_t n)
             return 1;
     return 0;
 }
+/* Whether t (n bytes) begins with a capital, at most two lower-case
+ * letters and a dot that no letter follows: a word abbreviated ("Sc." of
+ * "M.Sc.", "Eng." of "B.Eng."), not a family name glued to an initial's
+ * dot ("Y.LeCun"). */
+static int abbreviation_after(const char *t, size_t n)
+{
+    size_t k = 1;
+    while (k < n && k <= 3 && islower((unsigned char)t[k]))
+        k++;
+    return k <= 3 && k < n && t[k] == '.' && !(k + 1 < n && isalpha((unsigned char)t[k + 1]));
+}
+
 
 size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
 {
@@ -539,12 +551,15 @@ size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
                 continue;
             }
         }
-        /* "Y.LeCun": the initial's dot, then a space */
+        /* "Y.LeCun": the initial's dot, then a space; not in a degree's
+         * abbreviation, a short word with its own dot after it ("M.Sc.",
+         * "B.Eng.") */
         if (t[i] == '.' && o && isupper((unsigned char)out[o - 1]) &&
             (o == 1 || out[o - 2] == ' ' || out[o - 2] == '.' || out[o - 2] == '-' ||
              out[o - 2] == '(' || out[o - 2] == ',') &&
             i + 2 < n && isupper((unsigned char)t[i + 1]) &&
-            islower((unsigned char)t[i + 2]) && o + 2 < size) {
+            islower((unsigned char)t[i + 2]) && !abbreviation_after(t + i + 1, n - i - 1) &&
+            o + 2 < size) {
             out[o++] = '.';
             out[o++] = ' ';
             i++;

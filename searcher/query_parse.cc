@@ -1722,7 +1722,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 continue;
             }
             if (quoted || !alnum(i) ||
-                (i > 0 && (alnum(i - 1) || low[i - 1] == '-'))) {
+                (i > 0 && (alnum(i - 1) || low[i - 1] == '-' || low[i - 1] == '.'))) {
                 i++;
                 continue;
             }
@@ -1731,16 +1731,43 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                               low[i - 1] == '(';
             std::vector<std::string> parts;
             size_t e = i;
+            /* An abbreviation of parts of one or two letters joined by
+             * dots, one part of two ("Ph.D.", "M.Sc."), is a compound too,
+             * whose closed form works write (PhD, MSc); not longer parts
+             * ("M.Eng." would be the name Meng, "Node.js"), nor letters
+             * alone (join_acronyms: "U.S." is one word already). */
+            auto letters_at = [&](size_t k) {
+                size_t n = 0;
+                while (k + n < low.size() && isalpha(static_cast<unsigned char>(low[k + n])))
+                    n++;
+                return n > 0 && !alnum(k + n) ? n : 0;
+            };
+            bool dotted = false;
+            {
+                size_t k = i, n, count = 0, two = 0;
+                while ((n = letters_at(k)) && n <= 2) {
+                    count++;
+                    two += n == 2;
+                    k += n;
+                    if (!(k + 1 < low.size() && low[k] == '.' && letters_at(k + 1)))
+                        break;
+                    k++;
+                }
+                dotted = count >= 2 && two > 0 && n <= 2 && letters_at(k) == 0;
+            }
             for (;;) {
                 size_t b = e;
                 while (alnum(e))
                     e++;
                 parts.push_back(low.substr(b, e - b));
-                if (e + 1 < low.size() && low[e] == '-' && alnum(e + 1))
+                if (e + 1 < low.size() && (low[e] == '-' || (dotted && low[e] == '.')) &&
+                    alnum(e + 1))
                     e++;
                 else
                     break;
             }
+            if (dotted && e < low.size() && low[e] == '.')
+                e++; /* "Ph.D.": its last dot */
             i = e;
             if (parts.size() >= 2 && e < low.size() && low[e] == '*') {
                 /* "self-supervis*": a phrase ending in a wildcard */

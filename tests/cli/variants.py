@@ -33,7 +33,9 @@ the works writing off-policy or offpolicy, not every work writing
 policy), and so is one of more parts its stop words leave one word of
 (out-of-distribution finds the works writing it, not every work writing
 distribution); written apart and quoted, it is that word, with a note.  Capitals separated by
-dots are one word in a query as in a work (U.S.A., USA).  A phrase's last word may be a wildcard
+dots are one word in a query as in a work (U.S.A., USA), and an
+abbreviation of short parts with dots finds its closed form too (Ph.D.:
+PhD; M.Sc.: MSc).  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
 """
@@ -164,6 +166,13 @@ TITLES["v91"] = ("Neurons of D. melanogaster", "Flies.")
 TITLES["v92"] = ("State-of-the-art parsers", "Syntax.")
 TITLES["v93"] = ("Stateoftheart parsers", "Syntax.")
 TITLES["v94"] = ("OF's rules", "Filler.")
+# an abbreviation of short parts with dots, beside its closed form and
+# a work holding its letters apart
+TITLES["v95"] = ("Writing a Ph.D. thesis", "Chapters.")
+TITLES["v96"] = ("PhD students and their advisers", "Mentors.")
+TITLES["v97"] = ("The pH of a lake", "Acid in D minor.")
+TITLES["v98"] = ("An M.Sc. project on glaciers", "Ice.")
+TITLES["v99"] = ("MSc courses in geology", "Rocks.")
 for k in range(40):
     TITLES["a%02d" % k] = ("The art of state machines %d" % k, "Filler.")
 # cut to the 16 most frequent, and says so
@@ -286,6 +295,11 @@ CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
           ('"off-policy evaluation"', ["v76"]), ("title:off-policy", ["v76", "v77"]),
           ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"]),
           ("U.S.A.", ["v82", "v83"]), ("USA", ["v82", "v83"]), ("U.S.A. tariffs", ["v82", "v83"])]
+# An abbreviation with dots finds the works that write it closed too,
+# not the letters apart (the closed word finds only itself: the index
+# does not join the dotted parts).
+CASES += [("Ph.D.", ["v95", "v96"]), ("Ph.D", ["v95", "v96"]), ("PhD", ["v96"]),
+          ("M.Sc.", ["v98", "v99"]), ("MSc", ["v99"])]
 # A version's point stays in its number: Qwen2.5 and Qwen-2.5 meet, and
 # not Qwen 2 beside a 5.
 # A species abbreviated is the phrase: not every work with a letter e.
