@@ -1722,7 +1722,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                 continue;
             }
             if (quoted || !alnum(i) ||
-                (i > 0 && (alnum(i - 1) || low[i - 1] == '-' || low[i - 1] == '.'))) {
+                (i > 0 && (alnum(i - 1) || low[i - 1] == '-'))) {
                 i++;
                 continue;
             }
