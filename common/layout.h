@@ -553,8 +553,9 @@
 #define LAYOUT_META_DOTTED "paperdex.dotted"
 #define LAYOUT_DOTTED_LETTERS "letters"
 /* Whether two letters, each written alone, with a dot between them
- * ("U.S.", "e.g.", "a.m.", "U.S"), not right after a dot, are read as one word that keeps its
- * dot ("u.s"), unstemmed, in the title and the abstract: "kept", stamped
+ * ("U.S.", "e.g.", "a.m.", "U.S"), not right after a dot, are read as
+ * one word that keeps its dot ("u.s"), unstemmed, in the title and the
+ * abstract: "kept", stamped
  * on every new index (TextTerms::dotted_pairs, indexer/text_terms.cc;
  * join_acronyms in searcher/query_parse.cc).  Joined as a longer run is,
  * "U.S." would be the word us: a search for U.S. found the 2,058 works

@@ -443,9 +443,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * compounds that stop words leave one word of
  * (LAYOUT_META_STOP_COMPOUNDS); whether it reads letters written with
  * dots between them as one word (LAYOUT_META_DOTTED), and two letters
- * with their dots as a word that keeps its dot (LAYOUT_META_DOTTED_PAIRS);
- * whether works hold
- * their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
+ * with a dot between as a word that keeps it (LAYOUT_META_DOTTED_PAIRS);
+ * whether works hold their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
  * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
  * the handle's stemmer made so). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)

@@ -141,8 +141,8 @@ struct shim_db {
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the
      * snippet's (over shards, only when every one says so) */
     bool dotted = false;
-    /* Two letters each written with its dot ("U.S.", "e.g.") are one
-     * word that keeps its dot, "u.s" (LAYOUT_META_DOTTED_PAIRS): the
+    /* Two letters with a dot between them ("U.S.", "e.g.") are one word
+     * that keeps its dot, "u.s" (LAYOUT_META_DOTTED_PAIRS): the
      * writer's rule, the query's and the snippet's (over shards, only
      * when every one says so) */
     bool dotted_pairs = false;

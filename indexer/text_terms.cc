@@ -64,10 +64,11 @@
  * is usa): read as its letters, "i.i.d." is the stop word i twice and
  * the letter d that thousands of formulas hold.  Lucene's
  * StandardTokenizer (UAX #29) keeps such a run as one word too ("i.i.d").
- * Two letters with a dot between them ("U.S.", "e.g."), where the index says
- * so (LAYOUT_META_DOTTED_PAIRS), are one word that keeps its dot ("u.s",
- * TextTerms::dotted_pairs), as StandardTokenizer keeps them: joined, "U.S."
- * is the word us, which thousands of works write as the pronoun.
+ * Two letters with a dot between them ("U.S.", "e.g."), where the index
+ * says so (LAYOUT_META_DOTTED_PAIRS), are one word that keeps its dot
+ * ("u.s", TextTerms::dotted_pairs), as StandardTokenizer keeps them:
+ * joined, "U.S." is the word us, which thousands of works write as the
+ * pronoun.
  *
  * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the

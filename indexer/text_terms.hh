@@ -121,14 +121,13 @@ class TextTerms {
     bool dotted = false;
 
     /* When set with dotted (the index's LAYOUT_META_DOTTED_PAIRS, which
-     * is stamped with LAYOUT_META_DOTTED), two ASCII letters
-     * of either case, each alone, with a dot between them ("U.S.",
-     * "e.g.", "a.m.", "U.S": a dot may end them), not right after a dot,
-     * with no word character after them,
-     * read under any prefix but the authors', are one word that keeps
-     * its dot ("u.s"), unstemmed (dotted_pair), where they would be
-     * joined (capitals: "U.S." us, the pronoun's word) or apart ("e.g."
-     * the letters e and g).  Unset, they are read so. */
+     * is stamped with LAYOUT_META_DOTTED), two ASCII letters of either
+     * case, each alone, with a dot between them ("U.S.", "e.g.", "a.m.",
+     * "U.S": a dot may end them), not right after a dot, with no word
+     * character after them, read under any prefix but the authors', are
+     * one word that keeps its dot ("u.s"), unstemmed (stem_of), where
+     * they would be joined (capitals: "U.S." us, the pronoun's word) or
+     * apart ("e.g." the letters e and g).  Unset, they are read so. */
     bool dotted_pairs = false;
 
     /* The joined words the work was given (compounds), as the terms

@@ -495,6 +495,7 @@ static int line_break_stop(const char *w, size_t n)
             return 1;
     return 0;
 }
+
 /* Whether t (n bytes) begins with a capital, at most two lower-case
  * letters and a dot that no letter follows: a word abbreviated ("Sc." of
  * "M.Sc.", "Eng." of "B.Eng."), not a family name glued to an initial's
@@ -506,7 +507,6 @@ static int abbreviation_after(const char *t, size_t n)
         k++;
     return k <= 3 && k < n && t[k] == '.' && !(k + 1 < n && isalpha((unsigned char)t[k + 1]));
 }
-
 
 size_t qscan_pasted(const char *t, size_t n, char *out, size_t size)
 {

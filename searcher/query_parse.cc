@@ -1753,7 +1753,7 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
                         break;
                     k++;
                 }
-                dotted = count >= 2 && two > 0 && n <= 2 && letters_at(k) == 0;
+                dotted = count >= 2 && two > 0 && n <= 2;
             }
             for (;;) {
                 size_t b = e;
@@ -2534,18 +2534,15 @@ static std::string join_acronyms(const std::string &text, bool dotted, bool pair
         const bool ends = p == text.size() || !wordish(text[p]);
         /* two letters with a dot between */
         if (ends && w.size() == 2 && !(i > 0 && text[i - 1] == '.')) {
+            const std::string pair = {static_cast<char>(tolower(static_cast<unsigned char>(w[0]))),
+                                      static_cast<char>(tolower(static_cast<unsigned char>(w[1])))};
             if (pairs) {
-                out += static_cast<char>(tolower(static_cast<unsigned char>(w[0])));
-                out += static_cast<char>(tolower(static_cast<unsigned char>(w[1])));
-                out += PAIR_MARK;
+                out += pair + PAIR_MARK;
                 i = p;
                 continue;
             }
             note += std::string(note.empty() ? "" : "; ") + text.substr(i, p - i) +
-                    " was searched as " +
-                    (lowered ? std::string("its letters")
-                             : "the word " + std::string(1, char(tolower(w[0]))) +
-                                   char(tolower(w[1]))) +
+                    " was searched as " + (lowered ? "its letters" : "the word " + pair) +
                     ": this index was made before two letters written with their "
                     "dots were read as one word (paperdex index --full reads them so)";
         }
