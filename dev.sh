@@ -22,7 +22,7 @@ PKGS=(build-essential cmake pkg-config python3 gzip curl
       libutf8proc-dev zlib1g-dev libzstd-dev libxxhash-dev libisal-dev
       libjemalloc-dev
       libexpat1-dev
-      libsqlite3-dev libmicrohttpd-dev scowl wordnet-base
+      libsqlite3-dev libmicrohttpd-dev scowl
       chromium chromium-driver)
 JOBS=$(nproc 2>/dev/null || echo 2)
 

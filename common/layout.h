@@ -21,8 +21,7 @@
  * Xapian::StemImplementation, under stemming strategy STEM_ALL: every word
  * gives one term, its stem, and no unstemmed copy.  A British spelling
  * is stemmed as its American one (colour as color) in an index stamped
- * LAYOUT_META_SPELLINGS, and an irregular plural as its singular
- * (matrices as matrix) in one stamped LAYOUT_META_PLURALS (below).  The writer reads the
+ * LAYOUT_META_SPELLINGS (below).  The writer reads the
  * text itself, by TermGenerator's rules (indexer/text_terms.cc, which the
  * suite compares with TermGenerator on any text), and queries are parsed
  * by Xapian's QueryParser, whose words follow the same rules.  Before
@@ -587,16 +586,6 @@
  * writer too, until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_SPELLINGS "paperdex.spellings"
 #define LAYOUT_SPELLINGS_AMERICAN "american"
-/* Whether an irregular plural is stemmed as its singular (matrices as
- * matrix, criteria as criterion: common/plurals.c, a table made from
- * WordNet's exception list), in the works and in the queries:
- * "singular", stamped on every new index, so that either number finds
- * the works that write the other, weighed as one term.  The words as
- * written are kept as ever (a quoted "matrices" is the works that write
- * matrices).  An index without it keeps the two apart, its writer too,
- * until it is rebuilt (`paperdex index --full`). */
-#define LAYOUT_META_PLURALS "paperdex.plurals"
-#define LAYOUT_PLURALS_SINGULAR "singular"
 /* Metadata key of each stem some work's compound was joined into
  * (LAYOUT_META_COMPOUNDS), this prefix and the stem, its value "1": the
  * words pseudo-relevance feedback leaves out (searcher/shim_read.cc,

@@ -35,7 +35,6 @@
 
 #include "shim_db.hh"
 #include "spellings.h"
-#include "plurals.h"
 #include "stopwords.h"
 extern "C" {
 #include "text.h"
@@ -78,21 +77,18 @@ const int NOSYNC_FLAGS = Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS;
  *
  * With american set (an index stamped LAYOUT_META_SPELLINGS), a British
  * word is stemmed as its American spelling (common/spellings.c):
- * optimisation as optimization, colour as color.  With plurals set (an
- * index stamped LAYOUT_META_PLURALS), an irregular plural is stemmed as
- * its singular first (common/plurals.c): matrices as matrix. */
+ * optimisation as optimization, colour as color. */
 class SnowballEnglish : public Xapian::StemImplementation {
     struct slot {
         std::string word, stem;
     };
     struct sb_stemmer *st;
     std::vector<slot> cache; /* a power of two slots */
-    bool american, plurals;
+    bool american;
 
   public:
-    SnowballEnglish(size_t slots, bool american_, bool plurals_)
-        : st(sb_stemmer_new("english", "UTF_8")), cache(slots), american(american_),
-          plurals(plurals_)
+    SnowballEnglish(size_t slots, bool american_)
+        : st(sb_stemmer_new("english", "UTF_8")), cache(slots), american(american_)
     {
         if (!st)
             throw std::bad_alloc();
@@ -109,14 +105,11 @@ class SnowballEnglish : public Xapian::StemImplementation {
         slot &s = cache[h & (cache.size() - 1)];
         if (s.word == word)
             return s.stem;
-        char one[PLURAL_MAX], us[SPELLING_MAX];
-        const size_t one_len = plurals ? plural_singular(word.data(), word.size(), one) : 0;
-        const char *w = one_len ? one : word.data();
-        const size_t w_len = one_len ? one_len : word.size();
-        const size_t us_len = american ? spelling_american(w, w_len, us) : 0;
+        char us[SPELLING_MAX];
+        const size_t us_len = american ? spelling_american(word.data(), word.size(), us) : 0;
         const sb_symbol *r = sb_stemmer_stem(
-            st, reinterpret_cast<const sb_symbol *>(us_len ? us : w),
-            static_cast<int>(us_len ? us_len : w_len));
+            st, reinterpret_cast<const sb_symbol *>(us_len ? us : word.data()),
+            static_cast<int>(us_len ? us_len : word.size()));
         if (!r)
             throw std::bad_alloc();
         s.word = word;
@@ -126,12 +119,8 @@ class SnowballEnglish : public Xapian::StemImplementation {
     }
     std::string get_description() const override
     {
-        std::string d = "libstemmer english (porter2)";
-        if (american)
-            d += ", American spellings";
-        if (plurals)
-            d += ", irregular plurals as singulars";
-        return d;
+        return american ? "libstemmer english (porter2), American spellings"
+                        : "libstemmer english (porter2)";
     }
 };
 
@@ -321,12 +310,12 @@ std::string pdxshim::cut_key(const char *key)
     return k;
 }
 
-Xapian::Stem pdxshim::english_stem(size_t slots, bool american, bool plurals)
+Xapian::Stem pdxshim::english_stem(size_t slots, bool american)
 {
-    return Xapian::Stem(new SnowballEnglish(slots, american, plurals));
+    return Xapian::Stem(new SnowballEnglish(slots, american));
 }
 
-shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY, false, false))
+shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY, false))
 {
     for (const char *const *w = PDX_STOPWORDS; *w; w++) {
         stopper.add(*w);
@@ -456,9 +445,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * dots between them as one word (LAYOUT_META_DOTTED), and two letters
  * with a dot between as a word that keeps it (LAYOUT_META_DOTTED_PAIRS);
  * whether works hold their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
- * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS),
- * and irregular plurals as their singulars (LAYOUT_META_PLURALS): the
- * handle's stemmer made so. */
+ * words are stemmed as their American spellings (LAYOUT_META_SPELLINGS:
+ * the handle's stemmer made so). */
 static void read_stamps(shim_db *h, Xapian::doccount docs)
 {
     const std::string cjk = read_stamp(h, docs, LAYOUT_META_CJK, LAYOUT_CJK_NGRAM);
@@ -491,10 +479,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                       LAYOUT_FIRST_AUTHOR_KEPT;
     h->american = read_stamp(h, docs, LAYOUT_META_SPELLINGS,
                              LAYOUT_SPELLINGS_AMERICAN) == LAYOUT_SPELLINGS_AMERICAN;
-    h->plurals = read_stamp(h, docs, LAYOUT_META_PLURALS,
-                            LAYOUT_PLURALS_SINGULAR) == LAYOUT_PLURALS_SINGULAR;
-    if (h->american || h->plurals)
-        h->stem = english_stem(STEM_CACHE_QUERY, h->american, h->plurals);
+    if (h->american)
+        h->stem = english_stem(STEM_CACHE_QUERY, true);
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -880,10 +866,9 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->dotted = h->dotted && other->dotted;
         h->dotted_pairs = h->dotted_pairs && other->dotted_pairs;
         h->first_author = h->first_author && other->first_author;
-        if ((h->american && !other->american) || (h->plurals && !other->plurals)) {
-            h->american = h->american && other->american;
-            h->plurals = h->plurals && other->plurals;
-            h->stem = english_stem(STEM_CACHE_QUERY, h->american, h->plurals);
+        if (h->american && !other->american) {
+            h->american = false;
+            h->stem = english_stem(STEM_CACHE_QUERY, false);
         }
         h->reader.reset(); /* made again over every shard */
         delete other;

@@ -153,10 +153,6 @@ struct shim_db {
      * (LAYOUT_META_SPELLINGS): stem is made so, for the writer and the
      * query alike (over shards, only when every one says so) */
     bool american = false;
-    /* Irregular plurals are stemmed as their singulars
-     * (LAYOUT_META_PLURALS): stem is made so, for the writer and the
-     * query alike (over shards, only when every one says so) */
-    bool plurals = false;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;
@@ -231,10 +227,8 @@ const char *term_field(const std::string &t, std::string &word);
  * off `--jobs 2`, where stemming is on each worker's path. */
 const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 /* american: a British word is stemmed as its American spelling
- * (LAYOUT_META_SPELLINGS, common/spellings.c); plurals: an irregular
- * plural as its singular (LAYOUT_META_PLURALS, common/plurals.c). */
-Xapian::Stem english_stem(size_t slots, bool american = false,
-                          bool plurals = false);
+ * (LAYOUT_META_SPELLINGS, common/spellings.c). */
+Xapian::Stem english_stem(size_t slots, bool american = false);
 
 /* ---- the stored record (common/record_store.cc) */
 

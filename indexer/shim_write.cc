@@ -385,9 +385,9 @@ struct Writer : Side {
 
     explicit Writer(shim_db *h_)
         : h(h_),
-          tt(english_stem(STEM_CACHE_WRITE, h_->american, h_->plurals), PDX_STOPWORDS, &h_->stopper,
+          tt(english_stem(STEM_CACHE_WRITE, h_->american), PDX_STOPWORDS, &h_->stopper,
              LAYOUT_MAX_WORD_BYTES, h_->cjk_ngram),
-          btt(h_->builder ? english_stem(STEM_CACHE_WRITE, h_->american, h_->plurals) : Xapian::Stem(),
+          btt(h_->builder ? english_stem(STEM_CACHE_WRITE, h_->american) : Xapian::Stem(),
               PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
               h_->cjk_ngram)
     {
