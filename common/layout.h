@@ -95,6 +95,11 @@
  * and built faster than layout 8's.
  * An index of layout 7 or 8 is used as it is, its new works getting
  * layout 8's values (it has no paperdex.chunks stamp).
+ * The chunks of an index stamped LAYOUT_META_COMMON_GRAMS also keep
+ * common grams: XG<a> <b> <tags> for two words of its list of common
+ * words next to each other in one field, so that a phrase of two of
+ * them is read as one word's works (common/common_grams.cc); they are
+ * words of the chunks only, no Xapian terms.
  *
  * Where "positions" below says where a field's positions are, they are
  * in that value under the field's terms.  An index created with
@@ -396,6 +401,7 @@
 #define LAYOUT_P_AUTHOR_FIRST "XAP"
 #define LAYOUT_P_SUBJECT "XK"
 #define LAYOUT_P_YEAR "XY"
+#define LAYOUT_P_COMMON_GRAM "XG"
 #define LAYOUT_TOMBSTONE "XW"
 #define LAYOUT_LENGTH_PAD "XL"
 
@@ -576,6 +582,13 @@
  * index --full`). */
 #define LAYOUT_META_FIRST_AUTHOR "paperdex.first_author"
 #define LAYOUT_FIRST_AUTHOR_KEPT "kept"
+/* The words whose neighbouring pairs are common-gram terms
+ * (LAYOUT_P_COMMON_GRAM; common/common_grams.cc), separated by spaces:
+ * stamped on every new index whose positions are kept by the term, so
+ * that its writers and readers use the list it was built with.  An
+ * index without it holds no such terms, and reads every phrase from its
+ * positions. */
+#define LAYOUT_META_COMMON_GRAMS "paperdex.common_grams"
 /* Whether a British word is stemmed as its American spelling
  * (optimisation as optimization, colour as color: common/spellings.c,
  * a table made from SCOWL's word lists), in the works and in the

@@ -489,6 +489,11 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                            !getenv("PDX_LAYOUT8") && !h->xapian_positions
                                ? "1"
                                : "") == "1";
+    /* and the common grams of a list (common/common_grams.cc) */
+    h->common_grams = read_stamp(h, docs, LAYOUT_META_COMMON_GRAMS,
+                                 h->chunks ? common_grams_builtin().c_str()
+                                           : "");
+    h->gram_words = common_grams_parse(h->common_grams);
 }
 
 /* Check (and for a new writer, stamp) the layout metadata. */
@@ -725,6 +730,12 @@ void pdxshim::reopen_by_name(shim_db *h)
     h->db = all;
     h->subs = subs;
     h->year_terms = every_year_term(subs);
+    h->common_grams = subs.empty() ? std::string()
+                                   : subs[0].get_metadata(LAYOUT_META_COMMON_GRAMS);
+    for (const Xapian::Database &sub : subs)
+        if (sub.get_metadata(LAYOUT_META_COMMON_GRAMS) != h->common_grams)
+            h->common_grams.clear();
+    h->gram_words = common_grams_parse(h->common_grams);
     h->reader.reset(); /* made again over the new files */
     h->shards = ids;
 }
@@ -866,6 +877,10 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->dotted = h->dotted && other->dotted;
         h->dotted_pairs = h->dotted_pairs && other->dotted_pairs;
         h->first_author = h->first_author && other->first_author;
+        if (h->common_grams != other->common_grams) {
+            h->common_grams.clear();
+            h->gram_words = nullptr;
+        }
         if (h->american && !other->american) {
             h->american = false;
             h->stem = english_stem(STEM_CACHE_QUERY, false);

@@ -28,6 +28,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "layout.h"
@@ -153,6 +154,11 @@ struct shim_db {
      * (LAYOUT_META_SPELLINGS): stem is made so, for the writer and the
      * query alike (over shards, only when every one says so) */
     bool american = false;
+    /* Its works hold common grams (LAYOUT_META_COMMON_GRAMS,
+     * common/common_grams.cc) of these words, or NULL (over shards, only
+     * when every one has the same list) */
+    std::string common_grams;
+    std::shared_ptr<const std::unordered_set<std::string>> gram_words;
     /* Whether some database searched keeps its positions by the term
      * (-1: not asked yet; any_chunks() in searcher/query_parse.cc). */
     int chunks_any = -1;
@@ -431,6 +437,22 @@ struct ChunkTerms {
     std::vector<std::string> joined;
 };
 
+/* Common grams (common/common_grams.cc): two listed words next to each
+ * other as one boolean term.  The list every new index gets, its words
+ * separated by spaces (LAYOUT_META_COMMON_GRAMS). */
+std::string common_grams_builtin();
+/* The words of a stamp (NULL for "": an index without common grams). */
+std::shared_ptr<const std::unordered_set<std::string>>
+common_grams_parse(const std::string &stamp);
+/* A position's form tag: "-" for the stem itself (form 0), "?" for a
+ * field whose forms are unknown, else the form_hash32 in hex. */
+std::string common_gram_tag(uint32_t form, bool unsure);
+/* The common-gram terms of stems a then b begin so (their tags follow). */
+std::string common_gram_stems(const std::string &a, const std::string &b);
+/* The work's common grams, from its positional terms as the chunks keep
+ * them (gather_chunk_terms): appended to ct, each a term of one entry. */
+void add_common_grams(ChunkTerms &ct, const std::unordered_set<std::string> &words);
+
 /* The writer's side of the chunks (common/chunks.cc): each term's open
  * chunk in memory; commit() writes what the works added since the last
  * one need into db's metadata (before db's own commit).  Works must be
@@ -658,6 +680,37 @@ class ChunkFormSource : public Xapian::PostingSource {
     void skip_to(Xapian::docid d, double min_wt) override;
     bool check(Xapian::docid d, double min_wt) override;
     bool at_end() const override { return values ? values->at_end() : ended; }
+    Xapian::PostingSource *clone() const override;
+    std::string get_description() const override;
+};
+
+/* The works holding one of some common grams (common/common_grams.cc):
+ * a posting source that weighs nothing, over the grams' chunks side by
+ * side; terms, or with prefix every gram that begins so.  A deleted
+ * work's entries stay until the index is compacted: use it only beside
+ * the gram's stems (OP_FILTER). */
+class GramSource : public Xapian::PostingSource {
+    std::vector<std::string> terms;
+    std::string prefix;
+    Xapian::Database db;
+    std::vector<std::unique_ptr<ChunkCursor>> cursors;
+    std::shared_ptr<const ChunkSpace> space;
+    unsigned long keys = 0; /* the chunks they hold */
+    Xapian::docid did = 0;
+    bool ended = true;
+    void moved(Xapian::docid d);
+
+  public:
+    GramSource(std::vector<std::string> terms, std::string prefix);
+    void init(const Xapian::Database &db) override;
+    Xapian::doccount get_termfreq_min() const override { return 0; }
+    Xapian::doccount get_termfreq_est() const override;
+    Xapian::doccount get_termfreq_max() const override;
+    Xapian::docid get_docid() const override { return did; }
+    void next(double min_wt) override;
+    void skip_to(Xapian::docid d, double min_wt) override;
+    bool check(Xapian::docid d, double min_wt) override;
+    bool at_end() const override { return ended; }
     Xapian::PostingSource *clone() const override;
     std::string get_description() const override;
 };

@@ -103,7 +103,8 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                bool year_terms, bool first_author, Xapian::Document &doc,
-               SpellWords *spelling, ChunkTerms *chunk_terms);
+               SpellWords *spelling, ChunkTerms *chunk_terms,
+               const std::unordered_set<std::string> *grams);
 void add_words(shim_db *h, const SpellWords &words);
 
 /* ----------------------------------------------------------------------
@@ -445,7 +446,8 @@ struct Writer : Side {
                 build_doc(btt, bpacker, j->dict.get(), &j->d, j->idterm,
                           h->xapian_positions, h->year_terms, j->first_author, j->doc,
                           h->spelling ? &j->spelling : nullptr,
-                          h->chunks ? &j->chunk_terms : nullptr);
+                          h->chunks ? &j->chunk_terms : nullptr,
+                          h->gram_words.get());
             } catch (...) {
                 j->error = std::current_exception();
             }
@@ -909,7 +911,8 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
                const RecordDict *dict, const shim_doc *d,
                const std::string &idterm, bool xapian_positions,
                bool year_terms, bool first_author, Xapian::Document &doc,
-               SpellWords *spelling, ChunkTerms *chunk_terms)
+               SpellWords *spelling, ChunkTerms *chunk_terms,
+               const std::unordered_set<std::string> *grams)
 {
     /* Layout 4 (common/layout.h): the abstract's stems are the
      * default field's positional terms; title and author stems are
@@ -969,8 +972,12 @@ void build_doc(TextTerms &tt, RecordPacker &packer,
             positions.also_holds(pw.first); /* a default-field term */
         doc.add_term(pw.first, pw.second);
     }
-    if (chunk_terms)
+    if (chunk_terms) {
         gather_chunk_terms(tt, *chunk_terms);
+        /* two common words next to each other (common/common_grams.cc) */
+        if (grams)
+            add_common_grams(*chunk_terms, *grams);
+    }
     /* The words as written (LAYOUT_META_FORMS, common/forms.cc). */
     if (tt.forms && !chunk_terms) {
         doc.add_value(SLOT_FORMS, forms_value(tt.word_forms()));
@@ -1128,7 +1135,7 @@ extern "C" int shim_put(shim_db *h, const shim_doc *d, shim_err *e)
         ChunkTerms chunk_terms;
         build_doc(w.tt, w.packer, dict.get(), d, idterm, h->xapian_positions,
                   h->year_terms, h->first_author, doc, h->spelling ? &words : nullptr,
-                  h->chunks ? &chunk_terms : nullptr);
+                  h->chunks ? &chunk_terms : nullptr, h->gram_words.get());
         if (h->chunks) {
             /* A replaced work is deleted and added again: docids only
              * grow along the chunks (common/chunks.cc). */

@@ -1073,6 +1073,31 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
                                         : r.any.empty() ? 0 : r.any[0]);
             check.form_stem.push_back(form_hash32(stems[i]));
         }
+    /* Two words of the index's common list next to each other: their
+     * common-gram terms (common/common_grams.cc), which hold exactly the
+     * works whose positions hold the phrase, each word in the form the
+     * quotes ask for ("?": a field whose forms are not known takes any);
+     * unquoted, in any form.  No position is read, and the match counts
+     * them as it counts any term. */
+    if (field == "text" && op == Xapian::Query::OP_PHRASE &&
+        stems.size() == 2 && window == 2 && h->gram_words &&
+        h->gram_words->count(stems[0]) && h->gram_words->count(stems[1]) &&
+        !getenv("PDX_NO_COMMON_GRAMS")) {
+        const std::string pfx = common_gram_stems(stems[0], stems[1]);
+        if (check.form.empty())
+            return written(Xapian::Query(
+                Xapian::Query::OP_FILTER, all,
+                Xapian::Query((new GramSource({}, pfx))->release())));
+        std::string tag[2];
+        for (size_t i = 0; i < 2; i++)
+            tag[i] = common_gram_tag(
+                check.form[i] == check.form_stem[i] ? 0 : check.form[i], false);
+        std::vector<std::string> grams = {pfx + tag[0] + tag[1], pfx + tag[0] + "?",
+                                          pfx + "?" + tag[1], pfx + "??"};
+        return Xapian::Query(
+            Xapian::Query::OP_FILTER, all,
+            Xapian::Query((new GramSource(std::move(grams), std::string()))->release()));
+    }
     if (required && plan.hoist && !(any_chunks(h) && h->subs.size() > 1)) {
         /* Every match must hold it: checked by the matcher's decider,
          * only for the works that would make the page (PhraseFilter),
