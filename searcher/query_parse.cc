@@ -1074,11 +1074,13 @@ static Xapian::Query positional(shim_db *h, const Xapian::Query &q,
             check.form_stem.push_back(form_hash32(stems[i]));
         }
     /* Two words of the index's common list next to each other: their
-     * common-gram terms (common/common_grams.cc), which hold exactly the
-     * works whose positions hold the phrase, each word in the form the
-     * quotes ask for ("?": a field whose forms are not known takes any);
-     * unquoted, in any form.  No position is read, and the match counts
-     * them as it counts any term. */
+     * common grams (common/common_grams.cc), whose works are exactly
+     * those whose positions hold the phrase, each word in the form the
+     * quotes ask for ("?": a field whose forms are not known takes any;
+     * the forms' rules need no source of their own then: a gram's tags
+     * are the forms), unquoted in any form.  No position is read: a
+     * phrase counted to 10,000 reads its grams' entries once, where its
+     * words' chunks would be walked to the end. */
     if (field == "text" && op == Xapian::Query::OP_PHRASE &&
         stems.size() == 2 && window == 2 && h->gram_words &&
         h->gram_words->count(stems[0]) && h->gram_words->count(stems[1]) &&
