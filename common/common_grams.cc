@@ -78,15 +78,19 @@ static const char *const BUILTIN[] = {
 #include "common_grams_list.inc"
 };
 
-std::string common_grams_builtin()
+const std::string &common_grams_builtin()
 {
-    std::string out;
-    for (const char *w : BUILTIN) {
-        if (!out.empty())
-            out += ' ';
-        out += w;
-    }
-    return out;
+    /* joined once: every handle's open asks for it */
+    static const std::string list = [] {
+        std::string out;
+        for (const char *w : BUILTIN) {
+            if (!out.empty())
+                out += ' ';
+            out += w;
+        }
+        return out;
+    }();
+    return list;
 }
 
 std::shared_ptr<const std::unordered_set<std::string>>

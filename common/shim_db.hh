@@ -440,7 +440,7 @@ struct ChunkTerms {
 /* Common grams (common/common_grams.cc): two listed words next to each
  * other as one boolean term.  The list every new index gets, its words
  * separated by spaces (LAYOUT_META_COMMON_GRAMS). */
-std::string common_grams_builtin();
+const std::string &common_grams_builtin();
 /* The words of a stamp (NULL for "": an index without common grams). */
 std::shared_ptr<const std::unordered_set<std::string>>
 common_grams_parse(const std::string &stamp);

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "check.h"
 #include "paperdex.h"
@@ -39,16 +40,19 @@ static inline pdx_index *check_create(const std::string &path)
     return ix;
 }
 
-/* Put a work (id, title, abstract or none, year 2020) into ix and
- * commit it. */
+/* Put a work (id, title, abstract or none, authors or none, year 2020)
+ * into ix and commit it. */
 static inline void check_put(pdx_index *ix, const char *id, const char *title,
-                             const char *abstract = nullptr)
+                             const char *abstract = nullptr,
+                             const std::vector<const char *> &authors = {})
 {
     pdx_work w;
     pdx_work_init(&w, PDX_WORK_VERSION);
     w.id = id;
     w.title = title;
     w.abstract = abstract;
+    w.authors = authors.empty() ? nullptr : authors.data();
+    w.n_authors = authors.size();
     w.year = 2020;
     check(pdx_put(ix, &w) == 0, std::string("put ") + id + ": " + pdx_errmsg(ix));
     check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));

@@ -42,16 +42,7 @@ void put_all(pdx_index *ix)
     check_put(ix, "apart", "Models and their multi-level structure",
               "Every model is a multi scale object: data, then model.");
     check_put(ix, "reversed", "Model multi", "The data model is given.");
-    pdx_work w;
-    pdx_work_init(&w, PDX_WORK_VERSION);
-    const char *const au[] = {"Data Model"};
-    w.id = "author";
-    w.title = "Alpine meadows";
-    w.authors = au;
-    w.n_authors = 1;
-    w.year = 2020;
-    check(pdx_put(ix, &w) == 0, std::string("put author: ") + pdx_errmsg(ix));
-    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+    check_put(ix, "author", "Alpine meadows", nullptr, {"Data Model"});
 }
 
 /* The works text finds, with the grams and with the positions; a failed

@@ -61,16 +61,7 @@ void put_all(pdx_index *ix)
               "Voters in the U.S. polled at 9 a.m. each day.");
     check_put(ix, "pronoun", "Let us learn", "This helps us read US scans, see Fig.U.S.");
     check_put(ix, "undotted", "Surveys", "Polls of the U.S");
-    pdx_work w;
-    pdx_work_init(&w, PDX_WORK_VERSION);
-    const char *const au[] = {"j.r.r. tolkien", "J.R. Smith"};
-    w.id = "author";
-    w.title = "Alpine meadows";
-    w.authors = au;
-    w.n_authors = 2;
-    w.year = 2020;
-    check(pdx_put(ix, &w) == 0, std::string("put author: ") + pdx_errmsg(ix));
-    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+    check_put(ix, "author", "Alpine meadows", nullptr, {"j.r.r. tolkien", "J.R. Smith"});
 }
 
 } // namespace

@@ -51,16 +51,7 @@ void put_all(pdx_index *ix)
               "An R*-tree is loaded in bulk, against an R-tree and IDA* runs.");
     check_put(ix, "qstar", "Learning the optimal value Q*",
               "The value Q* is approximated, and a*b is a product.");
-    pdx_work w;
-    pdx_work_init(&w, PDX_WORK_VERSION);
-    const char *const au[] = {"J* Doe"};
-    w.id = "author";
-    w.title = "Alpine meadows";
-    w.authors = au;
-    w.n_authors = 1;
-    w.year = 2020;
-    check(pdx_put(ix, &w) == 0, std::string("put author: ") + pdx_errmsg(ix));
-    check(pdx_commit(ix) == 0, std::string("commit: ") + pdx_errmsg(ix));
+    check_put(ix, "author", "Alpine meadows", nullptr, {"J* Doe"});
 }
 
 /* Of the first hit of text: its id, or with `explain` its explanation
