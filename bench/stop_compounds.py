@@ -35,7 +35,10 @@ WORDS = ["off-policy", "on-policy", "on-chip", "in-context", "on-device", "trade
          "one-shot", "two-stage", "all-reduce", "in-situ", "in-house", "on-demand",
          "off-the-shelf", "out-of-distribution", "state-of-the-art", "end-to-end", "up-to-date",
          "in-the-wild", "out-of-domain", "on-the-fly", "all-in-one", "out-of-the-box",
-         "out-of-sample", "out-of-vocabulary", "over-the-air", "all-to-all"]
+         "out-of-sample", "out-of-vocabulary", "over-the-air",
+         # stop words alone
+         "all-to-all", "any-to-any", "what-if", "if-then", "in-between", "once-for-all",
+         "as-is", "to-do", "on-off"]
 
 
 def split(binary, db):

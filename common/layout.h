@@ -544,6 +544,20 @@
  * until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_STOP_COMPOUNDS "paperdex.stop_compounds"
 #define LAYOUT_STOP_COMPOUNDS_JOINED "joined"
+/* Whether a hyphenated compound of stop words alone ("on-off", "to-do",
+ * "all-to-all", "one-to-one" is not: one is no stop word), its parts
+ * letters alone, is also indexed as one word, its parts joined
+ * ("onoff", "alltoall"), in the title and the abstract, at a position
+ * of its own: none of its parts is indexed, so it has no part's
+ * position to stand at, and without it the compound is nothing in the
+ * index and a search for it finds nothing.  "joined", stamped on every
+ * new index beside LAYOUT_META_STOP_COMPOUNDS (TextTerms::stop_runs,
+ * indexer/text_terms.cc; close_stop_compounds in
+ * searcher/query_parse.cc).  An index without it keeps the terms and
+ * positions it was built with, and finds nothing for such a compound,
+ * with a note, until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_STOP_RUNS "paperdex.stop_runs"
+#define LAYOUT_STOP_RUNS_JOINED "joined"
 /* Whether a run of three letters or more, each written alone and
  * separated by dots, with a lower-case letter among them ("i.i.d.",
  * "w.r.t.", "a.k.a.", "I.i.d."), is read as one word, its letters

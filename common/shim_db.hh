@@ -137,6 +137,9 @@ struct shim_db {
      * writer's rule and the query's (over shards, only when every one
      * says so) */
     bool stop_compounds = false;
+    /* And one of stop words alone, at a position of its own
+     * (LAYOUT_META_STOP_RUNS). */
+    bool stop_runs = false;
     /* A run of three letters or more written with dots between them,
      * lower-case among them ("i.i.d."), is one word, its letters joined
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the

@@ -46,7 +46,12 @@
  * one word of ("out-of-distribution", "up-to-date") is joined at that
  * word's position (TextTerms::stop_compounds): its stop words are not
  * indexed, so the one word is all that is left of it otherwise, and a
- * search for the compound would find every work that writes the word.  Lucene's
+ * search for the compound would find every work that writes the word.
+ * Where the index says so too (LAYOUT_META_STOP_RUNS), a compound of stop
+ * words alone ("on-off", "to-do", "all-to-all") is joined as well, at a
+ * position of its own, the next one, as a word of the text
+ * (TextTerms::stop_runs): none of its parts is indexed, so otherwise it
+ * leaves nothing, and a search for it finds nothing.  Lucene's
  * word_delimiter_graph filter does the same with catenate_words; Xapian's
  * TermGenerator does not, and the query parser reads "pre-trained" as a
  * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
@@ -271,12 +276,14 @@ void TextTerms::word(const std::string &prefix)
 
 /* The compound just read, joined (compound), beside its last part: its
  * stem at the position of its last part that was indexed (compound_at;
- * none when every part was a stop word), TextTerms::compounds.  The spelling
- * table does not list it, so its form is marked unlisted as any such
- * form is (form()). */
-void TextTerms::compound_word(const std::string &prefix)
+ * none when every part was a stop word), TextTerms::compounds.  With run
+ * (a compound of stop words alone, stop_runs), at the next position
+ * instead, as a word of the text, and not among joined_terms.  The
+ * spelling table does not list it, so its form is marked unlisted as any
+ * such form is (form()). */
+void TextTerms::compound_word(const std::string &prefix, bool run)
 {
-    if (!compound_at || compound.size() > max_word)
+    if ((!compound_at && !run) || compound.size() > max_word)
         return; /* no part of it indexed (stop words); or too long */
     const std::string s = stem(compound);
     if (s.empty())
@@ -284,10 +291,13 @@ void TextTerms::compound_word(const std::string &prefix)
     key.assign(prefix);
     key += s;
     if (const Term *t = find(key_hash(key)))
-        if (!t->at.empty() && t->at.back() == compound_at)
+        if (!run && !t->at.empty() && t->at.back() == compound_at)
             return; /* its last part's own stem: held there already */
-    joined_terms.push_back(key);
-    Term &t = add(compound_at);
+    /* a run is a word of its own, which no part stands beside: it counts
+     * in the work's length, and feedback may take it */
+    if (!run)
+        joined_terms.push_back(key);
+    Term &t = add(run ? ++pos : compound_at);
     if (forms) {
         std::vector<std::string> *listed = spelling;
         spelling = nullptr;
@@ -657,12 +667,17 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             if (parts == 1 && linked) {
                 compound = w;
                 compound_at = at;
+                compound_stop = is_stop(w);
             } else if (parts == 2 && (linked ? version_pair(compound, w)
                                               : joinable(compound, w))) {
+                /* two stop words ("on-off", "to-do"): stop_runs */
+                const bool run = stop_runs && !linked && compound_stop &&
+                                 is_stop(w) && letters_only(compound) &&
+                                 letters_only(w);
                 compound += w;
                 if (at)
                     compound_at = at;
-                compound_word(prefix);
+                compound_word(prefix, run);
             }
             if (stop_compounds && (linked || parts >= 2)) {
                 const bool letters = letters_only(w);
@@ -671,18 +686,23 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                     chain_kept = 0;
                     chain_at = 0;
                     chain_letters = letters;
+                    chain_stops = is_stop(w);
                 } else {
                     chain += w;
                     chain_letters = chain_letters && letters;
+                    chain_stops = chain_stops && is_stop(w);
                 }
                 if (at) {
                     chain_kept++;
                     chain_at = at;
                 }
-                if (!linked && parts >= 3 && chain_kept == 1 && chain_letters) {
+                /* one word kept ("out-of-distribution"), or none, all
+                 * stop words ("all-to-all": stop_runs) */
+                const bool run = stop_runs && chain_kept == 0 && chain_stops;
+                if (!linked && parts >= 3 && (chain_kept == 1 || run) && chain_letters) {
                     compound.swap(chain);
                     compound_at = chain_at;
-                    compound_word(prefix);
+                    compound_word(prefix, run);
                 }
             }
         }

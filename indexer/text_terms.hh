@@ -105,10 +105,18 @@ class TextTerms {
      * two parts: its stop words are not indexed, so without it the
      * compound is that one word in the index ("distribution"), and a
      * search for it finds every work that writes the word.  A run of
-     * stop words alone ("all-to-all") has no position to stand at and is
-     * not joined; nor is a run keeping two words or more
-     * ("state-of-the-art", "end-to-end"), whose phrase finds it. */
+     * stop words alone ("all-to-all") is joined only with stop_runs; a
+     * run keeping two words or more ("state-of-the-art", "end-to-end"),
+     * whose phrase finds it, never is. */
     bool stop_compounds = false;
+    /* When set with stop_compounds (the index's LAYOUT_META_STOP_RUNS), a
+     * compound of stop words alone, two parts or more, each letters
+     * alone ("on-off", "to-do", "all-to-all"), is its parts joined
+     * ("onoff", "alltoall") at a position of its own, the next one, as
+     * a word of the text: no part of it is indexed, so there is no
+     * part's position for it to stand at, and without it the compound
+     * leaves nothing in the index. */
+    bool stop_runs = false;
 
     /* When set (the index's LAYOUT_META_DOTTED), a run of three ASCII
      * letters or more, each alone and separated by single dots, with a
@@ -130,8 +138,9 @@ class TextTerms {
      * apart ("e.g." the letters e and g).  Unset, they are read so. */
     bool dotted_pairs = false;
 
-    /* The joined words the work was given (compounds), as the terms
-     * they are (prefix and stem), in the order read; a term may repeat.
+    /* The joined words the work was given (compounds; not a run of stop
+     * words, stop_runs, which is a word of its own), as the terms they
+     * are (prefix and stem), in the order read; a term may repeat.
      * Cleared by clear(). */
     std::vector<std::string> joined_terms;
 
@@ -159,7 +168,7 @@ class TextTerms {
 
   private:
     void word(const std::string &prefix);
-    void compound_word(const std::string &prefix);
+    void compound_word(const std::string &prefix, bool run = false);
     void read(const char *text, size_t n, const std::string &prefix);
     void form(Term &t, const std::string &s);
     void form_of(const std::string &prefix);
@@ -204,6 +213,8 @@ class TextTerms {
     unsigned chain_kept = 0;
     Xapian::termpos chain_at = 0;
     bool chain_letters = false;
+    bool chain_stops = false;      /* and whether each was a stop word */
+    bool compound_stop = false;    /* whether a compound's first part is */
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */

@@ -2693,9 +2693,13 @@ static void stopped_note(std::string &note, const std::string &shown,
  * "off-policy" (210 works of the arXiv 101k write it) found the 6,473
  * that write policy, and "out-of-distribution" (1,417) the 7,676 that
  * write distribution.  Quoted too: the closed word stands at its last
- * kept part's position.  A compound its stop words leave one word of
+ * kept part's position.  A compound of stop words alone ("on-off",
+ * "to-do", "all-to-all") is the closed word too, in an index that joins
+ * those (LAYOUT_META_STOP_RUNS), where it stands at a position of its
+ * own.  A compound its stop words leave one word of
  * and that is not so closed (an older index, or no work writes it) is
- * searched as that word and gets a note in `note`.  A compound is a
+ * searched as that word and gets a note in `note`; one of stop words
+ * alone is then nothing, which the query's note says.  A compound is a
  * run of words of letters joined by single hyphens or slashes, with no
  * word character or hyphen on either side; filters' values are left
  * alone. */
@@ -2741,7 +2745,8 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
             std::vector<std::string> stopped, kept;
             for (const std::string &w : parts)
                 (h->stopper(w) ? stopped : kept).push_back(w);
-            if (!slashed && kept.size() == 1 && closed_held(h, parts)) {
+            if (!slashed && (kept.size() == 1 || (kept.empty() && h->stop_runs)) &&
+                closed_held(h, parts)) {
                 for (const std::string &w : parts)
                     out += w;
                 i = e;

@@ -21,11 +21,17 @@
  *  - a compound of three parts or more that stop words leave one word
  *    of ("out-of-distribution", "up-to-date", "off-the-shelf") is joined
  *    too, in an index stamped paperdex.stop_compounds, and the closed
- *    word is what a query of the compound finds; one of stop words alone
- *    ("all-to-all") or keeping two words ("end-to-end") is not;
+ *    word is what a query of the compound finds; one keeping two words
+ *    ("end-to-end") is not;
+ *  - a compound of stop words alone ("all-to-all", "on-off", "to-do")
+ *    is joined too, at a position of its own, in an index stamped
+ *    paperdex.stop_runs: the compound finds the works that write it,
+ *    alone, in the title and in a quoted phrase with the next word, and
+ *    the joined word counts in the work's length as a word of its own;
  *  - an index without the stamps (as an older paperdex wrote it) keeps
  *    the rules it was built with: its writer joins nothing, and a query
- *    reads such a compound as its one word.
+ *    reads such a compound as its one word, and one of stop words alone
+ *    as nothing.
  *
  * usage: test_compounds WORK_DIR
  */
@@ -33,6 +39,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -67,6 +74,13 @@ Xapian::termcount length_of(const std::string &path, const char *id)
     return p == db.postlist_end(std::string(LAYOUT_P_ID) + id) ? 0 : db.get_doclength(*p);
 }
 
+/* The work "g", compounds of stop words alone in the title and the
+ * abstract. */
+void put_g(pdx_index *ix)
+{
+    check_put(ix, "g", "All-to-all collectives", "On-off keying and to-do lists.");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -86,6 +100,9 @@ int main(int argc, char **argv)
               "Up-to-date and off-the-shelf models, all-to-all and end-to-end.");
     check_put(ix, "f", "A distribution of models", "Out of distribution, up to a date, "
                                                    "on the shelf.");
+    put_g(ix);
+    /* the words of g apart, and all-to-all's neighbours side by side */
+    check_put(ix, "h", "All collectives to all", "On and off, keying; to do lists.");
     pdx_close(ix);
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
@@ -93,13 +110,19 @@ int main(int argc, char **argv)
     check(Xapian::Database(path).get_metadata(LAYOUT_META_STOP_COMPOUNDS) ==
               LAYOUT_STOP_COMPOUNDS_JOINED,
           "a new index is stamped for compounds of stop words");
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_STOP_RUNS) ==
+              LAYOUT_STOP_RUNS_JOINED,
+          "a new index is stamped for compounds of stop words alone");
+    /* of stop words alone: joined, in the title and the abstract */
+    for (const char *t : {"alltoal", "Salltoal", "onoff", "todo"})
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
     /* three parts or more that stop words leave one word of: joined */
     for (const char *t : {"Soutofdistribut", "outofdistribut", "uptod", "offtheshelf"})
         check(check_has_term(path, t), std::string("a new index holds ") + t);
     {
-        /* none of stop words alone, nor of two words kept */
+        /* none of two words kept */
         Xapian::Database db(path);
-        for (const char *p : {"allto", "endtoend", "outofdistributiondetect"})
+        for (const char *p : {"endtoend", "outofdistributiondetect"})
             check(db.allterms_begin(p) == db.allterms_end(p),
                   std::string("a new index holds no term beginning ") + p);
     }
@@ -140,6 +163,26 @@ int main(int argc, char **argv)
         const std::set<std::string> got = check_ids(ix, q);
         check(got == std::set<std::string>{"e"}, std::string(q) + " finds e: " + check_show(got));
     }
+    for (const char *q : {"all-to-all", "title:all-to-all", "\"all-to-all collectives\"",
+                          "\"All-to-all\"", "alltoall"}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        const std::set<std::string> want =
+            !strncmp(q, "title:", 6) || strchr(q, ' ') ? std::set<std::string>{"g"}
+                                                      : std::set<std::string>{"e", "g"};
+        check(got == want, std::string(q) + " finds " + check_show(want) + ": " + check_show(got));
+    }
+    for (const char *q : {"on-off", "\"on-off keying\"", "to-do", "\"to-do lists\""}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == std::set<std::string>{"g"}, std::string(q) + " finds g: " + check_show(got));
+    }
+    /* the joined word stands between its neighbours, which are then
+     * not side by side: "keying and to-do lists" is not "keying lists",
+     * where h's "keying; to do lists" (stop words, which take no
+     * position) is */
+    {
+        const std::set<std::string> got = check_ids(ix, "\"keying lists\"");
+        check(got == std::set<std::string>{"h"}, "\"keying lists\" finds h: " + check_show(got));
+    }
     std::set<std::string> got;
     pdx_close(ix);
 
@@ -153,21 +196,32 @@ int main(int argc, char **argv)
     check_unstamp(plain, LAYOUT_META_COMPOUNDS);
     check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE) == 0, "open plain");
     put_a(ix);
+    put_g(ix);
     pdx_close(ix);
     check(!check_has_term(plain, "pretrain"), "the plain index joins nothing");
     const Xapian::termcount joined_len = length_of(path, "a"), plain_len = length_of(plain, "a");
     check(joined_len > 0 && joined_len == plain_len,
           "a's length: " + std::to_string(joined_len) + " joined, " +
               std::to_string(plain_len) + " plain");
+    check(!check_has_term(plain, "onoff"), "the plain index joins no stop words");
+    const Xapian::termcount g_joined = length_of(path, "g"), g_plain = length_of(plain, "g");
+    /* but a compound of stop words alone is a word where nothing was:
+     * it counts as one, in the title 1 + TITLE_WDF (its S term and the
+     * default field's), in the abstract 2 (its wdf and the pad's) */
+    check(g_plain > 0 && g_joined == g_plain + (1 + LAYOUT_TITLE_WDF) + 2 * 2,
+          "g's length: " + std::to_string(g_joined) + " joined, " + std::to_string(g_plain) +
+              " plain");
 
     /* The same index as an older paperdex left it: no stamp.  Its next
      * work is written by the older rule. */
     check_unstamp(path, LAYOUT_META_COMPOUNDS);
     check_unstamp(path, LAYOUT_META_STOP_COMPOUNDS);
+    check_unstamp(path, LAYOUT_META_STOP_RUNS);
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    check_put(ix, "d", "Multi-task heads", "Out-of-the-box.");
+    check_put(ix, "d", "Multi-task heads", "Out-of-the-box, in-out.");
     pdx_close(ix);
     check(!check_has_term(path, "outofthebox"), "an older index's writer joins no stop words");
+    check(!check_has_term(path, "inout"), "nor stop words alone");
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS).empty(),
           "a writer leaves an older index unstamped");
     check(!check_has_term(path, "multitask"), "an older index's writer joins nothing");
@@ -180,6 +234,9 @@ int main(int argc, char **argv)
     got = check_ids(ix, "out-of-distribution");
     check(got == (std::set<std::string>{"e", "f"}),
           "out-of-distribution in an older index is distribution: " + check_show(got));
+    /* and one of stop words alone as nothing, as it was built */
+    got = check_ids(ix, "on-off");
+    check(got.empty(), "on-off in an older index is nothing: " + check_show(got));
     pdx_close(ix);
     return check_finish(work);
 }
