@@ -667,17 +667,16 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             if (parts == 1 && linked) {
                 compound = w;
                 compound_at = at;
-                compound_stop = is_stop(w);
             } else if (parts == 2 && (linked ? version_pair(compound, w)
                                               : joinable(compound, w))) {
-                /* two stop words ("on-off", "to-do"): stop_runs */
-                const bool run = stop_runs && !linked && compound_stop &&
-                                 is_stop(w) && letters_only(compound) &&
-                                 letters_only(w);
                 compound += w;
                 if (at)
                     compound_at = at;
-                compound_word(prefix, run);
+                /* two stop words ("on-off", "to-do"): neither part
+                 * indexed, letters alone (a part too long to index
+                 * makes the joined word too long too) */
+                compound_word(prefix, stop_runs && !linked && !compound_at &&
+                                          letters_only(compound));
             }
             if (stop_compounds && (linked || parts >= 2)) {
                 const bool letters = letters_only(w);
@@ -686,19 +685,18 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                     chain_kept = 0;
                     chain_at = 0;
                     chain_letters = letters;
-                    chain_stops = is_stop(w);
                 } else {
                     chain += w;
                     chain_letters = chain_letters && letters;
-                    chain_stops = chain_stops && is_stop(w);
                 }
                 if (at) {
                     chain_kept++;
                     chain_at = at;
                 }
-                /* one word kept ("out-of-distribution"), or none, all
-                 * stop words ("all-to-all": stop_runs) */
-                const bool run = stop_runs && chain_kept == 0 && chain_stops;
+                /* one word kept ("out-of-distribution"), or none: all
+                 * stop words ("all-to-all": stop_runs; a part of letters
+                 * too long to index makes the joined word too long) */
+                const bool run = stop_runs && chain_kept == 0;
                 if (!linked && parts >= 3 && (chain_kept == 1 || run) && chain_letters) {
                     compound.swap(chain);
                     compound_at = chain_at;

@@ -213,8 +213,6 @@ class TextTerms {
     unsigned chain_kept = 0;
     Xapian::termpos chain_at = 0;
     bool chain_letters = false;
-    bool chain_stops = false;      /* and whether each was a stop word */
-    bool compound_stop = false;    /* whether a compound's first part is */
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */
