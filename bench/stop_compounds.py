@@ -8,7 +8,8 @@ CORPUS is an arXiv snapshot (../shared/data/arxiv-101k.jsonl.gz), DB an
 index of it.  For each compound of the list (one part or more a stop
 word, which the index does not hold), prints the works whose title or
 abstract write it (a scan: the parts joined by a hyphen or by nothing,
-any case) beside `paperdex search --exact --limit 0` of each binary.
+any case; a pair joined by a slash as written, not in a run of slashes)
+beside `paperdex search --exact --limit 0` of each binary.
 The search is stemmed (follow-up finds follow-ups), the scan is not.
 A binary written BINARY:DIR searches the index DIR instead of DB (an
 index built by that binary, when the binaries build different terms).
@@ -38,7 +39,10 @@ WORDS = ["off-policy", "on-policy", "on-chip", "in-context", "on-device", "trade
          "out-of-sample", "out-of-vocabulary", "over-the-air",
          # stop words alone
          "all-to-all", "any-to-any", "what-if", "if-then", "in-between", "once-for-all",
-         "as-is", "to-do", "on-off"]
+         "as-is", "to-do", "on-off",
+         # pairs joined by a slash, a stop word in them
+         "A/B", "I/O", "and/or", "yes/no", "on/off", "I/Q", "Q/A", "before/after",
+         "with/without", "in/out", "up/down"]
 
 
 def split(binary, db):
@@ -117,6 +121,9 @@ def main():
         sys.exit(__doc__)
     corpus, db, binaries = sys.argv[1], sys.argv[2], sys.argv[3:]
     pats = {w: re.compile(r"\b" + re.escape(w).replace(r"\-", "-?") + r"\b", re.I) for w in WORDS}
+    # a slashed pair as written, not in a run of slashes (a/b/c)
+    pats.update({w: re.compile(r"(?<![\w/])" + re.escape(w) + r"(?![\w]|/\w)", re.I)
+                 for w in WORDS if "/" in w})
     scan = dict.fromkeys(WORDS, 0)
     with gzip.open(corpus, "rt", encoding="utf-8") as f:
         for line in f:

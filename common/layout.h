@@ -558,6 +558,24 @@
  * with a note, until it is rebuilt (`paperdex index --full`). */
 #define LAYOUT_META_STOP_RUNS "paperdex.stop_runs"
 #define LAYOUT_STOP_RUNS_JOINED "joined"
+/* Whether a pair of words joined by a slash, one of them a stop word or
+ * both ("A/B", "I/O", "and/or", "yes/no", "on/off"), each part a-z
+ * alone, the pair neither part of a longer run of slashes, is also
+ * indexed as one word, its parts joined by an underscore ("a_b", "i_o",
+ * "and_or"), in the title and the abstract: at the position of its part
+ * that is indexed, or, of stop words alone, at a position of its own.
+ * Joined without a mark it would be a word of its own ("ab" of "ab
+ * initio", "io"), and apart its stop word is not indexed, so "A/B" was
+ * the letter b, which thousands of works hold.  The underscore is a
+ * word's character to Xapian's query parser and to the writer alike, so
+ * the query's closed pair is one word there too.  "joined", stamped on
+ * every new index (TextTerms::slash_pairs, indexer/text_terms.cc;
+ * close_stop_compounds in searcher/query_parse.cc).  An index without it
+ * keeps the terms and positions it was built with, and searches such a
+ * pair as its other word with a note, until it is rebuilt (`paperdex
+ * index --full`). */
+#define LAYOUT_META_SLASH_PAIRS "paperdex.slash_pairs"
+#define LAYOUT_SLASH_PAIRS_JOINED "joined"
 /* Whether a run of three letters or more, each written alone and
  * separated by dots, with a lower-case letter among them ("i.i.d.",
  * "w.r.t.", "a.k.a.", "I.i.d."), is read as one word, its letters

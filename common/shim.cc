@@ -442,7 +442,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * letter with a star is a word (LAYOUT_META_STARS); whether it joins
  * compounds that stop words leave one word of
  * (LAYOUT_META_STOP_COMPOUNDS), and those of stop words alone
- * (LAYOUT_META_STOP_RUNS); whether it reads letters written with
+ * (LAYOUT_META_STOP_RUNS), and pairs joined by a slash with a stop word
+ * in them (LAYOUT_META_SLASH_PAIRS); whether it reads letters written with
  * dots between them as one word (LAYOUT_META_DOTTED), and two letters
  * with a dot between as a word that keeps it (LAYOUT_META_DOTTED_PAIRS);
  * whether works hold their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
@@ -473,6 +474,8 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                         LAYOUT_STOP_COMPOUNDS_JOINED;
     h->stop_runs = read_stamp(h, docs, LAYOUT_META_STOP_RUNS,
                               LAYOUT_STOP_RUNS_JOINED) == LAYOUT_STOP_RUNS_JOINED;
+    h->slash_pairs = read_stamp(h, docs, LAYOUT_META_SLASH_PAIRS,
+                                LAYOUT_SLASH_PAIRS_JOINED) == LAYOUT_SLASH_PAIRS_JOINED;
     h->dotted = read_stamp(h, docs, LAYOUT_META_DOTTED, LAYOUT_DOTTED_LETTERS) ==
                 LAYOUT_DOTTED_LETTERS;
     h->dotted_pairs = read_stamp(h, docs, LAYOUT_META_DOTTED_PAIRS,
@@ -878,6 +881,7 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
         h->stars = h->stars && other->stars;
         h->stop_compounds = h->stop_compounds && other->stop_compounds;
         h->stop_runs = h->stop_runs && other->stop_runs;
+        h->slash_pairs = h->slash_pairs && other->slash_pairs;
         h->dotted = h->dotted && other->dotted;
         h->dotted_pairs = h->dotted_pairs && other->dotted_pairs;
         h->first_author = h->first_author && other->first_author;

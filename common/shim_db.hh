@@ -140,6 +140,10 @@ struct shim_db {
     /* And one of stop words alone, at a position of its own
      * (LAYOUT_META_STOP_RUNS). */
     bool stop_runs = false;
+    /* A pair joined by a slash, a stop word in it ("A/B", "and/or"),
+     * is one word, its parts joined by an underscore
+     * (LAYOUT_META_SLASH_PAIRS). */
+    bool slash_pairs = false;
     /* A run of three letters or more written with dots between them,
      * lower-case among them ("i.i.d."), is one word, its letters joined
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the

@@ -398,6 +398,7 @@ struct Writer : Side {
         tt.stars = btt.stars = h->stars;
         tt.stop_compounds = btt.stop_compounds = h->compounds_joined && h->stop_compounds;
         tt.stop_runs = btt.stop_runs = tt.stop_compounds && h->stop_runs;
+        tt.slash_pairs = btt.slash_pairs = h->compounds_joined && h->slash_pairs;
         tt.dotted = btt.dotted = h->dotted;
         tt.dotted_pairs = btt.dotted_pairs = h->dotted_pairs;
         /* A shard of a --jobs build writes the namespace its run gave

@@ -57,6 +57,17 @@
  * phrase, which searcher/query_parse.cc ("Variants") ORs with the closed
  * word.
  *
+ * And where the index says so (LAYOUT_META_SLASH_PAIRS), a pair of words
+ * joined by a slash with a stop word in it ("A/B", "I/O", "and/or",
+ * "yes/no") is also indexed as one word, its parts joined by an
+ * underscore ("a_b"), at its other part's position, or of stop words
+ * alone at a position of its own (TextTerms::slash_pairs): apart, "A/B"
+ * is the letter b in the index and "and/or" nothing.  An underscore
+ * rather than nothing between them, since "ab" and "io" are words of
+ * their own ("ab initio"); Xapian's query parser reads it as a word's
+ * character, so the query's pair is one word as well.  Other pairs
+ * ("TCP/IP", "encoder/decoder") are their words, found as a phrase.
+ *
  * Another, in an index that says so (LAYOUT_META_STARS): a letter
  * written alone with a star after it ("A*", "Q*", "C*-algebra") is the
  * word a* (TextTerms::stars), which TermGenerator reads as the letter
@@ -308,6 +319,38 @@ void TextTerms::compound_word(const std::string &prefix, bool run)
     }
 }
 
+/* A pair joined by a slash ("A/B", "and/or"; slash_pairs), its second
+ * part just read (w, at its position `at`, 0 when not indexed) and its
+ * first kept (slash_first, slash_at): when both parts are a-z alone and
+ * one of them is a stop word, the pair joined by an underscore ("a_b")
+ * is indexed as a compound of two is, at its indexed part's position, or
+ * of stop words alone at a position of its own (compound_word).  The
+ * hyphens' compound in the making is kept aside meanwhile. */
+void TextTerms::slash_word(const std::string &prefix, Xapian::termpos at)
+{
+    auto az = [](const std::string &p) {
+        return !p.empty() && std::all_of(p.begin(), p.end(),
+                                         [](char c) { return c >= 'a' && c <= 'z'; });
+    };
+    if (!az(slash_first) || !az(w) || !(is_stop(slash_first) || is_stop(w)))
+        return;
+    std::string pair = slash_first + "_" + w;
+    const Xapian::termpos kept_at = compound_at;
+    compound.swap(pair);
+    compound_at = at ? at : slash_at;
+    compound_word(prefix, compound_at == 0);
+    compound.swap(pair);
+    compound_at = kept_at;
+}
+
+/* Does a slash at it join the word before it to a word after it (no
+ * space between)? */
+static bool slash_joins(const char *it, const char *end)
+{
+    size_t len;
+    return it != end && *it == '/' && it + 1 != end && wordchar(decode(it + 1, end, &len)) != 0;
+}
+
 /* Does a hyphen at it join the word before it to a word after it (no
  * space between: text_compound_hyphen)? */
 static bool hyphen_joins(const char *it, const char *end)
@@ -539,6 +582,10 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
     const bool dotted_field = dotted && prefix != LAYOUT_P_AUTHOR;
     bool linked = false, starred_before = false;
     size_t parts = 0;
+    /* A run of words joined by slashes (slash_pairs): whether the word
+     * read continues one, and how many parts it has so far. */
+    bool slashed = false;
+    size_t slash_parts = 0;
     while (true) {
         /* To the start of the next word. */
         while (true) {
@@ -701,6 +748,16 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                     compound.swap(chain);
                     compound_at = chain_at;
                     compound_word(prefix, run);
+                }
+            }
+            if (slash_pairs) {
+                slash_parts = slashed ? slash_parts + 1 : 1;
+                slashed = slash_joins(it, end);
+                if (slash_parts == 1 && slashed) {
+                    slash_first = w;
+                    slash_at = at;
+                } else if (slash_parts == 2 && !slashed) {
+                    slash_word(prefix, at);
                 }
             }
         }

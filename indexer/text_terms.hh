@@ -117,6 +117,16 @@ class TextTerms {
      * part's position for it to stand at, and without it the compound
      * leaves nothing in the index. */
     bool stop_runs = false;
+    /* When set with compounds (the index's LAYOUT_META_SLASH_PAIRS), a
+     * pair of words joined by one slash ("A/B", "I/O", "and/or"), each
+     * part a-z alone, one of them a stop word or both, neither a slash
+     * before the first nor one after the second, is also its parts
+     * joined by an underscore ("a_b", "and_or"): at the position of its
+     * part that is indexed, as a compound of two stands at its last
+     * part's, or, both parts stop words, at a position of its own, as a
+     * run of stop words does (stop_runs).  Unset, "A/B" is the letter b
+     * alone in the index, and "and/or" nothing. */
+    bool slash_pairs = false;
 
     /* When set (the index's LAYOUT_META_DOTTED), a run of three ASCII
      * letters or more, each alone and separated by single dots, with a
@@ -169,6 +179,7 @@ class TextTerms {
   private:
     void word(const std::string &prefix);
     void compound_word(const std::string &prefix, bool run = false);
+    void slash_word(const std::string &prefix, Xapian::termpos at);
     void read(const char *text, size_t n, const std::string &prefix);
     void form(Term &t, const std::string &s);
     void form_of(const std::string &prefix);
@@ -213,6 +224,10 @@ class TextTerms {
     unsigned chain_kept = 0;
     Xapian::termpos chain_at = 0;
     bool chain_letters = false;
+    /* A pair joined by a slash (slash_pairs): its first part and that
+     * part's position (0: a stop word). */
+    std::string slash_first;
+    Xapian::termpos slash_at = 0;
     std::string joined;            /* a field with its TeX scripts joined */
     std::string key;               /* prefix + stem */
     std::vector<Term> terms;       /* [0, used) this work's */

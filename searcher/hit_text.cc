@@ -455,6 +455,25 @@ static std::vector<Match> matched_words(shim_db *h, const std::string &text,
                 continue;
             }
         }
+        /* A pair joined by a slash with a stop word in it ("A/B",
+         * "and/or"), where the index reads it as one word, its parts
+         * joined by an underscore (LAYOUT_META_SLASH_PAIRS): marked whole
+         * when that word is asked (not in a run of slashes, "a/b/c"). */
+        if (h->slash_pairs && i + 1 < words.size() && text[w.end] == '/' &&
+            words[i + 1].start == w.end + 1 && !(w.start > 0 && text[w.start - 1] == '/') &&
+            !(words[i + 1].end < text.size() && text[words[i + 1].end] == '/' &&
+              word_after(text, words[i + 1].end + 1))) {
+            const std::string joined =
+                fold_word(text.substr(w.start, w.end - w.start)) + "_" +
+                fold_word(text.substr(words[i + 1].start, words[i + 1].end - words[i + 1].start));
+            auto it = starts.count(joined.substr(0, 2)) ? weight.find(h->stem(joined))
+                                                        : weight.end();
+            if (it != weight.end()) {
+                matches.push_back(Match{Word{w.start, words[i + 1].end}, &it->first, it->second});
+                i++;
+                continue;
+            }
+        }
         if (!h->cjk_ngram) {
             word(w.start, w.end);
             continue;

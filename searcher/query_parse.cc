@@ -2669,6 +2669,78 @@ static bool closed_held(shim_db *h, const std::vector<std::string> &parts)
            h->db.get_termfreq(h->stem(closed)) > 0;
 }
 
+/* Whether the index holds the pair a/b joined by a slash as its one word
+ * "a_b" (LAYOUT_META_SLASH_PAIRS, indexer/text_terms.cc), and some work
+ * writes it. */
+static bool slash_held(shim_db *h, const std::string &a, const std::string &b)
+{
+    return h->slash_pairs && h->db.get_termfreq(h->stem(a + "_" + b)) > 0;
+}
+
+/* Of words that are stop words alone, as a query writes them apart
+ * ("to do", "and or"): " (to-do finds the works that write it so)" when
+ * the index holds them joined as a pair with a slash ("and/or") or as a
+ * hyphenated compound ("to-do", LAYOUT_META_STOP_RUNS) and some work
+ * writes that, else "". */
+static std::string joined_hint(shim_db *h, const std::vector<std::string> &ws)
+{
+    if (ws.size() < 2)
+        return "";
+    for (const std::string &w : ws)
+        if (w.empty() || !h->stopper(w) ||
+            !std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+            return "";
+    /* Whether one of the first works holding `term` writes `written` in
+     * its title or abstract (any case, apart: no letter, digit, hyphen
+     * or slash on either side): the
+     * closed word of a hyphenated compound is also what a work writes
+     * closed ("ofthe", a space lost), and the hint names only what
+     * some work writes. */
+    auto written_in = [h](const std::string &term, const std::string &written) {
+        size_t seen = 0;
+        for (Xapian::PostingIterator p = h->db.postlist_begin(term);
+             p != h->db.postlist_end(term) && seen < 20; ++p, ++seen) {
+            cJSON *o = nullptr;
+            const std::string data = stored_record(h, h->db.get_document(*p));
+            o = cJSON_ParseWithLength(data.data(), data.size());
+            std::string text;
+            for (const char *f : {"title", "abstract"}) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f);
+                if (cJSON_IsString(v))
+                    (text += v->valuestring) += ' ';
+            }
+            cJSON_Delete(o);
+            std::transform(text.begin(), text.end(), text.begin(),
+                           [](unsigned char c) { return static_cast<char>(tolower(c)); });
+            /* not inside a longer compound ("out-of-the-box") */
+            auto apart = [](char c) {
+                return !isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '/';
+            };
+            for (size_t at = text.find(written); at != std::string::npos;
+                 at = text.find(written, at + 1))
+                if ((at == 0 || apart(text[at - 1])) && apart(text[at + written.size()]))
+                    return true;
+        }
+        return false;
+    };
+    std::string slashed, hyphenated, closed;
+    for (const std::string &w : ws) {
+        hyphenated += (hyphenated.empty() ? "" : "-") + w;
+        closed += w;
+    }
+    std::vector<std::string> forms;
+    if (ws.size() == 2 && slash_held(h, ws[0], ws[1]) &&
+        written_in(h->stem(ws[0] + "_" + ws[1]), ws[0] + "/" + ws[1]))
+        forms.push_back(ws[0] + "/" + ws[1]);
+    if (h->stop_runs && closed_held(h, ws) && written_in(h->stem(closed), hyphenated))
+        forms.push_back(hyphenated);
+    if (forms.empty())
+        return "";
+    if (forms.size() == 1)
+        return " (" + forms[0] + " finds the works that write it so)";
+    return " (" + forms[0] + " and " + forms[1] + " find the works that write them so)";
+}
+
 /* Appends to `note` that `shown` was searched as its one kept word, its
  * `stopped` words not being indexed. */
 static void stopped_note(std::string &note, const std::string &shown,
@@ -2682,9 +2754,11 @@ static void stopped_note(std::string &note, const std::string &shown,
 }
 
 /* Compounds with stop words, which are not indexed: read as a phrase, a
- * compound keeps only its other words (and so does a pair joined by a
- * slash: "A/B" is b, "I/O" o, which only the note can say: the index
- * joins no slashed pair).  A compound its stop words leave one word of
+ * compound keeps only its other words.  A pair joined by a slash with a
+ * stop word in it ("A/B", "I/O", "and/or") is the one word its parts
+ * joined by an underscore make ("a_b") in an index that joins those
+ * (LAYOUT_META_SLASH_PAIRS) when works hold it; elsewhere "A/B" is b and
+ * "I/O" o, which only the note can say.  A compound its stop words leave one word of
  * becomes the closed word the index joins it into (indexer/text_terms.cc)
  * when works hold that: one of two words ("off-policy", "on-chip",
  * "in-context") in an index that joins compounds, one of three or more
@@ -2752,6 +2826,12 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
                 i = e;
                 continue;
             }
+            if (slashed && parts.size() == 2 && !stopped.empty() &&
+                slash_held(h, parts[0], parts[1])) {
+                out += parts[0] + "_" + parts[1];
+                i = e;
+                continue;
+            }
             if (kept.size() == 1)
                 stopped_note(note, text.substr(i, e - i), kept[0], stopped);
         }
@@ -2804,6 +2884,21 @@ static void stop_phrase_note(shim_db *h, const std::string &text, std::string &n
         std::vector<std::string> stopped, kept;
         for (const std::string &w : ws)
             (h->stopper(w) ? stopped : kept).push_back(w);
+        if (kept.empty()) {
+            /* stop words alone: the phrase is nothing (a query of
+             * nothing else gets the note of only_stop_words instead) */
+            std::string phrase, list;
+            std::set<std::string> seen;
+            for (const std::string &w : ws) {
+                phrase += (phrase.empty() ? "" : " ") + w;
+                if (seen.insert(w).second)
+                    list += (list.empty() ? "" : ", ") + w;
+            }
+            note += std::string(note.empty() ? "" : "; ") + "\"" + phrase +
+                    "\" was left out: its words (" + list +
+                    ") are stop words, which are not indexed" + joined_hint(h, ws);
+            continue;
+        }
         if (kept.size() != 1)
             continue;
         std::string phrase, hyphenated;
@@ -2915,6 +3010,7 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
         /* named as the query writes them ("any", not its stem "ani") */
         std::string written;
         std::set<std::string> seen;
+        std::vector<std::string> seq; /* every word, in order */
         for (size_t i = 0; i < split.size();) {
             size_t e = i;
             while (e < split.size() && (isalpha(static_cast<unsigned char>(split[e])) ||
@@ -2925,12 +3021,13 @@ Xapian::Query parse_query(shim_db *h, const std::string &raw, bool lenient,
                 continue;
             }
             const std::string w = split.substr(i, e - i);
+            seq.push_back(w);
             if (h->stopper(w) && seen.insert(w).second)
                 written += (written.empty() ? "" : ", ") + w;
             i = e;
         }
         note = "the query is only stop words (" + (written.empty() ? stopped : written) +
-               "), which are not indexed: nothing was searched";
+               "), which are not indexed: nothing was searched" + joined_hint(h, seq);
         return Xapian::Query::MatchNothing;
     }
     bool dropped = false;

@@ -28,6 +28,13 @@
  *    paperdex.stop_runs: the compound finds the works that write it,
  *    alone, in the title and in a quoted phrase with the next word, and
  *    the joined word counts in the work's length as a word of its own;
+ *  - a pair joined by a slash with a stop word in it ("A/B", "I/O",
+ *    "and/or") is one word, its parts joined by an underscore, in an
+ *    index stamped paperdex.slash_pairs: the pair finds the works that
+ *    write it, not those holding its other word alone (the letter b),
+ *    alone, in the title and in a quoted phrase; a run of slashes
+ *    ("c/a/b") and a pair without a stop word ("TCP/IP") are not joined;
+ *    the pair of stop words alone counts in the length as a word;
  *  - an index without the stamps (as an older paperdex wrote it) keeps
  *    the rules it was built with: its writer joins nothing, and a query
  *    reads such a compound as its one word, and one of stop words alone
@@ -43,6 +50,7 @@
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "layout.h"
 #include "api_checks.hh"
@@ -81,6 +89,17 @@ void put_g(pdx_index *ix)
     check_put(ix, "g", "All-to-all collectives", "On-off keying and to-do lists.");
 }
 
+/* The works "s" and "t": pairs joined by slashes, and the letters
+ * alone. */
+void put_s(pdx_index *ix)
+{
+    check_put(ix, "s", "A/B testing at scale", "I/O costs and/or latency of TCP/IP.");
+}
+void put_t(pdx_index *ix)
+{
+    check_put(ix, "t", "The letter b", "Let b and o be constants, ab initio, c/a/b runs ofthe.");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -103,7 +122,15 @@ int main(int argc, char **argv)
     put_g(ix);
     /* the words of g apart, and all-to-all's neighbours side by side */
     check_put(ix, "h", "All collectives to all", "On and off, keying; to do lists.");
+    put_s(ix);
+    put_t(ix);
     pdx_close(ix);
+    check(Xapian::Database(path).get_metadata(LAYOUT_META_SLASH_PAIRS) ==
+              LAYOUT_SLASH_PAIRS_JOINED,
+          "a new index is stamped for pairs joined by a slash");
+    for (const char *t : {"a_b", "Sa_b", "i_o", "and_or"})
+        check(check_has_term(path, t), std::string("a new index holds ") + t);
+    check(!check_has_term(path, "tcp_ip"), "a pair without a stop word is not joined");
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS) ==
               LAYOUT_COMPOUNDS_JOINED,
           "a new index is stamped");
@@ -183,6 +210,38 @@ int main(int argc, char **argv)
         const std::set<std::string> got = check_ids(ix, "\"keying lists\"");
         check(got == std::set<std::string>{"h"}, "\"keying lists\" finds h: " + check_show(got));
     }
+    /* a pair joined by a slash finds the works that write it, not every
+     * work holding its other word (the letter b, o) */
+    for (const char *q : {"A/B", "title:A/B", "\"A/B testing\"", "I/O", "\"I/O costs\"",
+                          "and/or", "a_b"}) {
+        const std::set<std::string> got = check_ids(ix, q);
+        check(got == std::set<std::string>{"s"}, std::string(q) + " finds s: " + check_show(got));
+    }
+    {
+        const std::set<std::string> got = check_ids(ix, "b");
+        check(got == (std::set<std::string>{"s", "t"}), "b finds s and t: " + check_show(got));
+    }
+    /* stop words written apart: the note names the joined forms some
+     * work writes, and a quoted phrase of them beside other words is
+     * said to be left out */
+    for (const auto &qn : {std::make_pair("\"on off\"", "(on-off finds the works that write it so)"),
+                           std::make_pair("and or", "(and/or finds the works that write it so)"),
+                           std::make_pair("\"all to all\" collectives",
+                                          "\"all to all\" was left out: its words (all, to) are "
+                                          "stop words, which are not indexed (all-to-all finds")}) {
+        const std::string note = check_note(ix, qn.first);
+        check(note.find(qn.second) != std::string::npos,
+              std::string(qn.first) + "'s note says " + qn.second + ": " + note);
+    }
+    {
+        /* held closed ("ofthe", t's lost space), written so by no work:
+         * no hint */
+        check(check_ids(ix, "ofthe") == std::set<std::string>{"t"}, "ofthe is held");
+        const std::string note = check_note(ix, "\"of the\"");
+        check(note.find("the query is only stop words") != std::string::npos &&
+                  note.find("finds the works") == std::string::npos,
+              "\"of the\" hints nothing: " + note);
+    }
     std::set<std::string> got;
     pdx_close(ix);
 
@@ -197,8 +256,16 @@ int main(int argc, char **argv)
     check(pdx_open(&ix, plain.c_str(), PDX_OPEN_WRITE) == 0, "open plain");
     put_a(ix);
     put_g(ix);
+    put_s(ix);
     pdx_close(ix);
     check(!check_has_term(plain, "pretrain"), "the plain index joins nothing");
+    check(!check_has_term(plain, "a_b"), "the plain index joins no slashed pairs");
+    /* a pair beside its indexed part takes no room; one of stop words
+     * alone ("and/or", in the abstract) counts as a word, 2 */
+    const Xapian::termcount s_joined = length_of(path, "s"), s_plain = length_of(plain, "s");
+    check(s_plain > 0 && s_joined == s_plain + 2,
+          "s's length: " + std::to_string(s_joined) + " joined, " + std::to_string(s_plain) +
+              " plain");
     const Xapian::termcount joined_len = length_of(path, "a"), plain_len = length_of(plain, "a");
     check(joined_len > 0 && joined_len == plain_len,
           "a's length: " + std::to_string(joined_len) + " joined, " +
@@ -217,9 +284,11 @@ int main(int argc, char **argv)
     check_unstamp(path, LAYOUT_META_COMPOUNDS);
     check_unstamp(path, LAYOUT_META_STOP_COMPOUNDS);
     check_unstamp(path, LAYOUT_META_STOP_RUNS);
+    check_unstamp(path, LAYOUT_META_SLASH_PAIRS);
     check(pdx_open(&ix, path.c_str(), PDX_OPEN_WRITE) == 0, "open to write");
-    check_put(ix, "d", "Multi-task heads", "Out-of-the-box, in-out.");
+    check_put(ix, "d", "Multi-task heads", "Out-of-the-box, in-out, yes/no.");
     pdx_close(ix);
+    check(!check_has_term(path, "yes_no"), "an older index's writer joins no slashed pairs");
     check(!check_has_term(path, "outofthebox"), "an older index's writer joins no stop words");
     check(!check_has_term(path, "inout"), "nor stop words alone");
     check(Xapian::Database(path).get_metadata(LAYOUT_META_COMPOUNDS).empty(),
@@ -237,6 +306,9 @@ int main(int argc, char **argv)
     /* and one of stop words alone as nothing, as it was built */
     got = check_ids(ix, "on-off");
     check(got.empty(), "on-off in an older index is nothing: " + check_show(got));
+    /* and a slashed pair as its other word, as it was built */
+    got = check_ids(ix, "A/B");
+    check(got == (std::set<std::string>{"s", "t"}), "A/B in an older index is b: " + check_show(got));
     pdx_close(ix);
     return check_finish(work);
 }
