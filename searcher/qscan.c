@@ -219,7 +219,21 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
         if (j > i && j < n && t[j] == ':') {
             const size_t len = j - i;
             const char next = j + 1 < n ? t[j + 1] : '\0';
-            const int empty = !next || is_space(next) || next == ')';
+            int empty = !next || is_space(next) || next == ')';
+            /* past the value when it is none: "title:", or quotes with
+             * nothing in them ("title:\"\"", which the parser would
+             * read as the word title) */
+            size_t after = j + 1;
+            if (next == '"') {
+                size_t q = j + 2;
+                while (q < n && is_space(t[q]))
+                    q++;
+                if (q < n && t[q] == '"' &&
+                    (q + 1 == n || is_space(t[q + 1]) || t[q + 1] == ')')) {
+                    empty = 1;
+                    after = q + 1;
+                }
+            }
             /* the name in any case; a field only as written (arXiv's
              * in capitals stay words: "Ti:sapphire", "Au:Ag") */
             size_t kc = 0;
@@ -246,7 +260,7 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
                          ": has no value and was left out");
                 if (o && (out[o - 1] == '+' || out[o - 1] == '-'))
                     o--;
-                i = j + 1;
+                i = after;
                 continue;
             }
             if (k < nk && (!strcmp(known_fields[k].name, "au") ||

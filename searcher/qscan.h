@@ -71,7 +71,7 @@ int qscan_word(const char *t, size_t end, size_t *pos, size_t *ws,
  *   - Google Scholar's intitle: is title:, and its "allintitle: a b"
  *     (every word in the title) "+title:a +title:b";
  *   - a filter or field with no value ("glacier category:", "title:" at
- *     the end) is left out;
+ *     the end, "title:\"\"") is left out;
  *   - any other name in lower case before a value ("foo:bar",
  *     "subjetc:x") is searched as words ("foo bar"), and said.
  * Only at a token's start (after white space, '(' or a leading +/-),

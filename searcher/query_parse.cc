@@ -2677,19 +2677,24 @@ static bool slash_held(shim_db *h, const std::string &a, const std::string &b)
     return h->slash_pairs && h->db.get_termfreq(h->stem(a + "_" + b)) > 0;
 }
 
-/* Of words that are stop words alone, as a query writes them apart
- * ("to do", "and or"): " (to-do finds the works that write it so)" when
- * the index holds them joined as a pair with a slash ("and/or") or as a
- * hyphenated compound ("to-do", LAYOUT_META_STOP_RUNS) and some work
- * writes that, else "". */
+/* Of words with a stop word among them, as a query writes them apart
+ * ("to do", "and or", "out of distribution", "a b"): " (to-do finds the
+ * works that write it so)" when the index holds them joined as a pair
+ * with a slash ("and/or", "a/b") or as a hyphenated compound ("to-do",
+ * "out-of-distribution") and some work writes that, else "". */
 static std::string joined_hint(shim_db *h, const std::vector<std::string> &ws)
 {
     if (ws.size() < 2)
         return "";
-    for (const std::string &w : ws)
-        if (w.empty() || !h->stopper(w) ||
+    size_t stops = 0;
+    for (const std::string &w : ws) {
+        if (w.empty() ||
             !std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
             return "";
+        stops += h->stopper(w);
+    }
+    if (!stops)
+        return "";
     /* Whether one of the first works holding `term` writes `written` in
      * its title or abstract (any case, apart: no letter, digit, hyphen
      * or slash on either side): the
@@ -2732,7 +2737,8 @@ static std::string joined_hint(shim_db *h, const std::vector<std::string> &ws)
     if (ws.size() == 2 && slash_held(h, ws[0], ws[1]) &&
         written_in(h->stem(ws[0] + "_" + ws[1]), ws[0] + "/" + ws[1]))
         forms.push_back(ws[0] + "/" + ws[1]);
-    if (h->stop_runs && closed_held(h, ws) && written_in(h->stem(closed), hyphenated))
+    if ((stops < ws.size() || h->stop_runs) && closed_held(h, ws) &&
+        written_in(h->stem(closed), hyphenated))
         forms.push_back(hyphenated);
     if (forms.empty())
         return "";
@@ -2842,11 +2848,13 @@ static std::string close_stop_compounds(shim_db *h, const std::string &text,
 }
 
 /* A quoted phrase of words of letters that stop words, not indexed, leave
- * one word of ("out of distribution", "up to date"), alone or as the
- * title's or the abstract's value: the phrase is that
- * word, and every work that writes it matches, so a note in `note` says
- * so (with the hyphenated compound the index joins, when works write it:
- * LAYOUT_META_STOP_COMPOUNDS).  text is lower-cased. */
+ * one word of ("out of distribution", "up to date", "a b"), alone or as
+ * the title's or the abstract's value: the phrase is that word, and
+ * every work that writes it matches, so a note in `note` says so; one
+ * they leave nothing of ("all to all") is left out, which the note says
+ * too.  Either names the forms the index joins those words into when
+ * works write them (joined_hint: out-of-distribution, a/b).  text is
+ * lower-cased. */
 static void stop_phrase_note(shim_db *h, const std::string &text, std::string &note)
 {
     size_t i = 0;
@@ -2901,14 +2909,11 @@ static void stop_phrase_note(shim_db *h, const std::string &text, std::string &n
         }
         if (kept.size() != 1)
             continue;
-        std::string phrase, hyphenated;
-        for (const std::string &w : ws) {
+        std::string phrase;
+        for (const std::string &w : ws)
             phrase += (phrase.empty() ? "" : " ") + w;
-            hyphenated += (hyphenated.empty() ? "" : "-") + w;
-        }
         stopped_note(note, "\"" + phrase + "\"", kept[0], stopped);
-        if (closed_held(h, ws))
-            note += " (" + hyphenated + " finds the works that write it so)";
+        note += joined_hint(h, ws);
     }
 }
 

@@ -234,6 +234,14 @@ int main(int argc, char **argv)
               std::string(qn.first) + "'s note says " + qn.second + ": " + note);
     }
     {
+        /* one kept word: the pair with a slash is named, not ab (t's "ab
+         * initio"), which no work writes as a-b */
+        const std::string note = check_note(ix, "\"a b\"");
+        check(note.find("(a/b finds the works that write it so)") != std::string::npos &&
+                  note.find("a-b") == std::string::npos,
+              "\"a b\" names a/b alone: " + note);
+    }
+    {
         /* held closed ("ofthe", t's lost space), written so by no work:
          * no hint */
         check(check_ids(ix, "ofthe") == std::set<std::string>{"t"}, "ofthe is held");

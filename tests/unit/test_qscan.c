@@ -182,6 +182,13 @@ int main(void)
               "glacier  x | category: has no value and was left out");
     CHECK_STR(fields("glacier title:"),
               "glacier  | title: has no value and was left out");
+    /* and so is a value of empty quotes, which the parser would read as
+     * the field's name, a word ("title" in 156 works of the 101k) */
+    CHECK_STR(fields("title:\"\" glacier"),
+              " glacier | title: has no value and was left out");
+    CHECK_STR(fields("glacier (abstract:\"  \")"),
+              "glacier () | abstract: has no value and was left out");
+    CHECK_STR(fields("title:\"\"x"), "title:\"\"x");
     /* Not fields: capitalised words, id schemes, URLs, times. */
     CHECK_STR(fields("Framework:Enhanced arXiv:2103.00823 doi:10.1/x"),
               "Framework:Enhanced arXiv:2103.00823 doi:10.1/x");
