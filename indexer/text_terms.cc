@@ -285,36 +285,38 @@ void TextTerms::word(const std::string &prefix)
         form(t, s);
 }
 
-/* The compound just read, joined (compound), beside its last part: its
- * stem at the position of its last part that was indexed (compound_at;
- * none when every part was a stop word), TextTerms::compounds.  With run
- * (a compound of stop words alone, stop_runs), at the next position
+/* A compound just read, joined (word: its parts as one word), beside its
+ * last part: its stem at the position of its last part that was indexed
+ * (at; 0 when every part was a stop word), TextTerms::compounds.  With
+ * run (a compound of stop words alone, stop_runs), at the next position
  * instead, as a word of the text, and not among joined_terms.  The
  * spelling table does not list it, so its form is marked unlisted as any
- * such form is (form()). */
-void TextTerms::compound_word(const std::string &prefix, bool run)
+ * such form is (form()).  word is lent to w meanwhile, and given back as
+ * it was. */
+void TextTerms::compound_word(const std::string &prefix, std::string &word,
+                              Xapian::termpos at, bool run)
 {
-    if ((!compound_at && !run) || compound.size() > max_word)
+    if ((!at && !run) || word.size() > max_word)
         return; /* no part of it indexed (stop words); or too long */
-    const std::string s = stem(compound);
+    const std::string s = stem(word);
     if (s.empty())
         return;
     key.assign(prefix);
     key += s;
     if (const Term *t = find(key_hash(key)))
-        if (!run && !t->at.empty() && t->at.back() == compound_at)
+        if (!run && !t->at.empty() && t->at.back() == at)
             return; /* its last part's own stem: held there already */
     /* a run is a word of its own, which no part stands beside: it counts
      * in the work's length, and feedback may take it */
     if (!run)
         joined_terms.push_back(key);
-    Term &t = add(run ? ++pos : compound_at);
+    Term &t = add(run ? ++pos : at);
     if (forms) {
         std::vector<std::string> *listed = spelling;
         spelling = nullptr;
-        w.swap(compound);
+        w.swap(word);
         form(t, s);
-        w.swap(compound);
+        w.swap(word);
         spelling = listed;
     }
 }
@@ -324,8 +326,7 @@ void TextTerms::compound_word(const std::string &prefix, bool run)
  * first kept (slash_first, slash_at): when both parts are a-z alone and
  * one of them is a stop word, the pair joined by an underscore ("a_b")
  * is indexed as a compound of two is, at its indexed part's position, or
- * of stop words alone at a position of its own (compound_word).  The
- * hyphens' compound in the making is kept aside meanwhile. */
+ * of stop words alone at a position of its own (compound_word). */
 void TextTerms::slash_word(const std::string &prefix, Xapian::termpos at)
 {
     auto az = [](const std::string &p) {
@@ -335,12 +336,8 @@ void TextTerms::slash_word(const std::string &prefix, Xapian::termpos at)
     if (!az(slash_first) || !az(w) || !(is_stop(slash_first) || is_stop(w)))
         return;
     std::string pair = slash_first + "_" + w;
-    const Xapian::termpos kept_at = compound_at;
-    compound.swap(pair);
-    compound_at = at ? at : slash_at;
-    compound_word(prefix, compound_at == 0);
-    compound.swap(pair);
-    compound_at = kept_at;
+    const Xapian::termpos pair_at = at ? at : slash_at;
+    compound_word(prefix, pair, pair_at, pair_at == 0);
 }
 
 /* Does a slash at it join the word before it to a word after it (no
@@ -722,8 +719,9 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                 /* two stop words ("on-off", "to-do"): neither part
                  * indexed, letters alone (a part too long to index
                  * makes the joined word too long too) */
-                compound_word(prefix, stop_runs && !linked && !compound_at &&
-                                          letters_only(compound));
+                compound_word(prefix, compound, compound_at,
+                              stop_runs && !linked && !compound_at &&
+                                  letters_only(compound));
             }
             if (stop_compounds && (linked || parts >= 2)) {
                 const bool letters = letters_only(w);
@@ -744,11 +742,8 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
                  * stop words ("all-to-all": stop_runs; a part of letters
                  * too long to index makes the joined word too long) */
                 const bool run = stop_runs && chain_kept == 0;
-                if (!linked && parts >= 3 && (chain_kept == 1 || run) && chain_letters) {
-                    compound.swap(chain);
-                    compound_at = chain_at;
-                    compound_word(prefix, run);
-                }
+                if (!linked && parts >= 3 && (chain_kept == 1 || run) && chain_letters)
+                    compound_word(prefix, chain, chain_at, run);
             }
             if (slash_pairs) {
                 slash_parts = slashed ? slash_parts + 1 : 1;

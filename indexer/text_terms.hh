@@ -178,7 +178,8 @@ class TextTerms {
 
   private:
     void word(const std::string &prefix);
-    void compound_word(const std::string &prefix, bool run = false);
+    void compound_word(const std::string &prefix, std::string &word,
+                       Xapian::termpos at, bool run);
     void slash_word(const std::string &prefix, Xapian::termpos at);
     void read(const char *text, size_t n, const std::string &prefix);
     void form(Term &t, const std::string &s);

@@ -2705,16 +2705,7 @@ static std::string joined_hint(shim_db *h, const std::vector<std::string> &ws)
         size_t seen = 0;
         for (Xapian::PostingIterator p = h->db.postlist_begin(term);
              p != h->db.postlist_end(term) && seen < 20; ++p, ++seen) {
-            cJSON *o = nullptr;
-            const std::string data = stored_record(h, h->db.get_document(*p));
-            o = cJSON_ParseWithLength(data.data(), data.size());
-            std::string text;
-            for (const char *f : {"title", "abstract"}) {
-                const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f);
-                if (cJSON_IsString(v))
-                    (text += v->valuestring) += ' ';
-            }
-            cJSON_Delete(o);
+            std::string text = stored_text(stored_record(h, h->db.get_document(*p)));
             std::transform(text.begin(), text.end(), text.begin(),
                            [](unsigned char c) { return static_cast<char>(tolower(c)); });
             /* not inside a longer compound ("out-of-the-box") */
@@ -2728,7 +2719,7 @@ static std::string joined_hint(shim_db *h, const std::vector<std::string> &ws)
         }
         return false;
     };
-    std::string slashed, hyphenated, closed;
+    std::string hyphenated, closed;
     for (const std::string &w : ws) {
         hyphenated += (hyphenated.empty() ? "" : "-") + w;
         closed += w;

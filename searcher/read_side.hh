@@ -177,6 +177,9 @@ void scored_terms(const Xapian::Query &q, std::map<std::string, Xapian::termcoun
 
 /* suggest.cc */
 std::string suggest(shim_db *h, const std::string &raw, double seconds);
+/* The title and abstract of a stored work's record (stored_record's
+ * JSON), a space after each, or "". */
+std::string stored_text(const std::string &data);
 /* "no work has category cs.xx (nearest: cs.CV, cs.CY)" for each category
  * term of q that no work holds (a misspelt --category or category:), the
  * nearest by edit distance among the index's categories, as the works

@@ -58,8 +58,8 @@ static size_t edit_distance(const std::string &a, const std::string &b,
     return p[m];
 }
 
-/* The title and abstract of a stored work, or "". */
-static std::string stored_text(const std::string &data)
+/* read_side.hh */
+std::string stored_text(const std::string &data)
 {
     std::string out;
     cJSON *o = cJSON_ParseWithLength(data.data(), data.size());
