@@ -53,8 +53,8 @@ def fold(s):
 
 def stop_words():
     text = open(os.path.join(HERE, "..", "common", "stopwords.h")).read()
-    body = text[text.index("PDX_STOPWORDS[]"):]
-    return set(re.findall(r'"([^"]*)"', body[:body.index("};")]))
+    body = text[text.index("#define PDX_STOPWORDS_FUNCTION"):]
+    return set(re.findall(r'"([^"]*)"', body[:body.index("\n\n")]))
 
 
 def edit(word, rng):

@@ -28,8 +28,9 @@
  * that, the text is folded by text_unaccent() (text.c): Latin, Greek and
  * Cyrillic diacritics removed, so "Schütze" and "Schutze" are one word,
  * in the index and in queries alike (the stored record keeps the text as
- * written).  English stop words (Snowball's list, below) are not indexed
- * at all and take no position (STOP_ALL).  Words longer than 64 bytes are
+ * written).  English stop words (common/stopwords.h: Snowball's list less 14
+ * words titles mean, in an index stamped LAYOUT_META_STOP_WORDS)
+ * are not indexed at all and take no position (STOP_ALL).  Words longer than 64 bytes are
  * not indexed (TermGenerator::set_max_word_length).
  *
  *   prefix  what                                        how
@@ -576,6 +577,16 @@
  * index --full`). */
 #define LAYOUT_META_SLASH_PAIRS "paperdex.slash_pairs"
 #define LAYOUT_SLASH_PAIRS_JOINED "joined"
+/* Which English stop words the index leaves out (common/stopwords.h):
+ * "titles", stamped on every new index, is Snowball's list less 14 words
+ * that carry meaning in titles (more, few, under, over, only, against,
+ * before, after, ...: "Less is More", "Few-Shot"), which are indexed and
+ * searched.  An index without it was built with Snowball's whole list
+ * (174 words); its writers and readers keep that list, and a search
+ * over shards that differ leaves out the longer list's words, which some
+ * of them do not hold, until it is rebuilt (`paperdex index --full`). */
+#define LAYOUT_META_STOP_WORDS "paperdex.stop_words"
+#define LAYOUT_STOP_WORDS_TITLES "titles"
 /* Whether a run of three letters or more, each written alone and
  * separated by dots, with a lower-case letter among them ("i.i.d.",
  * "w.r.t.", "a.k.a.", "I.i.d."), is read as one word, its letters

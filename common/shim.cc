@@ -315,13 +315,22 @@ Xapian::Stem pdxshim::english_stem(size_t slots, bool american)
     return Xapian::Stem(new SnowballEnglish(slots, american));
 }
 
+void pdxshim::use_stop_words(shim_db *h, const char *const *list)
+{
+    h->stop_words = list;
+    h->stopper.clear();
+    h->stop_stems.clear();
+    for (const char *const *w = list; *w; w++) {
+        h->stopper.add(*w);
+        h->stop_stems.insert(*w);
+        h->stop_stems.insert(h->stem(*w));
+    }
+}
+
+/* Snowball's list until the index's stamps say otherwise (read_stamps). */
 shim_db::shim_db() : stem(new SnowballEnglish(STEM_CACHE_QUERY, false))
 {
-    for (const char *const *w = PDX_STOPWORDS; *w; w++) {
-        stopper.add(*w);
-        stop_stems.insert(*w);
-        stop_stems.insert(stem(*w));
-    }
+    use_stop_words(this, PDX_STOPWORDS_SNOWBALL);
 }
 
 /* Who holds the write lock: written by a writer that got it, read by one
@@ -443,7 +452,8 @@ static std::string read_stamp(shim_db *h, Xapian::doccount docs,
  * compounds that stop words leave one word of
  * (LAYOUT_META_STOP_COMPOUNDS), and those of stop words alone
  * (LAYOUT_META_STOP_RUNS), and pairs joined by a slash with a stop word
- * in them (LAYOUT_META_SLASH_PAIRS); whether it reads letters written with
+ * in them (LAYOUT_META_SLASH_PAIRS); which stop words it leaves out
+ * (LAYOUT_META_STOP_WORDS: h's stopper made so); whether it reads letters written with
  * dots between them as one word (LAYOUT_META_DOTTED), and two letters
  * with a dot between as a word that keeps it (LAYOUT_META_DOTTED_PAIRS);
  * whether works hold their first author's keys (LAYOUT_META_FIRST_AUTHOR); whether British
@@ -487,6 +497,9 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                              LAYOUT_SPELLINGS_AMERICAN) == LAYOUT_SPELLINGS_AMERICAN;
     if (h->american)
         h->stem = english_stem(STEM_CACHE_QUERY, true);
+    h->title_stops = read_stamp(h, docs, LAYOUT_META_STOP_WORDS,
+                                 LAYOUT_STOP_WORDS_TITLES) == LAYOUT_STOP_WORDS_TITLES;
+    use_stop_words(h, h->title_stops ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -742,6 +755,14 @@ void pdxshim::reopen_by_name(shim_db *h)
         if (sub.get_metadata(LAYOUT_META_COMMON_GRAMS) != h->common_grams)
             h->common_grams.clear();
     h->gram_words = common_grams_parse(h->common_grams);
+    /* a rebuilt index may leave out other stop words */
+    bool titles = !subs.empty();
+    for (const Xapian::Database &sub : subs)
+        titles = titles && sub.get_metadata(LAYOUT_META_STOP_WORDS) == LAYOUT_STOP_WORDS_TITLES;
+    if (titles != h->title_stops) {
+        h->title_stops = titles;
+        use_stop_words(h, titles ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
+    }
     h->reader.reset(); /* made again over the new files */
     h->shards = ids;
 }
@@ -893,6 +914,9 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
             h->american = false;
             h->stem = english_stem(STEM_CACHE_QUERY, false);
         }
+        if (h->title_stops && !other->title_stops)
+            h->title_stops = false;
+        use_stop_words(h, h->title_stops ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

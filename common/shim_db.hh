@@ -97,6 +97,17 @@ struct RecordReaderFree {
     void operator()(RecordReader *r) const { free_record_reader(r); }
 };
 
+/* A stop list that can be made another (Xapian's SimpleStopper cannot
+ * be assigned): the index's stamp is read after the handle is made. */
+class StopList : public Xapian::Stopper {
+    std::unordered_set<std::string> words;
+
+  public:
+    void clear() { words.clear(); }
+    void add(const std::string &w) { words.insert(w); }
+    bool operator()(const std::string &w) const override { return words.count(w) != 0; }
+};
+
 } // namespace pdxshim
 
 struct shim_db {
@@ -144,6 +155,9 @@ struct shim_db {
      * is one word, its parts joined by an underscore
      * (LAYOUT_META_SLASH_PAIRS). */
     bool slash_pairs = false;
+    /* The index leaves out common/stopwords.h's shorter list, not Snowball's
+     * (LAYOUT_META_STOP_WORDS; over shards, only when every one does). */
+    bool title_stops = false;
     /* A run of three letters or more written with dots between them,
      * lower-case among them ("i.i.d."), is one word, its letters joined
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the
@@ -181,9 +195,13 @@ struct shim_db {
     std::unique_ptr<pdxshim::RecordReader, pdxshim::RecordReaderFree> records;
     Xapian::WritableDatabase wdb;
     Xapian::Stem stem;   /* Snowball English, from libstemmer */
-    Xapian::SimpleStopper stopper;
-    /* The stop words and their stems: what a phrase of the query holds
-     * that the index does not (layout 2 indexes no stop word). */
+    /* The index's stop words (LAYOUT_META_STOP_WORDS, common/stopwords.h:
+     * a list NULL-terminated, static), as a stopper for Xapian and the
+     * writer, and with their stems: what a phrase of the query holds
+     * that the index does not (layout 2 indexes no stop word).  Set
+     * together by use_stop_words. */
+    const char *const *stop_words;
+    pdxshim::StopList stopper;
     std::set<std::string> stop_stems;
     /* The sides' own objects.  The reader's is dropped whenever db is
      * replaced (follow_replaced, shim_add_shard), so it is made again
@@ -242,6 +260,9 @@ const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
 /* american: a British word is stemmed as its American spelling
  * (LAYOUT_META_SPELLINGS, common/spellings.c). */
 Xapian::Stem english_stem(size_t slots, bool american = false);
+/* Make list (NULL-terminated, static) h's stop words: its stop_words,
+ * stopper and stop_stems, the stems by h's stemmer. */
+void use_stop_words(shim_db *h, const char *const *list);
 
 /* ---- the stored record (common/record_store.cc) */
 

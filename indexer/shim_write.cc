@@ -36,7 +36,6 @@
 #include "shim_write.h"
 #include "text_terms.hh"
 extern "C" {
-#include "../common/stopwords.h"
 #include "../common/text.h"
 }
 
@@ -386,10 +385,10 @@ struct Writer : Side {
 
     explicit Writer(shim_db *h_)
         : h(h_),
-          tt(english_stem(STEM_CACHE_WRITE, h_->american), PDX_STOPWORDS, &h_->stopper,
+          tt(english_stem(STEM_CACHE_WRITE, h_->american), h_->stop_words, &h_->stopper,
              LAYOUT_MAX_WORD_BYTES, h_->cjk_ngram),
           btt(h_->builder ? english_stem(STEM_CACHE_WRITE, h_->american) : Xapian::Stem(),
-              PDX_STOPWORDS, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
+              h_->stop_words, &h_->stopper, LAYOUT_MAX_WORD_BYTES,
               h_->cjk_ngram)
     {
         tt.forms = btt.forms = h->forms || h->chunks;

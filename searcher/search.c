@@ -366,7 +366,8 @@ typedef struct text_shape {
     int only_filters; /* some token, and every one a filter */
 } text_shape;
 
-/* Is t[0..n) a stop word (common/stopwords.h), whatever its case? */
+/* Is t[0..n) a function word (Snowball's stop list, common/stopwords.h,
+ * the longer: "more", "than", "how" too), whatever its case? */
 static int is_stop_word(const char *t, size_t n)
 {
     char low[16];
@@ -375,7 +376,7 @@ static int is_stop_word(const char *t, size_t n)
     for (size_t i = 0; i < n; i++)
         low[i] = (char)tolower((unsigned char)t[i]);
     low[n] = '\0';
-    for (const char *const *w = PDX_STOPWORDS; *w; w++)
+    for (const char *const *w = PDX_STOPWORDS_SNOWBALL; *w; w++)
         if (!strcmp(*w, low))
             return 1;
     return 0;
@@ -391,9 +392,9 @@ static int capitalised(const char *t, const qtok *k)
 
 /* The prose rules of PDX_SYNTAX_AUTO (pdx_query.syntax).  Besides a
  * passage and a query in capitals, a boolean operator (AND, OR, NOT,
- * XOR; not NEAR or ADJ) right after a stop word is prose ("Compressed
+ * XOR; not NEAR or ADJ) right after a function word is prose ("Compressed
  * Models are NOT Trust-equivalent", "Bigger is NOT Always Better", a
- * pasted title): no one joins a word the search leaves out to another by
+ * pasted title): no one joins "are", "is" or "than" to another word by
  * an operator, and read as one, the NOT would take the pasted title's own
  * work out of its results.  So is XOR between two capitalised words
  * ("with Embedded XOR Logic for", a title's XOR gate): read as Xapian's

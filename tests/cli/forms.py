@@ -222,7 +222,8 @@ if SHARED and os.path.exists(os.path.join(SHARED, "data", "arxiv-101k.jsonl.gz")
     # stop words left out (they take no position).
     stops = set(re.findall(r'"([^"]+)"', open(os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "common",
-        "stopwords.h"), encoding="utf-8").read().split("{", 1)[1]))
+        "stopwords.h"), encoding="utf-8").read().split("#define PDX_STOPWORDS_FUNCTION", 1)[1].split(
+            "\n\n", 1)[0]))
 
     def seq(text):
         out = []

@@ -307,8 +307,9 @@ check("no table: from the stems", suggestion("glaciolgy") == "glaciology", sugge
 built = arxiv_20k(ARXIV_20K)
 if built:
     big, sub = built
-    stops = set(re.findall(r'"([^"]*)"', open(os.path.join(os.path.dirname(__file__), "..", "..",
-                                                            "common", "stopwords.h")).read()))
+    stops = set(re.findall(r'"([^"]*)"', open(os.path.join(
+        os.path.dirname(__file__), "..", "..", "common", "stopwords.h")).read().split(
+            "#define PDX_STOPWORDS_FUNCTION", 1)[1].split("\n\n", 1)[0]))
     df = collections.Counter()
     for line in open(sub, encoding="utf-8"):
         rec = json.loads(line)

@@ -76,6 +76,20 @@ static inline std::set<std::string> check_ids(pdx_index *ix, const char *text)
     return s;
 }
 
+/* The id of the first hit of text in ix, "(none)" when there is none. */
+static inline std::string check_first(pdx_index *ix, const char *text)
+{
+    pdx_query q = PDX_QUERY_INIT;
+    q.text = text;
+    q.limit = 1;
+    pdx_results *r = nullptr;
+    std::string id = "(none)";
+    if (pdx_search(&r, ix, &q) == 0 && pdx_results_count(r) > 0)
+        id = pdx_results_hit(r, 0)->work->id;
+    pdx_results_free(r);
+    return id;
+}
+
 /* s as "{a b c}", for a failure's message. */
 /* The abstract's marked words of the first hit of text, as "[A*] [x]";
  * "(no hit)" when there is none. */
