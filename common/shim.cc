@@ -317,6 +317,8 @@ Xapian::Stem pdxshim::english_stem(size_t slots, bool american)
 
 void pdxshim::use_stop_words(shim_db *h, const char *const *list)
 {
+    if (h->stop_words == list)
+        return;
     h->stop_words = list;
     h->stopper.clear();
     h->stop_stems.clear();
@@ -495,11 +497,14 @@ static void read_stamps(shim_db *h, Xapian::doccount docs)
                       LAYOUT_FIRST_AUTHOR_KEPT;
     h->american = read_stamp(h, docs, LAYOUT_META_SPELLINGS,
                              LAYOUT_SPELLINGS_AMERICAN) == LAYOUT_SPELLINGS_AMERICAN;
-    if (h->american)
+    if (h->american) {
         h->stem = english_stem(STEM_CACHE_QUERY, true);
-    h->title_stops = read_stamp(h, docs, LAYOUT_META_STOP_WORDS,
-                                 LAYOUT_STOP_WORDS_TITLES) == LAYOUT_STOP_WORDS_TITLES;
-    use_stop_words(h, h->title_stops ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
+        h->stop_words = nullptr; /* their stems made again, below */
+    }
+    use_stop_words(h, read_stamp(h, docs, LAYOUT_META_STOP_WORDS, LAYOUT_STOP_WORDS_TITLES) ==
+                              LAYOUT_STOP_WORDS_TITLES
+                          ? PDX_STOPWORDS
+                          : PDX_STOPWORDS_SNOWBALL);
     /* A new index keeps its positions by the term (common/chunks.cc),
      * but one made for xapian-tcpsrv, which keeps them in Xapian's table;
      * PDX_LAYOUT8 in the environment makes one with layout 8's positions
@@ -712,13 +717,15 @@ void pdxshim::follow_replaced(shim_db *h)
         reopen_by_name(h);
 }
 
-/* Whether the works of every database of subs hold year terms
- * (LAYOUT_META_YEARS): Xapian reads the metadata of several from the
- * first alone. */
-static bool every_year_term(const std::vector<Xapian::Database> &subs)
+/* Whether every database of subs is stamped key: value (the works hold
+ * year terms, LAYOUT_META_YEARS; the index leaves out the shorter stop
+ * list, LAYOUT_META_STOP_WORDS): Xapian reads the metadata of several
+ * from the first alone. */
+static bool every_stamped(const std::vector<Xapian::Database> &subs, const char *key,
+                          const char *value)
 {
     for (const Xapian::Database &sub : subs)
-        if (sub.get_metadata(LAYOUT_META_YEARS) != LAYOUT_YEARS_TERMS)
+        if (sub.get_metadata(key) != value)
             return false;
     return !subs.empty();
 }
@@ -748,7 +755,7 @@ void pdxshim::reopen_by_name(shim_db *h)
             "'" + h->path + "' was replaced by an index of another layout");
     h->db = all;
     h->subs = subs;
-    h->year_terms = every_year_term(subs);
+    h->year_terms = every_stamped(subs, LAYOUT_META_YEARS, LAYOUT_YEARS_TERMS);
     h->common_grams = subs.empty() ? std::string()
                                    : subs[0].get_metadata(LAYOUT_META_COMMON_GRAMS);
     for (const Xapian::Database &sub : subs)
@@ -756,13 +763,9 @@ void pdxshim::reopen_by_name(shim_db *h)
             h->common_grams.clear();
     h->gram_words = common_grams_parse(h->common_grams);
     /* a rebuilt index may leave out other stop words */
-    bool titles = !subs.empty();
-    for (const Xapian::Database &sub : subs)
-        titles = titles && sub.get_metadata(LAYOUT_META_STOP_WORDS) == LAYOUT_STOP_WORDS_TITLES;
-    if (titles != h->title_stops) {
-        h->title_stops = titles;
-        use_stop_words(h, titles ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
-    }
+    use_stop_words(h, every_stamped(subs, LAYOUT_META_STOP_WORDS, LAYOUT_STOP_WORDS_TITLES)
+                          ? PDX_STOPWORDS
+                          : PDX_STOPWORDS_SNOWBALL);
     h->reader.reset(); /* made again over the new files */
     h->shards = ids;
 }
@@ -910,13 +913,15 @@ extern "C" int shim_add_shard(shim_db *h, const char *path, shim_err *e)
             h->common_grams.clear();
             h->gram_words = nullptr;
         }
+        /* shards that differ: the longer list */
+        const char *const *stops =
+            other->stop_words == h->stop_words ? h->stop_words : PDX_STOPWORDS_SNOWBALL;
         if (h->american && !other->american) {
             h->american = false;
             h->stem = english_stem(STEM_CACHE_QUERY, false);
+            h->stop_words = nullptr; /* their stems made again, below */
         }
-        if (h->title_stops && !other->title_stops)
-            h->title_stops = false;
-        use_stop_words(h, h->title_stops ? PDX_STOPWORDS : PDX_STOPWORDS_SNOWBALL);
+        use_stop_words(h, stops);
         h->reader.reset(); /* made again over every shard */
         delete other;
         return 0;

@@ -155,9 +155,6 @@ struct shim_db {
      * is one word, its parts joined by an underscore
      * (LAYOUT_META_SLASH_PAIRS). */
     bool slash_pairs = false;
-    /* The index leaves out common/stopwords.h's shorter list, not Snowball's
-     * (LAYOUT_META_STOP_WORDS; over shards, only when every one does). */
-    bool title_stops = false;
     /* A run of three letters or more written with dots between them,
      * lower-case among them ("i.i.d."), is one word, its letters joined
      * (LAYOUT_META_DOTTED): the writer's rule, the query's and the
@@ -199,8 +196,10 @@ struct shim_db {
      * a list NULL-terminated, static), as a stopper for Xapian and the
      * writer, and with their stems: what a phrase of the query holds
      * that the index does not (layout 2 indexes no stop word).  Set
-     * together by use_stop_words. */
-    const char *const *stop_words;
+     * together by use_stop_words: PDX_STOPWORDS in an index stamped
+     * LAYOUT_META_STOP_WORDS (over shards, only when every one is),
+     * PDX_STOPWORDS_SNOWBALL otherwise. */
+    const char *const *stop_words = nullptr;
     pdxshim::StopList stopper;
     std::set<std::string> stop_stems;
     /* The sides' own objects.  The reader's is dropped whenever db is
@@ -261,7 +260,9 @@ const size_t STEM_CACHE_QUERY = 4096, STEM_CACHE_WRITE = 32768;
  * (LAYOUT_META_SPELLINGS, common/spellings.c). */
 Xapian::Stem english_stem(size_t slots, bool american = false);
 /* Make list (NULL-terminated, static) h's stop words: its stop_words,
- * stopper and stop_stems, the stems by h's stemmer. */
+ * stopper and stop_stems, the stems by h's stemmer; nothing to do when
+ * list is h's already (a caller that changes h's stemmer clears
+ * stop_words first). */
 void use_stop_words(shim_db *h, const char *const *list);
 
 /* ---- the stored record (common/record_store.cc) */

@@ -9,8 +9,8 @@
  * carry meaning in titles: against, through, during, before, after,
  * above, below, over, under, few, more, most, only, same ("Less is
  * More", "Few-Shot", "Adversarial Attacks against", "under Uncertainty",
- * "Only Connect").  Left out, such a title was searched as its other
- * words.  Pronouns, question words, auxiliaries and "all", "between"
+ * "Only Connect").  Left out, such a title would be searched as its
+ * other words.  Pronouns, question words, auxiliaries and "all", "between"
  * stay out: indexed, they lowered the test collections' scores
  * (bench/eval.py: CACM's questions, "List all articles ...", weigh
  * them), where these 14 move no score by 0.005.  Lucene's English list is
