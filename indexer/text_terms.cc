@@ -85,6 +85,10 @@
  * ("u.s", TextTerms::dotted_pairs), as StandardTokenizer keeps them:
  * joined, "U.S." is the word us, which thousands of works write as the
  * pronoun.
+ * An abbreviation of parts of one or two letters joined by dots, one
+ * part of two ("Ph.D.", "M.Sc."), is its parts as words, and with
+ * compounds also its parts joined ("phd"), as a hyphenated compound is,
+ * so that PhD finds the works that write Ph.D.
  *
  * CJK text is read in n-grams, as TermGenerator's FLAG_CJK_NGRAM reads
  * it (each character, and each pair of neighbours, a term), when the
@@ -583,6 +587,16 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
      * read continues one, and how many parts it has so far. */
     bool slashed = false;
     size_t slash_parts = 0;
+    /* An abbreviation of parts of one or two letters joined by dots, one
+     * part of two ("Ph.D.", "M.Sc."): its parts are words as before, and
+     * once its last is read the parts joined ("phd") are indexed at the
+     * last indexed part's position, as a hyphenated compound's are, so
+     * that the closed form a work or a query writes (PhD) finds it; the
+     * query parser reads the dotted form as the compound
+     * (searcher/query_parse.cc).  abbrev_left: its parts not yet read. */
+    size_t abbrev_left = 0;
+    Xapian::termpos abbrev_at = 0;
+    const char *abbrev_end = nullptr; /* past its last part's letters */
     while (true) {
         /* To the start of the next word. */
         while (true) {
@@ -594,6 +608,33 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             it += len;
         }
         w.clear();
+        if (join && abbrev_left == 0 && !(it > text && (it[-1] == '.' || is_wordchar(static_cast<unsigned char>(it[-1]))))) {
+            /* its parts, as the query parser finds them (letters_at) */
+            auto letters_at = [&](const char *k) -> size_t {
+                size_t m = 0;
+                while (k + m < end && ((k[m] >= 'a' && k[m] <= 'z') || (k[m] >= 'A' && k[m] <= 'Z')))
+                    m++;
+                return m > 0 && (k + m == end || !is_wordchar(static_cast<unsigned char>(k[m]))) ? m : 0;
+            };
+            const char *k = it;
+            size_t m, count = 0, two = 0;
+            abbrev.clear();
+            while ((m = letters_at(k)) && m <= 2) {
+                count++;
+                two += m == 2;
+                for (size_t j = 0; j < m; j++)
+                    abbrev += static_cast<char>(k[j] | 0x20);
+                k += m;
+                if (!(k + 1 < end && *k == '.' && letters_at(k + 1)))
+                    break;
+                k++;
+            }
+            if (count >= 2 && two > 0 && m <= 2) {
+                abbrev_left = count;
+                abbrev_at = 0;
+                abbrev_end = k;
+            }
+        }
         /* a star right before the word: emphasis ("**R**easoning") */
         starred_before = it > text && it[-1] == '*';
         /* Capitals separated by dots: an acronym; with dotted, letters of
@@ -706,6 +747,16 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             const Xapian::termpos before = pos;
             word(prefix);
             const Xapian::termpos at = pos != before ? pos : 0; /* indexed */
+            if (abbrev_left) {
+                if (at)
+                    abbrev_at = at;
+                /* each part read as a word of its own, the last ending
+                 * where the abbreviation's letters end */
+                if (it > abbrev_end)
+                    abbrev_left = 0;
+                else if (--abbrev_left == 0 && it == abbrev_end)
+                    compound_word(prefix, abbrev, abbrev_at, false);
+            }
             parts = linked ? parts + 1 : 1;
             linked = hyphen_joins(it, end);
             if (parts == 1 && linked) {

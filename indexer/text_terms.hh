@@ -217,6 +217,7 @@ class TextTerms {
     Xapian::termpos pos = 0;
     std::string w;                 /* the word being read */
     std::string compound;          /* a compound's first part, then joined */
+    std::string abbrev;            /* "Ph.D."'s parts joined (read()) */
     Xapian::termpos compound_at = 0; /* its last indexed part's position */
     /* A compound of three parts or more (stop_compounds): its parts so
      * far joined, how many of them were indexed and the last one's

@@ -222,14 +222,14 @@ size_t qscan_fields(const char *t, size_t n, char *out, size_t size,
             int empty = !next || is_space(next) || next == ')';
             /* past the value when it is none: "title:", or quotes with
              * nothing in them ("title:\"\"", which the parser would
-             * read as the word title) */
+             * read as the word title), a word glued after them too
+             * ("title:\"\"glacier" is glacier, as with a space) */
             size_t after = j + 1;
             if (next == '"') {
                 size_t q = j + 2;
                 while (q < n && is_space(t[q]))
                     q++;
-                if (q < n && t[q] == '"' &&
-                    (q + 1 == n || is_space(t[q + 1]) || t[q + 1] == ')')) {
+                if (q < n && t[q] == '"') {
                     empty = 1;
                     after = q + 1;
                 }

@@ -34,8 +34,8 @@ policy), and so is one of more parts its stop words leave one word of
 (out-of-distribution finds the works writing it, not every work writing
 distribution); written apart and quoted, it is that word, with a note.  Capitals separated by
 dots are one word in a query as in a work (U.S.A., USA), and an
-abbreviation of short parts with dots finds its closed form too (Ph.D.:
-PhD; M.Sc.: MSc).  A phrase's last word may be a wildcard
+abbreviation of short parts with dots and its closed form find each other
+(Ph.D. and PhD; M.Sc. and MSc).  A phrase's last word may be a wildcard
 (self-supervis*, "deep reinforc*"), cut to its 16 most frequent words
 with a note.
 """
@@ -296,10 +296,10 @@ CASES += [("off-policy", ["v76", "v77"]), ('"off-policy"', ["v76", "v77"]),
           ("Off-Policy", ["v76", "v77"]), ("offpolicy", ["v76", "v77"]),
           ("U.S.A.", ["v82", "v83"]), ("USA", ["v82", "v83"]), ("U.S.A. tariffs", ["v82", "v83"])]
 # An abbreviation with dots finds the works that write it closed too,
-# not the letters apart (the closed word finds only itself: the index
-# does not join the dotted parts).
-CASES += [("Ph.D.", ["v95", "v96"]), ("Ph.D", ["v95", "v96"]), ("PhD", ["v96"]),
-          ("M.Sc.", ["v98", "v99"]), ("MSc", ["v99"])]
+# not the letters apart, and the closed word finds the dotted one (the
+# index joins its parts, as it joins a hyphenated compound's).
+CASES += [("Ph.D.", ["v95", "v96"]), ("Ph.D", ["v95", "v96"]), ("PhD", ["v95", "v96"]),
+          ("M.Sc.", ["v98", "v99"]), ("MSc", ["v98", "v99"]), ('"PhD students"', ["v96"])]
 # A version's point stays in its number: Qwen2.5 and Qwen-2.5 meet, and
 # not Qwen 2 beside a 5.
 # A species abbreviated is the phrase: not every work with a letter e.

@@ -188,7 +188,9 @@ int main(void)
               " glacier | title: has no value and was left out");
     CHECK_STR(fields("glacier (abstract:\"  \")"),
               "glacier () | abstract: has no value and was left out");
-    CHECK_STR(fields("title:\"\"x"), "title:\"\"x");
+    CHECK_STR(fields("title:\"\"x"), "x | title: has no value and was left out");
+    CHECK_STR(fields("a +title:\"\"glacier"),
+              "a glacier | title: has no value and was left out");
     /* Not fields: capitalised words, id schemes, URLs, times. */
     CHECK_STR(fields("Framework:Enhanced arXiv:2103.00823 doi:10.1/x"),
               "Framework:Enhanced arXiv:2103.00823 doi:10.1/x");
