@@ -746,6 +746,37 @@ size_t text_compound_hyphen(const char *s, size_t n)
     return 0;
 }
 
+/* The ASCII letters a part of text_dotted_abbrev begins with at s[0..n):
+ * their count when no letter or digit follows them, else 0; any run of
+ * three or more is 3 (no part), unread past its third letter. */
+static size_t abbrev_part(const char *s, size_t n)
+{
+    size_t m = 0;
+    while (m < n && m < 3 && isalpha((unsigned char)s[m]))
+        m++;
+    if (m == 3)
+        return 3;
+    return m > 0 && (m == n || !isalnum((unsigned char)s[m])) ? m : 0;
+}
+
+size_t text_dotted_abbrev(const char *s, size_t n, size_t *parts)
+{
+    size_t k = 0, m, count = 0, two = 0;
+    while ((m = abbrev_part(s + k, n - k)) && m <= 2) {
+        count++;
+        two += m == 2;
+        k += m;
+        if (!(k + 1 < n && s[k] == '.' && abbrev_part(s + k + 1, n - k - 1)))
+            break;
+        k++;
+    }
+    if (count < 2 || !two || m > 2)
+        return 0;
+    if (parts)
+        *parts = count;
+    return k;
+}
+
 int text_may_hold_scripts(const char *s, size_t n, int math)
 {
     if (memchr(s, '$', n))

@@ -238,6 +238,15 @@ int text_may_hold_scripts(const char *s, size_t n, int math);
  * and the snippet marks them whole. */
 size_t text_compound_hyphen(const char *s, size_t n);
 
+/* An abbreviation at s[0..n) of two parts or more of one or two ASCII
+ * letters joined by dots, one part of two at least ("Ph.D.", "M.Sc."),
+ * each part letters that no letter or digit follows: the length in bytes
+ * of its parts and the dots between them (its last dot left out), and
+ * in *parts (not null) how many parts; 0 when s does not begin with one.
+ * The indexer also holds the parts joined (phd), and the query reads the
+ * dotted form as that compound, so that PhD and Ph.D. meet. */
+size_t text_dotted_abbrev(const char *s, size_t n, size_t *parts);
+
 /* 64-bit FNV-1a of s[0..n): a stable fingerprint for derived ids. */
 unsigned long long text_hash64(const char *s, size_t n);
 

@@ -591,9 +591,9 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
      * part of two ("Ph.D.", "M.Sc."): its parts are words as before, and
      * once its last is read the parts joined ("phd") are indexed at the
      * last indexed part's position, as a hyphenated compound's are, so
-     * that the closed form a work or a query writes (PhD) finds it; the
-     * query parser reads the dotted form as the compound
-     * (searcher/query_parse.cc).  abbrev_left: its parts not yet read. */
+     * that the closed form a work or a query writes (PhD) finds it
+     * (text_dotted_abbrev, the query parser's rule too).  abbrev_left:
+     * its parts not yet read. */
     size_t abbrev_left = 0;
     Xapian::termpos abbrev_at = 0;
     const char *abbrev_end = nullptr; /* past its last part's letters */
@@ -608,31 +608,17 @@ void TextTerms::read(const char *text, size_t n, const std::string &prefix)
             it += len;
         }
         w.clear();
-        if (join && abbrev_left == 0 && !(it > text && (it[-1] == '.' || is_wordchar(static_cast<unsigned char>(it[-1]))))) {
-            /* its parts, as the query parser finds them (letters_at) */
-            auto letters_at = [&](const char *k) -> size_t {
-                size_t m = 0;
-                while (k + m < end && ((k[m] >= 'a' && k[m] <= 'z') || (k[m] >= 'A' && k[m] <= 'Z')))
-                    m++;
-                return m > 0 && (k + m == end || !is_wordchar(static_cast<unsigned char>(k[m]))) ? m : 0;
-            };
-            const char *k = it;
-            size_t m, count = 0, two = 0;
-            abbrev.clear();
-            while ((m = letters_at(k)) && m <= 2) {
-                count++;
-                two += m == 2;
-                for (size_t j = 0; j < m; j++)
-                    abbrev += static_cast<char>(k[j] | 0x20);
-                k += m;
-                if (!(k + 1 < end && *k == '.' && letters_at(k + 1)))
-                    break;
-                k++;
-            }
-            if (count >= 2 && two > 0 && m <= 2) {
+        if (join && abbrev_left == 0 && !(it > text && it[-1] == '.')) {
+            size_t count = 0;
+            const size_t span = text_dotted_abbrev(it, static_cast<size_t>(end - it), &count);
+            if (span) {
+                abbrev.clear();
+                for (const char *c = it; c < it + span; c++)
+                    if (*c != '.')
+                        abbrev += static_cast<char>(*c | 0x20);
                 abbrev_left = count;
                 abbrev_at = 0;
-                abbrev_end = k;
+                abbrev_end = it + span;
             }
         }
         /* a star right before the word: emphasis ("**R**easoning") */

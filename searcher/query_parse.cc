@@ -1760,28 +1760,11 @@ static Xapian::Query with_variants(shim_db *h, const std::string &raw,
             size_t e = i;
             /* An abbreviation of parts of one or two letters joined by
              * dots, one part of two ("Ph.D.", "M.Sc."), is a compound too,
-             * whose closed form works write (PhD, MSc); not longer parts
-             * ("M.Eng." would be the name Meng, "Node.js"), nor letters
-             * alone (join_acronyms: "U.S." is one word already). */
-            auto letters_at = [&](size_t k) {
-                size_t n = 0;
-                while (k + n < low.size() && isalpha(static_cast<unsigned char>(low[k + n])))
-                    n++;
-                return n > 0 && !alnum(k + n) ? n : 0;
-            };
-            bool dotted = false;
-            {
-                size_t k = i, n, count = 0, two = 0;
-                while ((n = letters_at(k)) && n <= 2) {
-                    count++;
-                    two += n == 2;
-                    k += n;
-                    if (!(k + 1 < low.size() && low[k] == '.' && letters_at(k + 1)))
-                        break;
-                    k++;
-                }
-                dotted = count >= 2 && two > 0 && n <= 2;
-            }
+             * whose closed form works write (PhD, MSc), as the index
+             * joins it (text_dotted_abbrev); not longer parts ("M.Eng."
+             * would be the name Meng, "Node.js"), nor letters alone
+             * (join_acronyms: "U.S." is one word already). */
+            const bool dotted = text_dotted_abbrev(low.data() + i, low.size() - i, nullptr) != 0;
             for (;;) {
                 size_t b = e;
                 while (alnum(e))
