@@ -602,16 +602,15 @@ typedef struct pdx_query {
     /* ---- version 6 ---- */
     /** The ranking (pdx_rank): PDX_RANK_DEFAULT (0) adds to each work's
      *  BM25 score a bonus for the query's neighbouring words that stand
-     *  close in it (in the order written, within PDX_PROXIMITY_WINDOW
-     *  words; in the title they count PDX_PROXIMITY_TITLE_FACTOR times)
-     *  and title_weight's field boost; PDX_RANK_BM25 is flat BM25 over
+     *  close in its title (in the order written, within
+     *  PDX_PROXIMITY_WINDOW words) and title_weight's field boost; PDX_RANK_BM25 is flat BM25 over
      *  the bag of words.  The rank sets the defaults of the weights
      *  below and of title_weight (all 0 under PDX_RANK_BM25); a weight
      *  set (>= 0) is used under either.  The formula is in the README
      *  ("Ranking") and searcher/proximity.cc; explain shows each part. */
     int rank;
     /** The proximity bonus's weight: a pair of neighbouring words
-     *  adjacent once in the abstract adds proximity_weight times the
+     *  adjacent once in the title adds proximity_weight times the
      *  rarer word's idf.  0 = none; negative = the rank's default. */
     double proximity_weight;
     /* ---- version 7 ---- */
@@ -663,12 +662,11 @@ typedef enum pdx_syntax {
  *  the same sweep. */
 #define PDX_DEFAULT_TITLE_WEIGHT 0.0
 #define PDX_DEFAULT_AUTHOR_WEIGHT 0.0
-/** Proximity defaults of PDX_RANK_DEFAULT (pdx_query.proximity_weight),
- *  the pairs' window in words and the weight of a co-occurrence in the
- *  title, chosen by measurement (bench/RESULTS.md, "Ranking"). */
-#define PDX_DEFAULT_PROXIMITY_WEIGHT 0.4
+/** Proximity defaults of PDX_RANK_DEFAULT (pdx_query.proximity_weight)
+ *  and the pairs' window in words, chosen by measurement
+ *  (bench/RESULTS.md, "Ranking"). */
+#define PDX_DEFAULT_PROXIMITY_WEIGHT 0.35
 #define PDX_PROXIMITY_WINDOW 3
-#define PDX_PROXIMITY_TITLE_FACTOR 4.0
 
 /** Facets: exact counts of each value over the whole match set.  A work
  *  counts once for each of its categories and authors.  Authors count by

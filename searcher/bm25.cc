@@ -484,8 +484,15 @@ class BM25OrSource : public Xapian::PostingSource {
             bound_[words_[a].bm25.df <= words_[c].bm25.df ? a : c] += m;
             prox_max += m;
         }
-        if (prox_)
+        if (prox_) {
             reader_->init(db);
+            /* each stem's title list: whether the work's title holds it */
+            titles_.clear();
+            for (const std::string &t : prox_->asked())
+                titles_.push_back(db.postlist_begin(t));
+            title_wdf_.assign(titles_.size(), 0);
+            titled_at_ = 0;
+        }
         /* MaxScore's order: smallest bound first; cum_[k] bounds the
          * first k together. */
         order_.resize(n);
@@ -780,6 +787,10 @@ class BM25OrSource : public Xapian::PostingSource {
                     most += prox_->pair_max(p, words_[a].it.get_wdf(),
                                             words_[c].it.get_wdf());
             }
+            /* Then, where those still let it through, the bound from
+             * what its title holds (the title lists moved here). */
+            if (can && most > 0 && (sum + most) * SLACK >= theta_)
+                most = titled(did);
             if (can && (sum + most) * SLACK >= theta_) {
                 cur_ = did;
                 weight_ = tree_sum();
@@ -858,11 +869,10 @@ class BM25OrSource : public Xapian::PostingSource {
         Xapian::docid did;
         double base, ub;
         double w;      /* its weight, bonus included, once done */
-        uint64_t here; /* which stems it holds (at most 64: two a pair) */
-        bool pending;  /* it holds both words of a pair */
+        uint64_t here; /* which stems its title holds (at most 64: two a pair) */
+        bool pending;  /* its title holds both words of a pair */
         bool done;     /* weighed (w -1: found below the page) */
         size_t pair_at; /* with pending, its pairs' bounds in pair_ub */
-        size_t wdf_at;  /* and its stems' default-field wdfs in wdfs */
     };
     static_assert(2 * MAX_PAIRS <= 64, "a pair's stems in Cand::here");
 
@@ -871,7 +881,6 @@ class BM25OrSource : public Xapian::PostingSource {
         const size_t s = prox_->stems.size();
         std::vector<Cand> cands;
         std::vector<double> pair_ub;
-        std::vector<Xapian::termcount> wdfs;
         /* the top_ largest bases met, and of the weights found; the
          * smallest of each on top */
         MinHeap bases, finals;
@@ -947,7 +956,7 @@ class BM25OrSource : public Xapian::PostingSource {
                                             : -1;
                     const double bonus =
                         reader_->weigh(c.did, &here_, nullptr, &pair_ub[c.pair_at],
-                                       need, &wdfs[c.wdf_at]);
+                                       need);
                     if (bonus < 0) {
                         c.w = -1; /* below the page: pruned, not proposed */
                         continue;
@@ -975,22 +984,13 @@ class BM25OrSource : public Xapian::PostingSource {
                 from = cur_ + 1;
                 continue;
             }
-            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false, pair_ub.size(),
-                   wdfs.size()};
-            for (size_t k = 0; pending_ && k < s; k++) {
-                const size_t i = stem_word_[k];
-                if (nodes_[i].here)
+            Cand c{cur_, weight_, ub_, weight_, 0, pending_, false, pair_ub.size()};
+            for (size_t k = 0; pending_ && k < s; k++)
+                if (title_wdf_[k])
                     c.here |= uint64_t(1) << k;
-                wdfs.push_back(nodes_[i].here ? words_[i].it.get_wdf() : 0);
-            }
             /* each pair's bound in the work, as advance() summed it */
-            for (size_t p = 0; pending_ && p < pair_words_.size(); p++) {
-                const size_t a = pair_words_[p].first, b = pair_words_[p].second;
-                pair_ub.push_back(nodes_[a].here && nodes_[b].here
-                                      ? prox_->pair_max(p, words_[a].it.get_wdf(),
-                                                        words_[b].it.get_wdf())
-                                      : 0);
-            }
+            for (size_t p = 0; pending_ && p < prox_->pairs.size(); p++)
+                pair_ub.push_back(pair_in_title(p));
             cands.push_back(c);
             keep(bases, weight_);
             raise();
@@ -1015,6 +1015,33 @@ class BM25OrSource : public Xapian::PostingSource {
             if (c.done && c.w >= 0)
                 chosen_.emplace_back(c.did, c.w);
         std::sort(chosen_.begin(), chosen_.end());
+    }
+
+    /* Pair p's bound in the work whose title wdfs titled() left. */
+    double pair_in_title(size_t p) const
+    {
+        const ProximityQuery::Pair &pr = prox_->pairs[p];
+        return prox_->pair_max_title(p, title_wdf_[pr.a], title_wdf_[pr.b]);
+    }
+
+    /* The bound of the bonus in work did: each stem's title list moved
+     * to it (its wdf there in title_wdf_, 0 if the title lacks it), and
+     * the bounds of the pairs whose both words the title holds summed.
+     * Asked in increasing did, as advance() considers the works. */
+    double titled(Xapian::docid did)
+    {
+        const Xapian::PostingIterator none;
+        titled_at_ = did;
+        for (size_t k = 0; k < titles_.size(); k++) {
+            Xapian::PostingIterator &it = titles_[k];
+            if (it != none && *it < did)
+                it.skip_to(did);
+            title_wdf_[k] = it != none && *it == did ? it.get_wdf() : 0;
+        }
+        double most = 0;
+        for (size_t p = 0; p < prox_->pairs.size(); p++)
+            most += pair_in_title(p);
+        return most;
     }
 
     /* OrPostList::get_weight over the tree, for the words here (its
@@ -1054,8 +1081,10 @@ class BM25OrSource : public Xapian::PostingSource {
      * positions value, or Xapian's position lists without one. */
     double proximity(Xapian::docid did)
     {
+        if (titled_at_ != did) /* titled() did not look: the reader will */
+            return reader_->weigh(did);
         for (size_t k = 0; k < here_.size(); k++)
-            here_[k] = nodes_[stem_word_[k]].here;
+            here_[k] = title_wdf_[k] > 0;
         return reader_->weigh(did, &here_);
     }
 
@@ -1073,16 +1102,19 @@ class BM25OrSource : public Xapian::PostingSource {
     std::vector<std::pair<size_t, size_t>> pair_words_; /* prox_'s pairs */
     std::vector<size_t> stem_word_; /* each of prox_'s stems: its word */
     std::unique_ptr<ProximityReader> reader_;
-    std::vector<char> here_; /* scratch: which stems the work holds */
-    std::vector<double> bound_; /* each word's, for MaxScore */
+    std::vector<char> here_; /* scratch: which stems the work's title holds */
+    std::vector<Xapian::PostingIterator> titles_; /* each stem's title list */
+    std::vector<Xapian::termcount> title_wdf_;     /* titled()'s wdfs */
+    Xapian::docid titled_at_ = 0;                   /* the work they are of */
     std::vector<double> pair_top_; /* each pair's bound, prox_->pair_max(p) */
     std::vector<std::vector<size_t>> word_pairs_; /* the pairs of each */
+    std::vector<size_t> rank_;     /* each word's place in order_ */
+    std::vector<double> bound_; /* each word's, for MaxScore */
     Xapian::Database db_;
     std::vector<Word> words_;
     std::vector<Node> nodes_;
     size_t root_ = 0;
     std::vector<size_t> order_;
-    std::vector<size_t> rank_;     /* each word's place in order_ */
     std::vector<double> cum_;
     Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
     mutable double weight_ = 0;

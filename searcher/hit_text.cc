@@ -84,7 +84,7 @@ static double term_weights(shim_db *h, const Xapian::Query &query,
  * each field boost ("title_boost", "author_boost": the words' BM25
  * weight in that field times the boost); the proximity bonus
  * ("proximity": each pair of neighbouring query words, its
- * co-occurrence in the abstract and the title and its score,
+ * co-occurrence in the title and its score,
  * proximity.cc).  The parts add up to the score for words, phrases and
  * boolean operators; a wildcard's OP_SYNONYM group is weighed as one
  * term by Xapian, so any difference is reported as "other". */
@@ -131,7 +131,6 @@ std::string explain_hit(shim_db *h, const ScoreParts &parts,
         const double bonus = one.weigh(did, nullptr, &got);
         cJSON *e = cJSON_AddObjectToObject(o, "proximity");
         cJSON_AddNumberToObject(e, "window", pq.window);
-        cJSON_AddNumberToObject(e, "title_factor", pq.title_factor);
         cJSON *pairs = cJSON_AddArrayToObject(e, "pairs");
         for (size_t i = 0; i < got.size(); i++) {
             if (got[i].score <= 0)
@@ -141,7 +140,6 @@ std::string explain_hit(shim_db *h, const ScoreParts &parts,
                                     (pq.stems[pq.pairs[i].a] + " " +
                                      pq.stems[pq.pairs[i].b])
                                         .c_str());
-            cJSON_AddNumberToObject(x, "abstract", got[i].abstract_tp);
             cJSON_AddNumberToObject(x, "title", got[i].title_tp);
             cJSON_AddNumberToObject(x, "score", got[i].score);
             cJSON_AddItemToArray(pairs, x);

@@ -382,19 +382,17 @@ static void text_explain(FILE *f, const pdx_hit *h)
     }
     const cJSON *px = cJSON_GetObjectItemCaseSensitive(ex, "proximity");
     if (px) {
-        fprintf(f, "       %8.4f  proximity (window %g, title x%g):",
+        fprintf(f, "       %8.4f  proximity in the title (window %g):",
                 cJSON_GetObjectItemCaseSensitive(px, "score")->valuedouble,
-                cJSON_GetObjectItemCaseSensitive(px, "window")->valuedouble,
-                cJSON_GetObjectItemCaseSensitive(px, "title_factor")->valuedouble);
+                cJSON_GetObjectItemCaseSensitive(px, "window")->valuedouble);
         const cJSON *p;
         int any = 0;
         cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(px, "pairs"))
         {
-            fprintf(f, "%s %s %.4f (abstract %.3g, title %.3g)",
+            fprintf(f, "%s %s %.4f (co-occurrence %.3g)",
                     any++ ? ";" : "",
                     cJSON_GetObjectItemCaseSensitive(p, "pair")->valuestring,
                     cJSON_GetObjectItemCaseSensitive(p, "score")->valuedouble,
-                    cJSON_GetObjectItemCaseSensitive(p, "abstract")->valuedouble,
                     cJSON_GetObjectItemCaseSensitive(p, "title")->valuedouble);
         }
         fputs(any ? "\n" : " no pair near\n", f);

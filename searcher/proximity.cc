@@ -14,24 +14,23 @@
  * same from a phrase query in a should clause.
  *
  * The model (BM25TP's, over neighbouring query words only, as SDM
- * pairs them).  The query's words in the default field, in the order
- * written and without stop words (which the index does not hold
- * either), give the pairs of neighbours: "reinforcement learning from
- * human feedback" gives (reinforc, learn), (learn, human), (human,
- * feedback).  For a pair (a, b) and a field of a work, each occurrence
- * of a at position p and b at position q with 0 < |q - p| <= window
- * adds
+ * pairs them, in the title: a field boost of the phrases a query's
+ * words make there, as Lucene's and Elasticsearch's users give a
+ * title phrase query in a should clause).  The query's words in the
+ * default field, in the order written and without stop words (which
+ * the index does not hold either), give the pairs of neighbours:
+ * "reinforcement learning from human feedback" gives (reinforc, learn),
+ * (learn, human), (human, feedback).  For a pair (a, b) and the title
+ * of a work, each occurrence of a at position p and b at position q
+ * with 0 < |q - p| <= window adds
  *
  *     1 / d^2        in the order written (d = q - p > 0),
  *     1 / (d + 1)^2  in the other order (d = p - q > 0),
  *
  * so "human feedback" adds 1, "feedback from humans" (b one word before
- * a) 1/4, and two words apart in order 1/4.  The pair's co-occurrence
- * in the work is
- *
- *     tp = tp(abstract) + title_factor * tp(title)
- *
- * and its score saturates as BM25's term frequency does:
+ * a) 1/4, and two words apart in order 1/4.  The sum is the pair's
+ * co-occurrence tp in the work, and its score saturates as BM25's term
+ * frequency does:
  *
  *     pair = weight * max(idf(a), idf(b)) * (K + 1) * tp / (K + tp)
  *
@@ -44,34 +43,42 @@
  * of "train" and ranks the title benchmarks below lower.
  * The bonus of a work is the sum of its pairs', added to its BM25 score
  * (and any field boost).  Its bound, which the matcher prunes with, is
- * weight * sum of max(idf) * (K + 1).  With the defaults (weight 0.4,
- * window 3, title_factor 4: PDX_DEFAULT_PROXIMITY_WEIGHT,
- * PDX_PROXIMITY_WINDOW and PDX_PROXIMITY_TITLE_FACTOR in paperdex.h), one
- * adjacent pair in the abstract adds 0.4 times its rarer word's idf, the same
- * pair in the title 1.6 times that (tp 4).
+ * weight * sum of max(idf) * (K + 1).  With the defaults (weight 0.35,
+ * window 3: PDX_DEFAULT_PROXIMITY_WEIGHT and PDX_PROXIMITY_WINDOW in
+ * paperdex.h), one adjacent pair in the title adds 0.35 times its rarer
+ * word's idf.
  *
- * The defaults were chosen by measurement: bench/titles.py's partial
- * titles and title topics on the arXiv 101k, and bench/eval.sh's CACM
- * and SciFact, which must not fall (bench/RESULTS.md, "Ranking";
- * docs/ranking.md).
+ * Why the title alone.  The abstract's pairs scored too (with a title
+ * pair counting four times an abstract's) gave the same relevance give
+ * or take a few thousandths, and cost the most of a query's time on a
+ * million works: a pair of common words stands close in the abstracts
+ * of few of the thousands of works holding both, and only reading
+ * their positions tells which, where whether a title holds both is a
+ * short posting list's answer (bench/RESULTS.md, "Ranking").  An
+ * abstract's phrase still counts through BM25, and a quoted one finds
+ * it.  The defaults were chosen by measurement: bench/titles.py's
+ * partial titles and title topics on the arXiv 101k, and
+ * bench/eval.sh's CACM and SciFact, which must not fall
+ * (bench/RESULTS.md, "Ranking"; docs/ranking.md).
  *
  * Positions come from the work's positions value (layouts 7 and 8,
  * common/positions.cc), one read for all the pairs, or, in an index of
  * layout 9 (common/chunks.cc), from each word's chunks, a read a word
  * (and a chunk kept once read: the works are weighed in batches, each
  * in docid order, and a batch goes back to where an earlier one read).
- * Either way only the words of a pair whose both words the work holds
- * in a field are read (ProximityReader says why), and in layout 9 a
- * work weighed to find a page has its pairs' bounds narrowed by its
- * title's wdfs before anything is read (pair_max_fields), its pairs read
- * largest bound first, and is given up on once the rest cannot lift it
- * onto the page.
+ * Either way only the words of a pair whose both words the work's title
+ * holds are read (ProximityReader says why), and in layout 9 a work
+ * weighed to find a page has its pairs' bounds from its title's wdfs
+ * (pair_max_title), its pairs read largest bound first, and is given up
+ * on once the rest cannot lift it onto the page.
  *
  * Cost.  Inside an OR of words -- a query of plain words, most of what
  * people type -- the bonus rides in the OR's own source (bm25.cc,
  * BM25OrSource): each word's MaxScore bound is raised by the bounds of
  * its pairs, and a work's positions are read only when the pairs whose
- * words it holds could lift it past the page's threshold, and only once
+ * words its title holds (bounded first by the words' wdfs, then by the
+ * title terms' posting lists, moved to the works those let through)
+ * could lift it past the page's threshold, and only once
  * the matcher asks its weight: under a filter, once the filter holds it,
  * which most works the OR proposes there do not.  Any other
  * query gets the bonus from ProximitySource, the right side of an
@@ -147,8 +154,8 @@ ProximityQuery::ProximityQuery(
     const Xapian::Database &db, const Xapian::Query &query,
     const std::string &text, const Xapian::Stem &stem,
     const std::set<std::string> &stops, double weight, unsigned window_,
-    double title_factor_, const std::vector<std::vector<std::string>> &phrases)
-    : window(window_), title_factor(title_factor_)
+    const std::vector<std::vector<std::string>> &phrases)
+    : window(window_)
 {
     /* S(n) of pair_max(p, wdf_a, wdf_b): the window's places' weights,
      * largest first, summed. */
@@ -247,61 +254,39 @@ double ProximityQuery::pair_max(size_t p) const
     return pairs[p].weight * (K + 1);
 }
 
-/* A work's bound of a pair, from its two words' wdfs.  In a field, an
- * occurrence of the word that occurs fewer times there pairs with the
- * other word's occurrences at the window's places on either side (1,
- * 1/4, 1/9 after it, 1/4, 1/9, 1/16 before it, for a window of 3), at
- * most one at each place and at most as many as that word occurs: so
- * it adds at most S(n), the sum of the n largest of those weights, with
- * n the larger wdf (a field's occurrences of a word are no more than
- * its wdf), and a field's tp is at most S(n) times the fewer
- * occurrences of the two.  A word's default-field wdf counts its
- * abstract occurrences, its title ones TITLE_WDF (TW) times each, and
- * its author-name ones (common/layout.h), so with m the smaller wdf and
- * t title occurrences (t <= m / TW), tp <= S(n) * (m - TW t +
- * title_factor t), largest at the most t when title_factor > TW.  The
- * pair's score grows with tp: its value there bounds it.  One
- * occurrence each (m = n = 1, tp <= 1) bounds the pair at half of
+/* A work's bound of a pair, from its title's occurrences of the two
+ * words.  An occurrence of the word that occurs fewer times there pairs
+ * with the other word's occurrences at the window's places on either
+ * side (1, 1/4, 1/9 after it, 1/4, 1/9, 1/16 before it, for a window of
+ * 3), at most one at each place and at most as many as that word
+ * occurs: so it adds at most S(n), the sum of the n largest of those
+ * weights, with n the larger count, and tp is at most S(n) times the
+ * smaller count m.  The pair's score grows with tp: its value there
+ * bounds it.  One occurrence each (tp <= 1) bounds the pair at half of
  * pair_max(p). */
-double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
-                                Xapian::termcount wdf_b) const
+double ProximityQuery::pair_max_title(size_t p, Xapian::termcount title_a,
+                                      Xapian::termcount title_b) const
 {
-    const double m = std::min(wdf_a, wdf_b);
+    const double m = std::min(title_a, title_b);
     if (m <= 0)
         return 0;
-    const double s = places(place_sums, std::max(wdf_a, wdf_b));
-    const double tw = TITLE_WDF;
-    const double t = title_factor > tw ? std::floor(m / tw) : 0;
-    const double tp = s * (m - tw * t + title_factor * t);
+    const double tp = m * places(place_sums, std::max(title_a, title_b));
     return std::min(pair_max(p), saturated(pairs[p].weight, tp));
 }
 
-/* A work's bound of a pair, field by field.  The reasoning of
- * pair_max(p, wdf_a, wdf_b) holds in each field on its own: a field's tp
- * is at most S(n) times the fewer occurrences of the two words there, n
- * the more, and nothing where one of them is missing.  The title's
- * occurrences are its S-prefixed terms' wdfs, exact; the abstract's are
- * at most the default field's wdf less TITLE_WDF times the title's (the
- * rest may be author names, which hold no positions here).  So a work
- * whose title holds one word of the pair and whose abstract lacks it
- * (its default-field wdf all title) gets no bound at all, where the wdfs
- * alone allow it the most a title pair gives. */
-double ProximityQuery::pair_max_fields(size_t p, Xapian::termcount abs_a,
-                                       Xapian::termcount abs_b,
-                                       Xapian::termcount title_a,
-                                       Xapian::termcount title_b) const
+/* The same from the words' default-field wdfs, which count each title
+ * occurrence TITLE_WDF (TW) times, beside the abstract's and the author
+ * names' (common/layout.h): a word of wdf w occurs at most w / TW times
+ * in the title, and a word of wdf below TW not at all. */
+double ProximityQuery::pair_max(size_t p, Xapian::termcount wdf_a,
+                                Xapian::termcount wdf_b) const
 {
-    auto field = [&](Xapian::termcount x, Xapian::termcount y) {
-        const double m = std::min(x, y);
-        return m > 0 ? m * places(place_sums, std::max(x, y)) : 0.0;
-    };
-    const double tp = field(abs_a, abs_b) + title_factor * field(title_a, title_b);
-    return std::min(pair_max(p), saturated(pairs[p].weight, tp));
+    return pair_max_title(p, wdf_a / TITLE_WDF, wdf_b / TITLE_WDF);
 }
 
 std::vector<std::string> ProximityQuery::asked() const
 {
-    std::vector<std::string> out(stems);
+    std::vector<std::string> out;
     for (const std::string &s : stems)
         out.push_back(LAYOUT_P_TITLE + s);
     return out;
@@ -310,26 +295,20 @@ std::vector<std::string> ProximityQuery::asked() const
 double ProximityQuery::pair_score(size_t p,
                                   const std::vector<std::vector<Xapian::termpos>> &pos) const
 {
-    const size_t n = stems.size();
     const Pair &pr = pairs[p];
-    const double tp = co_occurrence(pos[pr.a], pos[pr.b], window) +
-                      title_factor * co_occurrence(pos[n + pr.a], pos[n + pr.b], window);
-    return saturated(pr.weight, tp);
+    return saturated(pr.weight, co_occurrence(pos[pr.a], pos[pr.b], window));
 }
 
 double ProximityQuery::score(const std::vector<std::vector<Xapian::termpos>> &pos,
                              std::vector<Part> *parts) const
 {
-    const size_t n = stems.size();
     double sum = 0;
     for (const Pair &p : pairs) {
-        const double ab = co_occurrence(pos[p.a], pos[p.b], window);
-        const double ti = co_occurrence(pos[n + p.a], pos[n + p.b], window);
-        const double tp = ab + title_factor * ti;
+        const double tp = co_occurrence(pos[p.a], pos[p.b], window);
         const double s = saturated(p.weight, tp);
         sum += s;
         if (parts)
-            parts->push_back(Part{ab, ti, s});
+            parts->push_back(Part{tp, s});
     }
     return sum;
 }
@@ -398,13 +377,13 @@ void ProximityReader::rewind()
 
 double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                               std::vector<ProximityQuery::Part> *parts,
-                              const double *pair_ub, double need,
-                              const Xapian::termcount *wdfs)
+                              const double *pair_ub, double need)
 {
     const size_t n = pq->stems.size();
     const Xapian::PostingIterator none;
-    /* Whether the work holds term i: its list moved to did (a list is
-     * opened when first asked since init or rewind). */
+    /* Whether the work's title holds word i: its title term's list
+     * moved to did (a list is opened when first asked since init or
+     * rewind), and its wdf there. */
     auto holds = [&](size_t i) {
         Xapian::PostingIterator &it = lists[i];
         if (!opened[i]) {
@@ -415,32 +394,21 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             it.skip_to(did);
         return it != none && *it == did;
     };
-    /* A pair counts only where a field holds both its words, so a word
-     * is read (its title list moved, its positions looked up) only where
-     * some pair of it has both: a term held alone weighs nothing, and
-     * each costs a lookup of its own in an index of layout 9. */
-    auto pair_held = [&](size_t off) {
-        std::fill(held.begin() + static_cast<std::ptrdiff_t>(off),
-                  held.begin() + static_cast<std::ptrdiff_t>(off + n), 0);
-        bool any = false;
-        for (const ProximityQuery::Pair &p : pq->pairs)
-            if (has[off + p.a] && has[off + p.b]) {
-                held[off + p.a] = held[off + p.b] = 1;
-                any = true;
-            }
-        return any;
-    };
-    /* the caller's here spares the stems' own lists */
+    /* the caller's here spares the lists */
     for (size_t i = 0; i < n; i++)
         has[i] = here ? (*here)[i] : holds(i);
-    if (!pair_held(0))
+    /* A pair counts only where the title holds both its words, so a word
+     * is read (its positions looked up) only where some pair of it has
+     * both: each costs a lookup of its own in an index of layout 9. */
+    std::fill(held.begin(), held.end(), 0);
+    bool any = false;
+    for (const ProximityQuery::Pair &p : pq->pairs)
+        if (has[p.a] && has[p.b]) {
+            held[p.a] = held[p.b] = 1;
+            any = true;
+        }
+    if (!any)
         return 0; /* no pair scores: parts left empty */
-    /* A title word is in the default field too: a word in no pair held
-     * there is in none held in the title, and its title list need not
-     * move. */
-    for (size_t i = 0; i < n; i++)
-        has[n + i] = held[i] && holds(n + i);
-    pair_held(n);
     if (chunked) {
         /* term i's positions in the work, read when first needed */
         auto read = [&](size_t i) {
@@ -476,36 +444,17 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
             /* Pair by pair, the largest bound first, each pair's words
              * read when it comes: once what the pairs gave and the
              * bounds of those left fall short of need, the work cannot
-             * reach the page, and its other words are not read.  With
-             * the wdfs, each bound is first narrowed by the title's
-             * (the title lists above moved to the work), so that a work
-             * none of whose pairs can reach need reads no position. */
+             * reach the page, and its other words are not read. */
             order.clear();
             bound.assign(pq->pairs.size(), 0.0);
             double rest = 0;
-            /* stem i's occurrences in the title (its title list, moved
-             * to the work above), and at most in the abstract */
-            auto title_wdf = [&](size_t i) -> Xapian::termcount {
-                return has[n + i] ? lists[n + i].get_wdf() : 0;
-            };
-            auto abstract_wdf = [&](size_t i, Xapian::termcount t) -> Xapian::termcount {
-                return wdfs[i] > TITLE_WDF * t ? wdfs[i] - TITLE_WDF * t : 0;
-            };
             for (size_t p = 0; p < pq->pairs.size(); p++) {
                 const ProximityQuery::Pair &pr = pq->pairs[p];
                 if (!(pair_ub[p] > 0 && has[pr.a] && has[pr.b]))
                     continue;
-                double b = pair_ub[p];
-                if (wdfs) {
-                    const Xapian::termcount ta = title_wdf(pr.a), tb = title_wdf(pr.b);
-                    b = std::min(b, pq->pair_max_fields(p, abstract_wdf(pr.a, ta),
-                                                        abstract_wdf(pr.b, tb), ta, tb));
-                }
-                bound[p] = b;
-                if (b > 0) {
-                    order.push_back(p);
-                    rest += b;
-                }
+                bound[p] = pair_ub[p];
+                order.push_back(p);
+                rest += pair_ub[p];
             }
             if (rest < need)
                 return -1;
@@ -517,8 +466,6 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                 const ProximityQuery::Pair &pr = pq->pairs[p];
                 read(pr.a);
                 read(pr.b);
-                read(n + pr.a);
-                read(n + pr.b);
                 sum += pq->pair_score(p, pos);
                 rest -= bound[p];
                 if (sum + rest < need)

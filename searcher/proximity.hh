@@ -1,7 +1,7 @@
 /*
  * proximity.hh -- the proximity part of paperdex's default ranking:
- * a bonus for the works that hold a query's words next to each other,
- * in the abstract or in the title.  The model, its formula and how its
+ * a bonus for the works whose titles hold a query's words next to each
+ * other.  The model, its formula and how its
  * defaults were chosen are in proximity.cc; this header is what
  * shim_read.cc (the ranking) and hit_text.cc (--explain) share of it.
  */
@@ -33,7 +33,6 @@ struct ProximityQuery {
     };
     std::vector<Pair> pairs;
     unsigned window = 0;      /* words apart at most */
-    double title_factor = 0;  /* a title co-occurrence counts this many */
     double max_weight = 0;    /* the bound: what no work can pass */
     /* place_sums[n]: the n largest weights of the window's places
      * summed (pair_max with wdfs says why), n up to 2 * window. */
@@ -60,7 +59,7 @@ struct ProximityQuery {
     ProximityQuery(const Xapian::Database &db, const Xapian::Query &query,
                    const std::string &text, const Xapian::Stem &stem,
                    const std::set<std::string> &stops, double weight,
-                   unsigned window, double title_factor,
+                   unsigned window,
                    const std::vector<std::vector<std::string>> &phrases = {});
 
     /* Pair p's bound: what it adds at most. */
@@ -71,23 +70,21 @@ struct ProximityQuery {
     double pair_max(size_t p, Xapian::termcount wdf_a,
                     Xapian::termcount wdf_b) const;
 
-    /* Pair p's bound in a work whose abstract holds its two words at
-     * most abs_a and abs_b times and whose title holds them exactly
-     * title_a and title_b times (proximity.cc says why it holds); never
-     * more than pair_max(p, wdf_a, wdf_b) for the wdfs those give. */
-    double pair_max_fields(size_t p, Xapian::termcount abs_a,
-                           Xapian::termcount abs_b, Xapian::termcount title_a,
-                           Xapian::termcount title_b) const;
+    /* Pair p's bound in a work whose title holds its two words
+     * title_a and title_b times (their title terms' wdfs); never more
+     * than pair_max(p, wdf_a, wdf_b) for the wdfs those allow. */
+    double pair_max_title(size_t p, Xapian::termcount title_a,
+                          Xapian::termcount title_b) const;
 
-    /* The terms whose positions score() needs: the stems (the
-     * abstract's positions), then each stem with the title prefix. */
+    /* The terms whose positions score() needs: each stem with the
+     * title prefix, in stems' order. */
     std::vector<std::string> asked() const;
 
     /* The bonus of a work whose positions of asked() are pos (same
-     * order).  With parts, each pair's co-occurrence in the abstract and
-     * the title and its score are appended, in pairs' order. */
+     * order).  With parts, each pair's co-occurrence in the title and
+     * its score are appended, in pairs' order. */
     struct Part {
-        double abstract_tp, title_tp, score;
+        double title_tp, score;
     };
     double score(const std::vector<std::vector<Xapian::termpos>> &pos,
                  std::vector<Part> *parts = nullptr) const;
@@ -96,19 +93,19 @@ struct ProximityQuery {
                       const std::vector<std::vector<Xapian::termpos>> &pos) const;
 };
 
-/* What reads a work's positions for the bonus, in docid order.  A
- * positions value finds a term by a 14-bit hash, and names an entry
+/* What reads a work's title positions for the bonus, in docid order.
+ * A positions value finds a term by a 14-bit hash, and names an entry
  * only where two terms the work holds share one (common/positions.cc):
  * an entry found for a term the work lacks may be another term's.  So
- * the reader first asks whether the work holds each term -- its
- * posting list, moved forward, or what the caller knows -- and reads
- * the value only when some pair has both its words in a field. */
+ * the reader first asks whether the work's title holds each word -- its
+ * title term's posting list, moved forward, or what the caller knows --
+ * and reads positions only when some pair has both its words there. */
 class ProximityReader {
     std::shared_ptr<const ProximityQuery> pq;
     std::vector<std::string> terms; /* pq->asked() */
     Xapian::Database db;
     Xapian::ValueIterator values;
-    std::vector<Xapian::PostingIterator> lists; /* one a term */
+    std::vector<Xapian::PostingIterator> lists; /* one a title term */
     std::vector<char> opened; /* lists[i] opened since init or rewind */
     bool valued = false;      /* values opened since then */
     /* Layout 9 (common/chunks.cc): each term's positions from its
@@ -129,7 +126,7 @@ class ProximityReader {
     std::vector<size_t> order;            /* weigh()'s pairs, by bound */
     std::vector<double> bound;            /* weigh()'s bound of each pair */
     std::vector<char> held;  /* the terms whose positions weigh() reads */
-    std::vector<char> has;   /* the terms the work holds */
+    std::vector<char> has;   /* the title terms the work holds */
     std::vector<std::string> asked;
     std::vector<std::vector<Xapian::termpos>> got, pos;
 
@@ -143,21 +140,17 @@ class ProximityReader {
      * asked so far (each list and the values reopened when asked). */
     void rewind();
     /* The bonus of work did (asked in increasing order).  here, when
-     * not null, says for each stem (pq->stems' order) whether the work
-     * holds it in the default field, which the caller knows.  With
-     * parts, each pair's (ProximityQuery::score), for --explain: a
-     * reader made for the one work.  With pair_ub (each pair's bound in
-     * this work, 0 for a pair it lacks a word of), a bonus below need
-     * may be given up on before every word is read (an index of layout
-     * 9, where each word is a read of its own): then the result is -1,
-     * and the bonus is less than need.  With wdfs too (each stem's
-     * default-field wdf in the work, pq->stems' order), the bounds are
-     * first narrowed by the title's wdfs of the words, which its title
-     * lists give before any position is read (pair_max_fields). */
+     * not null, says for each stem (pq->stems' order) whether the work's
+     * title holds it, which the caller knows.  With parts, each pair's
+     * (ProximityQuery::score), for --explain: a reader made for the one
+     * work.  With pair_ub (each pair's bound in this work, 0 for a pair
+     * its title lacks a word of), a bonus below need may be given up on
+     * before every word is read (an index of layout 9, where each word
+     * is a read of its own): then the result is -1, and the bonus is
+     * less than need. */
     double weigh(Xapian::docid did, const std::vector<char> *here = nullptr,
                  std::vector<ProximityQuery::Part> *parts = nullptr,
-                 const double *pair_ub = nullptr, double need = 0,
-                 const Xapian::termcount *wdfs = nullptr);
+                 const double *pair_ub = nullptr, double need = 0);
 };
 
 /* The bonus as a posting source, for the right side of an AND_MAYBE: it

@@ -1539,7 +1539,6 @@ int pdx_search(pdx_results **out, pdx_index *ix, const pdx_query *q)
                                 ? 0.0
                                 : PDX_DEFAULT_PROXIMITY_WEIGHT,
         .proximity_window = PDX_PROXIMITY_WINDOW,
-        .proximity_title = PDX_PROXIMITY_TITLE_FACTOR,
         .author_weight = q->author_weight < 0 ? PDX_DEFAULT_AUTHOR_WEIGHT
                                               : q->author_weight,
         .time_limit = q->time_limit,

@@ -1337,7 +1337,7 @@ static void run_search(shim_db *h, const shim_query *q, shim_totals *totals,
         auto pq = std::make_shared<ProximityQuery>(
             h->db, query, parser_text(h, q->text),
             h->stem, h->stop_stems,
-            q->proximity_weight, q->proximity_window, q->proximity_title,
+            q->proximity_weight, q->proximity_window,
             tied);
         if (!pq->pairs.empty()) {
             const size_t want = pq->asked().size();

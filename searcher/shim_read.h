@@ -94,7 +94,6 @@ typedef struct shim_query {
     double title_weight, author_weight; /* field boosts; 0 = none */
     double proximity_weight; /* the proximity bonus (proximity.cc); 0 = none */
     unsigned proximity_window;
-    double proximity_title;
     double time_limit;       /* seconds for the match; 0 = none        */
 } shim_query;
 

@@ -577,14 +577,16 @@ void shared_between_handles(const std::string &path, std::mt19937 &rng)
     pdx_close(d);
 }
 
-/* A work's bound of a pair (ProximityQuery::pair_max with the wdfs of
- * its two words), by which the OR of words' source skips reading
- * positions, is never below the pair's score in that work: every pair
- * of the 12 commonest words, in both orders, over every work that holds
- * both (these words stand side by side and recur in a work, so the
- * bound's every term is used).  Scores within a hair of their bound
- * must be met too, or the check would pass a bound far too loose to
- * matter as easily as a sound one. */
+/* A work's bounds of a pair, by which the OR of words' source skips
+ * reading positions, are never below the pair's score in that work:
+ * from its title's occurrences of the two words
+ * (ProximityQuery::pair_max_title), and from their default-field wdfs
+ * (pair_max), never below the first.  Every pair of the 12 commonest
+ * words, in both orders, over every work that holds both (these words
+ * stand side by side and recur in a title, so the bound's every term is
+ * used).  Scores within a hair of the title's bound must be met too, or
+ * the check would pass a bound far too loose to matter as easily as a
+ * sound one. */
 void bounds_hold(const std::string &path)
 {
     Xapian::Database db(path);
@@ -606,7 +608,7 @@ void bounds_hold(const std::string &path)
             const Xapian::Query q(Xapian::Query::OP_OR, Xapian::Query(x),
                                   Xapian::Query(y));
             auto pq = std::make_shared<const pdxshim::ProximityQuery>(
-                db, q, x + " " + y, stem, stops, 0.4, 3, 4.0);
+                db, q, x + " " + y, stem, stops, 0.4, 3);
             if (pq->pairs.size() != 1)
                 continue;
             pairs++;
@@ -615,6 +617,14 @@ void bounds_hold(const std::string &path)
             pdxshim::ProximityReader reader(pq);
             reader.init(db);
             Xapian::PostingIterator ib = db.postlist_begin(b);
+            Xapian::PostingIterator ta = db.postlist_begin(LAYOUT_P_TITLE + a),
+                                    tb = db.postlist_begin(LAYOUT_P_TITLE + b);
+            const Xapian::PostingIterator none;
+            auto title_wdf = [&](Xapian::PostingIterator &t, Xapian::docid did) {
+                if (t != none && *t < did)
+                    t.skip_to(did);
+                return t != none && *t == did ? t.get_wdf() : 0;
+            };
             for (Xapian::PostingIterator ia = db.postlist_begin(a);
                  ia != db.postlist_end(a); ++ia) {
                 ib.skip_to(*ia);
@@ -625,9 +635,11 @@ void bounds_hold(const std::string &path)
                 std::vector<pdxshim::ProximityQuery::Part> parts;
                 reader.weigh(*ia, nullptr, &parts);
                 const double got = parts.empty() ? 0 : parts[0].score;
-                const double bound = pq->pair_max(0, ia.get_wdf(), ib.get_wdf());
+                const double bound = pq->pair_max_title(
+                    0, title_wdf(ta, *ia), title_wdf(tb, *ia));
+                const double by_wdf = pq->pair_max(0, ia.get_wdf(), ib.get_wdf());
                 works++;
-                if (got > bound * (1 + 1e-12))
+                if (got > bound * (1 + 1e-12) || bound > by_wdf * (1 + 1e-12))
                     bad++;
                 if (got > 0 && got >= bound * 0.99)
                     tight++;
@@ -750,7 +762,7 @@ void long_query_pairs(const std::string &path)
         words.emplace_back(vocab(k * 7 % 600));
     }
     const Xapian::Query q(Xapian::Query::OP_OR, words.begin(), words.end());
-    const pdxshim::ProximityQuery all(db, q, text, stem, stops, 0.4, 3, 4.0);
+    const pdxshim::ProximityQuery all(db, q, text, stem, stops, 0.4, 3);
     check(all.pairs.size() == pdxshim::MAX_PAIRS,
           std::to_string(all.pairs.size()) + " pairs kept of 79");
     /* every pair, weighed as the constructor weighs them */
