@@ -383,7 +383,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
     const Xapian::PostingIterator none;
     /* Whether the work's title holds word i: its title term's list
      * moved to did (a list is opened when first asked since init or
-     * rewind), and its wdf there. */
+     * rewind). */
     auto holds = [&](size_t i) {
         Xapian::PostingIterator &it = lists[i];
         if (!opened[i]) {
@@ -446,20 +446,18 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
              * bounds of those left fall short of need, the work cannot
              * reach the page, and its other words are not read. */
             order.clear();
-            bound.assign(pq->pairs.size(), 0.0);
             double rest = 0;
             for (size_t p = 0; p < pq->pairs.size(); p++) {
                 const ProximityQuery::Pair &pr = pq->pairs[p];
                 if (!(pair_ub[p] > 0 && has[pr.a] && has[pr.b]))
                     continue;
-                bound[p] = pair_ub[p];
                 order.push_back(p);
                 rest += pair_ub[p];
             }
             if (rest < need)
                 return -1;
             std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-                return bound[x] > bound[y];
+                return pair_ub[x] > pair_ub[y];
             });
             double sum = 0;
             for (size_t p : order) {
@@ -467,7 +465,7 @@ double ProximityReader::weigh(Xapian::docid did, const std::vector<char> *here,
                 read(pr.a);
                 read(pr.b);
                 sum += pq->pair_score(p, pos);
-                rest -= bound[p];
+                rest -= pair_ub[p];
                 if (sum + rest < need)
                     return -1;
             }

@@ -35,7 +35,7 @@ struct ProximityQuery {
     unsigned window = 0;      /* words apart at most */
     double max_weight = 0;    /* the bound: what no work can pass */
     /* place_sums[n]: the n largest weights of the window's places
-     * summed (pair_max with wdfs says why), n up to 2 * window. */
+     * summed (pair_max_title says why), n up to 2 * window. */
     std::vector<double> place_sums;
     /* Over one local index of layout 9: other handles on it at the same
      * revision (the searcher's, shim_read.cc cursor_dbs), which the
@@ -124,7 +124,6 @@ class ProximityReader {
     std::vector<Xapian::docid> cursor_at; /* the work each was asked */
     std::vector<Xapian::docid> got_at;    /* the work each was read for */
     std::vector<size_t> order;            /* weigh()'s pairs, by bound */
-    std::vector<double> bound;            /* weigh()'s bound of each pair */
     std::vector<char> held;  /* the terms whose positions weigh() reads */
     std::vector<char> has;   /* the title terms the work holds */
     std::vector<std::string> asked;
