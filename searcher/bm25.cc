@@ -35,7 +35,10 @@
  * word under Xapian's tree of ORs.  It considers works as MaxScore does:
  * the words whose bounds together fall short of the matcher's least
  * weight only check the works the other words propose, and stop as soon
- * as a work cannot reach it.  Xapian's tree prunes only where the least
+ * as a work cannot reach it (first by what the proposing words' wdfs
+ * allow, before a work's length is read; with the proximity bonus, by
+ * the bounds of the pairs whose both words the work's title holds, which
+ * the title terms' lists tell).  Xapian's tree prunes only where the least
  * weight passes the bound of a whole subtree, which for ten or more
  * words it seldom does: a whole title's sixteen words were scored
  * posting by posting, and Lucene's block-max WAND was faster on them.
@@ -462,6 +465,10 @@ class BM25OrSource : public Xapian::PostingSource {
             w.end = db.postlist_end(terms_[i]);
             w.did = w.it == w.end ? END : *w.it;
         }
+        wdf_ub_.assign(n, std::vector<double>(WDF_TABLE));
+        for (size_t i = 0; i < n; i++)
+            for (Xapian::termcount f = 0; f < WDF_TABLE; f++)
+                wdf_ub_[i][f] = words_[i].bm25.weight(f, 0);
         build_tree(db.get_doccount());
         /* A word's bound: its BM25 bound, and with the proximity bonus
          * the bound of each pair whose rarer word it is.  A work gains a
@@ -473,12 +480,9 @@ class BM25OrSource : public Xapian::PostingSource {
         for (size_t i = 0; i < n; i++)
             bound_[i] = words_[i].bm25.maxweight;
         double prox_max = 0;
-        word_pairs_.assign(n, std::vector<size_t>());
         pair_top_.clear();
         for (size_t p = 0; prox_ && p < pair_words_.size(); p++) {
             const size_t a = pair_words_[p].first, c = pair_words_[p].second;
-            word_pairs_[a].push_back(p);
-            word_pairs_[c].push_back(p);
             const double m = prox_->pair_max(p);
             pair_top_.push_back(m);
             bound_[words_[a].bm25.df <= words_[c].bm25.df ? a : c] += m;
@@ -488,13 +492,26 @@ class BM25OrSource : public Xapian::PostingSource {
             reader_->init(db);
             /* each stem's title list: whether the work's title holds it */
             titles_.clear();
-            for (const std::string &t : prox_->asked())
+            title_did_.clear();
+            for (const std::string &t : prox_->asked()) {
                 titles_.push_back(db.postlist_begin(t));
+                title_did_.push_back(titles_.back() == Xapian::PostingIterator()
+                                         ? END
+                                         : *titles_.back());
+            }
             title_wdf_.assign(titles_.size(), 0);
             titled_at_ = 0;
+            const std::vector<std::string> asked = prox_->asked();
+            pair_stems_.clear();
+            for (const ProximityQuery::Pair &pr : prox_->pairs) {
+                const bool swap = db.get_termfreq(asked[pr.b]) < db.get_termfreq(asked[pr.a]);
+                pair_stems_.emplace_back(swap ? pr.b : pr.a, swap ? pr.a : pr.b);
+            }
         }
         /* MaxScore's order: smallest bound first; cum_[k] bounds the
-         * first k together. */
+         * first k together, which decides the words that propose works
+         * (advance()); a work considered has its pairs' bounds from its
+         * title, and cum_bm25_[k], their BM25 bounds alone, beside them. */
         order_.resize(n);
         for (size_t i = 0; i < n; i++)
             order_[i] = i;
@@ -502,11 +519,11 @@ class BM25OrSource : public Xapian::PostingSource {
             return bound_[a] < bound_[c];
         });
         cum_.assign(n + 1, 0);
-        for (size_t k = 0; k < n; k++)
+        cum_bm25_.assign(n + 1, 0);
+        for (size_t k = 0; k < n; k++) {
             cum_[k + 1] = cum_[k] + bound_[order_[k]];
-        rank_.resize(n);
-        for (size_t k = 0; k < n; k++)
-            rank_[order_[k]] = k;
+            cum_bm25_[k + 1] = cum_bm25_[k] + words_[order_[k]].bm25.maxweight;
+        }
         cur_ = 0;
         pending_ = false;
         theta_ = -1;
@@ -668,6 +685,19 @@ class BM25OrSource : public Xapian::PostingSource {
         return len_;
     }
 
+    /* A bound on word i's weight where it stands: its weight at its wdf
+     * there in a work of the least normalised length BM25 uses
+     * (MIN_NORMLEN; the weight falls as the length grows, and the
+     * rounding of each operation keeps that order). */
+    double wdf_bound(size_t i)
+    {
+        const Xapian::termcount wdf = words_[i].it.get_wdf();
+        std::vector<double> &t = wdf_ub_[i];
+        if (wdf < t.size())
+            return t[wdf];
+        return words_[i].bm25.weight(wdf, 0);
+    }
+
     /* Word i's weight in work did (where it stands), on its leaf;
      * returned to be summed. */
     double weigh(size_t i, Xapian::docid did)
@@ -723,48 +753,49 @@ class BM25OrSource : public Xapian::PostingSource {
                     continue;
                 }
             }
-            double sum = 0;
             for (size_t i = 0; i < n; i++)
                 nodes_[i].here = false;
+            /* With the bonus, the bounds of the pairs whose both words
+             * the work's title holds: a pair's bonus is read from the
+             * title alone, and the title lists, moved forward with the
+             * works considered, say which without a position or the
+             * words' own postings.  The words' bounds below are then
+             * BM25's alone (cum_bm25_). */
+            double paired = 0;
+            for (size_t p = 0; p < pair_words_.size(); p++) /* none without prox_ */
+                if (pair_in_titles(p, did))
+                    paired += pair_top_[p];
+            /* First what the wdfs alone allow: each proposing word's
+             * weight at its wdf in the shortest work BM25 counts, beside
+             * those pairs and the other words' bounds.  Most postings of
+             * a common word fall short of that already, and are passed
+             * over without the work's length or a division. */
+            if (theta_ > 0) {
+                double most_w = cum_bm25_[k] + paired;
+                for (size_t j = k; j < n; j++)
+                    if (words_[order_[j]].did == did)
+                        most_w += wdf_bound(order_[j]);
+                if (most_w * SLACK < theta_) {
+                    if (prune_audit.load(std::memory_order_relaxed))
+                        audit(did);
+                    floor = did + 1;
+                    continue;
+                }
+            }
+            double sum = 0;
             for (size_t j = k; j < n; j++)
                 if (words_[order_[j]].did == did)
                     sum += weigh(order_[j], did);
-            /* With the bonus, the bounds of the pairs that may be here:
-             * both words here, or one here and the other not yet looked
-             * at (order_[0..j]); a pair of two words not yet looked at
-             * is in cum_. */
-            double paired = 0;
-            if (prox_ && k > 0)
-                for (size_t p = 0; p < pair_words_.size(); p++) {
-                    const size_t a = pair_words_[p].first, c = pair_words_[p].second;
-                    if ((nodes_[a].here || rank_[a] < k) &&
-                        (nodes_[c].here || rank_[c] < k) &&
-                        (nodes_[a].here || nodes_[c].here))
-                        paired += pair_top_[p];
-                }
             bool can = true;
             for (size_t j = k; j-- > 0;) {
-                if ((sum + paired + cum_[j + 1]) * SLACK < theta_) {
+                if ((sum + paired + cum_bm25_[j + 1]) * SLACK < theta_) {
                     can = false;
                     break;
                 }
                 const size_t i = order_[j];
                 reach(words_[i], did);
-                const bool here = words_[i].did == did;
-                if (here)
+                if (words_[i].did == did)
                     sum += weigh(i, did);
-                /* its pairs: one with the other word here now holds
-                 * both (counted already) or cannot be; one with the
-                 * other not yet looked at may be, if this is here */
-                for (size_t p : word_pairs_[i]) { /* none without prox_ */
-                    const size_t other = pair_words_[p].first == i
-                                             ? pair_words_[p].second
-                                             : pair_words_[p].first;
-                    if (nodes_[other].here && !here)
-                        paired -= pair_top_[p];
-                    else if (here && rank_[other] < j)
-                        paired += pair_top_[p];
-                }
             }
             /* The pairs this work holds both words of bound its bonus:
              * only a work that can pass with them is proposed, and its
@@ -773,17 +804,11 @@ class BM25OrSource : public Xapian::PostingSource {
              * summed in the same order): most works fall short of those
              * already. */
             double most = 0;
-            if (can && prox_) {
-                double top = 0;
-                for (size_t p = 0; p < pair_words_.size(); p++)
-                    if (nodes_[pair_words_[p].first].here &&
-                        nodes_[pair_words_[p].second].here)
-                        top += pair_top_[p];
-                can = (sum + top) * SLACK >= theta_;
-            }
+            if (can && prox_)
+                can = (sum + paired) * SLACK >= theta_;
             for (size_t p = 0; can && prox_ && p < pair_words_.size(); p++) {
                 const size_t a = pair_words_[p].first, c = pair_words_[p].second;
-                if (nodes_[a].here && nodes_[c].here)
+                if (pair_titled(p, did))
                     most += prox_->pair_max(p, words_[a].it.get_wdf(),
                                             words_[c].it.get_wdf());
             }
@@ -1030,18 +1055,43 @@ class BM25OrSource : public Xapian::PostingSource {
      * Asked in increasing did, as advance() considers the works. */
     double titled(Xapian::docid did)
     {
-        const Xapian::PostingIterator none;
         titled_at_ = did;
-        for (size_t k = 0; k < titles_.size(); k++) {
-            Xapian::PostingIterator &it = titles_[k];
-            if (it != none && *it < did)
-                it.skip_to(did);
-            title_wdf_[k] = it != none && *it == did ? it.get_wdf() : 0;
-        }
+        for (size_t k = 0; k < titles_.size(); k++)
+            title_wdf_[k] = in_title(k, did) ? titles_[k].get_wdf() : 0;
         double most = 0;
         for (size_t p = 0; p < prox_->pairs.size(); p++)
             most += pair_in_title(p);
         return most;
+    }
+
+    /* Whether stem k's title list holds did, the list moved to its first
+     * work at or after did (asked in increasing did, as advance() and
+     * titled() consider the works). */
+    bool in_title(size_t k, Xapian::docid did)
+    {
+        if (title_did_[k] < did) {
+            Xapian::PostingIterator &it = titles_[k];
+            it.skip_to(did);
+            title_did_[k] = it == Xapian::PostingIterator() ? END : *it;
+        }
+        return title_did_[k] == did;
+    }
+
+    /* Whether the title of did holds both words of pair p: the word in
+     * fewer titles asked first, so that the other's list, longer, is
+     * moved only to the works its title list holds. */
+    bool pair_in_titles(size_t p, Xapian::docid did)
+    {
+        return in_title(pair_stems_[p].first, did) &&
+               in_title(pair_stems_[p].second, did);
+    }
+
+    /* Whether both words of pair p are in did, where their lists stand,
+     * and in its title. */
+    bool pair_titled(size_t p, Xapian::docid did)
+    {
+        return nodes_[pair_words_[p].first].here &&
+               nodes_[pair_words_[p].second].here && pair_in_titles(p, did);
     }
 
     /* OrPostList::get_weight over the tree, for the words here (its
@@ -1104,18 +1154,22 @@ class BM25OrSource : public Xapian::PostingSource {
     std::unique_ptr<ProximityReader> reader_;
     std::vector<char> here_; /* scratch: which stems the work's title holds */
     std::vector<Xapian::PostingIterator> titles_; /* each stem's title list */
+    std::vector<Xapian::docid> title_did_; /* where each is, or END */
+    /* each pair's stems, the one in fewer titles first */
+    std::vector<std::pair<size_t, size_t>> pair_stems_;
     std::vector<Xapian::termcount> title_wdf_;     /* titled()'s wdfs */
     Xapian::docid titled_at_ = 0;                   /* the work they are of */
     std::vector<double> pair_top_; /* each pair's bound, prox_->pair_max(p) */
-    std::vector<std::vector<size_t>> word_pairs_; /* the pairs of each */
-    std::vector<size_t> rank_;     /* each word's place in order_ */
     std::vector<double> bound_; /* each word's, for MaxScore */
+    static const Xapian::termcount WDF_TABLE = 32;
+    std::vector<std::vector<double>> wdf_ub_; /* wdf_bound()'s, by wdf */
     Xapian::Database db_;
     std::vector<Word> words_;
     std::vector<Node> nodes_;
     size_t root_ = 0;
     std::vector<size_t> order_;
     std::vector<double> cum_;
+    std::vector<double> cum_bm25_; /* the same of BM25's bounds alone */
     Xapian::docid cur_ = 0; /* the work handed to the matcher; 0 before */
     mutable double weight_ = 0;
     mutable bool pending_ = false; /* cur_'s bonus not yet in weight_ */

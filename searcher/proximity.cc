@@ -75,10 +75,12 @@
  * Cost.  Inside an OR of words -- a query of plain words, most of what
  * people type -- the bonus rides in the OR's own source (bm25.cc,
  * BM25OrSource): each word's MaxScore bound is raised by the bounds of
- * its pairs, and a work's positions are read only when the pairs whose
- * words its title holds (bounded first by the words' wdfs, then by the
- * title terms' posting lists, moved to the works those let through)
- * could lift it past the page's threshold, and only once
+ * its pairs, a pair counts toward a work's bound only where the title
+ * holds its words (the title terms' posting lists, moved forward with
+ * the works considered, tell that without a position), and a work's
+ * positions are read only when the pairs whose words its title holds
+ * (bounded first by the words' wdfs, then by the title's) could lift it
+ * past the page's threshold, and only once
  * the matcher asks its weight: under a filter, once the filter holds it,
  * which most works the OR proposes there do not.  Any other
  * query gets the bonus from ProximitySource, the right side of an
