@@ -490,21 +490,23 @@ class BM25OrSource : public Xapian::PostingSource {
         }
         if (prox_) {
             reader_->init(db);
-            /* each stem's title list: whether the work's title holds it */
+            /* each stem's title list: whether the work's title holds it;
+             * and in how many titles */
             titles_.clear();
             title_did_.clear();
+            std::vector<Xapian::doccount> in_titles;
             for (const std::string &t : prox_->asked()) {
                 titles_.push_back(db.postlist_begin(t));
                 title_did_.push_back(titles_.back() == Xapian::PostingIterator()
                                          ? END
                                          : *titles_.back());
+                in_titles.push_back(db.get_termfreq(t));
             }
             title_wdf_.assign(titles_.size(), 0);
             titled_at_ = 0;
-            const std::vector<std::string> asked = prox_->asked();
             pair_stems_.clear();
             for (const ProximityQuery::Pair &pr : prox_->pairs) {
-                const bool swap = db.get_termfreq(asked[pr.b]) < db.get_termfreq(asked[pr.a]);
+                const bool swap = in_titles[pr.b] < in_titles[pr.a];
                 pair_stems_.emplace_back(swap ? pr.b : pr.a, swap ? pr.a : pr.b);
             }
         }
